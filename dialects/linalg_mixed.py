@@ -1,0 +1,78 @@
+"""
+Mixed-precision `linalg.matmul`, as MLIR writes it.
+
+MLIR's `linalg.matmul` extends each input to the accumulator's type before it
+multiplies, so `bf16 x bf16 -> f32` is a valid matmul:
+
+```mlir
+%y = linalg.matmul ins(%x, %w : tensor<1x2048xbf16>, tensor<2048x4096xbf16>)
+                   outs(%acc : tensor<1x4096xf32>) -> tensor<1x4096xf32>
+```
+
+xDSL 0.75 builds the implicit body in the inputs' type (`arith.mulf` on bf16, then
+`arith.addf` of a bf16 and an f32), which does not verify. `install()` gives
+`linalg.matmul` MLIR's body whenever an input's element type differs from the
+accumulator's: `arith.extf` (floats) or `arith.extsi` (integers) of each narrower
+input, then `mulf`/`addf` in the accumulator's type. Same-type matmuls keep xDSL's
+own body, untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AnyFloat, IntegerType
+from xdsl.dialects.linalg.ops import MatmulOp, YieldOp
+from xdsl.ir import BlockArgument, Region, SSAValue
+
+_stock_hidden_region = MatmulOp.get_hidden_region.__func__  # type: ignore[attr-defined]
+
+
+def _widen(value: SSAValue, to: AnyFloat | IntegerType) -> SSAValue:
+    if value.type == to:
+        return value
+    if isinstance(to, IntegerType):
+        return arith.ExtSIOp(value, to).result
+    return arith.ExtFOp(value, to).result
+
+
+def _mixed_hidden_region(
+    cls: type[MatmulOp], inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+) -> Region:
+    arg_types = MatmulOp.body_arg_types((*inputs, *outputs))
+    acc = arg_types[-1]
+    mixed = any(t != acc for t in arg_types[:-1])
+    same_kind = all(
+        isinstance(t, IntegerType) == isinstance(acc, IntegerType) for t in arg_types
+    )
+    if not (mixed and same_kind and len(arg_types) == 3):
+        return _stock_hidden_region(cls, inputs, outputs)
+
+    mul, add = (
+        (arith.MuliOp, arith.AddiOp)
+        if isinstance(acc, IntegerType)
+        else (arith.MulfOp, arith.AddfOp)
+    )
+
+    @Builder.implicit_region(arg_types)
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        lhs = _widen(args[0], acc)
+        rhs = _widen(args[1], acc)
+        product = mul(lhs, rhs)
+        YieldOp(add(args[2], product))
+
+    return body
+
+
+def install() -> None:
+    """Teach `linalg.matmul` MLIR's mixed-precision body (idempotent)."""
+    if getattr(MatmulOp, "_xdsl_spatial_mixed", False):
+        return
+    MatmulOp.get_hidden_region = classmethod(_mixed_hidden_region)  # type: ignore[method-assign]
+    MatmulOp._xdsl_spatial_mixed = True  # type: ignore[attr-defined]
+
+
+def is_installed() -> bool:
+    return getattr(MatmulOp, "_xdsl_spatial_mixed", False)

@@ -1,0 +1,1806 @@
+"""
+The `spatial` dialect: programs for a tile-based dataflow accelerator.
+
+The chip stores every tensor as tiles (32 x 32 elements on the default target;
+a tensor of R x C elements is ceil(R/32) x ceil(C/32) tiles, the last ones padded
+with zeros, tile `(tr, tc)` at linear index `tr * tiles_per_row + tc`). Work is
+spread over *sites*, each with a small local memory. A *program* runs one body per
+*work item*; the body declares its tensors, allocates *buffers* in local memory,
+*loads* blocks of tiles into them as *pages*, runs *stages* over pages, and
+*stores* pages back. A page of `n` tiles is the `32 x 32n` matrix of those tiles
+side by side; the tiles of an `h x w` block land row-major (block tile `(a, b)` is
+page tile `a * w + b`), and stages address page elements by their flat offset
+`row * 32n + col`.
+
+```mlir
+%y = spatial.fold "q8_gemv_64x64_w2" grid [1] owns (d0) -> (0, d0 * 2) size [1, 2]
+    target #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>
+    plan #spatial.plan<grid = [1, 1], k_blocks = 1, site = [1, 2]> numerics approx "..."
+    ins(%xv, %q, %s : tensor<2x32xbf16>, tensor<64x64xi8>, tensor<2x64xf32>) -> tensor<1x64xf32> {
+^bb0(%i: index, %a0: tensor<2x32xbf16>, %a1: tensor<64x64xi8>, %a2: tensor<2x64xf32>):
+  %x = spatial.tensor "x__q8_rows0" external(%a0 : tensor<2x32xbf16>) : !spatial.tensor<2x32xbf16, input>
+  ...
+  %bx = spatial.buffer "in_x" : !spatial.buffer<1xbf16, depth 1>
+  %px = spatial.load %x[0] block 1x1 stride 1 repeat 1 into %bx : !spatial.tensor<2x32xbf16, input> -> !spatial.page<1xbf16>
+  %b = spatial.stage "block" iters(sum 2, par 64, sum 32)
+         ins(%px[d0 * 32 + d2], %pq[d2 * 2048 + d0 * 64 + d1], %ps[d0 * 64 + d1]) into %bb[d1]
+         : (...) -> !spatial.page<2xf32> { ^bb0(%xe: bf16, %qe: i8, %se: f32): ... spatial.yield %v : f32 }
+  spatial.store %r to %y[%i * 2] block 1x2 stride 2 repeat 1 : !spatial.page<2xf32> -> !spatial.tensor<1x64xf32, output>
+  spatial.return %y : !spatial.tensor<1x64xf32, output>
+}
+```
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import auto
+from typing import ClassVar, cast
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    BFloat16Type,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasAncestor,
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
+    Pure,
+    RecursiveMemoryEffect,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+# --------------------------------------------------------------------------------------
+# Element types
+# --------------------------------------------------------------------------------------
+
+
+def element_bytes(t: Attribute) -> int:
+    """Bytes one element of `t` occupies on the chip."""
+    if isinstance(t, IntegerType):
+        return max(1, t.width.data // 8)
+    if isinstance(t, BFloat16Type | Float16Type):
+        return 2
+    if isinstance(t, Float32Type):
+        return 4
+    if isinstance(t, IndexType):
+        return 4
+    raise VerifyException(f"element type {t} has no size on the chip")
+
+
+def element_name(t: Attribute) -> str:
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    return str(t)
+
+
+def _is_element(t: Attribute) -> bool:
+    return isinstance(t, IntegerType | BFloat16Type | Float16Type | Float32Type)
+
+
+# --------------------------------------------------------------------------------------
+# Attributes
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TargetPreset:
+    """Numbers of a named chip; `#spatial.target<"name">` expands to them."""
+
+    local_mem: int
+    acc_tiles: int
+    doc: str
+
+
+TARGET_PRESETS: dict[str, TargetPreset] = {
+    "tensix": TargetPreset(
+        local_mem=1536 * 1024,
+        acc_tiles=8,
+        doc="a Tenstorrent Tensix core: 1.5 MiB of L1, 8 fp32 tiles in its "
+        "destination registers, 32x32 tiles",
+    ),
+    "reference": TargetPreset(
+        local_mem=320 * 1024,
+        acc_tiles=8,
+        doc="the reference lowering's site: 320 KiB, so a batch of 8 folds 2 "
+        "column tiles at a time",
+    ),
+}
+DEFAULT_PRESET = "tensix"
+
+
+@irdl_attr_definition
+class TargetAttr(ParametrizedAttribute):
+    """What the chip is: tile shape, precisions, and one site's budget."""
+
+    name = "spatial.target"
+
+    tile_rows: IntAttr
+    """Rows of a tile (a Q8_0 block must be exactly one tile tall)."""
+    tile_cols: IntAttr
+    """Columns of a tile."""
+    act: Attribute
+    """Element type activations are held in (bf16 on a real chip)."""
+    acc: Attribute
+    """Element type of accumulators (f32)."""
+    local_mem: IntAttr
+    """Bytes of local memory on one site; a program's buffers must fit in it."""
+    acc_tiles: IntAttr
+    """Accumulator tiles one site holds: the widest column group it can fold."""
+
+    def __init__(
+        self,
+        *,
+        tile: tuple[int, int] = (32, 32),
+        act: Attribute | None = None,
+        acc: Attribute | None = None,
+        local_mem: int | None = None,
+        acc_tiles: int | None = None,
+        preset: str = DEFAULT_PRESET,
+    ):
+        p = TARGET_PRESETS[preset]
+        super().__init__(
+            IntAttr(tile[0]),
+            IntAttr(tile[1]),
+            act or BFloat16Type(),
+            acc or Float32Type(),
+            IntAttr(p.local_mem if local_mem is None else local_mem),
+            IntAttr(p.acc_tiles if acc_tiles is None else acc_tiles),
+        )
+
+    @property
+    def tile(self) -> tuple[int, int]:
+        return self.tile_rows.data, self.tile_cols.data
+
+    @property
+    def tile_elems(self) -> int:
+        return self.tile_rows.data * self.tile_cols.data
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            if (preset := parser.parse_optional_str_literal()) is not None:
+                if preset not in TARGET_PRESETS:
+                    parser.raise_error(
+                        f"unknown target preset '{preset}', expected one of "
+                        + ", ".join(sorted(TARGET_PRESETS))
+                    )
+                return TargetAttr(preset=preset).parameters
+            parser.parse_keyword("tile")
+            parser.parse_punctuation("=")
+            dims, _ = _parse_dims(parser, 2)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("act")
+            parser.parse_punctuation("=")
+            act = parser.parse_type()
+            parser.parse_punctuation(",")
+            parser.parse_keyword("acc")
+            parser.parse_punctuation("=")
+            acc = parser.parse_type()
+            parser.parse_punctuation(",")
+            parser.parse_keyword("local_mem")
+            parser.parse_punctuation("=")
+            local_mem = parser.parse_integer(allow_negative=False, allow_boolean=False)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("acc_tiles")
+            parser.parse_punctuation("=")
+            acc_tiles = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        return (
+            IntAttr(dims[0]),
+            IntAttr(dims[1]),
+            act,
+            acc,
+            IntAttr(local_mem),
+            IntAttr(acc_tiles),
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f"<tile = {self.tile_rows.data}x{self.tile_cols.data}, "
+            f"act = {element_name(self.act)}, acc = {element_name(self.acc)}, "
+            f"local_mem = {self.local_mem.data}, acc_tiles = {self.acc_tiles.data}>"
+        )
+
+    def verify(self) -> None:
+        if self.tile_rows.data < 1 or self.tile_cols.data < 1:
+            raise VerifyException(
+                f"tile must have at least one row and column, got "
+                f"{self.tile_rows.data}x{self.tile_cols.data}"
+            )
+        if not isinstance(self.act, BFloat16Type | Float32Type):
+            raise VerifyException(
+                f"activation precision must be bf16 or f32, got {element_name(self.act)}"
+            )
+        if not isinstance(self.acc, Float32Type):
+            raise VerifyException(
+                f"accumulator precision must be f32, got {element_name(self.acc)}"
+            )
+        if self.local_mem.data < 1:
+            raise VerifyException(
+                f"local memory must be at least 1 byte, got {self.local_mem.data}"
+            )
+        if self.acc_tiles.data < 1:
+            raise VerifyException(
+                f"a site must hold at least 1 accumulator tile, got {self.acc_tiles.data}"
+            )
+
+
+def _parse_dims(parser: AttrParser, rank: int) -> tuple[list[int], None]:
+    """`AxB` as a list of integers (the lexer reads `32x32` as one token)."""
+    dims = parser.parse_dimension_list()
+    if len(dims) != rank or any(d < 0 for d in dims):
+        parser.raise_error(f"expected {rank} static dimensions, got {dims}")
+    return dims, None
+
+
+def _parse_shape_no_type(parser: AttrParser) -> list[int]:
+    """`32x8` with no element type."""
+    first = parser.parse_integer(allow_negative=False, allow_boolean=False)
+    dims = [first]
+    while True:
+        tok = parser._current_token  # pyright: ignore[reportPrivateUsage]
+        if tok.text.startswith("x") and tok.text[1:].isdigit():
+            parser._consume_token()  # pyright: ignore[reportPrivateUsage]
+            dims.append(int(tok.text[1:]))
+            continue
+        break
+    return dims
+
+
+@irdl_attr_definition
+class PlanAttr(ParametrizedAttribute):
+    """The block plan: how the items map onto sites, and the K loop they run."""
+
+    name = "spatial.plan"
+
+    grid: ArrayAttr[IntAttr]
+    """Sites used, rows x columns."""
+    k_blocks: IntAttr
+    """Trips of the K loop each item runs (1 when there is no loop)."""
+    site: ArrayAttr[IntAttr]
+    """Output tiles one site owns, rows x columns."""
+
+    def __init__(self, grid: tuple[int, int], k_blocks: int, site: tuple[int, int]):
+        super().__init__(
+            ArrayAttr(IntAttr(g) for g in grid),
+            IntAttr(k_blocks),
+            ArrayAttr(IntAttr(s) for s in site),
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        def ints() -> ArrayAttr[IntAttr]:
+            return ArrayAttr(
+                IntAttr(i)
+                for i in parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE,
+                    lambda: parser.parse_integer(allow_boolean=False),
+                )
+            )
+
+        with parser.in_angle_brackets():
+            parser.parse_keyword("grid")
+            parser.parse_punctuation("=")
+            grid = ints()
+            parser.parse_punctuation(",")
+            parser.parse_keyword("k_blocks")
+            parser.parse_punctuation("=")
+            k_blocks = IntAttr(parser.parse_integer(allow_boolean=False))
+            parser.parse_punctuation(",")
+            parser.parse_keyword("site")
+            parser.parse_punctuation("=")
+            site = ints()
+        return grid, k_blocks, site
+
+    def print_parameters(self, printer: Printer) -> None:
+        g = ", ".join(str(i.data) for i in self.grid)
+        s = ", ".join(str(i.data) for i in self.site)
+        printer.print_string(
+            f"<grid = [{g}], k_blocks = {self.k_blocks.data}, site = [{s}]>"
+        )
+
+    def verify(self) -> None:
+        for what, arr in (("grid", self.grid), ("site", self.site)):
+            if len(arr) != 2 or any(i.data < 1 for i in arr):
+                raise VerifyException(
+                    f"plan {what} must be two positive integers, got "
+                    f"{[i.data for i in arr]}"
+                )
+        if self.k_blocks.data < 1:
+            raise VerifyException(
+                f"plan k_blocks must be at least 1, got {self.k_blocks.data}"
+            )
+
+
+class Numerics(StrEnum):
+    EXACT = auto()
+    APPROX = auto()
+
+
+@irdl_attr_definition
+class NumericsAttr(ParametrizedAttribute):
+    """The program's numerics claim: bit-exact, or approximate with the reason."""
+
+    name = "spatial.numerics"
+
+    kind: StringAttr
+    reason: StringAttr
+
+    def __init__(self, kind: Numerics | str, reason: str = ""):
+        super().__init__(StringAttr(str(kind)), StringAttr(reason))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return _parse_numerics_body(parser)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            _print_numerics_body(self, printer)
+
+    def verify(self) -> None:
+        if self.kind.data not in (Numerics.EXACT, Numerics.APPROX):
+            raise VerifyException(
+                f"numerics must be 'exact' or 'approx', got '{self.kind.data}'"
+            )
+        if self.kind.data == Numerics.APPROX and not self.reason.data:
+            raise VerifyException("an 'approx' numerics claim must give its reason")
+
+
+def _parse_numerics_body(parser: AttrParser) -> tuple[StringAttr, StringAttr]:
+    kind = parser.parse_keyword_in(("exact", "approx"), " for the numerics claim")
+    reason = ""
+    if kind == Numerics.APPROX:
+        reason = parser.parse_str_literal(" (the reason the result is approximate)")
+    return StringAttr(kind), StringAttr(reason)
+
+
+def _print_numerics_body(attr: NumericsAttr, printer: Printer) -> None:
+    printer.print_string(attr.kind.data)
+    if attr.kind.data == Numerics.APPROX:
+        printer.print_string(" ")
+        printer.print_string_literal(attr.reason.data)
+
+
+class Role(StrEnum):
+    """What a program does with a tensor."""
+
+    INPUT = auto()
+    """Read only; its contents come from outside the program."""
+    OUTPUT = auto()
+    """Written whole by the program's items."""
+    STATE = auto()
+    """Read and written; several programs may each write part of it."""
+    PARAM = auto()
+    """A weight or table the host fills before the run."""
+
+
+class IterKind(StrEnum):
+    """An axis of a stage's iteration space."""
+
+    PAR = auto()
+    """Parallel: every index is a distinct output element."""
+    SUM = auto()
+    """Reduced: the body's values along it are summed in the accumulator type."""
+
+
+@irdl_attr_definition
+class IterKindAttr(EnumAttribute[IterKind]):
+    """`#spatial.iter_kind<par>` or `#spatial.iter_kind<sum>`."""
+
+    name = "spatial.iter_kind"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> IterKind:
+        with parser.in_angle_brackets():
+            return IterKind(
+                parser.parse_keyword_in([k.value for k in IterKind], " (iterator kind)")
+            )
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+
+# --------------------------------------------------------------------------------------
+# Types
+# --------------------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class TensorHandleType(ParametrizedAttribute, TypeAttribute):
+    """A tensor of a program, stored as tiles: its shape, element type and role."""
+
+    name = "spatial.tensor"
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    role: StringAttr
+
+    def __init__(self, shape: Sequence[int], element_type: Attribute, role: Role | str):
+        super().__init__(
+            ArrayAttr(IntAttr(d) for d in shape), element_type, StringAttr(str(role))
+        )
+
+    @property
+    def dims(self) -> tuple[int, int]:
+        r, c = (d.data for d in self.shape)
+        return r, c
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, elem = parser.parse_ranked_shape()
+            parser.parse_punctuation(",")
+            role = parser.parse_keyword_in([r.value for r in Role], " (tensor role)")
+        return ArrayAttr(IntAttr(d) for d in dims), elem, StringAttr(role)
+
+    def print_parameters(self, printer: Printer) -> None:
+        dims = "x".join(str(d.data) for d in self.shape)
+        printer.print_string(f"<{dims}x")
+        printer.print_attribute(self.element_type)
+        printer.print_string(f", {self.role.data}>")
+
+    def verify(self) -> None:
+        if len(self.shape) != 2 or any(d.data < 1 for d in self.shape):
+            raise VerifyException(
+                f"a spatial tensor is 2-d with positive sizes, got "
+                f"{[d.data for d in self.shape]}"
+            )
+        if not _is_element(self.element_type):
+            raise VerifyException(
+                f"a spatial tensor holds ints or floats, got {self.element_type}"
+            )
+        if self.role.data not in [r.value for r in Role]:
+            raise VerifyException(f"unknown tensor role '{self.role.data}'")
+
+
+@irdl_attr_definition
+class BufferType(ParametrizedAttribute, TypeAttribute):
+    """A buffer in a site's local memory: `depth` pages of `tiles` tiles each."""
+
+    name = "spatial.buffer"
+
+    tiles: IntAttr
+    element_type: Attribute
+    depth: IntAttr
+
+    def __init__(self, tiles: int, element_type: Attribute, depth: int = 2):
+        super().__init__(IntAttr(tiles), element_type, IntAttr(depth))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, elem = parser.parse_ranked_shape()
+            if len(dims) != 1:
+                parser.raise_error("a buffer is one row of tiles: <N x type, depth D>")
+            parser.parse_punctuation(",")
+            parser.parse_keyword("depth")
+            depth = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        return IntAttr(dims[0]), elem, IntAttr(depth)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.tiles.data}x")
+        printer.print_attribute(self.element_type)
+        printer.print_string(f", depth {self.depth.data}>")
+
+    def bytes(self, tile_elems: int) -> int:
+        """Local memory the buffer takes: depth x tiles x tile elements x element bytes."""
+        return (
+            self.depth.data
+            * self.tiles.data
+            * tile_elems
+            * element_bytes(self.element_type)
+        )
+
+    def verify(self) -> None:
+        if self.tiles.data < 1:
+            raise VerifyException(
+                f"a buffer holds at least 1 tile, got {self.tiles.data}"
+            )
+        if self.depth.data < 1:
+            raise VerifyException(f"buffer depth must be at least 1, got {self.depth.data}")
+        if not _is_element(self.element_type):
+            raise VerifyException(f"a buffer holds ints or floats, got {self.element_type}")
+
+
+@irdl_attr_definition
+class PageType(ParametrizedAttribute, TypeAttribute):
+    """One page of a buffer: `tiles` tiles side by side, a 32 x 32*tiles matrix."""
+
+    name = "spatial.page"
+
+    tiles: IntAttr
+    element_type: Attribute
+
+    def __init__(self, tiles: int, element_type: Attribute):
+        super().__init__(IntAttr(tiles), element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, elem = parser.parse_ranked_shape()
+            if len(dims) != 1:
+                parser.raise_error("a page is one row of tiles: <N x type>")
+        return IntAttr(dims[0]), elem
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.tiles.data}x")
+        printer.print_attribute(self.element_type)
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        if self.tiles.data < 1:
+            raise VerifyException(f"a page holds at least 1 tile, got {self.tiles.data}")
+
+
+# --------------------------------------------------------------------------------------
+# Linear forms: the addresses the chip can compute
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LinearForm:
+    """`const + sum(dims[i] * d_i) + sum(syms[j] * s_j)`."""
+
+    const: int
+    dims: tuple[int, ...]
+    syms: tuple[int, ...]
+
+
+def linear_form(expr: AffineExpr, num_dims: int, num_syms: int) -> LinearForm | None:
+    """The coefficients of a linear affine expression; None if it is not linear."""
+    const = 0
+    dims = [0] * num_dims
+    syms = [0] * num_syms
+
+    def walk(e: AffineExpr, scale: int) -> bool:
+        nonlocal const
+        if isinstance(e, AffineConstantExpr):
+            const += scale * e.value
+            return True
+        if isinstance(e, AffineDimExpr):
+            dims[e.position] += scale
+            return True
+        if isinstance(e, AffineSymExpr):
+            syms[e.position] += scale
+            return True
+        if isinstance(e, AffineBinaryOpExpr):
+            if e.kind == AffineBinaryOpKind.Add:
+                return walk(e.lhs, scale) and walk(e.rhs, scale)
+            if e.kind == AffineBinaryOpKind.Mul:
+                if isinstance(e.rhs, AffineConstantExpr):
+                    return walk(e.lhs, scale * e.rhs.value)
+                if isinstance(e.lhs, AffineConstantExpr):
+                    return walk(e.rhs, scale * e.lhs.value)
+        return False
+
+    if not walk(expr, 1):
+        return None
+    return LinearForm(const, tuple(dims), tuple(syms))
+
+
+def format_linear(expr: AffineExpr, dim_names: Sequence[str], sym_names: Sequence[str]) -> str:
+    """`d2 * 8192 + d0 * 256 + d1`: terms by falling coefficient, the constant last."""
+    form = linear_form(expr, len(dim_names), len(sym_names))
+    if form is None:
+        return str(expr)
+    terms = [(c, n) for c, n in zip(form.dims, dim_names) if c] + [
+        (c, n) for c, n in zip(form.syms, sym_names) if c
+    ]
+    terms.sort(key=lambda t: -abs(t[0]))
+    parts = [n if c == 1 else f"{n} * {c}" for c, n in terms]
+    if form.const or not parts:
+        parts.append(str(form.const))
+    return " + ".join(parts)
+
+
+def _print_linear(printer: Printer, expr: AffineExpr, names: Sequence[str]) -> None:
+    """An origin with its symbols spelled as the SSA values they stand for."""
+    printer.print_string(format_linear(expr, (), names))
+
+
+def _stage_map_str(m: AffineMap) -> str:
+    return format_linear(
+        m.results[0], [f"d{i}" for i in range(m.num_dims)], ["s0"][: m.num_symbols]
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Program ops
+# --------------------------------------------------------------------------------------
+
+
+class ProgramOp(IRDLOperation):
+    """A program: one body run per work item, joined by buffers in local memory."""
+
+    program_name = prop_def(StringAttr, prop_name="sym_name")
+    """The program's name, e.g. `q8_gemv_2048x4096_w8`."""
+    grid = prop_def(DenseArrayBase)
+    """Extents of the item grid; the body's first block arguments are an item's coordinates."""
+    owns = prop_def(AffineMapAttr)
+    """Item coordinates -> (tile row, tile column) of the output rectangle the item owns."""
+    owns_size = prop_def(DenseArrayBase)
+    """Tiles of that rectangle, rows x columns."""
+    target = prop_def(TargetAttr)
+    """The chip the program is built for."""
+    plan = prop_def(PlanAttr)
+    """The block plan."""
+    numerics = prop_def(NumericsAttr)
+    """Whether the result is bit-exact."""
+
+    ins = var_operand_def(TensorType)
+    """Tensors from outside; the body sees them as block arguments after the coordinates."""
+    outs = var_result_def(TensorType)
+    """The output and state tensors, in the order `spatial.return` names them."""
+    body = region_def("single_block")
+
+    traits = traits_def(IsolatedFromAbove(), NoMemoryEffect())
+
+    KIND: ClassVar[str]
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        grid: Sequence[int],
+        owns: AffineMap,
+        owns_size: tuple[int, int],
+        target: TargetAttr,
+        plan: PlanAttr,
+        numerics: NumericsAttr,
+        ins: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        body: Region,
+    ):
+        super().__init__(
+            operands=[ins],
+            result_types=[result_types],
+            regions=[body],
+            properties={
+                "sym_name": StringAttr(name),
+                "grid": DenseArrayBase.from_list(i64, grid),
+                "owns": AffineMapAttr(owns),
+                "owns_size": DenseArrayBase.from_list(i64, owns_size),
+                "target": target,
+                "plan": plan,
+                "numerics": numerics,
+            },
+        )
+
+    @property
+    def grid_shape(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.grid.get_values())
+
+    @property
+    def num_items(self) -> int:
+        return math.prod(self.grid_shape)
+
+    @property
+    def entry(self) -> Block:
+        block = self.body.block
+        return block
+
+    @property
+    def coords(self) -> Sequence[BlockArgument]:
+        return self.entry.args[: len(self.grid_shape)]
+
+    @property
+    def in_args(self) -> Sequence[BlockArgument]:
+        return self.entry.args[len(self.grid_shape) :]
+
+    def tensors(self) -> Iterator[TensorOp]:
+        for op in self.entry.ops:
+            if isinstance(op, TensorOp):
+                yield op
+
+    def buffers(self) -> Iterator[BufferOp]:
+        for op in self.body.walk():
+            if isinstance(op, BufferOp):
+                yield op
+
+    def buffer_bytes(self) -> int:
+        tile = self.target.tile_elems
+        return sum(cast(BufferType, b.result.type).bytes(tile) for b in self.buffers())
+
+    def item_coords(self) -> np.ndarray:
+        """Coordinates of every item, shape (items, rank), row-major over the grid."""
+        grid = self.grid_shape
+        return np.indices(grid).reshape(len(grid), -1).T.astype(np.int64)
+
+    # --- syntax ---------------------------------------------------------------------
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.program_name.data)
+        grid = ", ".join(str(g) for g in self.grid_shape)
+        owns = self.owns.data
+        dims = [f"d{i}" for i in range(owns.num_dims)]
+        rc = ", ".join(format_linear(e, dims, ()) for e in owns.results)
+        printer.print_string(f" grid [{grid}] owns ({', '.join(dims)}) -> ({rc}) size ")
+        sz = ", ".join(str(g) for g in self.owns_size.get_values())
+        printer.print_string(f"[{sz}]")
+        with printer.indented():
+            printer.print_string("\ntarget ")
+            printer.print_attribute(self.target)
+            printer.print_string("\nplan ")
+            printer.print_attribute(self.plan)
+            printer.print_string(" numerics ")
+            _print_numerics_body(self.numerics, printer)
+            printer.print_string("\nins(")
+            printer.print_list(self.ins, printer.print_ssa_value)
+            printer.print_string(" : ")
+            printer.print_list(self.ins.types, printer.print_attribute)
+            printer.print_string(") -> ")
+            if len(self.outs) == 1:
+                printer.print_attribute(self.outs[0].type)
+            else:
+                printer.print_string("(")
+                printer.print_list(self.outs.types, printer.print_attribute)
+                printer.print_string(")")
+        extra = {
+            k: v
+            for k, v in self.attributes.items()
+            if k not in ("sym_name",)
+        }
+        if extra:
+            printer.print_op_attributes(extra, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ProgramOp:
+        name = parser.parse_str_literal(" (the program's name)")
+        parser.parse_keyword("grid")
+        grid = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE,
+            lambda: parser.parse_integer(allow_negative=False, allow_boolean=False),
+        )
+        parser.parse_keyword("owns")
+        owns = parser.parse_affine_map()
+        parser.parse_keyword("size")
+        size = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE,
+            lambda: parser.parse_integer(allow_negative=False, allow_boolean=False),
+        )
+        parser.parse_keyword("target")
+        target = parser.parse_attribute()
+        parser.parse_keyword("plan")
+        plan = parser.parse_attribute()
+        parser.parse_keyword("numerics")
+        kind, reason = _parse_numerics_body(parser)
+        parser.parse_keyword("ins")
+        parser.parse_punctuation("(")
+        unresolved: list[UnresolvedOperand] = []
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation(")") is None:
+            unresolved = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_unresolved_operand
+            )
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+            parser.parse_punctuation(")")
+        pos = parser.pos
+        ins = parser.resolve_operands(unresolved, types, pos)
+        parser.parse_punctuation("->")
+        if parser.parse_optional_punctuation("(") is not None:
+            res_types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+            parser.parse_punctuation(")")
+        else:
+            res_types = [parser.parse_type()]
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        if not isinstance(target, TargetAttr):
+            parser.raise_error(f"expected a #spatial.target, got {target}")
+        if not isinstance(plan, PlanAttr):
+            parser.raise_error(f"expected a #spatial.plan, got {plan}")
+        if len(size) != 2:
+            parser.raise_error(f"owns size must be [rows, cols], got {size}")
+        op = cls(
+            name,
+            grid=grid,
+            owns=owns,
+            owns_size=(size[0], size[1]),
+            target=target,
+            plan=plan,
+            numerics=NumericsAttr(kind.data, reason.data),
+            ins=ins,
+            result_types=res_types,
+            body=body,
+        )
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    # --- verification ---------------------------------------------------------------
+
+    def verify_(self) -> None:
+        from xdsl_spatial.dialects import spatial_checks
+
+        spatial_checks.verify_program(self)
+
+
+@irdl_op_definition
+class ViewOp(ProgramOp):
+    """A relayout program: rewrites a tensor's tiles into the layout a fold reads."""
+
+    name = "spatial.view"
+    KIND: ClassVar[str] = "view"
+
+
+@irdl_op_definition
+class FoldOp(ProgramOp):
+    """A product program: folds its K blocks into an fp32 carry and stores the result."""
+
+    name = "spatial.fold"
+    KIND: ClassVar[str] = "fold"
+
+
+PROGRAM_OPS = (ViewOp, FoldOp)
+
+
+@irdl_op_definition
+class TensorOp(IRDLOperation):
+    """Declares a tensor of the program: its name, role, initial contents and repack."""
+
+    name = "spatial.tensor"
+
+    tensor_name = prop_def(StringAttr, prop_name="tensor_name")
+    """The tensor's name on the chip (a host binds external tensors by it)."""
+    source = opt_operand_def(TensorType)
+    """Initialised from outside: the program's input bound to this tensor."""
+    zero = opt_prop_def(UnitAttr)
+    """Initialised to zeros."""
+    values = opt_prop_def(DenseIntOrFPElementsAttr)
+    """Initialised to these values (a table, or a weight quantised at lowering)."""
+    repack = opt_prop_def(StringAttr)
+    """For a param: how the host fills it from a checkpoint (`q8_0.values`, `q8_0.scales`)."""
+    result = result_def(TensorHandleType)
+
+    traits = traits_def(Pure(), HasParent(ViewOp, FoldOp))
+
+    assembly_format = (
+        "$tensor_name (`external` `(` $source^ `:` type($source) `)`)? "
+        "(`zero` $zero^)? (`values` $values^)? (`repack` $repack^)? "
+        "attr-dict `:` type($result)"
+    )
+
+    def __init__(
+        self,
+        name: str,
+        handle: TensorHandleType,
+        *,
+        source: SSAValue | None = None,
+        values: DenseIntOrFPElementsAttr | None = None,
+        repack: str | None = None,
+    ):
+        props: dict[str, Attribute] = {"tensor_name": StringAttr(name)}
+        if source is None and values is None:
+            props["zero"] = UnitAttr()
+        if values is not None:
+            props["values"] = values
+        if repack is not None:
+            props["repack"] = StringAttr(repack)
+        super().__init__(
+            operands=[[source] if source is not None else []],
+            result_types=[handle],
+            properties=props,
+        )
+
+    @property
+    def handle(self) -> TensorHandleType:
+        return cast(TensorHandleType, self.result.type)
+
+    @property
+    def init(self) -> str:
+        if self.source is not None:
+            return "external"
+        if self.values is not None:
+            return "values"
+        return "zero"
+
+    def verify_(self) -> None:
+        h = self.handle
+        inits = [
+            name
+            for name, present in (
+                ("external", self.source is not None),
+                ("zero", self.zero is not None),
+                ("values", self.values is not None),
+            )
+            if present
+        ]
+        if len(inits) != 1:
+            raise VerifyException(
+                f"tensor '{self.tensor_name.data}' needs exactly one init "
+                f"(external, zero or values), got {inits or 'none'}"
+            )
+        if not self.tensor_name.data:
+            raise VerifyException("a tensor needs a name")
+        if self.source is not None:
+            st = cast(TensorType[Attribute], self.source.type)
+            if tuple(st.get_shape()) != h.dims or st.element_type != h.element_type:
+                raise VerifyException(
+                    f"tensor '{self.tensor_name.data}' is {_handle_str(h)} but is bound "
+                    f"to {st}"
+                )
+            if not (
+                isinstance(self.source, BlockArgument)
+                and isinstance(self.source.owner.parent_op(), ProgramOp)
+            ):
+                raise VerifyException(
+                    f"tensor '{self.tensor_name.data}' must be bound to an input of "
+                    "its program (a block argument of the program's body)"
+                )
+        if self.values is not None:
+            vt = self.values.get_type()
+            if tuple(vt.get_shape()) != h.dims or vt.element_type != h.element_type:
+                raise VerifyException(
+                    f"tensor '{self.tensor_name.data}' is {_handle_str(h)} but its "
+                    f"values are {vt}"
+                )
+        role = h.role.data
+        if role == Role.INPUT and self.init != "external":
+            raise VerifyException(
+                f"input tensor '{self.tensor_name.data}' must be external, got "
+                f"{self.init}"
+            )
+        if role == Role.OUTPUT and self.init == "external":
+            raise VerifyException(
+                f"output tensor '{self.tensor_name.data}' starts as zero or values; "
+                "a tensor the program also reads is a state"
+            )
+        if self.repack is not None and role != Role.PARAM:
+            raise VerifyException(
+                f"only a param has a host repack, '{self.tensor_name.data}' is {role}"
+            )
+
+
+def _handle_str(h: TensorHandleType) -> str:
+    r, c = h.dims
+    return f"{r}x{c}x{element_name(h.element_type)}"
+
+
+@irdl_op_definition
+class BufferOp(IRDLOperation):
+    """Allocates a buffer in the site's local memory."""
+
+    name = "spatial.buffer"
+
+    buffer_name = prop_def(StringAttr, prop_name="buffer_name")
+    """The buffer's name, e.g. `in_q8`."""
+    result = result_def(BufferType)
+
+    traits = traits_def(Pure(), HasAncestor(ViewOp, FoldOp))
+
+    assembly_format = "$buffer_name attr-dict `:` type($result)"
+
+    def __init__(self, name: str, tiles: int, element_type: Attribute, depth: int = 2):
+        super().__init__(
+            result_types=[BufferType(tiles, element_type, depth)],
+            properties={"buffer_name": StringAttr(name)},
+        )
+
+
+class _TileMoveOp(IRDLOperation):
+    """What loads and stores share: a block of tiles at an origin."""
+
+    origin = prop_def(AffineMapAttr)
+    """`()[s...] -> (tile)`: the block's first tile, linear in the loop variables."""
+    origin_vars = var_operand_def(IndexType)
+    """The loop variables (item coordinates, the K block) the origin's symbols stand for."""
+    table = opt_operand_def(TensorHandleType)
+    """Optional indirect table: its element at `table_at` is added to the origin."""
+    table_at = opt_prop_def(AffineMapAttr)
+    """`()[s...] -> (element)`: where the table is read, over the same variables."""
+    block = prop_def(DenseArrayBase)
+    """The block's tiles, rows x columns."""
+    stride = prop_def(IntAttr)
+    """Tiles between the first tiles of consecutive block rows."""
+    repeat = prop_def(IntAttr)
+    """Times the move runs per item: the trip count of the enclosing K loop, else 1."""
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @property
+    def block_shape(self) -> tuple[int, int]:
+        h, w = self.block.get_values()
+        return cast(int, h), cast(int, w)
+
+    @property
+    def tensor_value(self) -> SSAValue:
+        raise NotImplementedError
+
+    def _print_origin(self, printer: Printer) -> None:
+        names = [_ssa_name(printer, v) for v in self.origin_vars]
+        printer.print_string("[")
+        _print_linear(printer, self.origin.data.results[0], names)
+        if self.table is not None and self.table_at is not None:
+            printer.print_string(" + ")
+            printer.print_ssa_value(self.table)
+            printer.print_string("[")
+            _print_linear(printer, self.table_at.data.results[0], names)
+            printer.print_string("]")
+        printer.print_string("]")
+        h, w = self.block_shape
+        printer.print_string(
+            f" block {h}x{w} stride {self.stride.data} repeat {self.repeat.data}"
+        )
+
+    @staticmethod
+    def _parse_origin(
+        parser: Parser,
+    ) -> tuple[AffineMap, list[SSAValue], SSAValue | None, AffineMap | None, tuple[int, int], int, int]:
+        """`[%a * 4 + %b + %tbl[%a]] block HxW stride S repeat R`."""
+        # The origin and the table position share one symbol space (the loop variables).
+        parser.parse_punctuation("[")
+        names: dict[str, int] = {}
+        spans: list[UnresolvedOperand] = []
+
+        def sym(op: UnresolvedOperand) -> AffineExpr:
+            key = op.span.text
+            if key not in names:
+                names[key] = len(names)
+                spans.append(op)
+            return AffineExpr.symbol(names[key])
+
+        origin, table, table_at = _parse_linear_with_table(parser, sym)
+        parser.parse_punctuation("]")
+        parser.parse_keyword("block")
+        dims = _parse_shape_no_type(parser)
+        if len(dims) != 2:
+            parser.raise_error(f"block must be rows x columns, got {dims}")
+        parser.parse_keyword("stride")
+        stride = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        parser.parse_keyword("repeat")
+        repeat = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        vars_ = [parser.resolve_operand(s, IndexType()) for s in spans]
+        n = len(vars_)
+        omap = AffineMap(0, n, (origin,))
+        tmap = AffineMap(0, n, (table_at,)) if table_at is not None else None
+        tval = None
+        if table is not None:
+            tval = parser.resolve_operand(table, _lookup_type(parser, table))
+        return omap, vars_, tval, tmap, (dims[0], dims[1]), stride, repeat
+
+
+def _ssa_name(printer: Printer, v: SSAValue) -> str:
+    """The text the printer uses for `v` (printing it into a scratch stream)."""
+    import io
+
+    saved = printer.stream
+    buf = io.StringIO()
+    printer.stream = buf
+    try:
+        printer.print_ssa_value(v)
+    finally:
+        printer.stream = saved
+    return buf.getvalue()
+
+
+def _lookup_type(parser: Parser, op: UnresolvedOperand) -> Attribute:
+    """The type of an already-defined SSA value, for operands whose type is implied."""
+    name = op.span.text[1:]
+    if name not in parser.ssa_values or op.index >= len(parser.ssa_values[name]):
+        parser.raise_error(f"use of undefined value %{name}", op.span)
+    return parser.ssa_values[name][op.index].type
+
+
+def _parse_linear_with_table(parser: Parser, sym) -> tuple[AffineExpr, UnresolvedOperand | None, AffineExpr | None]:
+    """`term (+ term)*` where a term is `int`, `%v`, `%v * int`, or one `%table[linear]`."""
+    expr: AffineExpr = AffineExpr.constant(0)
+    table: UnresolvedOperand | None = None
+    table_at: AffineExpr | None = None
+    first = True
+    while True:
+        neg = False
+        if not first:
+            if parser.parse_optional_punctuation("+") is None:
+                if parser.parse_optional_punctuation("-") is None:
+                    break
+                neg = True
+        first = False
+        if (i := parser.parse_optional_integer(allow_boolean=False)) is not None:
+            term = AffineExpr.constant(i)
+            if parser.parse_optional_punctuation("*") is not None:
+                v = parser.parse_unresolved_operand()
+                term = sym(v) * i
+        else:
+            v = parser.parse_unresolved_operand()
+            if parser.parse_optional_punctuation("[") is not None:
+                if table is not None:
+                    parser.raise_error("an origin has at most one indirect table")
+                table = v
+                table_at, inner_table, _ = _parse_linear_with_table(parser, sym)
+                if inner_table is not None:
+                    parser.raise_error("an indirect table cannot be read indirectly")
+                parser.parse_punctuation("]")
+                continue
+            term = sym(v)
+            if parser.parse_optional_punctuation("*") is not None:
+                term = term * parser.parse_integer(allow_boolean=False)
+        expr = expr + (term * -1 if neg else term)
+    return expr, table, table_at
+
+
+@irdl_op_definition
+class LoadOp(_TileMoveOp):
+    """Moves a block of a tensor's tiles into a buffer, as one page."""
+
+    name = "spatial.load"
+
+    tensor = operand_def(TensorHandleType)
+    buffer = operand_def(BufferType)
+    result = result_def(PageType)
+
+    traits = traits_def(MemoryReadEffect(), HasAncestor(ViewOp, FoldOp))
+
+    def __init__(
+        self,
+        tensor: SSAValue,
+        buffer: SSAValue,
+        origin: AffineMap,
+        origin_vars: Sequence[SSAValue],
+        block: tuple[int, int],
+        stride: int,
+        repeat: int = 1,
+        table: SSAValue | None = None,
+        table_at: AffineMap | None = None,
+    ):
+        bt = cast(BufferType, buffer.type)
+        props: dict[str, Attribute] = {
+            "origin": AffineMapAttr(origin),
+            "block": DenseArrayBase.from_list(i64, block),
+            "stride": IntAttr(stride),
+            "repeat": IntAttr(repeat),
+        }
+        if table_at is not None:
+            props["table_at"] = AffineMapAttr(table_at)
+        super().__init__(
+            operands=[tensor, buffer, origin_vars, [table] if table else []],
+            result_types=[PageType(block[0] * block[1], bt.element_type)],
+            properties=props,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.tensor)
+        self._print_origin(printer)
+        printer.print_string(" into ")
+        printer.print_ssa_value(self.buffer)
+        printer.print_string(" : ")
+        printer.print_attribute(self.tensor.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        tensor = parser.parse_unresolved_operand()
+        omap, vars_, table, tmap, block, stride, repeat = cls._parse_origin(parser)
+        parser.parse_keyword("into")
+        buffer = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        ttype = parser.parse_type()
+        parser.parse_punctuation("->")
+        ptype = parser.parse_type()
+        op = cls.build(
+            operands=[
+                parser.resolve_operand(tensor, ttype),
+                parser.resolve_operand(buffer, _lookup_type(parser, buffer)),
+                vars_,
+                [table] if table is not None else [],
+            ],
+            result_types=[ptype],
+            properties={
+                "origin": AffineMapAttr(omap),
+                "block": DenseArrayBase.from_list(i64, block),
+                "stride": IntAttr(stride),
+                "repeat": IntAttr(repeat),
+                **({"table_at": AffineMapAttr(tmap)} if tmap is not None else {}),
+            },
+        )
+        return op
+
+    def verify_(self) -> None:
+        from xdsl_spatial.dialects import spatial_checks
+
+        spatial_checks.verify_move(self, self.tensor, self.result.type, "load")
+        bt = cast(BufferType, self.buffer.type)
+        pt = cast(PageType, self.result.type)
+        if bt.tiles.data != pt.tiles.data or bt.element_type != pt.element_type:
+            raise VerifyException(
+                f"load into buffer <{bt.tiles.data}x{element_name(bt.element_type)}> "
+                f"must give a page of the same tiles, got <{pt.tiles.data}x"
+                f"{element_name(pt.element_type)}>"
+            )
+
+
+@irdl_op_definition
+class StoreOp(_TileMoveOp):
+    """Moves a page's tiles into a block of a tensor."""
+
+    name = "spatial.store"
+
+    page = operand_def(PageType)
+    tensor = operand_def(TensorHandleType)
+
+    traits = traits_def(MemoryWriteEffect(), HasAncestor(ViewOp, FoldOp))
+
+    def __init__(
+        self,
+        page: SSAValue,
+        tensor: SSAValue,
+        origin: AffineMap,
+        origin_vars: Sequence[SSAValue],
+        block: tuple[int, int],
+        stride: int,
+        repeat: int = 1,
+        table: SSAValue | None = None,
+        table_at: AffineMap | None = None,
+    ):
+        props: dict[str, Attribute] = {
+            "origin": AffineMapAttr(origin),
+            "block": DenseArrayBase.from_list(i64, block),
+            "stride": IntAttr(stride),
+            "repeat": IntAttr(repeat),
+        }
+        if table_at is not None:
+            props["table_at"] = AffineMapAttr(table_at)
+        super().__init__(
+            operands=[page, tensor, origin_vars, [table] if table else []],
+            properties=props,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.page)
+        printer.print_string(" to ")
+        printer.print_ssa_value(self.tensor)
+        self._print_origin(printer)
+        printer.print_string(" : ")
+        printer.print_attribute(self.page.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.tensor.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        page = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        tensor = parser.parse_unresolved_operand()
+        omap, vars_, table, tmap, block, stride, repeat = cls._parse_origin(parser)
+        parser.parse_punctuation(":")
+        ptype = parser.parse_type()
+        parser.parse_punctuation("->")
+        ttype = parser.parse_type()
+        return cls.build(
+            operands=[
+                parser.resolve_operand(page, ptype),
+                parser.resolve_operand(tensor, ttype),
+                vars_,
+                [table] if table is not None else [],
+            ],
+            properties={
+                "origin": AffineMapAttr(omap),
+                "block": DenseArrayBase.from_list(i64, block),
+                "stride": IntAttr(stride),
+                "repeat": IntAttr(repeat),
+                **({"table_at": AffineMapAttr(tmap)} if tmap is not None else {}),
+            },
+        )
+
+    def verify_(self) -> None:
+        from xdsl_spatial.dialects import spatial_checks
+
+        spatial_checks.verify_move(self, self.tensor, self.page.type, "store")
+
+
+# --------------------------------------------------------------------------------------
+# Stages
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class StageOp(IRDLOperation):
+    """
+    A generic compute stage: for every point of its iteration space, the body's
+    value from the inputs' elements at their maps, summed over the `sum` axes and
+    written to the output page at the output map.
+    """
+
+    name = "spatial.stage"
+
+    stage_name = prop_def(StringAttr, prop_name="stage_name")
+    """The stage's name, e.g. `block` or `fold_sum`."""
+    iterators = prop_def(ArrayAttr[IterKindAttr])
+    """Each axis: `par` or `sum`."""
+    extents = prop_def(DenseArrayBase)
+    """Each axis's extent."""
+    maps = prop_def(ArrayAttr[AffineMapAttr])
+    """One map per input and one for the output: axes -> flat element offset in the page."""
+    indirect = prop_def(DenseArrayBase)
+    """Per input: -1, or the input whose element (at its own map) is the map's symbol s0."""
+    ins = var_operand_def(PageType)
+    buffer = operand_def(BufferType)
+    """The buffer the output page is written into."""
+    result = result_def(PageType)
+    body = region_def("single_block")
+
+    traits = traits_def(NoMemoryEffect(), HasAncestor(ViewOp, FoldOp))
+
+    def __init__(
+        self,
+        name: str,
+        iterators: Sequence[tuple[IterKind, int]],
+        ins: Sequence[SSAValue],
+        in_maps: Sequence[AffineMap],
+        buffer: SSAValue,
+        out_map: AffineMap,
+        body: Region,
+        indirect: Sequence[int] | None = None,
+    ):
+        bt = cast(BufferType, buffer.type)
+        super().__init__(
+            operands=[ins, buffer],
+            result_types=[PageType(bt.tiles.data, bt.element_type)],
+            regions=[body],
+            properties={
+                "stage_name": StringAttr(name),
+                "iterators": ArrayAttr(IterKindAttr(k) for k, _ in iterators),
+                "extents": DenseArrayBase.from_list(i64, [e for _, e in iterators]),
+                "maps": ArrayAttr(AffineMapAttr(m) for m in (*in_maps, out_map)),
+                "indirect": DenseArrayBase.from_list(
+                    i64, indirect if indirect is not None else [-1] * len(ins)
+                ),
+            },
+        )
+
+    @property
+    def iter_kinds(self) -> tuple[IterKind, ...]:
+        return tuple(k.data for k in self.iterators)
+
+    @property
+    def iter_extents(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.extents.get_values())
+
+    @property
+    def in_maps(self) -> tuple[AffineMap, ...]:
+        return tuple(m.data for m in self.maps.data[:-1])
+
+    @property
+    def out_map(self) -> AffineMap:
+        return self.maps.data[-1].data
+
+    @property
+    def indirect_of(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.indirect.get_values())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.stage_name.data)
+        its = ", ".join(f"{k} {e}" for k, e in zip(self.iter_kinds, self.iter_extents))
+        printer.print_string(f" iters({its})")
+        with printer.indented():
+            printer.print_string("\nins(")
+
+            def one(i: int) -> None:
+                printer.print_ssa_value(self.ins[i])
+                printer.print_string(f"[{_stage_map_str(self.in_maps[i])}")
+                if (j := self.indirect_of[i]) >= 0:
+                    printer.print_string(f" | s0 = in{j}")
+                printer.print_string("]")
+
+            printer.print_list(range(len(self.ins)), one)
+            printer.print_string(") into ")
+            printer.print_ssa_value(self.buffer)
+            printer.print_string(f"[{_stage_map_str(self.out_map)}] : (")
+            printer.print_list(self.ins.types, printer.print_attribute)
+            printer.print_string(") -> ")
+            printer.print_attribute(self.result.type)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StageOp:
+        from xdsl.parser.affine_parser import AffineParser
+
+        name = parser.parse_str_literal(" (the stage's name)")
+        parser.parse_keyword("iters")
+
+        def one_iter() -> tuple[str, int]:
+            kind = parser.parse_keyword_in([k.value for k in IterKind], " (iterator kind)")
+            return kind, parser.parse_integer(allow_negative=False, allow_boolean=False)
+
+        iters = parser.parse_comma_separated_list(parser.Delimiter.PAREN, one_iter)
+        dims = [f"d{i}" for i in range(len(iters))]
+
+        def expr(syms: list[str]) -> AffineExpr:
+            ap = AffineParser(parser._parser_state)  # pyright: ignore[reportPrivateUsage]
+            return ap._parse_affine_expr(  # pyright: ignore[reportPrivateUsage]
+                ap._get_parse_optional_bare_id(dims, syms)  # pyright: ignore[reportPrivateUsage]
+            )
+
+        def one_in() -> tuple[UnresolvedOperand, AffineMap, int]:
+            v = parser.parse_unresolved_operand()
+            parser.parse_punctuation("[")
+            e = expr(["s0"])
+            via = -1
+            if parser.parse_optional_punctuation("|") is not None:
+                parser.parse_keyword("s0")
+                parser.parse_punctuation("=")
+                tok = parser.parse_identifier(context_msg=" (`inN`)")
+                if not (tok.startswith("in") and tok[2:].isdigit()):
+                    parser.raise_error(f"expected `inN`, got {tok}")
+                via = int(tok[2:])
+            parser.parse_punctuation("]")
+            uses_s0 = any(isinstance(x, AffineSymExpr) for x in e.dfs())
+            if uses_s0 and via < 0:
+                parser.raise_error("s0 is used but no `| s0 = inN` says which input gives it")
+            return v, AffineMap(len(dims), 1 if via >= 0 else 0, (e,)), via
+
+        parser.parse_keyword("ins")
+        parsed_ins = parser.parse_comma_separated_list(parser.Delimiter.PAREN, one_in)
+        parser.parse_keyword("into")
+        buf = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        out_expr = expr([])
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(":")
+        in_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        parser.parse_punctuation("->")
+        res_type = parser.parse_type()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        if len(in_types) != len(parsed_ins):
+            parser.raise_error(
+                f"stage has {len(parsed_ins)} inputs but {len(in_types)} input types"
+            )
+        ins = [parser.resolve_operand(v, t) for (v, _, _), t in zip(parsed_ins, in_types)]
+        op = cls.build(
+            operands=[ins, parser.resolve_operand(buf, _lookup_type(parser, buf))],
+            result_types=[res_type],
+            regions=[body],
+            properties={
+                "stage_name": StringAttr(name),
+                "iterators": ArrayAttr(IterKindAttr(IterKind(k)) for k, _ in iters),
+                "extents": DenseArrayBase.from_list(i64, [e for _, e in iters]),
+                "maps": ArrayAttr(
+                    [AffineMapAttr(m) for _, m, _ in parsed_ins]
+                    + [AffineMapAttr(AffineMap(len(dims), 0, (out_expr,)))]
+                ),
+                "indirect": DenseArrayBase.from_list(i64, [v for _, _, v in parsed_ins]),
+            },
+        )
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def verify_(self) -> None:
+        from xdsl_spatial.dialects import spatial_checks
+
+        spatial_checks.verify_stage(self)
+
+
+@irdl_op_definition
+class IndexOp(IRDLOperation):
+    """The index of the current point along one axis of the enclosing stage."""
+
+    name = "spatial.index"
+
+    dim = prop_def(IntAttr)
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure(), HasParent(StageOp))
+
+    assembly_format = "$dim attr-dict `:` type($result)"
+
+    def __init__(self, dim: int):
+        super().__init__(result_types=[IndexType()], properties={"dim": IntAttr(dim)})
+
+    def verify_(self) -> None:
+        stage = self.parent_op()
+        assert isinstance(stage, StageOp)
+        n = len(stage.iter_extents)
+        if not 0 <= self.dim.data < n:
+            raise VerifyException(
+                f"index {self.dim.data} is not an axis of stage "
+                f"'{stage.stage_name.data}', which has {n}"
+            )
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends a stage body with the value of one point."""
+
+    name = "spatial.yield"
+
+    value = operand_def(Attribute)
+
+    traits = traits_def(IsTerminator(), Pure(), HasParent(StageOp))
+
+    assembly_format = "$value attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+
+@irdl_op_definition
+class KLoopOp(IRDLOperation):
+    """The K loop: runs its body once per K block, carrying pages (the running sum)."""
+
+    name = "spatial.k_loop"
+
+    trips = prop_def(IntAttr)
+    """K blocks folded."""
+    inits = var_operand_def(PageType)
+    """Initial values of the carried pages."""
+    res = var_result_def(PageType)
+    """The carried pages after the last trip."""
+    body = region_def("single_block")
+
+    traits = traits_def(RecursiveMemoryEffect(), HasAncestor(ViewOp, FoldOp))
+
+    def __init__(self, trips: int, inits: Sequence[SSAValue], body: Region):
+        super().__init__(
+            operands=[inits],
+            result_types=[[v.type for v in inits]],
+            regions=[body],
+            properties={"trips": IntAttr(trips)},
+        )
+
+    @property
+    def induction_var(self) -> BlockArgument:
+        return self.body.block.args[0]
+
+    def print(self, printer: Printer) -> None:
+        block = self.body.block
+        printer.print_string(" ")
+        printer.print_ssa_value(block.args[0])
+        printer.print_string(f" = 0 to {self.trips.data}")
+        if self.inits:
+            printer.print_string(" iter_args(")
+
+            def one(i: int) -> None:
+                printer.print_ssa_value(block.args[i + 1])
+                printer.print_string(" = ")
+                printer.print_ssa_value(self.inits[i])
+
+            printer.print_list(range(len(self.inits)), one)
+            printer.print_string(") -> (")
+            printer.print_list(self.res.types, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> KLoopOp:
+        iv = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        lb = parser.parse_integer(allow_boolean=False)
+        if lb != 0:
+            parser.raise_error(f"the K loop starts at 0, got {lb}")
+        parser.parse_keyword("to")
+        trips = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        carried: list[tuple[object, UnresolvedOperand]] = []
+        types: list[Attribute] = []
+        if parser.parse_optional_keyword("iter_args") is not None:
+
+            def one() -> tuple[object, UnresolvedOperand]:
+                arg = parser.parse_argument(expect_type=False)
+                parser.parse_punctuation("=")
+                return arg, parser.parse_unresolved_operand()
+
+            carried = parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
+            parser.parse_punctuation("->")
+            types = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_type
+            )
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if len(types) != len(carried):
+            parser.raise_error(
+                f"{len(carried)} carried values but {len(types)} result types"
+            )
+        inits = [parser.resolve_operand(u, t) for (_, u), t in zip(carried, types)]
+        args = [iv.resolve(IndexType())] + [
+            a.resolve(t) for (a, _), t in zip(carried, types)  # type: ignore[attr-defined]
+        ]
+        body = parser.parse_region(args)
+        op = cls(trips, inits, body)
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def verify_(self) -> None:
+        block = self.body.block
+        if self.trips.data < 1:
+            raise VerifyException(f"the K loop must run at least once, got {self.trips.data}")
+        expected = [IndexType(), *self.inits.types]
+        if list(block.arg_types) != expected:
+            raise VerifyException(
+                "K loop body arguments must be (index, carried pages) = "
+                f"({', '.join(map(str, expected))}), got "
+                f"({', '.join(map(str, block.arg_types))})"
+            )
+        term = block.last_op
+        if not isinstance(term, KYieldOp):
+            raise VerifyException("the K loop body must end with spatial.k_yield")
+        if list(term.values.types) != list(self.inits.types):
+            raise VerifyException(
+                "spatial.k_yield must carry the loop's pages "
+                f"({', '.join(map(str, self.inits.types))}), got "
+                f"({', '.join(map(str, term.values.types))})"
+            )
+        if self.parent_op() is not None and any(
+            isinstance(a, KLoopOp) for a in _ancestors(self)
+        ):
+            raise VerifyException("K loops do not nest")
+
+
+def _ancestors(op: Operation) -> Iterator[Operation]:
+    p = op.parent_op()
+    while p is not None:
+        yield p
+        p = p.parent_op()
+
+
+@irdl_op_definition
+class KYieldOp(IRDLOperation):
+    """Ends a K loop trip with the pages carried into the next."""
+
+    name = "spatial.k_yield"
+
+    values = var_operand_def(PageType)
+
+    traits = traits_def(IsTerminator(), Pure(), HasParent(KLoopOp))
+
+    assembly_format = "($values^ `:` type($values))? attr-dict"
+
+    def __init__(self, values: Sequence[SSAValue]):
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """Ends a program: the output and state tensors it gives back, in result order."""
+
+    name = "spatial.return"
+
+    values = var_operand_def(TensorHandleType)
+
+    traits = traits_def(IsTerminator(), Pure(), HasParent(ViewOp, FoldOp))
+
+    assembly_format = "($values^ `:` type($values))? attr-dict"
+
+    def __init__(self, values: Sequence[SSAValue]):
+        super().__init__(operands=[values])
+
+
+BODY_OPS: tuple[type[Operation], ...] = (
+    arith.ConstantOp,
+    arith.AddfOp,
+    arith.SubfOp,
+    arith.MulfOp,
+    arith.DivfOp,
+    arith.NegfOp,
+    arith.MaximumfOp,
+    arith.MinimumfOp,
+    arith.ExtFOp,
+    arith.TruncFOp,
+    arith.SIToFPOp,
+    arith.UIToFPOp,
+    arith.FPToSIOp,
+    arith.AddiOp,
+    arith.SubiOp,
+    arith.MuliOp,
+    arith.ExtSIOp,
+    arith.ExtUIOp,
+    arith.TruncIOp,
+    arith.IndexCastOp,
+    arith.CmpiOp,
+    arith.CmpfOp,
+    arith.SelectOp,
+    arith.AndIOp,
+    arith.OrIOp,
+    arith.XOrIOp,
+    IndexOp,
+    YieldOp,
+)
+"""What a stage body may hold: each runs as one numpy expression over the whole space."""
+
+
+Spatial = Dialect(
+    "spatial",
+    [
+        ViewOp,
+        FoldOp,
+        TensorOp,
+        BufferOp,
+        LoadOp,
+        StoreOp,
+        StageOp,
+        IndexOp,
+        YieldOp,
+        KLoopOp,
+        KYieldOp,
+        ReturnOp,
+    ],
+    [
+        TargetAttr,
+        PlanAttr,
+        NumericsAttr,
+        IterKindAttr,
+        TensorHandleType,
+        BufferType,
+        PageType,
+    ],
+)

@@ -1,0 +1,33 @@
+"""The `xdsl.universe` entry point: what `xdsl-opt` learns from this package."""
+
+from xdsl.universe import Universe
+
+from xdsl_spatial.dialects import linalg_mixed
+
+
+def _q8():
+    from xdsl_spatial.dialects.q8 import Q8
+
+    return Q8
+
+
+def _spatial():
+    from xdsl_spatial.dialects.spatial import Spatial
+
+    return Spatial
+
+
+def _q8_lower():
+    from xdsl_spatial.passes.q8_lower import Q8LowerPass
+
+    return Q8LowerPass
+
+
+# Loading the universe is what every xdsl-opt run does first, so the mixed-precision
+# `linalg.matmul` is understood even by modules that never mention q8 or spatial.
+linalg_mixed.install()
+
+SPATIAL_UNIVERSE = Universe(
+    all_dialects={"q8": _q8, "spatial": _spatial},
+    all_passes={"q8-lower": _q8_lower},
+)
