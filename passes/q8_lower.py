@@ -1,0 +1,1069 @@
+"""
+`q8-lower`: a decode-step matmul over a Q8_0 weight, as a view and a fold program.
+
+A decode step is weight-bound, so the weight should move as it is stored: 1 byte per
+value and one scale per 32 values (about 1.13 bytes a weight) instead of a 2-byte
+bf16 copy. The pass rewrites
+
+```mlir
+%w  = q8.dequantize %W__q8, %W__q8_scale : tensor<2048x4096xi8>, tensor<64x4096xf32> -> tensor<2048x4096xf32>
+%xf = arith.extf %x : tensor<1x2048xbf16> to tensor<1x2048xf32>
+%y  = linalg.matmul ins(%xf, %w : tensor<1x2048xf32>, tensor<2048x4096xf32>) outs(%zero : tensor<1x4096xf32>) -> tensor<1x4096xf32>
+```
+
+into
+
+```mlir
+%v = spatial.view "q8_view_1x2048_from0" grid [2] ... ins(%x : tensor<1x2048xbf16>) -> tensor<64x32xbf16> { ... }
+%y = spatial.fold "q8_gemv_2048x4096_w8" grid [16] ... ins(%v, %W__q8, %W__q8_scale : ...) -> tensor<1x4096xf32> { ... }
+```
+
+The *view* lays `x` out as the `K/32 x 32` matrix of its 32-element blocks (for a
+batch of `m` rows, each row's K block of 1024 a tile of its own), made once per
+value and read by every product of it. The *fold* gives each work item `wb` column
+tiles of the result; per K block of 1024 rows it loads the view's tiles, the int8
+values (32 tile rows x wb) and the scales (1 tile row x wb), computes each row's
+`sum_b s[b, n] * sum_i x[r, 32b + i] * q[32b + i, n]`, and adds it into an fp32
+carry. The K mod 1024 rows (g whole Q8_0 blocks) are a tail folded once per item.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.linalg.ops import FillOp, MatmulOp
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    f32,
+    i8,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+from xdsl_spatial.dialects import q8, spatial
+from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
+from xdsl_spatial.dialects.spatial import (
+    BufferOp,
+    FoldOp,
+    IterKind,
+    KLoopOp,
+    KYieldOp,
+    LoadOp,
+    NumericsAttr,
+    PlanAttr,
+    ReturnOp,
+    Role,
+    StageOp,
+    StoreOp,
+    TargetAttr,
+    TensorHandleType,
+    TensorOp,
+    ViewOp,
+    element_bytes,
+    element_name,
+)
+
+ACC_BYTES = 4
+"""The carry, the block sums and the result are fp32."""
+
+# --------------------------------------------------------------------------------------
+# Names
+# --------------------------------------------------------------------------------------
+
+
+def q8_rows_name(x: str, writes: int, chip: int | None = None) -> str:
+    """The view of the value `x` holds after the program wrote `x` `writes` times."""
+    name = f"{x}__q8_rows{writes}"
+    return name if chip is None else f"{name}_c{chip}"
+
+
+def value_name(v: SSAValue, fallback: str) -> str:
+    return v.name_hint or fallback
+
+
+# --------------------------------------------------------------------------------------
+# The plan: numbers in, numbers out
+# --------------------------------------------------------------------------------------
+
+
+def declines(m: int, k: int, n: int, target: TargetAttr) -> str | None:
+    """Why a product of an m x K activation and a K x N Q8_0 weight cannot fold, or None."""
+    tr, tc = target.tile
+    if tr != Q8_BLOCK or tc != tr:
+        return (
+            f"the tile must be square with {Q8_BLOCK} rows (one Q8_0 block), "
+            f"the target's is {tr}x{tc}"
+        )
+    if not 1 <= m <= tr:
+        return f"m = {m} rows; the fold takes 1 to {tr} (a tile's rows)"
+    if k <= 0 or k % Q8_BLOCK:
+        return f"K = {k} is not a positive multiple of the Q8_0 block ({Q8_BLOCK})"
+    if n <= 0:
+        return f"N = {n} is not positive"
+    return None
+
+
+def view_rows(m: int, k: int) -> int:
+    """Rows of the view: one row's K/32 blocks, or a tile row per (K block, row) of a batch."""
+    if m == 1:
+        return k // Q8_BLOCK
+    return m * -(-k // (Q8_BLOCK * Q8_BLOCK)) * Q8_BLOCK
+
+
+def lift_rows(m: int, acc_tiles: int) -> int:
+    """View tiles one view item writes: the largest divisor of m the accumulator holds."""
+    return max(d for d in range(1, min(m, acc_tiles) + 1) if m % d == 0)
+
+
+@dataclass(frozen=True)
+class FoldPlan:
+    """Every number the fold is built from."""
+
+    m: int
+    k: int
+    n: int
+    wb: int
+    """Column tiles one item owns."""
+    act_bytes: int
+    scale_bytes: int
+    tile: tuple[int, int]
+
+    @property
+    def col_tiles(self) -> int:
+        return -(-self.n // self.tile[1])
+
+    @property
+    def n_padded(self) -> int:
+        return self.col_tiles * self.tile[1]
+
+    @property
+    def items(self) -> int:
+        return self.col_tiles // self.wb
+
+    @property
+    def block_rows(self) -> int:
+        """K rows of one K block: a tile row of scales, 32 Q8_0 blocks."""
+        return self.tile[0] * Q8_BLOCK
+
+    @property
+    def k_blocks(self) -> int:
+        """Whole K blocks, folded in the K loop."""
+        return self.k // self.block_rows
+
+    @property
+    def tail_blocks(self) -> int:
+        """Q8_0 blocks of the tail (K mod 1024 rows), folded once per item."""
+        return (self.k % self.block_rows) // Q8_BLOCK
+
+    @property
+    def x_loads(self) -> int:
+        """View loads per item: one per K block and one for the tail."""
+        return self.k_blocks + (1 if self.tail_blocks else 0)
+
+    def buffer_bytes(self) -> int:
+        """Local memory of the fold's buffers, as the builder allocates them."""
+        te = self.tile[0] * self.tile[1]
+        m, wb, a, s = self.m, self.wb, self.act_bytes, self.scale_bytes
+        total = 2 * wb * te * ACC_BYTES  # out
+        if self.k_blocks:
+            total += 2 * m * te * a  # in_x
+            total += 2 * self.tile[0] * wb * te  # in_q8
+            total += 2 * wb * te * s  # in_scale
+            total += m * wb * te * ACC_BYTES  # block sums, one buffer a row
+            total += 2 * wb * te * ACC_BYTES  # run_sum
+        if self.tail_blocks:
+            total += m * te * a
+            total += self.tail_blocks * wb * te
+            total += wb * te * s
+            total += m * wb * te * ACC_BYTES
+        return total
+
+    def weight_bytes(self) -> int:
+        """Bytes the weight moves: its values, and its scales in whole tile rows."""
+        scale_rows = self.x_loads * self.tile[0]
+        return self.k * self.n_padded + self.scale_bytes * scale_rows * self.n_padded
+
+    def view_reads(self) -> int:
+        """Bytes of view every item reads: m tiles per K block and tail."""
+        te = self.tile[0] * self.tile[1]
+        return self.items * self.x_loads * self.m * te * self.act_bytes
+
+    def dense_bytes(self) -> int:
+        """What a bf16 copy of the weight would move."""
+        return 2 * self.k * self.n_padded
+
+    def bytes_per_weight(self) -> float:
+        return (self.weight_bytes() + self.view_reads()) / (self.k * self.n)
+
+    def profitable(self) -> bool:
+        return self.weight_bytes() + self.view_reads() < self.dense_bytes()
+
+
+def choose_wb(
+    m: int, k: int, n: int, act_bytes: int, scale_bytes: int, target: TargetAttr
+) -> FoldPlan | None:
+    """The widest column group: a divisor of the column tiles, at most the accumulator's
+    tiles, whose buffers fit the local memory; None when not even one tile fits."""
+    n_t = -(-n // target.tile[1])
+    for wb in range(min(n_t, target.acc_tiles.data), 0, -1):
+        if n_t % wb:
+            continue
+        plan = FoldPlan(m, k, n, wb, act_bytes, scale_bytes, target.tile)
+        if plan.buffer_bytes() <= target.local_mem.data:
+            return plan
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Matching
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Q8Matmul:
+    """A `linalg.matmul` whose weight is a `q8.dequantize`, and what it reads."""
+
+    op: MatmulOp
+    x: SSAValue
+    """The activation as the view reads it (the bf16 value behind an `arith.extf`)."""
+    extf: arith.ExtFOp | None
+    dequant: q8.DequantizeOp
+    fill: Operation | None
+    m: int
+    k: int
+    n: int
+
+    @property
+    def x_type(self) -> Attribute:
+        return cast(TensorType[Attribute], self.x.type).element_type
+
+    @property
+    def scale_type(self) -> Attribute:
+        return cast(TensorType[Attribute], self.dequant.scales.type).element_type
+
+
+def _zero_fill(v: SSAValue) -> Operation | None:
+    """The op that makes `v` all zeros (a `linalg.fill` of 0 or a zero constant)."""
+    op = v.owner
+    if isinstance(op, FillOp):
+        c = op.inputs[0].owner
+        if isinstance(c, arith.ConstantOp) and isinstance(c.value, FloatAttr | IntegerAttr):
+            if c.value.value.data == 0:
+                return op
+        return None
+    if isinstance(op, arith.ConstantOp) and _is_zero_constant(op):
+        return op
+    return None
+
+
+def _is_zero_constant(op: Operation) -> bool:
+    if not isinstance(op, arith.ConstantOp):
+        return False
+    v = op.value
+    if isinstance(v, DenseIntOrFPElementsAttr):
+        return not np.any(np.asarray(v.get_values()))
+    if isinstance(v, FloatAttr | IntegerAttr):
+        return v.value.data == 0
+    return False
+
+
+def match_q8_matmul(op: MatmulOp) -> Q8Matmul | str:
+    """The matched product, or why `op` is not one `q8-lower` rewrites."""
+    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.res) != 1:
+        return "not a tensor matmul with two inputs and one result"
+    if op.indexing_maps != MatmulOp.get_irdl_definition().properties[
+        "indexing_maps"
+    ].default_value:
+        return "transposed or broadcast indexing maps"
+    a, b = op.inputs
+    dq = b.owner
+    if not isinstance(dq, q8.DequantizeOp):
+        return "the weight is not a q8.dequantize"
+    at, bt, yt = a.type, b.type, op.res[0].type
+    if not all(isinstance(t, TensorType) for t in (at, bt, yt)):
+        return "operands are not tensors"
+    at, bt, yt = (cast(TensorType[Attribute], t) for t in (at, bt, yt))
+    if not isinstance(yt.element_type, Float32Type):
+        return f"the result is {element_name(yt.element_type)}; the fold accumulates f32"
+    (m, k), (_, n) = at.get_shape(), bt.get_shape()
+    x, extf = a, None
+    if isinstance(a.owner, arith.ExtFOp):
+        src = cast(TensorType[Attribute], a.owner.input.type)
+        if isinstance(src.element_type, BFloat16Type):
+            x, extf = a.owner.input, a.owner
+    xe = cast(TensorType[Attribute], x.type).element_type
+    if not isinstance(xe, BFloat16Type | Float32Type):
+        return f"the activation is {element_name(xe)}; the view holds bf16 or f32"
+    fill = _zero_fill(op.outputs[0])
+    if fill is None:
+        return "the accumulator is not zero (y = x . W + acc is not a fold)"
+    return Q8Matmul(op, x, extf, dq, fill, m, k, n)
+
+
+# --------------------------------------------------------------------------------------
+# Building programs
+# --------------------------------------------------------------------------------------
+
+
+def _lin(const: int = 0, **terms: int) -> AffineExpr:
+    """`const + sum(coef * dN)` for keyword args `dN=coef` (and `s0=coef`)."""
+    e = AffineExpr.constant(const)
+    for name, c in terms.items():
+        v = (
+            AffineExpr.symbol(int(name[1:]))
+            if name.startswith("s")
+            else AffineExpr.dimension(int(name[1:]))
+        )
+        e = e + v * c
+    return e
+
+
+class _Program:
+    """Appends the ops of one program body."""
+
+    def __init__(
+        self, grid: Sequence[int], coord_names: Sequence[str], ins: Sequence[SSAValue]
+    ):
+        self.grid = list(grid)
+        self.ins = list(ins)
+        self.block = Block(arg_types=[IndexType()] * len(grid) + [v.type for v in ins])
+        self.coords = list(self.block.args[: len(grid)])
+        self.args = list(self.block.args[len(grid) :])
+        for c, n in zip(self.coords, coord_names):
+            c.name_hint = n
+        self.into = self.block
+
+    def add(self, op: Operation) -> Operation:
+        self.into.add_op(op)
+        return op
+
+    def tensor(
+        self,
+        name: str,
+        shape: tuple[int, int],
+        elem: Attribute,
+        role: Role,
+        *,
+        arg: int | None = None,
+        values: DenseIntOrFPElementsAttr | None = None,
+        repack: str | None = None,
+        hint: str | None = None,
+    ) -> SSAValue:
+        op = TensorOp(
+            name,
+            TensorHandleType(shape, elem, role),
+            source=self.args[arg] if arg is not None else None,
+            values=values,
+            repack=repack,
+        )
+        if arg is not None and hint:
+            self.args[arg].name_hint = f"{hint}_in"
+        op.results[0].name_hint = hint
+        return self.add(op).results[0]
+
+    def buffer(self, name: str, tiles: int, elem: Attribute, depth: int) -> SSAValue:
+        """Buffers live for the whole program, outside any loop."""
+        op = BufferOp(name, tiles, elem, depth)
+        self.block.add_op(op)
+        op.results[0].name_hint = name
+        return op.results[0]
+
+    def load(
+        self,
+        tensor_: SSAValue,
+        buffer: SSAValue,
+        base: int,
+        steps: Sequence[tuple[SSAValue, int]],
+        block: tuple[int, int],
+        stride: int,
+        repeat: int = 1,
+    ) -> SSAValue:
+        origin, vars_ = _origin(base, steps)
+        op = LoadOp(tensor_, buffer, origin, vars_, block, stride, repeat)
+        op.results[0].name_hint = f"p_{buffer.name_hint}" if buffer.name_hint else None
+        return self.add(op).results[0]
+
+    def store(
+        self,
+        page: SSAValue,
+        tensor_: SSAValue,
+        base: int,
+        steps: Sequence[tuple[SSAValue, int]],
+        block: tuple[int, int],
+        stride: int,
+    ) -> None:
+        origin, vars_ = _origin(base, steps)
+        self.add(StoreOp(page, tensor_, origin, vars_, block, stride, 1))
+
+    def stage(
+        self,
+        name: str,
+        iters: Sequence[tuple[IterKind, int]],
+        ins: Sequence[tuple[SSAValue, AffineExpr]],
+        buffer: SSAValue,
+        out: AffineExpr,
+        body: Callable[[Block, Sequence[SSAValue]], SSAValue],
+        indirect: Sequence[int] | None = None,
+    ) -> SSAValue:
+        nd = len(iters)
+        via = list(indirect) if indirect is not None else [-1] * len(ins)
+        maps = [AffineMap(nd, 1 if v >= 0 else 0, (e,)) for (_, e), v in zip(ins, via)]
+        elems = [cast(spatial.PageType, p.type).element_type for p, _ in ins]
+        block = Block(arg_types=elems)
+        result = body(block, block.args)
+        block.add_op(spatial.YieldOp(result))
+        op = StageOp(
+            name,
+            iters,
+            [p for p, _ in ins],
+            maps,
+            buffer,
+            AffineMap(nd, 0, (out,)),
+            Region(block),
+            via,
+        )
+        op.results[0].name_hint = name
+        return self.add(op).results[0]
+
+    def finish(self, ret: Sequence[SSAValue]) -> Region:
+        self.block.add_op(ReturnOp(ret))
+        return Region(self.block)
+
+
+def _origin(
+    base: int, steps: Sequence[tuple[SSAValue, int]]
+) -> tuple[AffineMap, list[SSAValue]]:
+    vars_: list[SSAValue] = []
+    expr = AffineExpr.constant(base)
+    for v, c in steps:
+        if v not in vars_:
+            vars_.append(v)
+        expr = expr + AffineExpr.symbol(vars_.index(v)) * c
+    return AffineMap(0, len(vars_), (expr,)), vars_
+
+
+def _emit(block: Block, op: Operation) -> SSAValue:
+    block.add_op(op)
+    return op.results[0]
+
+
+def _to_f32(block: Block, v: SSAValue) -> SSAValue:
+    t = v.type
+    if isinstance(t, Float32Type):
+        return v
+    if isinstance(t, IntegerType):
+        return _emit(block, arith.SIToFPOp(v, f32))
+    return _emit(block, arith.ExtFOp(v, f32))
+
+
+def _f32_const(block: Block, value: float) -> SSAValue:
+    return _emit(block, arith.ConstantOp(FloatAttr(value, f32)))
+
+
+def _row_select(block: Block, v: SSAValue, row: int) -> SSAValue:
+    """`v` on row `row` of the iteration space, 0 elsewhere."""
+    idx = _emit(block, spatial.IndexOp(0))
+    r = _emit(block, arith.ConstantOp(IntegerAttr(row, IndexType())))
+    on_row = _emit(block, arith.CmpiOp(idx, r, "eq"))
+    return _emit(block, arith.SelectOp(on_row, v, _f32_const(block, 0.0)))
+
+
+def _copy_body(block: Block, args: Sequence[SSAValue]) -> SSAValue:
+    return args[0]
+
+
+def _product_body(block: Block, args: Sequence[SSAValue]) -> SSAValue:
+    """`x * q * s` in fp32: an int8 times a bf16 is exact in fp32, the scale is fp32."""
+    x, q, s = (_to_f32(block, a) for a in args)
+    return _emit(block, arith.MulfOp(_emit(block, arith.MulfOp(x, q)), s))
+
+
+def _sum_body(m: int, carried: bool) -> Callable[[Block, Sequence[SSAValue]], SSAValue]:
+    """`carry + sum_r [row == r] * sum_r`: a single row's sum is every row's."""
+
+    def body(block: Block, args: Sequence[SSAValue]) -> SSAValue:
+        terms = list(args[1:] if carried else args)
+        picked = [t if m == 1 else _row_select(block, t, r) for r, t in enumerate(terms)]
+        acc = args[0] if carried else picked.pop(0)
+        for t in picked:
+            acc = _emit(block, arith.AddfOp(acc, t))
+        return acc
+
+    return body
+
+
+def build_view(
+    x: SSAValue,
+    x_name: str,
+    view_name: str,
+    m: int,
+    k: int,
+    target: TargetAttr,
+) -> list[ViewOp]:
+    """The view of `x` in sections: the whole 1024-blocks, then the tail."""
+    tr, tc = target.tile
+    block = tr * Q8_BLOCK
+    nb, tail = divmod(k, block)
+    sections = [(0, nb, block)] if nb else []
+    if tail:
+        sections.append((nb, 1, tail))
+    act = cast(TensorType[Attribute], x.type).element_type
+    shape = (view_rows(m, k), Q8_BLOCK)
+    rows = 1 if m == 1 else lift_rows(m, target.acc_tiles.data)
+    chunks = m // rows
+    out: list[ViewOp] = []
+    prev: SSAValue | None = None
+    part = len(sections) > 1
+    for kb0, kbs, width in sections:
+        page_t = width // tc
+        g = width // Q8_BLOCK
+        page_w = page_t * tc
+        ins = [x] if prev is None else [x, prev]
+        p = _Program([kbs, chunks] if m > 1 else [kbs], ["kb", "c"], ins)
+        src = p.tensor(x_name, (m, k), act, Role.INPUT, arg=0, hint="x")
+        role = Role.STATE if part else Role.OUTPUT
+        dst = p.tensor(
+            view_name, shape, act, role, arg=1 if prev is not None else None, hint="view"
+        )
+        x_in = p.buffer("in_block", page_t, act, 2)
+        o = p.buffer("out", rows, act, 2)
+        kb = p.coords[0]
+        px = p.load(src, x_in, kb0 * (block // tc), [(kb, page_t)], (1, page_t), k // tc)
+        if m == 1:
+            lifted = p.stage(
+                "lift_rows",
+                [(IterKind.PAR, g), (IterKind.PAR, tc)],
+                [(px, _lin(d0=tc, d1=1))],
+                o,
+                _lin(d0=tc, d1=1),
+                _copy_body,
+            )
+            store_steps = [(kb, 1)]
+            owns = AffineMap(1, 0, (_lin(kb0, d0=1), _lin()))
+        else:
+            ix = IntegerType(16) if m * page_w < 2**15 else IntegerType(32)
+            lanes = np.array(
+                [(c // tc) * page_w + c % tc for c in range(chunks * rows * tc)],
+                dtype=np.int64,
+            ).reshape(1, -1)
+            table = p.tensor(
+                f"{view_name}__lanes{kb0}",
+                (1, lanes.size),
+                ix,
+                Role.PARAM,
+                values=DenseIntOrFPElementsAttr.from_list(
+                    TensorType(ix, lanes.shape), lanes.reshape(-1).tolist()
+                ),
+                hint="lanes",
+            )
+            l_in = p.buffer("in_lanes", rows, ix, 1)
+            c = p.coords[1]
+            pl = p.load(table, l_in, 0, [(c, rows)], (1, rows), chunks * rows)
+            lifted = p.stage(
+                "lift_rows",
+                [(IterKind.PAR, g), (IterKind.PAR, rows * tc)],
+                [(px, _lin(d0=tc, s0=1)), (pl, _lin(d1=1))],
+                o,
+                _lin(d0=rows * tc, d1=1),
+                _copy_body,
+                indirect=[1, -1],
+            )
+            store_steps = [(kb, m), (c, rows)]
+            owns = AffineMap(2, 0, (_lin(kb0 * m, d0=m, d1=rows), _lin()))
+        p.store(lifted, dst, kb0 * (m if m > 1 else 1), store_steps, (rows, 1), 1)
+        items = kbs * chunks
+        view = ViewOp(
+            f"q8_view_{m}x{k}_from{kb0}",
+            grid=p.grid,
+            owns=owns,
+            owns_size=(rows, 1),
+            target=target,
+            plan=PlanAttr((1, items) if part else (items, 1), 1, (rows, 1)),
+            numerics=NumericsAttr("exact"),
+            ins=ins,
+            result_types=[TensorType(act, shape)],
+            body=p.finish([dst]),
+        )
+        out.append(view)
+        prev = view.results[0]
+    return out
+
+
+@dataclass
+class WeightInit:
+    """How the fold's weight tensors start: bound from outside, zero, or given values."""
+
+    values: SSAValue | DenseIntOrFPElementsAttr | None
+    scales: SSAValue | DenseIntOrFPElementsAttr | None
+
+
+def build_fold(
+    view: SSAValue,
+    view_name: str,
+    weight: str,
+    y_name: str,
+    init: WeightInit,
+    plan: FoldPlan,
+    act: Attribute,
+    scale_type: Attribute,
+    target: TargetAttr,
+) -> FoldOp:
+    m, k, n, wb = plan.m, plan.k, plan.n, plan.wb
+    tr, tc = target.tile
+    n_t, nb, g = plan.col_tiles, plan.k_blocks, plan.tail_blocks
+    cols = wb * tc
+    ins: list[SSAValue] = [view]
+    arg_of: dict[str, int] = {}
+    for part, v in (("values", init.values), ("scales", init.scales)):
+        if isinstance(v, SSAValue):
+            arg_of[part] = len(ins)
+            ins.append(v)
+    p = _Program([plan.items], ["item"], ins)
+    y = p.coords[0]
+    xt = p.tensor(view_name, (view_rows(m, k), Q8_BLOCK), act, Role.INPUT, arg=0, hint="view")
+
+    def param(
+        part: Q8Part, shape: tuple[int, int], elem: Attribute, key: str, hint: str
+    ) -> SSAValue:
+        v = getattr(init, key)
+        return p.tensor(
+            stored_name(weight, part),
+            shape,
+            elem,
+            Role.PARAM,
+            arg=arg_of.get(key),
+            values=v if isinstance(v, DenseIntOrFPElementsAttr) else None,
+            repack=part.repack,
+            hint=hint,
+        )
+
+    qt = param(Q8Part.VALUES, (k, n), i8, "values", "q")
+    st = param(Q8Part.SCALES, (k // Q8_BLOCK, n), scale_type, "scales", "s")
+    yt = p.tensor(y_name, (m, n), f32, Role.OUTPUT, hint="y")
+    named = (lambda stem, r: stem) if m == 1 else (lambda stem, r: f"{stem}_{r}")
+    pointwise = [(IterKind.PAR, tr), (IterKind.PAR, cols)]
+    ident = _lin(d0=cols, d1=1)
+
+    def block_sums(
+        stem: str, px: SSAValue, pq: SSAValue, ps: SSAValue, blocks: int
+    ) -> list[SSAValue]:
+        """Each row's `sum_b s[b, n] * sum_i x[r, 32b + i] * q[32b + i, n]`."""
+        sums = []
+        for r in range(m):
+            buf = p.buffer(named(stem, r), wb, f32, 1)
+            sums.append(
+                p.stage(
+                    named(stem, r),
+                    [(IterKind.SUM, blocks), (IterKind.PAR, cols), (IterKind.SUM, Q8_BLOCK)],
+                    [
+                        (px, _lin(r * tc, d0=m * tc, d2=1)),
+                        (pq, _lin(d2=blocks * cols, d0=cols, d1=1)),
+                        (ps, _lin(d0=cols, d1=1)),
+                    ],
+                    buf,
+                    _lin(d1=1),
+                    _product_body,
+                )
+            )
+        return sums
+
+    partials: list[SSAValue] = []
+    carried = None
+    if nb:
+        bx = p.buffer("in_x", m, act, 2)
+        bq = p.buffer("in_q8", tr * wb, i8, 2)
+        bs = p.buffer("in_scale", wb, scale_type, 2)
+        run = p.buffer("run_sum", wb, f32, 2)
+        zero = p.stage(
+            "init_sum", pointwise, [], run, ident, lambda b, a: _f32_const(b, 0.0)
+        )
+        loop_block = Block(arg_types=[IndexType(), zero.type])
+        kb, acc = loop_block.args
+        kb.name_hint, acc.name_hint = "kb", "acc"
+        p.into = loop_block
+        px = p.load(xt, bx, 0, [(kb, m)], (m, 1), 1, nb)
+        pq = p.load(qt, bq, 0, [(kb, tr * n_t), (y, wb)], (tr, wb), n_t, nb)
+        ps = p.load(st, bs, 0, [(kb, n_t), (y, wb)], (1, wb), n_t, nb)
+        sums = block_sums("block", px, pq, ps, Q8_BLOCK)
+        folded = p.stage(
+            "fold_sum",
+            pointwise,
+            [(acc, ident)] + [(s, _lin(d1=1)) for s in sums],
+            run,
+            ident,
+            _sum_body(m, carried=True),
+        )
+        loop_block.add_op(KYieldOp([folded]))
+        p.into = p.block
+        loop = KLoopOp(nb, [zero], Region(loop_block))
+        loop.results[0].name_hint = "sum"
+        p.add(loop)
+        carried = loop.results[0]
+    if g:
+        bx = p.buffer("in_x_tail", m, act, 1)
+        bq = p.buffer("in_q8_tail", g * wb, i8, 1)
+        bs = p.buffer("in_scale_tail", wb, scale_type, 1)
+        px = p.load(xt, bx, nb * m, [], (m, 1), 1)
+        pq = p.load(qt, bq, tr * nb * n_t, [(y, wb)], (g, wb), n_t)
+        ps = p.load(st, bs, nb * n_t, [(y, wb)], (1, wb), n_t)
+        partials = block_sums("tail", px, pq, ps, g)
+    out = p.buffer("out", wb, f32, 2)
+    result_ins = ([(carried, ident)] if carried is not None else []) + [
+        (t, _lin(d1=1)) for t in partials
+    ]
+    if carried is not None and not partials:
+        body = _copy_body
+    else:
+        body = _sum_body(m, carried=carried is not None)
+    result = p.stage("result", pointwise, result_ins, out, ident, body)
+    p.store(result, yt, 0, [(y, wb)], (1, wb), n_t)
+    name = f"q8_gemv_{k}x{n}_w{wb}" if m == 1 else f"q8_gemm_{m}x{k}x{n}_w{wb}"
+    rows = "row" if m == 1 else "rows"
+    return FoldOp(
+        name,
+        grid=[plan.items],
+        owns=AffineMap(1, 0, (_lin(), _lin(d0=wb))),
+        owns_size=(1, wb),
+        target=target,
+        plan=PlanAttr((1, plan.items), max(nb, 1), (1, wb)),
+        numerics=NumericsAttr(
+            "approx", f"a Q8_0 product over {m} {element_name(act)} {rows}"
+        ),
+        ins=ins,
+        result_types=[TensorType(f32, (m, n))],
+        body=p.finish([yt]),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Weights
+# --------------------------------------------------------------------------------------
+
+
+def weight_name(dq: q8.DequantizeOp, index: int) -> str:
+    """The weight's name: from its stored parts' names, else its own, else `w<index>`."""
+    for v in (dq.values, dq.scales):
+        if v.name_hint and (parsed := stored_part(v.name_hint)) is not None:
+            return parsed[0]
+    src = dq.values.owner
+    if isinstance(src, q8.QuantizeOp) and src.input.name_hint:
+        return src.input.name_hint
+    return dq.result.name_hint or dq.values.name_hint or f"w{index}"
+
+
+def weight_init(dq: q8.DequantizeOp, weight: str) -> WeightInit:
+    """Zero constants start zero; a quantised constant is quantised now and must be exact."""
+    vals, scales = dq.values, dq.scales
+    vo, so = vals.owner, scales.owner
+    if _is_zero_constant(vo) and _is_zero_constant(so):
+        return WeightInit(None, None)
+    if (
+        isinstance(vo, q8.QuantizeOp)
+        and so is vo
+        and isinstance(c := vo.input.owner, arith.ConstantOp)
+        and isinstance(c.value, DenseIntOrFPElementsAttr)
+    ):
+        return _quantised_constant(vo, c.value, weight)
+    out: list[SSAValue | DenseIntOrFPElementsAttr | None] = []
+    for v in (vals, scales):
+        o = v.owner
+        if isinstance(o, arith.ConstantOp) and isinstance(o.value, DenseIntOrFPElementsAttr):
+            out.append(o.value)
+        else:
+            out.append(v)
+    return WeightInit(out[0], out[1])
+
+
+def _quantised_constant(
+    op: q8.QuantizeOp, value: DenseIntOrFPElementsAttr, weight: str
+) -> WeightInit:
+    from xdsl_spatial.quant import NotExactQ8_0, exact_q8_0
+
+    vt = cast(TensorType[Attribute], op.values.type)
+    st = cast(TensorType[Attribute], op.scales.type)
+    w = np.asarray(value.get_values(), dtype=np.float64).reshape(vt.get_shape())
+    sdt = np.float16 if isinstance(st.element_type, Float16Type) else np.float32
+    if not np.any(w):
+        return WeightInit(None, None)
+    try:
+        qv, sv = exact_q8_0(w, sdt)
+    except NotExactQ8_0 as e:
+        raise PassFailedException(
+            f"q8-lower: weight '{weight}' of {op.name} is not exact Q8_0: {e}"
+        ) from None
+    return WeightInit(
+        DenseIntOrFPElementsAttr.from_list(vt, qv.reshape(-1).tolist()),
+        DenseIntOrFPElementsAttr.from_list(st, sv.astype(np.float64).reshape(-1).tolist()),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The pattern
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Decision:
+    """What the pass did with one matmul, for `report=true`."""
+
+    where: str
+    shape: str
+    lowered: bool
+    reason: str
+    plan: FoldPlan | None = None
+
+    def line(self) -> str:
+        head = f"q8-lower: {self.where} {self.shape}: "
+        if not self.lowered:
+            return head + f"not lowered: {self.reason}"
+        pl = self.plan
+        assert pl is not None
+        return head + (
+            f"lowered: wb = {pl.wb}, items = {pl.items}, K blocks = {pl.k_blocks}, "
+            f"tail = {pl.tail_blocks} Q8_0 blocks, local memory = {pl.buffer_bytes()} B; "
+            f"bytes: weight {pl.weight_bytes()} + view reads {pl.view_reads()} = "
+            f"{pl.weight_bytes() + pl.view_reads()} vs bf16 copy {pl.dense_bytes()} "
+            f"({pl.bytes_per_weight():.4f} B/weight)"
+        )
+
+
+@dataclass
+class LowerQ8Matmul(RewritePattern):
+    """`linalg.matmul(x, q8.dequantize(values, scales))` -> view + fold."""
+
+    target: TargetAttr
+    views: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    view_writes: dict[str, int] = field(default_factory=dict)
+    decisions: list[Decision] = field(default_factory=list)
+    weights_seen: int = 0
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
+        res = op.res[0].name_hint if op.res else None
+        where = f"linalg.matmul %{res}" if res else f"linalg.matmul #{len(self.decisions)}"
+        matched = match_q8_matmul(op)
+        if isinstance(matched, str):
+            self.decisions.append(Decision(where, "", False, matched))
+            return
+        mm = matched
+        shape = f"{mm.m}x{mm.k}x{mm.n}"
+        if (why := declines(mm.m, mm.k, mm.n, self.target)) is not None:
+            self.decisions.append(Decision(where, shape, False, why))
+            return
+        act_bytes = element_bytes(mm.x_type)
+        plan = choose_wb(
+            mm.m, mm.k, mm.n, act_bytes, element_bytes(mm.scale_type), self.target
+        )
+        if plan is None:
+            need = FoldPlan(
+                mm.m, mm.k, mm.n, 1, act_bytes, element_bytes(mm.scale_type), self.target.tile
+            ).buffer_bytes()
+            self.decisions.append(
+                Decision(
+                    where,
+                    shape,
+                    False,
+                    f"no column group fits: one column tile needs {need} B of local "
+                    f"memory, a site has {self.target.local_mem.data}",
+                )
+            )
+            return
+        if not plan.profitable():
+            self.decisions.append(
+                Decision(
+                    where,
+                    shape,
+                    False,
+                    f"weight {plan.weight_bytes()} B + view reads {plan.view_reads()} B "
+                    f">= a bf16 copy's {plan.dense_bytes()} B",
+                    plan,
+                )
+            )
+            return
+        self.weights_seen += 1
+        weight = weight_name(mm.dequant, self.weights_seen - 1)
+        init = weight_init(mm.dequant, weight)
+        view = self._view_of(mm, rewriter)
+        view_name = _view_tensor_name(view)
+        fold = build_fold(
+            view,
+            view_name,
+            weight,
+            value_name(op.res[0], "y"),
+            init,
+            plan,
+            mm.x_type,
+            mm.scale_type,
+            self.target,
+        )
+        rewriter.replace(op, fold)
+        fold.results[0].name_hint = op.res[0].name_hint
+        for dead in (mm.fill, mm.dequant, mm.extf):
+            _erase_if_unused(dead, rewriter)
+        self.decisions.append(Decision(where, shape, True, "", plan))
+
+    def _view_of(self, mm: Q8Matmul, rewriter: PatternRewriter) -> SSAValue:
+        """One view per value: made after the value is defined, shared by its products."""
+        if (v := self.views.get(mm.x)) is not None:
+            return v
+        base = value_name(mm.x, "x")
+        writes = self.view_writes.get(base, 0)
+        self.view_writes[base] = writes + 1
+        views = build_view(
+            mm.x, base, q8_rows_name(base, writes), mm.m, mm.k, self.target
+        )
+        if isinstance(mm.x, BlockArgument):
+            point = InsertPoint.at_start(mm.x.block)
+        else:
+            point = InsertPoint.after(cast(Operation, mm.x.owner))
+        for v in views:
+            rewriter.insert(v, point)
+        for i, v in enumerate(views):
+            v.results[0].name_hint = q8_rows_name(base, writes) + (
+                "" if i == len(views) - 1 else f"_part{i}"
+            )
+        self.views[mm.x] = views[-1].results[0]
+        return views[-1].results[0]
+
+
+def _view_tensor_name(view: SSAValue) -> str:
+    prog = cast(ViewOp, view.owner)
+    ret = prog.body.block.last_op
+    assert isinstance(ret, ReturnOp)
+    return cast(TensorOp, ret.values[0].owner).tensor_name.data
+
+
+def _erase_if_unused(op: Operation | None, rewriter: PatternRewriter) -> None:
+    if op is None or op.parent is None or any(r.uses for r in op.results):
+        return
+    producers = [o.owner for o in op.operands if isinstance(o.owner, Operation)]
+    rewriter.erase(op)
+    for p in producers:
+        if isinstance(p, arith.ConstantOp | tensor.EmptyOp | q8.QuantizeOp):
+            _erase_if_unused(p, rewriter)
+
+
+# --------------------------------------------------------------------------------------
+# The pass
+# --------------------------------------------------------------------------------------
+
+
+def resolve_target(
+    module: ModuleOp,
+    *,
+    preset: str | None = None,
+    local_mem: int | None = None,
+    acc_tiles: int | None = None,
+    tile_rows: int | None = None,
+    tile_cols: int | None = None,
+) -> TargetAttr:
+    """The module's `spatial.target` (or a preset), with any option given overriding it."""
+    base = module.attributes.get("spatial.target")
+    if preset is not None or not isinstance(base, TargetAttr):
+        if preset is not None and preset not in spatial.TARGET_PRESETS:
+            raise PassFailedException(
+                f"q8-lower: unknown target preset '{preset}', expected one of "
+                + ", ".join(sorted(spatial.TARGET_PRESETS))
+            )
+        base = TargetAttr(preset=preset or spatial.DEFAULT_PRESET)
+    for name, v in (
+        ("local-mem", local_mem),
+        ("acc-tiles", acc_tiles),
+        ("tile-rows", tile_rows),
+        ("tile-cols", tile_cols),
+    ):
+        if v is not None and v < 1:
+            raise PassFailedException(f"q8-lower: {name} must be positive, got {v}")
+    return TargetAttr(
+        tile=(tile_rows or base.tile_rows.data, tile_cols or base.tile_cols.data),
+        act=base.act,
+        acc=base.acc,
+        local_mem=local_mem if local_mem is not None else base.local_mem.data,
+        acc_tiles=acc_tiles if acc_tiles is not None else base.acc_tiles.data,
+    )
+
+
+def lower_q8(
+    module: ModuleOp,
+    *,
+    preset: str | None = None,
+    local_mem: int | None = None,
+    acc_tiles: int | None = None,
+    tile_rows: int | None = None,
+    tile_cols: int | None = None,
+) -> list[Decision]:
+    """Lower every Q8_0 matmul of `module` in place; what happened to each matmul."""
+    target = resolve_target(
+        module,
+        preset=preset,
+        local_mem=local_mem,
+        acc_tiles=acc_tiles,
+        tile_rows=tile_rows,
+        tile_cols=tile_cols,
+    )
+    pattern = LowerQ8Matmul(target)
+    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
+    return pattern.decisions
+
+
+@dataclass(frozen=True)
+class Q8LowerPass(ModulePass):
+    """
+    Rewrite `linalg.matmul` over a `q8.dequantize`d weight into a view and a fold.
+
+    Options (`-p 'q8-lower{local-mem=393216 acc-tiles=4}'`):
+      preset      named target: tensix (1.5 MiB, 8 accumulator tiles; the default)
+                  or reference (320 KiB, 8 tiles). The module's `spatial.target`
+                  attribute, if any, is used when no preset is given.
+      local-mem   bytes of local memory on one site; the fold's buffers must fit.
+      acc-tiles   accumulator tiles a site holds: the widest column group.
+      tile-rows, tile-cols  the tile (the fold needs 32x32).
+      report      print to stderr, per matmul, whether it was lowered and why, the
+                  column group, items, K blocks, tail and bytes.
+    """
+
+    name = "q8-lower"
+
+    preset: str | None = None
+    local_mem: int | None = None
+    acc_tiles: int | None = None
+    tile_rows: int | None = None
+    tile_cols: int | None = None
+    report: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        decisions = lower_q8(
+            op,
+            preset=self.preset,
+            local_mem=self.local_mem,
+            acc_tiles=self.acc_tiles,
+            tile_rows=self.tile_rows,
+            tile_cols=self.tile_cols,
+        )
+        if self.report:
+            for d in decisions:
+                print(d.line(), file=sys.stderr)
