@@ -1,0 +1,1148 @@
+"""
+Running one `spatial` program with numpy, the way the chip would, counting bytes.
+
+Work items are independent, so a group of them runs together: every value of the
+body carries a leading item axis. A tensor lives as its tile-padded 2-d array. A
+load is lazy: its page is a *placement* of the tensor's elements (where page element
+`o` of item `i` sits in the tensor), so a stage reads it as one strided view of the
+tensor; a page is copied out only when no strided view can express the access. A
+stage is one numpy expression over its whole iteration space (a product body is
+contracted with BLAS); the K loop is a Python loop over its trips.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import ml_dtypes
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+
+from xdsl_spatial.dialects.spatial import (
+    BufferOp,
+    BufferType,
+    IndexOp,
+    IterKind,
+    KLoopOp,
+    KYieldOp,
+    LoadOp,
+    PageType,
+    ProgramOp,
+    ReturnOp,
+    Role,
+    StageOp,
+    StoreOp,
+    TensorHandleType,
+    TensorOp,
+    YieldOp,
+    element_bytes,
+    linear_form,
+)
+
+
+class SpatialRuntimeError(Exception):
+    """The chip could not run this: an access outside a tensor or page, a memory
+    overflow, an output tile written by no item or by two."""
+
+
+# --------------------------------------------------------------------------------------
+# Element types
+# --------------------------------------------------------------------------------------
+
+
+def numpy_dtype(t: Attribute) -> np.dtype[Any]:
+    if isinstance(t, BFloat16Type):
+        return np.dtype(ml_dtypes.bfloat16)
+    if isinstance(t, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(t, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(t, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        if w == 1:
+            return np.dtype(np.bool_)
+        return np.dtype({8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[w])
+    raise SpatialRuntimeError(f"no numpy type for {t}")
+
+
+def dense_values(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    t = attr.get_type()
+    shape = tuple(t.get_shape())
+    dt = numpy_dtype(t.element_type)
+    vals = attr.get_values()
+    if len(vals) == 1 and math.prod(shape) != 1:
+        return np.full(shape, vals[0], dtype=dt)
+    return np.asarray(vals, dtype=np.float64 if dt.kind == "V" else None).astype(dt).reshape(shape)
+
+
+# --------------------------------------------------------------------------------------
+# Traffic
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class ProgramTraffic:
+    """Bytes one program moved, per tensor, as the chip moves them (whole tiles)."""
+
+    name: str
+    kind: str
+    items: int
+    local_mem: int
+    loaded: dict[str, int] = field(default_factory=dict)
+    stored: dict[str, int] = field(default_factory=dict)
+    weight_elems: int = 0
+    """K x N of the Q8_0 weight a fold reads (0 when it reads none)."""
+
+    @property
+    def load_bytes(self) -> int:
+        return sum(self.loaded.values())
+
+    @property
+    def store_bytes(self) -> int:
+        return sum(self.stored.values())
+
+    def bytes_per_weight(self) -> float | None:
+        if not self.weight_elems:
+            return None
+        return self.load_bytes / self.weight_elems
+
+
+@dataclass
+class Traffic:
+    programs: list[ProgramTraffic] = field(default_factory=list)
+
+    def table(self) -> str:
+        rows = [("program", "tensor", "loaded B", "stored B")]
+        for p in self.programs:
+            for t in sorted(set(p.loaded) | set(p.stored)):
+                rows.append(
+                    (p.name, t, str(p.loaded.get(t, 0)), str(p.stored.get(t, 0)))
+                )
+            bpw = p.bytes_per_weight()
+            extra = f"{p.items} items, local memory {p.local_mem} B"
+            if bpw is not None:
+                extra += f", {bpw:.4f} B/weight"
+            rows.append((p.name, f"total ({extra})", str(p.load_bytes), str(p.store_bytes)))
+        if len(rows) == 1:
+            return "no spatial program ran"
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        lines = []
+        for j, r in enumerate(rows):
+            lines.append(
+                "  ".join(
+                    c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))
+                ).rstrip()
+            )
+            if j == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------
+# Tensors and pages
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class TileTensor:
+    """A tensor of the program, as its tile-padded 2-d array."""
+
+    name: str
+    handle: TensorHandleType
+    data: np.ndarray
+    """Shape (tile rows * tr, tiles per row * tc), C-contiguous."""
+    tiles: tuple[int, int]
+    writer: np.ndarray | None = None
+    """For returned tensors: the item that wrote each tile (-1: none yet)."""
+    snapshot: np.ndarray | None = None
+    """What loads read from a tensor the program also stores to."""
+
+    @property
+    def flat(self) -> np.ndarray:
+        return self.data.reshape(-1)
+
+
+def _padded(a: np.ndarray, tiles: tuple[int, int], tile: tuple[int, int]) -> np.ndarray:
+    rows, cols = tiles[0] * tile[0], tiles[1] * tile[1]
+    if a.shape == (rows, cols) and a.flags.c_contiguous:
+        return a
+    out = np.zeros((rows, cols), dtype=a.dtype)
+    out[: a.shape[0], : a.shape[1]] = a
+    return out
+
+
+@dataclass
+class Page:
+    """A page per item: element `o` of item `i` is `base.flat[offsets[i] + place(o)]`.
+
+    A materialised page has `base` (items, tr, n*tc), `offsets[i] = i * size` and
+    `place` the identity; a loaded page places its elements in the tensor's array."""
+
+    base: np.ndarray
+    offsets: np.ndarray
+    tiles: int
+    tile: tuple[int, int]
+    geometry: tuple[int, int, int, int, int] | None = None
+    """(block h, block w, tile-row step per block row, tile-col step per block row,
+    row length of the tensor's array); None for a materialised page."""
+
+    @property
+    def size(self) -> int:
+        return self.tile[0] * self.tiles * self.tile[1]
+
+    def place(self, o: np.ndarray) -> np.ndarray:
+        """Offsets in `base` of page elements `o` (relative to the item's offset)."""
+        if self.geometry is None:
+            return o
+        h, w, rho, kappa, row_len = self.geometry
+        tr, tc = self.tile
+        r, rem = np.divmod(o, self.tiles * tc)
+        t, c = np.divmod(rem, tc)
+        a, b = np.divmod(t, w)
+        return (a * rho * tr + r) * row_len + (a * kappa + b) * tc + c
+
+    def materialise(self) -> np.ndarray:
+        if self.geometry is None:
+            return self.base.reshape(len(self.offsets), self.tile[0], -1)
+        h, w, rho, kappa, row_len = self.geometry
+        tr, tc = self.tile
+        items = len(self.offsets)
+        view = _affine_view(
+            self.base.reshape(-1),
+            self.offsets,
+            (tr, h, w, tc),
+            (row_len, rho * tr * row_len + kappa * tc, tc, 1),
+        )
+        if view is not None:
+            out = np.ascontiguousarray(view).reshape(items, tr, h * w * tc)
+            return out
+        o = np.arange(self.size)
+        idx = self.offsets[:, None] + self.place(o)[None, :]
+        return self.base.reshape(-1)[idx].reshape(items, tr, -1)
+
+
+def _affine_view(
+    flat: np.ndarray,
+    offsets: np.ndarray,
+    shape: Sequence[int],
+    strides: Sequence[int],
+    writeable: bool = False,
+) -> np.ndarray | None:
+    """The view (items, *shape) of `flat` at `offsets[i] + sum(strides * idx)`, or None
+    when the items' offsets are not evenly spaced."""
+    n = len(offsets)
+    step = int(offsets[1] - offsets[0]) if n > 1 else 0
+    if n > 2 and not np.array_equal(np.diff(offsets), np.full(n - 1, step)):
+        return None
+    start = int(offsets[0])
+    isz = flat.itemsize
+    all_strides = (step, *strides)
+    all_shape = (n, *shape)
+    lo = start + sum(min(0, s * (e - 1)) for s, e in zip(all_strides, all_shape))
+    hi = start + sum(max(0, s * (e - 1)) for s, e in zip(all_strides, all_shape))
+    if lo < 0 or hi >= flat.size:
+        return None
+    return as_strided(
+        flat[start:],
+        shape=all_shape,
+        strides=tuple(s * isz for s in all_strides),
+        writeable=writeable,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The program runner
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Move:
+    """What a load or store needs at run time, read off the op once."""
+
+    op: LoadOp | StoreOp
+    tensor: SSAValue
+    const: int
+    terms: tuple[tuple[SSAValue, int], ...]
+    table: SSAValue | None
+    table_const: int
+    table_terms: tuple[tuple[SSAValue, int], ...]
+    block: tuple[int, int]
+    stride: int
+
+
+def _move_info(o: LoadOp | StoreOp) -> _Move:
+    omap = o.origin.data
+    form = linear_form(omap.results[0], 0, omap.num_symbols)
+    assert form is not None
+    terms = tuple((v, c) for v, c in zip(o.origin_vars, form.syms) if c)
+    t_const, t_terms = 0, ()
+    if o.table is not None and o.table_at is not None:
+        tmap = o.table_at.data
+        tform = linear_form(tmap.results[0], 0, tmap.num_symbols)
+        assert tform is not None
+        t_const = tform.const
+        t_terms = tuple((v, c) for v, c in zip(o.origin_vars, tform.syms) if c)
+    return _Move(
+        o, o.tensor, form.const, terms, o.table, t_const, t_terms, o.block_shape, o.stride.data
+    )
+
+
+@dataclass
+class _StageInfo:
+    """What a stage needs at run time, read off the op once."""
+
+    op: StageOp
+    name: str
+    ins: tuple[SSAValue, ...]
+    maps: tuple[tuple[int, tuple[int, ...], int], ...]
+    """Per input: the constant, per-axis coefficients and the coefficient of s0."""
+    via: tuple[int, ...]
+    ext: tuple[int, ...]
+    sum_axes: tuple[int, ...]
+    par: tuple[int, ...]
+    out_const: int
+    out_coeffs: tuple[int, ...]
+    out_tiles: int
+    out_dtype: np.dtype[Any]
+    covers: bool
+    """The output map writes every element of its page exactly once."""
+    factors: list[SSAValue] | None
+    body_args: tuple[BlockArgument, ...]
+    yielded: SSAValue
+
+
+def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
+    ext = s.iter_extents
+    kinds = s.iter_kinds
+    maps = []
+    for m in s.in_maps:
+        form = linear_form(m.results[0], m.num_dims, m.num_symbols)
+        assert form is not None
+        maps.append((form.const, form.dims, form.syms[0] if form.syms else 0))
+    oform = linear_form(s.out_map.results[0], len(ext), 0)
+    assert oform is not None
+    par = tuple(d for d, k in enumerate(kinds) if k == IterKind.PAR)
+    bt = cast(BufferType, s.buffer.type)
+    size = tile[0] * bt.tiles.data * tile[1]
+    radix = sorted((oform.dims[d], ext[d]) for d in par if ext[d] > 1)
+    reach = 1
+    covers = oform.const == 0
+    for c, e in radix:
+        covers = covers and c == reach
+        reach *= e
+    covers = covers and reach == size
+    body = s.body.block
+    yielded = cast(YieldOp, body.last_op).value
+    sum_axes = tuple(1 + d for d, k in enumerate(kinds) if k == IterKind.SUM)
+    return _StageInfo(
+        s,
+        s.stage_name.data,
+        tuple(s.ins),
+        tuple(maps),
+        s.indirect_of,
+        ext,
+        sum_axes,
+        par,
+        oform.const,
+        tuple(oform.dims[d] for d in par),
+        bt.tiles.data,
+        numpy_dtype(bt.element_type),
+        covers,
+        _product_factors(yielded) if sum_axes else None,
+        tuple(body.args),
+        yielded,
+    )
+
+
+@dataclass
+class _Compiled:
+    """A program read once: every op's static numbers, ready to run many times."""
+
+    moves: dict[Operation, _Move]
+    stages: dict[Operation, _StageInfo]
+    buffer_bytes: int
+    group_budget_per_item: int
+
+
+_COMPILED: weakref.WeakKeyDictionary[ProgramOp, _Compiled] = weakref.WeakKeyDictionary()
+
+
+def _compile(op: ProgramOp) -> _Compiled:
+    if (c := _COMPILED.get(op)) is not None:
+        return c
+    tile = op.target.tile
+    te = tile[0] * tile[1]
+    moves: dict[Operation, _Move] = {}
+    stages: dict[Operation, _StageInfo] = {}
+    per_item = 0
+    for o in op.body.walk():
+        if isinstance(o, LoadOp | StoreOp):
+            moves[o] = _move_info(o)
+            if isinstance(o, LoadOp):
+                pt = cast(PageType, o.result.type)
+                per_item = max(per_item, pt.tiles.data * te * element_bytes(pt.element_type))
+        elif isinstance(o, StageOp):
+            info = _stage_info(o, tile)
+            stages[o] = info
+            page = info.out_tiles * te * 4
+            # A product is contracted in slices; anything else spans its space.
+            space = 0 if info.factors is not None else math.prod(info.ext) * 4
+            per_item = max(per_item, page, space)
+    c = _Compiled(moves, stages, op.buffer_bytes(), per_item)
+    _COMPILED[op] = c
+    return c
+
+
+class ProgramRunner:
+    """Runs one `spatial.view` / `spatial.fold` on numpy arrays."""
+
+    def __init__(
+        self,
+        op: ProgramOp,
+        traffic: Traffic | None = None,
+        memory_budget: int = 8 << 20,
+    ):
+        self.op = op
+        self.target = op.target
+        self.tile = op.target.tile
+        self.traffic = traffic
+        self.memory_budget = memory_budget
+        self.scratch = Scratch()
+        self.compiled = _compile(op)
+        self.record = ProgramTraffic(
+            op.program_name.data, op.KIND, op.num_items, self.compiled.buffer_bytes
+        )
+
+    # --- errors ------------------------------------------------------------------
+
+    def fail(self, op: Operation, msg: str) -> SpatialRuntimeError:
+        return SpatialRuntimeError(
+            f"{self.op.name} \"{self.op.program_name.data}\": {op.name}: {msg}"
+        )
+
+    # --- entry -------------------------------------------------------------------
+
+    def run(self, inputs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+        op = self.op
+        need = self.compiled.buffer_bytes
+        if need > self.target.local_mem.data:
+            raise SpatialRuntimeError(
+                f"{op.name} \"{op.program_name.data}\": buffers need {need} bytes of "
+                f"local memory but a site has {self.target.local_mem.data}"
+            )
+        block = op.entry
+        rank = len(op.grid_shape)
+        args = dict(zip(block.args[rank:], inputs))
+        returned = cast(ReturnOp, block.last_op)
+        returned_ops = [cast(TensorOp, v.owner) for v in returned.values]
+        tensors: dict[SSAValue, TileTensor] = {}
+        for t in op.tensors():
+            tensors[t.result] = self._tensor(t, args, t in returned_ops)
+        loaded = {m.tensor for m in self.compiled.moves.values() if isinstance(m.op, LoadOp)}
+        for t in returned_ops:
+            if t.result in loaded:
+                tensors[t.result].snapshot = tensors[t.result].data.copy()
+
+        coords = op.item_coords()
+        per_item = max(self.compiled.group_budget_per_item, 1)
+        group = max(1, min(len(coords), self.memory_budget // per_item))
+        for start in range(0, len(coords), group):
+            self._run_items(coords[start : start + group], start, tensors)
+
+        outs = []
+        for t in returned_ops:
+            tt = tensors[t.result]
+            assert tt.writer is not None
+            if t.handle.role.data == Role.OUTPUT and (tt.writer < 0).any():
+                r, c = np.argwhere(tt.writer < 0)[0]
+                raise SpatialRuntimeError(
+                    f"{op.name} \"{op.program_name.data}\": tile ({r}, {c}) of output "
+                    f"'{tt.name}' is written by no item"
+                )
+            rows, cols = t.handle.dims
+            outs.append(np.ascontiguousarray(tt.data[:rows, :cols]))
+        if self.traffic is not None:
+            self.traffic.programs.append(self.record)
+        return tuple(outs)
+
+    def _tensor(
+        self, t: TensorOp, args: dict[BlockArgument, np.ndarray], returned: bool
+    ) -> TileTensor:
+        h = t.handle
+        rows, cols = h.dims
+        tiles = (-(-rows // self.tile[0]), -(-cols // self.tile[1]))
+        dt = numpy_dtype(h.element_type)
+        if t.source is not None:
+            a = args[cast(BlockArgument, t.source)]
+            if a.shape != (rows, cols) or a.dtype != dt:
+                raise SpatialRuntimeError(
+                    f"{self.op.name} \"{self.op.program_name.data}\": tensor "
+                    f"'{t.tensor_name.data}' expects {rows}x{cols} {dt}, got "
+                    f"{'x'.join(map(str, a.shape))} {a.dtype}"
+                )
+            data = _padded(a, tiles, self.tile)
+            if returned and data is a:
+                data = a.copy()
+        elif t.values is not None:
+            data = _padded(dense_values(t.values), tiles, self.tile)
+        else:
+            data = np.zeros((tiles[0] * self.tile[0], tiles[1] * self.tile[1]), dtype=dt)
+        tt = TileTensor(t.tensor_name.data, h, data, tiles)
+        if returned:
+            tt.writer = np.full(tiles, -1, dtype=np.int64)
+        if t.repack is not None and h.role.data == Role.PARAM and "values" in t.repack.data:
+            self.record.weight_elems = rows * cols
+        return tt
+
+    # --- the body --------------------------------------------------------------------
+
+    def _run_items(
+        self, coords: np.ndarray, first: int, tensors: dict[SSAValue, TileTensor]
+    ) -> None:
+        env: dict[SSAValue, Any] = {}
+        for j, arg in enumerate(self.op.coords):
+            env[arg] = coords[:, j]
+        items = np.arange(first, first + len(coords))
+        self._run_block(list(self.op.entry.ops), env, tensors, items)
+
+    def _run_block(
+        self,
+        ops: Sequence[Operation],
+        env: dict[SSAValue, Any],
+        tensors: dict[SSAValue, TileTensor],
+        items: np.ndarray,
+    ) -> list[Any]:
+        moves, stages = self.compiled.moves, self.compiled.stages
+        for o in ops:
+            if (st := stages.get(o)) is not None:
+                env[st.op.result] = self._stage(st, env, len(items))
+            elif (mv := moves.get(o)) is not None:
+                if isinstance(o, LoadOp):
+                    env[o.result] = self._load(mv, env, tensors, items)
+                else:
+                    self._store(mv, env, tensors, items)
+            elif isinstance(o, TensorOp | BufferOp):
+                continue
+            elif isinstance(o, KLoopOp):
+                carried = [env[v] for v in o.inits]
+                body = o.body.block
+                inner = list(body.ops)
+                for kb in range(o.trips.data):
+                    env[body.args[0]] = np.full(len(items), kb, dtype=np.int64)
+                    for a, v in zip(body.args[1:], carried):
+                        env[a] = v
+                    carried = self._run_block(inner, env, tensors, items)
+                for r, v in zip(o.results, carried):
+                    env[r] = v
+            elif isinstance(o, KYieldOp):
+                return [env[v] for v in o.values]
+            elif isinstance(o, ReturnOp):
+                return []
+            else:
+                raise self.fail(o, "cannot run here")
+        return []
+
+    # --- loads and stores ----------------------------------------------------------
+
+    def _origins(
+        self,
+        mv: _Move,
+        env: dict[SSAValue, Any],
+        tensors: dict[SSAValue, TileTensor],
+        items: np.ndarray,
+    ) -> np.ndarray:
+        t0 = np.full(len(items), mv.const, dtype=np.int64)
+        for v, c in mv.terms:
+            t0 += c * env[v]
+        if mv.table is not None:
+            table = tensors[mv.table]
+            at = np.full(len(items), mv.table_const, dtype=np.int64)
+            for v, c in mv.table_terms:
+                at += c * env[v]
+            rows, cols = table.handle.dims
+            if (at < 0).any() or (at >= rows * cols).any():
+                bad = int(np.argmax((at < 0) | (at >= rows * cols)))
+                raise self.fail(
+                    mv.op,
+                    f"item {int(items[bad])} reads table '{table.name}' at element "
+                    f"{int(at[bad])}, outside its {rows * cols} elements",
+                )
+            r, c = np.divmod(at, cols)
+            t0 += table.data[r, c].astype(np.int64)
+        return t0
+
+    def _block_rows(
+        self,
+        mv: _Move,
+        t0: np.ndarray,
+        tt: TileTensor,
+        items: np.ndarray,
+        verb: str,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(tile row, tile column) of each block row's first tile, checked inside."""
+        bh, bw = mv.block
+        tr, tpr = tt.tiles
+        starts = t0[:, None] + mv.stride * np.arange(bh)[None, :]
+        row, col = np.divmod(starts, tpr)
+        bad = (starts < 0) | (row >= tr) | (col + bw > tpr)
+        if bad.any():
+            i, a = np.unravel_index(int(np.argmax(bad)), bad.shape)
+            raise self.fail(
+                mv.op,
+                f"item {int(items[i])} {verb} a {bh}x{bw} block at tile {int(t0[i])} "
+                f"whose row {a} runs outside tensor '{tt.name}' ({tr}x{tpr} tiles)",
+            )
+        return row, col
+
+    def _geometry(
+        self, row: np.ndarray, col: np.ndarray, bh: int, row_len: int
+    ) -> tuple[int, int] | None:
+        """Tile-row and tile-column step between block rows, if every item's are even."""
+        if bh == 1:
+            return 0, 0
+        dr, dc = np.diff(row, axis=1), np.diff(col, axis=1)
+        rho, kappa = int(dr[0, 0]), int(dc[0, 0])
+        if (dr == rho).all() and (dc == kappa).all():
+            return rho, kappa
+        return None
+
+    def _load(
+        self,
+        mv: _Move,
+        env: dict[SSAValue, Any],
+        tensors: dict[SSAValue, TileTensor],
+        items: np.ndarray,
+    ) -> Page:
+        tt = tensors[mv.tensor]
+        t0 = self._origins(mv, env, tensors, items)
+        row, col = self._block_rows(mv, t0, tt, items, "loads")
+        bh, bw = mv.block
+        tr, tc = self.tile
+        moved = bh * bw * tr * tc * tt.data.itemsize * len(items)
+        self.record.loaded[tt.name] = self.record.loaded.get(tt.name, 0) + moved
+        data = tt.snapshot if tt.snapshot is not None else tt.data
+        row_len = data.shape[1]
+        offsets = row[:, 0] * tr * row_len + col[:, 0] * tc
+        steps = self._geometry(row, col, bh, row_len)
+        if steps is not None:
+            return Page(data, offsets, bh * bw, self.tile, (bh, bw, steps[0], steps[1], row_len))
+        # Block rows that do not step evenly: copy the page out, a block row at a time.
+        n = len(items)
+        page = np.empty((n, tr, bh * bw * tc), dtype=data.dtype)
+        for a in range(bh):
+            r_idx = row[:, a][:, None] * tr + np.arange(tr)[None, :]
+            c_idx = col[:, a][:, None] * tc + np.arange(bw * tc)[None, :]
+            page[:, :, a * bw * tc : (a + 1) * bw * tc] = data[
+                r_idx[:, :, None], c_idx[:, None, :]
+            ]
+        return Page(page.reshape(n, -1), np.arange(n) * page[0].size, bh * bw, self.tile)
+
+    def _store(
+        self,
+        mv: _Move,
+        env: dict[SSAValue, Any],
+        tensors: dict[SSAValue, TileTensor],
+        items: np.ndarray,
+    ) -> None:
+        o = cast(StoreOp, mv.op)
+        tt = tensors[mv.tensor]
+        page = cast(Page, env[o.page])
+        t0 = self._origins(mv, env, tensors, items)
+        row, col = self._block_rows(mv, t0, tt, items, "stores")
+        bh, bw = mv.block
+        tr, tc = self.tile
+        n = len(items)
+        moved = bh * bw * tr * tc * tt.data.itemsize * n
+        self.record.stored[tt.name] = self.record.stored.get(tt.name, 0) + moved
+        tile_r = np.repeat(row, bw, axis=1).reshape(n, bh, bw)
+        tile_c = col[:, :, None] + np.arange(bw)[None, None, :]
+        if tt.writer is not None:
+            self._claim(o, tt, items, tile_r, tile_c)
+        vals = page.materialise()
+        row_len = tt.data.shape[1]
+        steps = self._geometry(row, col, bh, row_len)
+        offsets = row[:, 0] * tr * row_len + col[:, 0] * tc
+        if steps is not None:
+            dst = _affine_view(
+                tt.flat,
+                offsets,
+                (tr, bh, bw, tc),
+                (row_len, steps[0] * tr * row_len + steps[1] * tc, tc, 1),
+                writeable=True,
+            )
+            if dst is not None:
+                np.copyto(dst, vals.reshape(n, tr, bh, bw, tc), casting="unsafe")
+                return
+        vals = vals.reshape(n, tr, bh, bw * tc).transpose(0, 2, 1, 3)
+        r_idx = row[:, :, None] * tr + np.arange(tr)[None, None, :]
+        c_idx = col[:, :, None] * tc + np.arange(bw * tc)[None, None, :]
+        tt.data[r_idx[:, :, :, None], c_idx[:, :, None, :]] = vals
+
+    def _claim(
+        self,
+        o: StoreOp,
+        tt: TileTensor,
+        items: np.ndarray,
+        tile_r: np.ndarray,
+        tile_c: np.ndarray,
+    ) -> None:
+        """Record which item wrote each tile; two items writing one tile is refused."""
+        assert tt.writer is not None
+        mine = np.broadcast_to(items[:, None, None], tile_r.shape)
+        prev = tt.writer[tile_r, tile_c]
+        clash = (prev >= 0) & (prev != mine)
+        if clash.any():
+            i, a, b = np.unravel_index(int(np.argmax(clash)), clash.shape)
+            raise self.fail(
+                o,
+                f"items {int(prev[i, a, b])} and {int(items[i])} both write tile "
+                f"({int(tile_r[i, a, b])}, {int(tile_c[i, a, b])}) of '{tt.name}'",
+            )
+        flat = tile_r.reshape(-1) * tt.tiles[1] + tile_c.reshape(-1)
+        owner = mine.reshape(-1)
+        order = np.lexsort((owner, flat))
+        same_tile = flat[order][1:] == flat[order][:-1]
+        other_item = owner[order][1:] != owner[order][:-1]
+        if (same_tile & other_item).any():
+            j = int(np.argmax(same_tile & other_item))
+            a, b = owner[order][j], owner[order][j + 1]
+            r, c = divmod(int(flat[order][j]), tt.tiles[1])
+            raise self.fail(
+                o, f"items {int(a)} and {int(b)} both write tile ({r}, {c}) of '{tt.name}'"
+            )
+        tt.writer[tile_r, tile_c] = mine
+
+    # --- stages --------------------------------------------------------------------
+
+    def _operand(
+        self, st: _StageInfo, i: int, page: Page, const: int, coeffs: tuple[int, ...]
+    ) -> np.ndarray:
+        """Input `i` over the iteration space: (items, *ext), broadcast where unused."""
+        ext = st.ext
+        used = [d for d, c in enumerate(coeffs) if c and ext[d] > 1]
+        sub_ext = tuple(ext[d] for d in used)
+        placed = _placement(
+            page.geometry, page.tiles, page.tile, const, tuple(coeffs[d] for d in used), sub_ext
+        )
+        offsets = page.offsets
+        # Items that read the same elements (a view every item shares) keep one copy.
+        if len(offsets) > 1 and offsets[-1] == offsets[0] and (offsets == offsets[0]).all():
+            offsets = offsets[:1]
+        view = None
+        if placed is not None:
+            base, strides = placed
+            view = _affine_view(page.base.reshape(-1), offsets + base, sub_ext, strides)
+        if view is None:
+            o = const + _grid_sum([coeffs[d] for d in used], sub_ext)
+            self._check_page(st, i, o, page)
+            idx = offsets.reshape((len(offsets),) + (1,) * len(sub_ext)) + page.place(o)[None]
+            view = page.base.reshape(-1)[idx]
+        shape = [len(offsets)] + [ext[d] if d in used else 1 for d in range(len(ext))]
+        return view.reshape(shape)
+
+    def _check_page(self, st: _StageInfo, i: int, o: np.ndarray, page: Page) -> None:
+        if o.size and (o.min() < 0 or o.max() >= page.size):
+            raise self.fail(
+                st.op,
+                f"stage '{st.name}' input #{i} reaches elements "
+                f"{int(o.min())}..{int(o.max())} of a {page.tiles}-tile page",
+            )
+
+    def _indirect_operand(
+        self, st: _StageInfo, i: int, page: Page, table: np.ndarray
+    ) -> np.ndarray:
+        """Input `i` whose map adds `s0 * table value` (the table over the full space)."""
+        const, coeffs, sym = st.maps[i]
+        n = len(page.offsets)
+        o = (const + _grid_sum(coeffs, st.ext))[None] + sym * table.astype(np.int64)
+        if o.min() < 0 or o.max() >= page.size:
+            bad = np.argwhere((o < 0) | (o >= page.size))[0]
+            raise self.fail(
+                st.op,
+                f"stage '{st.name}' input #{i} reads element {int(o[tuple(bad)])} "
+                f"of a {page.tiles}-tile page ({page.size} elements) through its table",
+            )
+        idx = page.offsets.reshape((n,) + (1,) * len(st.ext)) + page.place(o)
+        return page.base.reshape(-1)[idx]
+
+    def _stage(self, st: _StageInfo, env: dict[SSAValue, Any], n: int) -> Page:
+        pages = [cast(Page, env[v]) for v in st.ins]
+        operands: list[np.ndarray | None] = [None] * len(pages)
+        for i, page in enumerate(pages):
+            if st.via[i] < 0:
+                const, coeffs, _ = st.maps[i]
+                operands[i] = self._operand(st, i, page, const, coeffs)
+        for i, page in enumerate(pages):
+            if st.via[i] >= 0:
+                table = np.broadcast_to(operands[st.via[i]], (n, *st.ext))
+                operands[i] = self._indirect_operand(st, i, page, table)
+        value = _evaluate_body(st, cast(list[np.ndarray], operands), n, self.scratch)
+        tr, tc = self.tile
+        size = tr * st.out_tiles * tc
+        par_ext = [st.ext[d] for d in st.par]
+        if st.covers:
+            out = np.empty((n, size), dtype=st.out_dtype)
+        else:
+            out = np.zeros((n, size), dtype=st.out_dtype)
+        dst = _affine_view(
+            out.reshape(-1), np.arange(n) * size + st.out_const, par_ext, st.out_coeffs,
+            writeable=True,
+        )
+        if dst is None:
+            raise self.fail(st.op, f"stage '{st.name}' output map leaves its page")
+        # A map that is injective on the parallel axes (verified) writes each element once.
+        np.copyto(dst, np.broadcast_to(value, (n, *par_ext)), casting="unsafe")
+        return Page(out, np.arange(n) * size, st.out_tiles, self.tile)
+
+
+_PLACEMENTS: dict[tuple[Any, ...], tuple[int, tuple[int, ...]] | None] = {}
+
+
+def _placement(
+    geometry: tuple[int, int, int, int, int] | None,
+    tiles: int,
+    tile: tuple[int, int],
+    const: int,
+    coeffs: tuple[int, ...],
+    ext: tuple[int, ...],
+) -> tuple[int, tuple[int, ...]] | None:
+    """Base offset and per-axis strides that place a map over a page in the page's
+    array, when one strided view expresses it (checked at every point once, then
+    remembered: the answer depends on the shapes only)."""
+    key = (geometry, tiles, tile, const, coeffs, ext)
+    if key in _PLACEMENTS:
+        return _PLACEMENTS[key]
+    page = Page(np.empty(0), np.zeros(1, np.int64), tiles, tile, geometry)
+    o = const + _grid_sum(coeffs, ext)
+    result: tuple[int, tuple[int, ...]] | None = None
+    if not o.size or (o.min() >= 0 and o.max() < page.size):
+        placed = page.place(o)
+        base = int(placed.reshape(-1)[0]) if placed.size else 0
+        strides = []
+        for j in range(len(ext)):
+            idx = [0] * len(ext)
+            idx[j] = 1
+            strides.append(int(placed[tuple(idx)]) - base if ext[j] > 1 else 0)
+        if np.array_equal(base + _grid_sum(strides, ext), placed):
+            result = base, tuple(strides)
+    if len(_PLACEMENTS) > 4096:
+        _PLACEMENTS.clear()
+    _PLACEMENTS[key] = result
+    return result
+
+
+def _grid_sum(coeffs: Sequence[int], ext: Sequence[int]) -> np.ndarray:
+    """`sum(c_d * idx_d)` over the grid `ext`, shape `ext`."""
+    total = np.zeros(tuple(ext), dtype=np.int64)
+    for d, (c, e) in enumerate(zip(coeffs, ext)):
+        shape = [1] * len(ext)
+        shape[d] = e
+        total = total + c * np.arange(e, dtype=np.int64).reshape(shape)
+    return total
+
+
+# --------------------------------------------------------------------------------------
+# Stage bodies
+# --------------------------------------------------------------------------------------
+
+def _evaluate_body(
+    st: _StageInfo, operands: list[np.ndarray], n: int, scratch: Scratch
+) -> np.ndarray:
+    """The stage's values over the parallel axes, (items, *par extents)."""
+    ext, sum_axes = st.ext, st.sum_axes
+    if st.factors is not None:
+        return _contract(st.factors, st.body_args, operands, ext, n, sum_axes, scratch)
+    full = _eval(st.yielded, dict(zip(st.body_args, operands)), ext)
+    full = np.asarray(full)
+    if full.ndim < 1 + len(ext):
+        full = full.reshape((1,) * (1 + len(ext) - full.ndim) + full.shape)
+    if sum_axes:
+        # A value that does not vary along a summed axis still counts once per index.
+        full = np.broadcast_to(full, (n, *ext))
+        acc = np.float32 if full.dtype.kind in "fV" else full.dtype
+        if full.dtype.kind == "V" or full.dtype == np.float16:
+            full = full.astype(np.float32)
+        full = full.sum(axis=sum_axes, dtype=acc, keepdims=False)
+    return full
+
+
+def _product_factors(v: SSAValue) -> list[SSAValue] | None:
+    """`v` as a product of f32 factors (mulf nodes flattened), if it is one."""
+    op = v.owner
+    if isinstance(op, arith.MulfOp) and isinstance(v.type, Float32Type):
+        left = _product_factors(op.lhs)
+        right = _product_factors(op.rhs)
+        if left is None or right is None:
+            return None
+        return left + right
+    return [v]
+
+
+def _contract(
+    factors: list[SSAValue],
+    args: Sequence[BlockArgument],
+    operands: list[np.ndarray],
+    ext: Sequence[int],
+    n: int,
+    sum_axes: tuple[int, ...],
+    scratch: Scratch,
+) -> np.ndarray:
+    """A product body summed over `sum_axes`, contracted pairwise with BLAS."""
+    env: dict[SSAValue, Any] = dict(zip(args, operands))
+    terms: list[np.ndarray] = []
+    for f in factors:
+        # A factor of one input is evaluated over that input's axes only; a plain
+        # widening to f32 is left to the contraction, which casts as it arranges.
+        cast_op = f.owner
+        if (
+            isinstance(cast_op, arith.SIToFPOp | arith.ExtFOp)
+            and cast_op.input in env
+            and isinstance(cast_op.input, BlockArgument)
+        ):
+            arr = np.asarray(env[cast_op.input])
+        else:
+            arr = np.asarray(_eval(f, env, ext))
+            if arr.dtype != np.float32:
+                arr = arr.astype(np.float32)
+        terms.append(arr.reshape((1,) * (1 + len(ext) - arr.ndim) + arr.shape))
+    nd = 1 + len(ext)
+    letters = "abcdefghijklmnopqrstuvwxyz"[:nd]
+    subs = []
+    arrays = []
+    for t in terms:
+        keep = [d for d in range(nd) if t.shape[d] != 1]
+        subs.append("".join(letters[d] for d in keep))
+        arrays.append(t.reshape([t.shape[d] for d in keep]) if keep else t.reshape(()))
+    out_dims = [d for d in range(nd) if d not in sum_axes]
+    out_sub = "".join(letters[d] for d in out_dims)
+    present = set("".join(subs))
+    spec = ",".join(subs) + "->" + "".join(c for c in out_sub if c in present)
+    res = _einsum(spec, arrays, scratch)
+    # Axes no factor depends on: the value is the same along them (broadcast back).
+    shape = [ext[d - 1] if d else n for d in out_dims]
+    kept = [d for d in out_dims if letters[d] in present]
+    full_shape = [s if d in kept else 1 for d, s in zip(out_dims, shape)]
+    res = res.reshape(full_shape)
+    # A sum axis no factor depends on multiplies the value by its extent.
+    for d in sum_axes:
+        if letters[d] not in present:
+            res = res * np.float32(ext[d - 1])
+    return res
+
+
+CHUNK_ELEMS = 1 << 20
+"""f32 elements of a big operand cast at a time (4 MiB)."""
+
+
+class Scratch:
+    """Reused f32 buffers for the arranged operands of a contraction: the large
+    copies are written into memory that is already mapped."""
+
+    def __init__(self) -> None:
+        self._bufs: dict[str, np.ndarray] = {}
+
+    def take(self, role: str, shape: Sequence[int]) -> np.ndarray:
+        size = math.prod(shape)
+        buf = self._bufs.get(role)
+        if buf is None or buf.size < size:
+            buf = np.empty(size, dtype=np.float32)
+            self._bufs[role] = buf
+        return buf[:size].reshape(shape)
+
+
+def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray:
+    """`np.einsum`, with the largest operand first contracted by a batched matmul
+    against the operand that leaves the smallest result, the rest multiplied in."""
+    inputs, out = spec.split("->")
+    subs = inputs.split(",")
+    if len(arrays) < 2:
+        return np.einsum(spec, *[_f32(a) for a in arrays])
+    big = max(range(len(arrays)), key=lambda i: arrays[i].size)
+    sizes = {c: n for s_, a in zip(subs, arrays) for c, n in zip(s_, a.shape)}
+
+    def plan(other: int):
+        rest = [i for i in range(len(arrays)) if i not in (big, other)]
+        later = set(out) | set("".join(subs[i] for i in rest))
+        sb, sa = subs[big], subs[other]
+        batch = [c for c in sb if c in sa and c in later]
+        contract = [c for c in sb if c in sa and c not in later]
+        free_b = [c for c in sb if c not in sa]
+        free_a = [c for c in sa if c not in sb]
+        size = math.prod(sizes[c] for c in batch + free_a + free_b)
+        return size, rest, batch, contract, free_a, free_b
+
+    other = min((i for i in range(len(arrays)) if i != big), key=lambda i: plan(i)[0])
+    _, rest, batch, contract, free_a, free_b = plan(other)
+    if not contract:
+        return np.einsum(spec, *[_f32(a) for a in arrays], optimize=True)
+    # The big operand keeps its own order (batch, contract, free), so the copy that
+    # casts it to f32 reads its memory in runs; it is cast a slice of its leading
+    # axis at a time, into a reused buffer, so no full f32 copy of it ever exists.
+    order_b = batch + contract + free_b
+    A = _arrange(arrays[other], subs[other], batch + free_a + contract, scratch, "A")
+    fa = math.prod(sizes[c] for c in free_a)
+    fb = math.prod(sizes[c] for c in free_b)
+    lead = order_b[0]
+    unit = math.prod(sizes[c] for c in order_b[1:])
+    step = max(1, min(sizes[lead], CHUNK_ELEMS // max(unit, 1)))
+    big_t = arrays[big].transpose([subs[big].index(c) for c in order_b])
+    nb = math.prod(sizes[c] for c in batch)
+    k = math.prod(sizes[c] for c in contract)
+    prod = np.zeros((nb, fa, fb), dtype=np.float32)
+    for j0 in range(0, sizes[lead], step):
+        j1 = min(sizes[lead], j0 + step)
+        part = big_t[j0:j1]
+        Bc = scratch.take("B", part.shape)
+        np.copyto(Bc, part, casting="unsafe")
+        if batch:
+            rows = math.prod(sizes[c] for c in batch[1:]) * (j1 - j0)
+            start = j0 * (nb // sizes[lead])
+            a_part = A.reshape(nb, fa, k)[start : start + rows]
+            np.matmul(a_part, Bc.reshape(rows, k, fb), out=prod[start : start + rows])
+        else:
+            kk = k // sizes[lead]
+            a_part = A.reshape(fa, k)[:, j0 * kk : j1 * kk]
+            prod[0] += a_part @ Bc.reshape((j1 - j0) * kk, fb)
+    dims = batch + free_a + free_b
+    prod = prod.reshape([sizes[c] for c in dims])
+    if any(c in out and c not in dims for i in rest for c in subs[i]):
+        return np.einsum(
+            ",".join(["".join(dims)] + [subs[i] for i in rest]) + "->" + out,
+            prod,
+            *[_f32(arrays[i]) for i in rest],
+            optimize=True,
+        )
+    for i in rest:
+        # Every other factor multiplies in elementwise, broadcast to the product's axes.
+        f = _f32(arrays[i])
+        missing = [c for c in subs[i] if c not in dims]
+        if missing:
+            f = f.sum(axis=tuple(subs[i].index(c) for c in missing))
+            sub = "".join(c for c in subs[i] if c not in missing)
+        else:
+            sub = subs[i]
+        f = f.transpose([sub.index(c) for c in dims if c in sub])
+        f = f.reshape([sizes[c] if c in sub else 1 for c in dims])
+        prod = prod * f
+    drop = tuple(j for j, c in enumerate(dims) if c not in out)
+    res = prod.sum(axis=drop, dtype=np.float32) if drop else prod
+    kept = [c for c in dims if c in out]
+    return res.transpose([kept.index(c) for c in out])
+
+
+def _f32(a: np.ndarray) -> np.ndarray:
+    return a if a.dtype == np.float32 else a.astype(np.float32)
+
+
+def _arrange(
+    a: np.ndarray, sub: str, order: list[str], scratch: Scratch, role: str
+) -> np.ndarray:
+    t = a.transpose([sub.index(c) for c in order])
+    buf = scratch.take(role, t.shape)
+    np.copyto(buf, t, casting="unsafe")
+    return buf
+
+
+def _eval(v: SSAValue, env: dict[SSAValue, Any], ext: Sequence[int]) -> Any:
+    """The value of `v` over the iteration space (numpy broadcasting does the rest)."""
+    if v in env:
+        return env[v]
+    op = v.owner
+    assert isinstance(op, Operation)
+    val = _eval_op(op, [_eval(x, env, ext) for x in op.operands], ext)
+    env[v] = val
+    return val
+
+
+def _eval_op(op: Operation, a: list[Any], ext: Sequence[int]) -> Any:
+    rt = op.results[0].type if op.results else None
+    if isinstance(rt, TensorType):
+        rt = rt.element_type
+    if isinstance(op, arith.ConstantOp):
+        attr = op.value
+        if isinstance(attr, FloatAttr):
+            return numpy_dtype(rt).type(attr.value.data)
+        if isinstance(attr, IntegerAttr):
+            return numpy_dtype(rt).type(attr.value.data)
+        raise SpatialRuntimeError(f"unsupported constant {attr}")
+    if isinstance(op, IndexOp):
+        d = op.dim.data
+        shape = [1] * (1 + len(ext))
+        shape[1 + d] = ext[d]
+        return np.arange(ext[d], dtype=np.int64).reshape(shape)
+    dt = numpy_dtype(rt) if rt is not None else None
+    if isinstance(op, arith.AddfOp | arith.AddiOp):
+        return np.add(a[0], a[1]).astype(dt, copy=False)
+    if isinstance(op, arith.SubfOp | arith.SubiOp):
+        return np.subtract(a[0], a[1]).astype(dt, copy=False)
+    if isinstance(op, arith.MulfOp | arith.MuliOp):
+        return np.multiply(a[0], a[1]).astype(dt, copy=False)
+    if isinstance(op, arith.DivfOp):
+        return np.divide(a[0], a[1]).astype(dt, copy=False)
+    if isinstance(op, arith.NegfOp):
+        return np.negative(a[0])
+    if isinstance(op, arith.MaximumfOp):
+        return np.maximum(a[0], a[1])
+    if isinstance(op, arith.MinimumfOp):
+        return np.minimum(a[0], a[1])
+    if isinstance(op, arith.ExtFOp | arith.TruncFOp | arith.SIToFPOp | arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
+        return np.asarray(a[0]).astype(dt)
+    if isinstance(op, arith.UIToFPOp | arith.ExtUIOp):
+        src = np.asarray(a[0])
+        if src.dtype.kind == "i":
+            src = src.view(src.dtype.str.replace("i", "u"))
+        return src.astype(dt)
+    if isinstance(op, arith.FPToSIOp):
+        return np.trunc(np.asarray(a[0], dtype=np.float64)).astype(dt)
+    if isinstance(op, arith.CmpiOp):
+        pred = op.predicate.value.data
+        x, y = a
+        if pred >= 6:  # unsigned predicates compare the bit patterns
+            x = np.asarray(x).astype(np.uint64)
+            y = np.asarray(y).astype(np.uint64)
+        return [np.equal, np.not_equal, np.less, np.less_equal, np.greater,
+                np.greater_equal, np.less, np.less_equal, np.greater, np.greater_equal][pred](x, y)
+    if isinstance(op, arith.CmpfOp):
+        pred = op.predicate.value.data
+        x, y = np.asarray(a[0], np.float64), np.asarray(a[1], np.float64)
+        table = {
+            0: lambda: np.zeros(np.broadcast(x, y).shape, bool),
+            1: lambda: x == y, 2: lambda: x > y, 3: lambda: x >= y, 4: lambda: x < y,
+            5: lambda: x <= y, 6: lambda: (x != y) & ~np.isnan(x) & ~np.isnan(y),
+            7: lambda: ~np.isnan(x) & ~np.isnan(y), 8: lambda: (x == y) | np.isnan(x) | np.isnan(y),
+            9: lambda: ~(x <= y), 10: lambda: ~(x < y), 11: lambda: ~(x >= y),
+            12: lambda: ~(x > y), 13: lambda: x != y, 14: lambda: np.isnan(x) | np.isnan(y),
+            15: lambda: np.ones(np.broadcast(x, y).shape, bool),
+        }
+        return table[pred]()
+    if isinstance(op, arith.SelectOp):
+        return np.where(a[0], a[1], a[2]).astype(dt, copy=False)
+    if isinstance(op, arith.AndIOp):
+        return np.bitwise_and(a[0], a[1])
+    if isinstance(op, arith.OrIOp):
+        return np.bitwise_or(a[0], a[1])
+    if isinstance(op, arith.XOrIOp):
+        return np.bitwise_xor(a[0], a[1])
+    raise SpatialRuntimeError(f"{op.name} cannot run in a stage body")

@@ -1,0 +1,151 @@
+"""
+Running a module's function on numpy arrays: before `q8-lower` (q8, linalg, arith,
+tensor, func) and after it (spatial programs), with the traffic every program moved.
+
+```python
+from xdsl_spatial.interpreters.runner import run
+(y,) = run(module, "gemv", x, q, s)
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.interpreter import Interpreter
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.utils.exceptions import InterpretationError
+
+from xdsl_spatial.interpreters.dense import ArithFunctions, LinalgFunctions, TensorFunctions
+from xdsl_spatial.interpreters.engine import SpatialRuntimeError, Traffic, numpy_dtype
+from xdsl_spatial.interpreters.q8 import Q8Functions
+from xdsl_spatial.interpreters.spatial import SpatialFunctions
+
+
+class RunError(Exception):
+    """The function could not run: a bad argument, an op with no implementation, or
+    something the chip refuses (see `SpatialRuntimeError`)."""
+
+
+@dataclass
+class Execution:
+    outputs: tuple[np.ndarray, ...]
+    traffic: Traffic
+
+
+def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
+    funcs = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+    names = [f.sym_name.data for f in funcs]
+    if entry is None:
+        if len(funcs) != 1:
+            raise RunError(
+                f"the module has {len(funcs)} functions ({', '.join(names) or 'none'}); "
+                "name one with --entry"
+            )
+        return funcs[0]
+    for f in funcs:
+        if f.sym_name.data == entry:
+            return f
+    raise RunError(
+        f"no function @{entry} in the module (it has: {', '.join(names) or 'none'})"
+    )
+
+
+def arg_name(fn: func.FuncOp, i: int) -> str:
+    a = fn.body.block.args[i]
+    return f"arg{i} (%{a.name_hint})" if a.name_hint else f"arg{i}"
+
+
+def coerce_args(fn: func.FuncOp, arrays: Sequence[Any]) -> list[np.ndarray]:
+    """Each argument as the function's type takes it: shape and element type checked;
+    float32 for a bf16 argument is rounded to bf16 (nearest-even)."""
+    types = fn.function_type.inputs.data
+    if len(arrays) != len(types):
+        raise RunError(
+            f"@{fn.sym_name.data} takes {len(types)} arguments, got {len(arrays)}"
+        )
+    out = []
+    for i, (a, t) in enumerate(zip(arrays, types)):
+        name = arg_name(fn, i)
+        if not isinstance(t, TensorType):
+            raise RunError(f"{name}: only tensor arguments are supported, got {t}")
+        t = cast(TensorType, t)
+        want = numpy_dtype(t.element_type)
+        arr = np.asarray(a)
+        shape = tuple(t.get_shape())
+        if arr.shape != shape:
+            raise RunError(
+                f"{name} must have shape {'x'.join(map(str, shape))}, got "
+                f"{'x'.join(map(str, arr.shape)) or 'a scalar'}"
+            )
+        out.append(_as_dtype(arr, want, name))
+    return out
+
+
+def _as_dtype(arr: np.ndarray, want: np.dtype[Any], name: str) -> np.ndarray:
+    if arr.dtype == want:
+        return arr
+    is_float = lambda d: d.kind == "f" or d == np.dtype(ml_dtypes.bfloat16)  # noqa: E731
+    if want.kind in "iub":
+        if arr.dtype.kind not in "iub":
+            raise RunError(f"{name} is {want} but the array holds {arr.dtype}")
+        info = np.iinfo(want) if want.kind != "b" else None
+        if info is not None and arr.size and (arr.min() < info.min or arr.max() > info.max):
+            raise RunError(f"{name} is {want} but its values leave [{info.min}, {info.max}]")
+        return arr.astype(want)
+    if is_float(want):
+        if not is_float(arr.dtype):
+            raise RunError(f"{name} is {want} but the array holds {arr.dtype}")
+        if np.dtype(want).itemsize < arr.dtype.itemsize or want == np.dtype(ml_dtypes.bfloat16):
+            if want == np.dtype(ml_dtypes.bfloat16) and arr.dtype not in (
+                np.dtype(np.float32), np.dtype(np.float64)
+            ):
+                raise RunError(f"{name} is bf16: give float32 values, got {arr.dtype}")
+        return arr.astype(want)
+    raise RunError(f"{name}: unsupported element type {want}")
+
+
+def make_interpreter(module: ModuleOp, traffic: Traffic, memory_budget: int) -> Interpreter:
+    interp = Interpreter(module)
+    for fns in (
+        FuncFunctions(),
+        ArithFunctions(),
+        TensorFunctions(),
+        LinalgFunctions(),
+        Q8Functions(),
+        SpatialFunctions(traffic, memory_budget),
+    ):
+        interp.register_implementations(fns, override=False)
+    return interp
+
+
+def execute(
+    module: ModuleOp,
+    entry: str | None,
+    arrays: Sequence[Any],
+    *,
+    memory_budget: int = 8 << 20,
+) -> Execution:
+    """Run `entry` on `arrays`; the outputs and the traffic of every program that ran."""
+    fn = find_function(module, entry)
+    args = coerce_args(fn, arrays)
+    traffic = Traffic()
+    interp = make_interpreter(module, traffic, memory_budget)
+    try:
+        outs = interp.call_op(fn.sym_name.data, tuple(args))
+    except SpatialRuntimeError as e:
+        raise RunError(str(e)) from None
+    except InterpretationError as e:
+        raise RunError(str(e).strip()) from None
+    return Execution(tuple(np.asarray(o) for o in outs), traffic)
+
+
+def run(module: ModuleOp, entry: str | None, *arrays: Any) -> tuple[np.ndarray, ...]:
+    """The outputs of `entry` on `arrays`."""
+    return execute(module, entry, arrays).outputs
