@@ -1,0 +1,244 @@
+"""
+`spatial-gguf`: what a GGUF checkpoint holds, and Q8_0 matmuls over its weights.
+
+    spatial-gguf model.gguf                       # table: name, type, K x N, bytes
+    spatial-gguf model.gguf --emit --layer 0 --batch 1 -o layer0.mlir
+
+`--emit` writes one `func.func` per 2-d weight: `y = x . W` with `W` the Q8_0
+dequantisation of two arguments named by the weight's stored names, the form the
+`q8-lower` pass rewrites and `bind_weights` fills from the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
+
+if TYPE_CHECKING:
+    from xdsl_spatial.gguf_io import TensorInfo
+
+PROG = "spatial-gguf"
+
+_SSA_NAME = re.compile(r"[A-Za-z_$.-][A-Za-z0-9_$.-]*")
+"""Names MLIR (and xDSL's name hints) accept after `%`."""
+
+_FUNC = """\
+  func.func @{fn}(%x: tensor<{m}x{k}x{act}>, %{q}: tensor<{k}x{n}xi8>, %{s}: tensor<{kb}x{n}x{st}>) -> tensor<{m}x{n}xf32> {{
+    %w = q8.dequantize %{q}, %{s} : tensor<{k}x{n}xi8>, tensor<{kb}x{n}x{st}> -> tensor<{k}x{n}xf32>
+{extf}    %e = tensor.empty() : tensor<{m}x{n}xf32>
+    %zero = arith.constant 0.000000e+00 : f32
+    %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+    %y = linalg.matmul ins(%{xin}, %w : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) outs(%acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+    func.return %y : tensor<{m}x{n}xf32>
+  }}
+"""
+_EXTF = "    %xf = arith.extf %x : tensor<{m}x{k}xbf16> to tensor<{m}x{k}xf32>\n"
+
+
+class _BadInput(Exception):
+    """A selection the file cannot satisfy; reported on one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=PROG,
+        description="List a GGUF file's tensors or emit Q8_0 matmuls over them.",
+    )
+    p.add_argument("file", help="the GGUF checkpoint")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument(
+        "--list", action="store_true", help="print a table of tensors (default)"
+    )
+    what.add_argument(
+        "--emit", action="store_true", help="write an MLIR module of Q8_0 matmuls"
+    )
+    pick = p.add_mutually_exclusive_group()
+    pick.add_argument("--tensors", help="comma-separated tensor names to emit")
+    pick.add_argument(
+        "--layer", type=int, help="emit every 2-d tensor named blk.LAYER.*"
+    )
+    p.add_argument(
+        "--batch", type=_positive, help="rows of the activation x (default 1)"
+    )
+    p.add_argument(
+        "--act", choices=("bf16", "f32"), help="activation type (default bf16)"
+    )
+    p.add_argument(
+        "--scale-type", choices=("f16", "f32"), help="scale type (default f16)"
+    )
+    p.add_argument("-o", "--output", help="write the module here instead of stdout")
+    return p
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive integer, got {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _shape(t: TensorInfo) -> str:
+    return " x ".join(map(str, t.dims[:2] if t.is_matrix else t.dims))
+
+
+def _table(tensors: list[TensorInfo]) -> str:
+    rows = [("name", "type", "K x N", "bytes")]
+    rows += [(t.name, t.type_name, _shape(t), str(t.nbytes)) for t in tensors]
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [
+        f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:>{widths[3]}}"
+        for r in rows
+    ]
+    total = sum(t.nbytes for t in tensors)
+    lines.append(f"{len(tensors)} tensors, {total} bytes")
+    return "\n".join(lines) + "\n"
+
+
+def func_name(tensor: str) -> str:
+    """The function for a tensor: its name without `.weight`, other than [A-Za-z0-9_] as `_`."""
+    base = tensor.removesuffix(".weight")
+    name = re.sub(r"[^A-Za-z0-9_]", "_", base)
+    return name if name[:1].isalpha() or name[:1] == "_" else "_" + name
+
+
+def q8_matmul_func(
+    fn: str, weight: str, k: int, n: int, batch: int, act: str, scale: str
+) -> str:
+    """The text of `y = x . W` over the Q8_0 weight `weight` (K x N)."""
+    return _FUNC.format(
+        fn=fn,
+        q=stored_name(weight, Q8Part.VALUES),
+        s=stored_name(weight, Q8Part.SCALES),
+        m=batch,
+        k=k,
+        n=n,
+        kb=k // Q8_BLOCK,
+        act=act,
+        st=scale,
+        extf=_EXTF.format(m=batch, k=k) if act == "bf16" else "",
+        xin="xf" if act == "bf16" else "x",
+    )
+
+
+def _selected(args: argparse.Namespace, tensors: list[TensorInfo]) -> list[TensorInfo]:
+    by_name = {t.name: t for t in tensors}
+    if args.tensors is not None:
+        chosen = []
+        for name in filter(None, (s.strip() for s in args.tensors.split(","))):
+            if name not in by_name:
+                raise _BadInput(f"{args.file}: no tensor {name} in the file")
+            if not by_name[name].is_matrix:
+                raise _BadInput(
+                    f"{args.file}: tensor {name} is not a 2-d tensor (dims {_shape(by_name[name])})"
+                )
+            chosen.append(by_name[name])
+        if not chosen:
+            raise _BadInput("--tensors names no tensor")
+        return chosen
+    matrices = [t for t in tensors if t.is_matrix]
+    if args.layer is not None:
+        matrices = [t for t in matrices if t.name.startswith(f"blk.{args.layer}.")]
+        if not matrices:
+            raise _BadInput(
+                f"{args.file}: no 2-d tensor in layer {args.layer} (blk.{args.layer}.*)"
+            )
+    return matrices
+
+
+def _module(args: argparse.Namespace, tensors: list[TensorInfo]) -> str:
+    batch, act, scale = args.batch or 1, args.act or "bf16", args.scale_type or "f16"
+    funcs, used = [], set()
+    for t in _selected(args, tensors):
+        if t.k % Q8_BLOCK:
+            print(
+                f"{PROG}: note: skipping {t.name}: K = {t.k} is not a multiple of {Q8_BLOCK}",
+                file=sys.stderr,
+            )
+            continue
+        if not _SSA_NAME.fullmatch(t.name):
+            print(
+                f"{PROG}: note: skipping {t.name}: not usable as an MLIR value name",
+                file=sys.stderr,
+            )
+            continue
+        fn = func_name(t.name)
+        while fn in used:
+            fn += "_"
+        used.add(fn)
+        funcs.append(q8_matmul_func(fn, t.name, t.k, t.n, batch, act, scale))
+    if not funcs:
+        raise _BadInput(f"{args.file}: no tensor to emit")
+    header = f"// {PROG}: Q8_0 matmuls of {args.file}, batch {batch}, {act} activations, {scale} scales\n"
+    return header + "builtin.module {\n" + "".join(funcs) + "}\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    if not args.emit and any(
+        v is not None
+        for v in (
+            args.tensors,
+            args.layer,
+            args.batch,
+            args.act,
+            args.scale_type,
+            args.output,
+        )
+    ):
+        print(
+            f"{PROG}: error: --tensors, --layer, --batch, --act, --scale-type and -o need --emit",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        from xdsl_spatial.gguf_io import GGUFError, list_tensors
+    except ImportError as e:
+        print(
+            f"{PROG}: error: needs the gguf package ({e}); pip install 'xdsl-spatial[gguf]'",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        tensors = list_tensors(args.file)
+        if not args.emit:
+            sys.stdout.write(_table(tensors))
+            return 0
+        text = _module(args, tensors)
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            with open(args.output, "w") as f:
+                f.write(text)
+    except (GGUFError, _BadInput) as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(
+            f"{PROG}: error: cannot write {args.output}: {e.strerror or e}",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

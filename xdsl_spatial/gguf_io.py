@@ -1,0 +1,473 @@
+"""
+Reading Q8_0 weights for the chip out of GGUF checkpoints (llama.cpp's file format).
+
+A GGUF linear weight is stored `[N, K]` with K contiguous (ne0 = K, ne1 = N); a Q8_0
+one is N rows of K/32 blocks of 34 bytes (an fp16 scale, then 32 int8 values). The
+chip stores the weight `W` (K x N) as `W__q8` (int8, K x N) and `W__q8_scale`
+(K/32 x N), so a Q8_0 tensor is repacked by a reshape and a transpose, bit for bit
+what llama.cpp multiplies; any other type is dequantised by `gguf` and quantised
+again with GGML's rule, but only when asked to, with the error it costs reported.
+
+```python
+reader = open_gguf("model.gguf")
+values, scales = q8_0_parts(reader, "token_embd.weight")    # 576x49152 i8, 18x49152 f16
+args = bind_weights("model.gguf", {
+    "blk.0.attn_q.weight__q8": ((576, 576), np.int8),
+    "blk.0.attn_q.weight__q8_scale": ((18, 576), np.float32),
+}, requantize=True, on_requantize=print)
+```
+
+Every failure, from a missing or cut-short file to a tensor of the wrong shape, is a
+`GGUFError` naming the file and the tensor. The header is walked with bounds checks
+before `gguf.GGUFReader` sees it, because the reader trusts the counts it reads and
+loops for as long as a corrupt array length says.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import struct
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gguf import GGUFReader
+from gguf.constants import (
+    GGML_QUANT_SIZES,
+    GGUF_DEFAULT_ALIGNMENT,
+    GGUF_MAGIC,
+    GGMLQuantizationType,
+    GGUFValueType,
+)
+from gguf.quants import dequantize as gguf_dequantize
+from numpy.typing import DTypeLike
+
+from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_part
+from xdsl_spatial.quant import quantize_q8_0
+
+Q8_0_BLOCK_BYTES = 2 + Q8_BLOCK
+"""One GGUF Q8_0 block: an fp16 scale, then 32 int8 values."""
+
+GGUF_MAX_DIMS = 4
+"""GGML tensors have at most four dimensions."""
+
+_SCALAR_BYTES = {
+    GGUFValueType.UINT8: 1,
+    GGUFValueType.INT8: 1,
+    GGUFValueType.BOOL: 1,
+    GGUFValueType.UINT16: 2,
+    GGUFValueType.INT16: 2,
+    GGUFValueType.UINT32: 4,
+    GGUFValueType.INT32: 4,
+    GGUFValueType.FLOAT32: 4,
+    GGUFValueType.UINT64: 8,
+    GGUFValueType.INT64: 8,
+    GGUFValueType.FLOAT64: 8,
+}
+_SCALE_DTYPES = (np.dtype(np.float16), np.dtype(np.float32))
+
+Source = GGUFReader | str | os.PathLike[str]
+"""A GGUF file: its path, or a reader already opened with `open_gguf`."""
+
+
+class GGUFError(ValueError):
+    """A GGUF file that cannot give the weights asked of it; the message names file and tensor."""
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    """One tensor of a GGUF file, as the chip sees a weight."""
+
+    name: str
+    """The GGUF tensor name, e.g. `blk.0.attn_q.weight`."""
+    type_name: str
+    """The GGML type, e.g. `Q8_0`, `Q4_1`, `F32`."""
+    k: int
+    """ne0, the contiguous dimension: K of a linear weight (its length for a 1-d tensor)."""
+    n: int
+    """ne1: N of a linear weight; 1 for a 1-d tensor."""
+    nbytes: int
+    """Bytes the tensor takes in the file."""
+    dims: tuple[int, ...] = ()
+    """All dimensions in GGUF order (ne0 first)."""
+
+    @property
+    def is_matrix(self) -> bool:
+        """A 2-d tensor (trailing dimensions of 1 aside): a weight `K x N`."""
+        return len(self.dims) >= 2 and all(d == 1 for d in self.dims[2:])
+
+
+@dataclass(frozen=True)
+class Requantization:
+    """What re-quantising a non-Q8_0 tensor to Q8_0 cost."""
+
+    tensor: str
+    """The GGUF tensor name."""
+    source_type: str
+    """Its GGML type in the file."""
+    max_abs_error: float
+    """max |q8 dequantised - w| over the tensor, w being gguf's dequantisation of the file."""
+    max_rel_error: float
+    """`max_abs_error` over max |w| of the whole tensor (0 for an all-zero tensor)."""
+
+    def __str__(self) -> str:
+        return (
+            f"{self.tensor}: {self.source_type} -> Q8_0, max abs error "
+            f"{self.max_abs_error:.3g}, max rel error {self.max_rel_error:.3g}"
+        )
+
+
+class _Corrupt(Exception):
+    """Raised inside the header walk; turned into a GGUFError with the file's name."""
+
+
+class _Cursor:
+    """Bounds-checked little-endian reads from the start of a file."""
+
+    def __init__(self, buf: Any, size: int):
+        self.buf = buf
+        self.size = size
+        self.pos = 0
+
+    def skip(self, n: int, what: str) -> int:
+        if n > self.size - self.pos:
+            raise _Corrupt(f"the file ends inside {what} (truncated or corrupt?)")
+        start = self.pos
+        self.pos += n
+        return start
+
+    def u32(self, what: str) -> int:
+        return struct.unpack_from("<I", self.buf, self.skip(4, what))[0]
+
+    def u64(self, what: str) -> int:
+        return struct.unpack_from("<Q", self.buf, self.skip(8, what))[0]
+
+    def string(self, what: str) -> bytes:
+        n = self.u64(what)
+        start = self.skip(n, what)
+        return bytes(self.buf[start : start + n])
+
+
+def _skip_value(cur: _Cursor, raw_type: int, what: str) -> None:
+    try:
+        vtype = GGUFValueType(raw_type)
+    except ValueError:
+        raise _Corrupt(f"{what} has unknown value type {raw_type}") from None
+    if vtype in _SCALAR_BYTES:
+        cur.skip(_SCALAR_BYTES[vtype], what)
+    elif vtype == GGUFValueType.STRING:
+        cur.skip(cur.u64(what), what)
+    else:
+        item_type = cur.u32(what)
+        count = cur.u64(what)
+        if item_type in _SCALAR_BYTES:
+            cur.skip(count * _SCALAR_BYTES[GGUFValueType(item_type)], what)
+            return
+        # Every string or nested array takes at least 8 bytes, which bounds the loop
+        # by the file's size whatever the count claims.
+        if count > (cur.size - cur.pos) // 8:
+            raise _Corrupt(f"the file ends inside {what} (truncated or corrupt?)")
+        for _ in range(count):
+            _skip_value(cur, item_type, what)
+
+
+def _check_layout(path: str) -> None:
+    """Walk the header of `path` with bounds checks; raise _Corrupt at the first fault."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size == 0:
+            raise _Corrupt("the file is empty")
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+            _walk(_Cursor(buf, size))
+
+
+def _walk(cur: _Cursor) -> None:
+    if cur.size < 4 or cur.u32("the magic number") != GGUF_MAGIC:
+        raise _Corrupt("not a GGUF file (bad magic number)")
+    version = cur.u32("the version")
+    if version and version & 0xFFFF == 0:
+        raise _Corrupt("a big-endian GGUF file, which is not supported")
+    if version not in (2, 3):
+        raise _Corrupt(f"GGUF version {version} is not supported (2 and 3 are)")
+    n_tensors = cur.u64("the tensor count")
+    n_kv = cur.u64("the metadata count")
+    alignment = GGUF_DEFAULT_ALIGNMENT
+    for i in range(n_kv):
+        key = cur.string(f"metadata entry {i}")
+        what = f"metadata {key.decode('utf-8', 'replace')!r}"
+        raw_type = cur.u32(what)
+        if key == b"general.alignment" and raw_type == GGUFValueType.UINT32:
+            alignment = cur.u32(what)
+        else:
+            _skip_value(cur, raw_type, what)
+    if alignment == 0 or alignment & (alignment - 1):
+        raise _Corrupt(f"general.alignment = {alignment} is not a power of two")
+    infos = []
+    for i in range(n_tensors):
+        name = cur.string(f"the name of tensor {i}").decode("utf-8", "replace")
+        what = f"the description of tensor {name}"
+        n_dims = cur.u32(what)
+        if not 1 <= n_dims <= GGUF_MAX_DIMS:
+            raise _Corrupt(f"tensor {name} has {n_dims} dimensions (1 to 4 expected)")
+        dims = [cur.u64(what) for _ in range(n_dims)]
+        raw_type = cur.u32(what)
+        offset = cur.u64(what)
+        infos.append((name, dims, raw_type, offset))
+    data_start = -(-cur.pos // alignment) * alignment
+    for name, dims, raw_type, offset in infos:
+        try:
+            qtype = GGMLQuantizationType(raw_type)
+            block, type_bytes = GGML_QUANT_SIZES[qtype]
+        except (ValueError, KeyError):
+            raise _Corrupt(f"tensor {name} has unknown type {raw_type}") from None
+        if dims[0] % block:
+            raise _Corrupt(
+                f"tensor {name}: ne0 = {dims[0]} is not a multiple of the "
+                f"{qtype.name} block ({block})"
+            )
+        nbytes = int(np.prod(dims, dtype=object)) // block * type_bytes
+        if data_start + offset + nbytes > cur.size:
+            raise _Corrupt(
+                f"the data of tensor {name} runs past the end of the file (truncated or corrupt?)"
+            )
+
+
+def open_gguf(path: str | os.PathLike[str]) -> GGUFReader:
+    """A memory-mapped reader of the GGUF file `path`, or GGUFError."""
+    where = os.fspath(path)
+    try:
+        _check_layout(where)
+        return GGUFReader(where)
+    except _Corrupt as e:
+        raise GGUFError(f"{where}: {e}") from None
+    except OSError as e:
+        raise GGUFError(f"{where}: cannot read the file: {e.strerror or e}") from None
+    except Exception as e:  # noqa: BLE001 - gguf's reader raises anything on bad bytes
+        raise GGUFError(f"{where}: not a valid GGUF file: {e}") from None
+
+
+def _reader(source: Source) -> tuple[GGUFReader, str]:
+    if isinstance(source, GGUFReader):
+        return source, str(getattr(source.data, "filename", "<gguf>"))
+    return open_gguf(source), os.fspath(source)
+
+
+def _info(t: Any) -> TensorInfo:
+    dims = tuple(int(d) for d in t.shape)
+    return TensorInfo(
+        name=t.name,
+        type_name=t.tensor_type.name,
+        k=dims[0],
+        n=dims[1] if len(dims) > 1 else 1,
+        nbytes=int(t.n_bytes),
+        dims=dims,
+    )
+
+
+def list_tensors(source: Source) -> list[TensorInfo]:
+    """Every tensor of the file, in file order, 1-d ones included (with n = 1)."""
+    reader, _ = _reader(source)
+    return [_info(t) for t in reader.tensors]
+
+
+def _tensor(reader: GGUFReader, path: str, name: str) -> Any:
+    for t in reader.tensors:
+        if t.name == name:
+            return t
+    raise GGUFError(f"{path}: no tensor {name} in the file")
+
+
+def _matrix(path: str, t: Any) -> tuple[int, int]:
+    info = _info(t)
+    if not info.is_matrix:
+        raise GGUFError(
+            f"{path}: tensor {t.name} is not a 2-d tensor (dims "
+            f"{'x'.join(map(str, info.dims))})"
+        )
+    if info.k == 0 or info.n == 0:
+        raise GGUFError(f"{path}: tensor {t.name} is empty ({info.k}x{info.n})")
+    if info.k % Q8_BLOCK:
+        raise GGUFError(
+            f"{path}: tensor {t.name}: K = {info.k} is not a multiple of the Q8_0 "
+            f"block ({Q8_BLOCK})"
+        )
+    return info.k, info.n
+
+
+def _scale_dtype(scale_dtype: DTypeLike) -> np.dtype:
+    dt = np.dtype(scale_dtype)
+    if dt not in _SCALE_DTYPES:
+        raise GGUFError(f"Q8_0 scales must be float16 or float32, got {dt}")
+    return dt
+
+
+def _repack(
+    raw: np.ndarray, k: int, n: int, sdt: np.dtype
+) -> tuple[np.ndarray, np.ndarray]:
+    blocks = raw.reshape(n, k // Q8_BLOCK, Q8_0_BLOCK_BYTES)
+    d = np.ascontiguousarray(blocks[:, :, :2]).view("<f2").reshape(n, k // Q8_BLOCK)
+    scales = np.empty((k // Q8_BLOCK, n), sdt)
+    scales[...] = d.T
+    values = np.empty((k, n), np.int8)
+    values.reshape(k // Q8_BLOCK, Q8_BLOCK, n)[...] = (
+        blocks[:, :, 2:].view(np.int8).transpose(1, 2, 0)
+    )
+    return values, scales
+
+
+def q8_0_parts(
+    source: Source, name: str, scale_dtype: DTypeLike = np.float16
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (int8 K x N, scales K/32 x N) of the Q8_0 tensor `name`, repacked bit for bit.
+
+    Scales are GGUF's fp16 ones, widened exactly to float32 if asked.
+    """
+    reader, path = _reader(source)
+    t = _tensor(reader, path, name)
+    k, n = _matrix(path, t)
+    if t.tensor_type != GGMLQuantizationType.Q8_0:
+        raise GGUFError(f"{path}: tensor {name} is {t.tensor_type.name}, not Q8_0")
+    return _repack(np.asarray(t.data), k, n, _scale_dtype(scale_dtype))
+
+
+def _dequantized(path: str, t: Any, k: int, n: int) -> np.ndarray:
+    """gguf's fp32 dequantisation of `t`, as K x N (a transposed view)."""
+    data = np.asarray(t.data)
+    try:
+        if t.tensor_type == GGMLQuantizationType.F64:
+            w = data.astype(np.float32)
+        else:
+            w = gguf_dequantize(data, t.tensor_type)
+    except NotImplementedError:
+        raise GGUFError(
+            f"{path}: tensor {t.name} is {t.tensor_type.name}, which gguf cannot dequantise"
+        ) from None
+    except Exception as e:  # noqa: BLE001 - gguf's dequantisers assume well-formed data
+        raise GGUFError(
+            f"{path}: tensor {t.name} ({t.tensor_type.name}) cannot be dequantised: {e}"
+        ) from None
+    return np.asarray(w, np.float32).reshape(n, k).T
+
+
+def _error(
+    tensor: Any, w: np.ndarray, values: np.ndarray, scales: np.ndarray
+) -> Requantization:
+    k, n = w.shape
+    step = max(1, (1 << 20) // (Q8_BLOCK * n))
+    worst = 0.0
+    amax = 0.0
+    for b0 in range(0, k // Q8_BLOCK, step):
+        rows = slice(b0 * Q8_BLOCK, min(b0 + step, k // Q8_BLOCK) * Q8_BLOCK)
+        q = values[rows].reshape(-1, Q8_BLOCK, n).astype(np.float32)
+        q *= scales[b0 : b0 + step].astype(np.float32)[:, None, :]
+        x = w[rows]
+        worst = max(worst, float(np.abs(q.reshape(-1, n) - x).max()))
+        amax = max(amax, float(np.abs(x).max()))
+    return Requantization(
+        tensor=tensor.name,
+        source_type=tensor.tensor_type.name,
+        max_abs_error=worst,
+        max_rel_error=worst / amax if amax else 0.0,
+    )
+
+
+def requantized_parts(
+    source: Source, name: str, scale_dtype: DTypeLike = np.float16
+) -> tuple[np.ndarray, np.ndarray, Requantization]:
+    """Tensor `name` of any type gguf dequantises (Q4_1, Q4_K, F16, BF16, F32, ...) as Q8_0.
+
+    gguf's fp32 dequantisation, quantised with GGML's Q8_0 rule; the error is
+    measured against that dequantisation with the scales as returned.
+    """
+    reader, path = _reader(source)
+    t = _tensor(reader, path, name)
+    k, n = _matrix(path, t)
+    sdt = _scale_dtype(scale_dtype)
+    w = _dequantized(path, t, k, n)
+    try:
+        values, scales = quantize_q8_0(w, sdt)
+    except ValueError as e:
+        raise GGUFError(f"{path}: tensor {name}: {e}") from None
+    return values, scales, _error(t, w, values, scales)
+
+
+def _wanted_parts(
+    path: str, wanted: Mapping[str, tuple[tuple[int, ...], DTypeLike]]
+) -> dict[str, dict[Q8Part, tuple[str, tuple[int, ...], np.dtype]]]:
+    """The wanted arguments grouped by GGUF tensor: part -> (argument, shape, dtype)."""
+    by_weight: dict[str, dict[Q8Part, tuple[str, tuple[int, ...], np.dtype]]] = {}
+    for arg, (shape, dtype) in wanted.items():
+        parsed = stored_part(arg)
+        if parsed is None:
+            raise GGUFError(
+                f"{path}: {arg} is not a stored Q8_0 name (W__q8 or W__q8_scale)"
+            )
+        weight, part = parsed
+        dt = np.dtype(dtype)
+        if part == Q8Part.VALUES and dt != np.int8:
+            raise GGUFError(f"{path}: tensor {weight}: {arg} must be int8, got {dt}")
+        if part == Q8Part.SCALES and dt not in _SCALE_DTYPES:
+            raise GGUFError(
+                f"{path}: tensor {weight}: {arg} must be float16 or float32, got {dt}"
+            )
+        by_weight.setdefault(weight, {})[part] = (arg, tuple(shape), dt)
+    return by_weight
+
+
+def _fmt(shape: tuple[int, ...]) -> str:
+    return "x".join(map(str, shape))
+
+
+def bind_weights(
+    path: str | os.PathLike[str],
+    wanted: Mapping[str, tuple[tuple[int, ...], DTypeLike]],
+    *,
+    requantize: bool = False,
+    on_requantize: Callable[[Requantization], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """Arrays for function arguments named by stored names, read from the GGUF file `path`.
+
+    `wanted` maps an argument (`W__q8` or `W__q8_scale`) to its (shape, dtype): int8
+    for values, float16 or float32 for scales (the scales are given in that type).
+    Q8_0 tensors are repacked exactly; any other type is re-quantised only with
+    `requantize=True`, and then `on_requantize` is called once per such tensor with
+    what it cost. Each GGUF tensor is read once, whichever of its parts are wanted.
+    """
+    where = os.fspath(path)
+    by_weight = _wanted_parts(where, wanted)
+    reader = open_gguf(where)
+    plan = []
+    for weight, parts in by_weight.items():
+        t = _tensor(reader, where, weight)
+        k, n = _matrix(where, t)
+        expected = {Q8Part.VALUES: (k, n), Q8Part.SCALES: (k // Q8_BLOCK, n)}
+        for part, (arg, shape, _) in parts.items():
+            if shape != expected[part]:
+                raise GGUFError(
+                    f"{where}: tensor {weight}: {arg} expects shape {_fmt(shape)}, but "
+                    f"the file's {k}x{n} weight (K x N) gives {_fmt(expected[part])}"
+                )
+        if t.tensor_type != GGMLQuantizationType.Q8_0 and not requantize:
+            raise GGUFError(
+                f"{where}: tensor {weight} is {t.tensor_type.name}, not Q8_0; "
+                "re-quantising it to Q8_0 changes its values and must be asked for "
+                "explicitly (spatial-run --requantize, or requantize=True)"
+            )
+        plan.append((weight, parts))
+    bound: dict[str, np.ndarray] = {}
+    for weight, parts in plan:
+        sdt = (
+            parts[Q8Part.SCALES][2] if Q8Part.SCALES in parts else np.dtype(np.float16)
+        )
+        if _tensor(reader, where, weight).tensor_type == GGMLQuantizationType.Q8_0:
+            values, scales = q8_0_parts(reader, weight, sdt)
+        else:
+            values, scales, err = requantized_parts(reader, weight, sdt)
+            if on_requantize is not None:
+                on_requantize(err)
+        arrays = {Q8Part.VALUES: values, Q8Part.SCALES: scales}
+        for part, (arg, _, _) in parts.items():
+            bound[arg] = arrays[part]
+    return bound
