@@ -1,0 +1,268 @@
+"""
+`spatial-run`: run a function of an MLIR module on numpy arrays, before or after
+`q8-lower`, and show the bytes every tensor moved.
+
+    spatial-run gemv.mlir --entry gemv --inputs in.npz --outputs out.npz
+    spatial-run gemv.mlir -p q8-lower --seed 0 --stats
+    spatial-run gemv.mlir --seed 0 --compare --stats
+
+`in.npz` holds one array per function argument, `arg0`, `arg1`, ...; `out.npz`
+receives `res0`, `res1`, ... A bf16 argument takes a float32 array, rounded to bf16
+(nearest-even); an int8 argument given floats, or a float argument given integers,
+is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Sequence
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from xdsl_spatial.dialects.q8 import Q8Part, stored_part
+from xdsl_spatial.interpreters.engine import numpy_dtype
+from xdsl_spatial.interpreters.runner import Execution, RunError, execute, find_function
+from xdsl_spatial.ir_io import apply_pipeline, make_context, parse_module
+
+
+class UsageError(Exception):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="spatial-run",
+        description="Run a function of an MLIR module (before or after q8-lower) "
+        "on numpy arrays, counting the bytes each spatial program moves.",
+        epilog="A .npz cannot hold bf16 portably: give float32 for a bf16 argument; "
+        "it is rounded to bf16 (nearest-even). Outputs are written whole or not at all.",
+    )
+    p.add_argument("file", help="the .mlir module")
+    p.add_argument("--entry", help="the function to run (default: the only one)")
+    p.add_argument("--inputs", help=".npz with arg0, arg1, ... (one per argument)")
+    p.add_argument("--outputs", help=".npz to write res0, res1, ... into")
+    p.add_argument("-p", "--pipeline", help="xdsl-opt passes to apply first, e.g. q8-lower")
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="draw arguments missing from --inputs at random with this seed",
+    )
+    p.add_argument(
+        "--weights",
+        help="a GGUF checkpoint: bind every argument named after a stored weight "
+        "(NAME__q8, NAME__q8_scale) from its tensor NAME",
+    )
+    p.add_argument(
+        "--requantize",
+        action="store_true",
+        help="with --weights: allow non-Q8_0 tensors, dequantised and re-quantised to Q8_0",
+    )
+    p.add_argument("--stats", action="store_true", help="print the traffic table")
+    p.add_argument(
+        "--compare",
+        action="store_true",
+        help="run before and after q8-lower (or -p) on the same inputs and print the "
+        "difference",
+    )
+    p.add_argument(
+        "--print", dest="print_outputs", action="store_true", help="print the outputs"
+    )
+    return p
+
+
+def _arg_types(module: ModuleOp, entry: str | None) -> tuple[str, list[tuple[str | None, TensorType]]]:
+    fn = find_function(module, entry)
+    out = []
+    for a, t in zip(fn.body.block.args, fn.function_type.inputs.data):
+        if not isinstance(t, TensorType):
+            raise RunError(f"argument %{a.name_hint or a.index} is {t}; only tensors can be given")
+        out.append((a.name_hint, cast(TensorType, t)))
+    return fn.sym_name.data, out
+
+
+def _load_inputs(path: str) -> dict[str, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise UsageError(f"cannot read inputs '{path}': {e}") from None
+
+
+def _draw(name: str | None, t: TensorType, rng: np.random.Generator) -> np.ndarray:
+    shape = tuple(t.get_shape())
+    dt = numpy_dtype(t.element_type)
+    part = stored_part(name)[1] if name and stored_part(name) else None
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo, hi = max(info.min, -127), min(info.max, 127)
+        return rng.integers(lo, hi + 1, size=shape).astype(dt)
+    if part is Q8Part.SCALES:
+        return rng.uniform(0.001, 0.02, size=shape).astype(np.float32)
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def gather_arguments(
+    module: ModuleOp,
+    entry: str | None,
+    inputs: dict[str, np.ndarray],
+    seed: int | None,
+    bound: dict[str, np.ndarray],
+) -> list[np.ndarray]:
+    _, args = _arg_types(module, entry)
+    extra = set(inputs) - {f"arg{i}" for i in range(len(args))}
+    if extra:
+        raise UsageError(
+            f"inputs hold {', '.join(sorted(extra))}, which name no argument "
+            f"(the function takes arg0..arg{len(args) - 1})"
+        )
+    rng = np.random.default_rng(seed)
+    out = []
+    for i, (name, t) in enumerate(args):
+        key = f"arg{i}"
+        if key in inputs:
+            out.append(inputs[key])
+        elif name is not None and name in bound:
+            out.append(bound[name])
+        elif seed is not None:
+            out.append(_draw(name, t, rng))
+        else:
+            label = f"{key} (%{name})" if name else key
+            raise UsageError(
+                f"{label} is missing: give it in --inputs, bind it with --weights, "
+                "or pass --seed to draw it at random"
+            )
+    return out
+
+
+def _bind_weights(
+    module: ModuleOp, entry: str | None, path: str, requantize: bool
+) -> dict[str, np.ndarray]:
+    from xdsl_spatial.gguf_io import GGUFError, bind_weights
+
+    _, args = _arg_types(module, entry)
+    wanted = {
+        name: (tuple(t.get_shape()), numpy_dtype(t.element_type))
+        for name, t in args
+        if name is not None and stored_part(name) is not None
+    }
+    if not wanted:
+        raise UsageError(
+            "--weights binds arguments named NAME__q8 / NAME__q8_scale; the function "
+            "has none"
+        )
+    try:
+        return bind_weights(
+            path,
+            wanted,
+            requantize=requantize,
+            on_requantize=lambda err: print(f"spatial-run: {err}", file=sys.stderr),
+        )
+    except GGUFError as e:
+        raise UsageError(str(e)) from None
+
+
+def _write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
+    arrays = {
+        f"res{i}": (o.astype(np.float32) if o.dtype.kind == "V" or str(o.dtype) == "bfloat16" else o)
+        for i, o in enumerate(outputs)
+    }
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".spatial-run-", suffix=".npz", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _describe(outputs: Sequence[np.ndarray]) -> str:
+    return ", ".join(f"res{i}: {'x'.join(map(str, o.shape))} {o.dtype}" for i, o in enumerate(outputs))
+
+
+def _compare(before: Execution, after: Execution) -> str:
+    lines = []
+    for i, (a, b) in enumerate(zip(before.outputs, after.outputs)):
+        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        diff = np.abs(a64 - b64)
+        scale = np.abs(a64).max() if a64.size else 0.0
+        rel = diff.max() / scale if diff.size and scale else 0.0
+        lines.append(
+            f"res{i}: max |before - after| = {diff.max() if diff.size else 0.0:.6g}, "
+            f"relative to max |before| = {rel:.3g}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _main(args)
+    except (UsageError, RunError) as e:
+        print(f"spatial-run: error: {e}", file=sys.stderr)
+        return 1
+    except ParseError as e:
+        print(f"spatial-run: error: cannot parse {args.file}:\n{e}", file=sys.stderr)
+        return 1
+    except DiagnosticException as e:
+        print(f"spatial-run: error: {str(e).strip()}", file=sys.stderr)
+        return 1
+    except ValueError as e:  # a pipeline spec xDSL cannot read
+        print(f"spatial-run: error: {e}", file=sys.stderr)
+        return 1
+
+
+def _main(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file) as f:
+            text = f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {args.file}: {e.strerror}") from None
+    ctx = make_context()
+    module = parse_module(text, args.file, ctx)
+    inputs = _load_inputs(args.inputs) if args.inputs else {}
+    bound = (
+        _bind_weights(module, args.entry, args.weights, args.requantize)
+        if args.weights
+        else {}
+    )
+    arrays = gather_arguments(module, args.entry, inputs, args.seed, bound)
+
+    before = None
+    if args.compare:
+        t = time.perf_counter()
+        before = execute(module.clone(), args.entry, arrays)
+        t_before = time.perf_counter() - t
+    pipeline = args.pipeline or ("q8-lower" if args.compare else None)
+    if pipeline:
+        apply_pipeline(module, pipeline, ctx)
+    t = time.perf_counter()
+    after = execute(module, args.entry, arrays)
+    t_after = time.perf_counter() - t
+
+    print(_describe(after.outputs))
+    if args.print_outputs:
+        for i, o in enumerate(after.outputs):
+            print(f"res{i} =\n{np.array2string(o, threshold=64)}")
+    if before is not None:
+        print(f"before: {t_before * 1e3:.1f} ms, after {pipeline}: {t_after * 1e3:.1f} ms")
+        print(_compare(before, after))
+    if args.stats:
+        print(after.traffic.table())
+    if args.outputs:
+        _write_outputs(args.outputs, after.outputs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""Reading modules and pipelines with every dialect and pass the environment offers."""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.passes import PassPipeline
+from xdsl.universe import Universe
+
+
+def make_context() -> Context:
+    """A context that knows every registered dialect (xDSL's and this package's)."""
+    ctx = Context()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse_module(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
+    """Parse and verify `text`."""
+    module = Parser(ctx or make_context(), text, name).parse_module()
+    module.verify()
+    return module
+
+
+def apply_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None) -> None:
+    """Apply an `xdsl-opt -p` pipeline, e.g. `q8-lower{local-mem=393216},cse`."""
+    passes = Universe.get_multiverse().all_passes
+    PassPipeline.parse_spec(passes, spec).apply(ctx or make_context(), module)
+    module.verify()
