@@ -386,12 +386,31 @@ class _Compiled:
     group_budget_per_item: int
 
 
-_COMPILED: weakref.WeakKeyDictionary[ProgramOp, _Compiled] = weakref.WeakKeyDictionary()
+_COMPILED: weakref.WeakKeyDictionary[ProgramOp, tuple[int, _Compiled]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _fingerprint(op: ProgramOp) -> int:
+    """Changes whenever an op of the program is added, removed or given new
+    properties, operands or types (attributes are immutable, so identities do)."""
+    return hash(
+        tuple(
+            (
+                id(o),
+                tuple(id(v) for v in o.properties.values()),
+                tuple(id(v) for v in o.operands),
+                tuple(id(r.type) for r in o.results),
+            )
+            for o in op.walk()
+        )
+    )
 
 
 def _compile(op: ProgramOp) -> _Compiled:
-    if (c := _COMPILED.get(op)) is not None:
-        return c
+    key = _fingerprint(op)
+    if (hit := _COMPILED.get(op)) is not None and hit[0] == key:
+        return hit[1]
     tile = op.target.tile
     te = tile[0] * tile[1]
     moves: dict[Operation, _Move] = {}
@@ -411,7 +430,7 @@ def _compile(op: ProgramOp) -> _Compiled:
             space = 0 if info.factors is not None else math.prod(info.ext) * 4
             per_item = max(per_item, page, space)
     c = _Compiled(moves, stages, op.buffer_bytes(), per_item)
-    _COMPILED[op] = c
+    _COMPILED[op] = (key, c)
     return c
 
 
@@ -669,6 +688,12 @@ class ProgramRunner:
         o = cast(StoreOp, mv.op)
         tt = tensors[mv.tensor]
         page = cast(Page, env[o.page])
+        if page.tiles != mv.block[0] * mv.block[1]:
+            raise self.fail(
+                o,
+                f"a {mv.block[0]}x{mv.block[1]} block cannot take a page of "
+                f"{page.tiles} tiles",
+            )
         t0 = self._origins(mv, env, tensors, items)
         row, col = self._block_rows(mv, t0, tt, items, "stores")
         bh, bw = mv.block

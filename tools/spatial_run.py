@@ -253,7 +253,7 @@ def _main(args: argparse.Namespace) -> int:
     print(_describe(after.outputs))
     if args.print_outputs:
         for i, o in enumerate(after.outputs):
-            print(f"res{i} =\n{np.array2string(o, threshold=64)}")
+            print(f"res{i} =\n{np.array2string(o, threshold=sys.maxsize, max_line_width=100)}")
     if before is not None:
         print(f"before: {t_before * 1e3:.1f} ms, after {pipeline}: {t_after * 1e3:.1f} ms")
         print(_compare(before, after))
