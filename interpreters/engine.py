@@ -12,6 +12,7 @@ contracted with BLAS); the K loop is a Python loop over its trips.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import weakref
 from collections.abc import Sequence
@@ -376,12 +377,90 @@ def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
     )
 
 
+def _same_body(a: StageOp, b: StageOp) -> bool:
+    """Whether two stage bodies compute the same function of their inputs."""
+    ba, bb = a.body.block, b.body.block
+    if list(ba.arg_types) != list(bb.arg_types):
+        return False
+    where: dict[SSAValue, SSAValue] = dict(zip(ba.args, bb.args))
+    ops_a, ops_b = list(ba.ops), list(bb.ops)
+    if len(ops_a) != len(ops_b):
+        return False
+    for x, y in zip(ops_a, ops_b):
+        if (
+            type(x) is not type(y)
+            or x.properties != y.properties
+            or x.attributes != y.attributes
+            or [r.type for r in x.results] != [r.type for r in y.results]
+            or [where.get(v) for v in x.operands] != list(y.operands)
+        ):
+            return False
+        where.update(zip(x.results, y.results))
+    return True
+
+
+@dataclass
+class _Siblings:
+    """Consecutive stages that differ only in where one input is read: the same
+    function of the same pages, one row of a batch each. They run as one stage with
+    an extra parallel axis (the row), whose step is `steps[i]` in input `i`."""
+
+    stages: list[_StageInfo]
+    batched: _StageInfo
+
+
+def _siblings(run: list[_StageInfo]) -> _Siblings | None:
+    first = run[0]
+    if len(run) < 2 or first.factors is None or any(v >= 0 for v in first.via):
+        return None
+    steps = []
+    for i, (const, coeffs, sym) in enumerate(first.maps):
+        step = run[1].maps[i][0] - const
+        for r, st in enumerate(run):
+            if st.maps[i] != (const + r * step, coeffs, sym):
+                return None
+        steps.append(step)
+    batched = dataclasses.replace(
+        first,
+        maps=tuple((c, (step, *co), sy) for (c, co, sy), step in zip(first.maps, steps)),
+        ext=(len(run), *first.ext),
+        sum_axes=tuple(a + 1 for a in first.sum_axes),
+        par=(0, *(d + 1 for d in first.par)),
+    )
+    return _Siblings(run, batched)
+
+
+def _sibling_runs(op: ProgramOp, stages: dict[Operation, _StageInfo]) -> dict[Operation, _Siblings]:
+    """The first stage of each run of siblings, in every block of the program."""
+    out: dict[Operation, _Siblings] = {}
+    blocks = [op.entry] + [o.body.block for o in op.body.walk() if isinstance(o, KLoopOp)]
+    for block in blocks:
+        run: list[_StageInfo] = []
+        for o in [*block.ops, None]:
+            st = stages.get(o) if o is not None else None
+            if run and (
+                st is None
+                or st.ins != run[0].ins
+                or (st.ext, st.sum_axes, st.par, st.out_const, st.out_coeffs, st.out_tiles)
+                != (run[0].ext, run[0].sum_axes, run[0].par, run[0].out_const,
+                    run[0].out_coeffs, run[0].out_tiles)
+                or not _same_body(run[0].op, st.op)
+            ):
+                if (group := _siblings(run)) is not None:
+                    out[run[0].op] = group
+                run = []
+            if st is not None:
+                run.append(st)
+    return out
+
+
 @dataclass
 class _Compiled:
     """A program read once: every op's static numbers, ready to run many times."""
 
     moves: dict[Operation, _Move]
     stages: dict[Operation, _StageInfo]
+    siblings: dict[Operation, _Siblings]
     buffer_bytes: int
     group_budget_per_item: int
 
@@ -429,7 +508,11 @@ def _compile(op: ProgramOp) -> _Compiled:
             # A product is contracted in slices; anything else spans its space.
             space = 0 if info.factors is not None else math.prod(info.ext) * 4
             per_item = max(per_item, page, space)
-    c = _Compiled(moves, stages, op.buffer_bytes(), per_item)
+    siblings = _sibling_runs(op, stages)
+    for g in siblings.values():
+        # The rows of a batch run together: their outputs are live at once.
+        per_item = max(per_item, len(g.stages) * g.stages[0].out_tiles * te * 4)
+    c = _Compiled(moves, stages, siblings, op.buffer_bytes(), per_item)
     _COMPILED[op] = (key, c)
     return c
 
@@ -554,8 +637,17 @@ class ProgramRunner:
         items: np.ndarray,
     ) -> list[Any]:
         moves, stages = self.compiled.moves, self.compiled.stages
+        siblings = self.compiled.siblings
+        done: set[Operation] = set()
         for o in ops:
-            if (st := stages.get(o)) is not None:
+            if o in done:
+                continue
+            if (group := siblings.get(o)) is not None:
+                value = self._stage_value(group.batched, env, len(items))
+                for r, st in enumerate(group.stages):
+                    env[st.op.result] = self._stage_page(st, value[:, r], len(items))
+                    done.add(st.op)
+            elif (st := stages.get(o)) is not None:
                 env[st.op.result] = self._stage(st, env, len(items))
             elif (mv := moves.get(o)) is not None:
                 if isinstance(o, LoadOp):
@@ -813,6 +905,10 @@ class ProgramRunner:
         return page.base.reshape(-1)[idx]
 
     def _stage(self, st: _StageInfo, env: dict[SSAValue, Any], n: int) -> Page:
+        return self._stage_page(st, self._stage_value(st, env, n), n)
+
+    def _stage_value(self, st: _StageInfo, env: dict[SSAValue, Any], n: int) -> np.ndarray:
+        """The stage's values over its parallel axes, (items, *par extents)."""
         pages = [cast(Page, env[v]) for v in st.ins]
         operands: list[np.ndarray | None] = [None] * len(pages)
         for i, page in enumerate(pages):
@@ -823,7 +919,10 @@ class ProgramRunner:
             if st.via[i] >= 0:
                 table = np.broadcast_to(operands[st.via[i]], (n, *st.ext))
                 operands[i] = self._indirect_operand(st, i, page, table)
-        value = _evaluate_body(st, cast(list[np.ndarray], operands), n, self.scratch)
+        return _evaluate_body(st, cast(list[np.ndarray], operands), n, self.scratch)
+
+    def _stage_page(self, st: _StageInfo, value: np.ndarray, n: int) -> Page:
+        """The output page of a stage with these values."""
         tr, tc = self.tile
         size = tr * st.out_tiles * tc
         par_ext = [st.ext[d] for d in st.par]
