@@ -300,16 +300,11 @@ def _parse_dims(parser: AttrParser, rank: int) -> tuple[list[int], None]:
 
 
 def _parse_shape_no_type(parser: AttrParser) -> list[int]:
-    """`32x8` with no element type."""
-    first = parser.parse_integer(allow_negative=False, allow_boolean=False)
-    dims = [first]
-    while True:
-        tok = parser._current_token  # pyright: ignore[reportPrivateUsage]
-        if tok.text.startswith("x") and tok.text[1:].isdigit():
-            parser._consume_token()  # pyright: ignore[reportPrivateUsage]
-            dims.append(int(tok.text[1:]))
-            continue
-        break
+    """`32x8` with no element type (`0x1` is two dimensions, not a hex literal)."""
+    dims = parser.parse_dimension_list()
+    if not dims or any(d < 0 for d in dims):
+        got = "x".join("?" if d < 0 else str(d) for d in dims) or "nothing"
+        parser.raise_error(f"expected static dimensions like 32x8, got {got}")
     return dims
 
 
@@ -597,6 +592,8 @@ class PageType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if self.tiles.data < 1:
             raise VerifyException(f"a page holds at least 1 tile, got {self.tiles.data}")
+        if not _is_element(self.element_type):
+            raise VerifyException(f"a page holds ints or floats, got {self.element_type}")
 
 
 # --------------------------------------------------------------------------------------
@@ -982,7 +979,7 @@ class TensorOp(IRDLOperation):
         if len(inits) != 1:
             raise VerifyException(
                 f"tensor '{self.tensor_name.data}' needs exactly one init "
-                f"(external, zero or values), got {inits or 'none'}"
+                f"(external, zero or values), got {' and '.join(inits) or 'none'}"
             )
         if not self.tensor_name.data:
             raise VerifyException("a tensor needs a name")
@@ -1083,9 +1080,14 @@ class _TileMoveOp(IRDLOperation):
     def _print_origin(self, printer: Printer) -> None:
         names = [_ssa_name(printer, v) for v in self.origin_vars]
         printer.print_string("[")
-        _print_linear(printer, self.origin.data.results[0], names)
+        origin = self.origin.data.results[0]
+        table = self.table is not None and self.table_at is not None
+        # `[%tbl[%i]]` rather than `[0 + %tbl[%i]]`: the parser reads both.
+        if not (table and isinstance(origin, AffineConstantExpr) and origin.value == 0):
+            _print_linear(printer, origin, names)
+            if table:
+                printer.print_string(" + ")
         if self.table is not None and self.table_at is not None:
-            printer.print_string(" + ")
             printer.print_ssa_value(self.table)
             printer.print_string("[")
             _print_linear(printer, self.table_at.data.results[0], names)
@@ -1561,10 +1563,25 @@ class IndexOp(IRDLOperation):
 
     traits = traits_def(Pure(), HasParent(StageOp))
 
-    assembly_format = "$dim attr-dict `:` type($result)"
-
     def __init__(self, dim: int):
         super().__init__(result_types=[IndexType()], properties={"dim": IntAttr(dim)})
+
+    # `spatial.index 0 : index`, as MLIR spells `linalg.index` (a declarative format
+    # would print the IntAttr as `#builtin.int<0>`).
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.dim.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IndexOp:
+        dim = parser.parse_integer(allow_boolean=False, context_msg=" (the stage axis)")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls.build(result_types=[parser.parse_type()], properties={"dim": IntAttr(dim)})
+        op.attributes.update(attrs)
+        return op
 
     def verify_(self) -> None:
         stage = self.parent_op()

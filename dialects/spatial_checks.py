@@ -91,14 +91,22 @@ def loop_var_values(
         ):
             col = coords[:, v.index][:, None]
             out.append(np.broadcast_to(col, (len(coords), trips)))
-        elif loop is not None and v is loop.induction_var:
+        elif loop is not None and loop.body.block.args and v is loop.induction_var:
             out.append(np.broadcast_to(np.arange(trips)[None, :], (len(coords), trips)))
         else:
             raise VerifyException(
                 f"{what} may only use item coordinates and the enclosing K loop's "
-                f"index, got {v}"
+                f"index, got {_value_str(v)}"
             )
     return out
+
+
+def _value_str(v: SSAValue) -> str:
+    if v.name_hint:
+        return f"%{v.name_hint}"
+    if isinstance(v, BlockArgument):
+        return f"block argument #{v.index}"
+    return f"a result of {cast(Operation, v.owner).name}"
 
 
 def eval_linear(form: LinearForm, values: Sequence[np.ndarray], shape) -> np.ndarray:
@@ -117,6 +125,10 @@ def eval_linear(form: LinearForm, values: Sequence[np.ndarray], shape) -> np.nda
 def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: str) -> None:
     h = cast(TensorHandleType, tensor.type)
     pt = cast(PageType, page_type)
+    if len(op.block) != 2:
+        raise VerifyException(
+            f"{kind} block must be rows x columns, got {list(op.block.get_values())}"
+        )
     bh, bw = op.block_shape
     if bh < 1 or bw < 1:
         raise VerifyException(f"{kind} block must be at least 1x1 tiles, got {bh}x{bw}")
@@ -150,7 +162,10 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
             )
         table_form = single_linear(op.table_at.data, f"{kind} table position")
     if kind == "store" and h.role.data in (Role.INPUT, Role.PARAM):
-        raise VerifyException(f"a store writes an output or a state, not an {h.role.data}")
+        article = "an" if h.role.data == Role.INPUT else "a"
+        raise VerifyException(
+            f"a store writes an output or a state, not {article} {h.role.data}"
+        )
 
     program = enclosing_program(op)
     if program is None:
@@ -164,6 +179,8 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
         )
     values = loop_var_values(program, loop, op.origin_vars, f"{kind} origin")
     shape = (program.num_items, trips)
+    if not all(shape):
+        return  # no item or no trip: the program's or the loop's verifier says so
     t0 = eval_linear(origin, values, shape)
     if table_form is not None and op.table is not None:
         decl = op.table.owner
@@ -327,12 +344,22 @@ def verify_program(op: ProgramOp) -> None:
             f"plan grid {[g.data for g in plan.grid]} holds {plan_items} items, the "
             f"program has {op.num_items}"
         )
+    if not loops and plan.k_blocks.data != 1:
+        raise VerifyException(
+            f"plan k_blocks must be 1 with no K loop, got {plan.k_blocks.data}"
+        )
     if loops and plan.k_blocks.data != loops[0].trips.data:
         raise VerifyException(
             f"plan k_blocks is {plan.k_blocks.data} but the K loop runs "
             f"{loops[0].trips.data} trips"
         )
     size = tuple(op.owns_size.get_values())
+    if len(size) != 2:
+        raise VerifyException(f"owns size must be [rows, cols], got {list(size)}")
+    if any(s < 1 for s in size):
+        raise VerifyException(
+            f"an item owns at least 1x1 tiles, got {'x'.join(map(str, size))}"
+        )
     if tuple(s.data for s in plan.site) != size:
         raise VerifyException(
             f"plan site {[s.data for s in plan.site]} must be the tiles an item owns, "
@@ -346,14 +373,16 @@ def verify_items(op: ProgramOp, returned: list[TensorOp]) -> None:
     """Items own disjoint rectangles; stores write exactly what items own; outputs are whole."""
     tile = op.target.tile
     owns = op.owns.data
-    if owns.num_dims != len(op.grid_shape) or len(owns.results) != 2:
+    if (
+        owns.num_dims != len(op.grid_shape)
+        or owns.num_symbols
+        or len(owns.results) != 2
+    ):
         raise VerifyException(
             f"owns must map the {len(op.grid_shape)} item coordinates to (tile row, "
             f"tile column), got {owns}"
         )
     h, w = (int(x) for x in op.owns_size.get_values())
-    if h < 1 or w < 1:
-        raise VerifyException(f"an item owns at least 1x1 tiles, got {h}x{w}")
     coords = op.item_coords()
     forms = [
         linear_form(e, owns.num_dims, 0) for e in owns.results
@@ -533,15 +562,15 @@ def verify_stage(op: StageOp) -> None:
             f"({', '.join(element_name(t) for t in in_elems)}), got "
             f"({', '.join(element_name(t) for t in body.arg_types)})"
         )
+    term = body.last_op
+    if not isinstance(term, YieldOp):
+        raise VerifyException(f"stage '{name}' body must end with spatial.yield")
     for o in body.ops:
         if not isinstance(o, BODY_OPS):
             raise VerifyException(
                 f"stage '{name}' body cannot run {o.name} on the chip; a body holds "
                 "arith ops on scalars, spatial.index and spatial.yield"
             )
-    term = body.last_op
-    if not isinstance(term, YieldOp):
-        raise VerifyException(f"stage '{name}' body must end with spatial.yield")
     if term.value.type != rt.element_type:
         raise VerifyException(
             f"stage '{name}' yields {element_name(term.value.type)} into a "
