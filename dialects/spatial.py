@@ -204,6 +204,11 @@ class TargetAttr(ParametrizedAttribute):
         acc_tiles: int | None = None,
         preset: str = DEFAULT_PRESET,
     ):
+        if preset not in TARGET_PRESETS:
+            raise ValueError(
+                f"unknown target preset '{preset}', expected one of "
+                + ", ".join(sorted(TARGET_PRESETS))
+            )
         p = TARGET_PRESETS[preset]
         super().__init__(
             IntAttr(tile[0]),

@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.interpreters.engine import numpy_dtype
 from xdsl_spatial.interpreters.runner import Execution, RunError, execute, find_function
-from xdsl_spatial.ir_io import apply_pipeline, make_context, parse_module
+from xdsl_spatial.ir_io import apply_pipeline, diagnostic_text, make_context, parse_module
 
 
 class UsageError(Exception):
@@ -215,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"spatial-run: error: cannot parse {args.file}:\n{e}", file=sys.stderr)
         return 1
     except DiagnosticException as e:
-        print(f"spatial-run: error: {str(e).strip()}", file=sys.stderr)
+        print(f"spatial-run: error: {diagnostic_text(e)}", file=sys.stderr)
         return 1
     except ValueError as e:  # a pipeline spec xDSL cannot read
         print(f"spatial-run: error: {e}", file=sys.stderr)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
@@ -29,3 +31,18 @@ def apply_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None) -> N
     passes = Universe.get_multiverse().all_passes
     PassPipeline.parse_spec(passes, spec).apply(ctx or make_context(), module)
     module.verify()
+
+
+def diagnostic_text(e: BaseException) -> str:
+    """A diagnostic's message, and the op it is about (xDSL keeps the annotated IR in
+    the exception's notes: the op is the line above the `^^^` marker)."""
+    text = str(e).strip()
+    for note in getattr(e, "__notes__", ()):
+        lines = str(note).splitlines()
+        for above, line in zip(lines, lines[1:]):
+            if re.fullmatch(r"\s*\^+-*\s*", line):
+                op = above.strip()
+                if len(op) > 240:
+                    op = op[:237] + "..."
+                return f"{text}\n  at: {op}"
+    return text

@@ -1,0 +1,150 @@
+"""The command-line tools: spatial-run and spatial-opt, as a user meets them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xdsl_spatial.tools import spatial_opt, spatial_run
+from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "gemv_q8.mlir"
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    p = tmp_path / "mm.mlir"
+    p.write_text("builtin.module {\n" + q8_matmul_func("mm", "W", 1088, 96, 2, "bf16", "f16") + "}\n")
+    return p
+
+
+def arrays(rng=None):
+    rng = rng or np.random.default_rng(0)
+    return {
+        "arg0": rng.standard_normal((2, 1088)).astype(np.float32),
+        "arg1": rng.integers(-127, 128, (1088, 96)).astype(np.int8),
+        "arg2": rng.uniform(0.001, 0.02, (34, 96)).astype(np.float16),
+    }
+
+
+def test_run_writes_outputs_and_they_match_numpy(small, tmp_path, capsys):
+    a = arrays()
+    np.savez(tmp_path / "in.npz", **a)
+    out = tmp_path / "out.npz"
+    rc = spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz"), "--outputs", str(out), "-p", "q8-lower", "--stats"])
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "res0: 2x96 float32" in text
+    assert "q8_gemm_2x1088x96_w3" in text and "B/weight" in text
+    with np.load(out, allow_pickle=False) as z:
+        y = z["res0"]
+    import ml_dtypes
+
+    x = a["arg0"].astype(ml_dtypes.bfloat16).astype(np.float64)
+    w = a["arg1"].astype(np.float64) * np.repeat(a["arg2"].astype(np.float64), 32, axis=0)
+    assert np.abs(y - x @ w).max() < 1e-3
+
+
+def test_compare_prints_the_difference(small, capsys):
+    assert spatial_run.main([str(small), "--seed", "3", "--compare"]) == 0
+    text = capsys.readouterr().out
+    assert "before:" in text and "after q8-lower:" in text
+    diff = float(text.split("max |before - after| = ")[1].split(",")[0])
+    assert diff < 1e-3
+
+
+def test_missing_argument_needs_inputs_or_a_seed(small, capsys):
+    assert spatial_run.main([str(small)]) == 1
+    err = capsys.readouterr().err
+    assert "arg0 (%x) is missing" in err and "--seed" in err
+
+
+def test_inputs_naming_no_argument_are_refused(small, tmp_path, capsys):
+    np.savez(tmp_path / "in.npz", **arrays(), arg7=np.zeros(3))
+    assert spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz")]) == 1
+    assert "arg7, which name no argument" in capsys.readouterr().err
+
+
+def test_pickled_inputs_are_refused(small, tmp_path, capsys):
+    a = arrays()
+    a["arg0"] = np.array([object()], dtype=object)
+    np.savez(tmp_path / "in.npz", **a)
+    assert spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz")]) == 1
+    assert "allow_pickle=False" in capsys.readouterr().err
+
+
+def test_not_an_npz_is_refused(small, tmp_path, capsys):
+    (tmp_path / "in.npz").write_bytes(b"not a zip")
+    assert spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz")]) == 1
+    assert "cannot read inputs" in capsys.readouterr().err
+
+
+def test_float_values_for_int8_are_refused_by_name(small, tmp_path, capsys):
+    a = arrays()
+    a["arg1"] = a["arg1"].astype(np.float32)
+    np.savez(tmp_path / "in.npz", **a)
+    assert spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz")]) == 1
+    assert "arg1 (%W__q8) is int8 but the array holds float32" in capsys.readouterr().err
+
+
+def test_outputs_are_written_whole_or_not_at_all(small, tmp_path, capsys):
+    out = tmp_path / "out.npz"
+    out.write_bytes(b"previous")
+    a = arrays()
+    a["arg0"] = a["arg0"][:1]  # wrong shape: the run fails
+    np.savez(tmp_path / "in.npz", **a)
+    assert spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz"), "--outputs", str(out)]) == 1
+    assert out.read_bytes() == b"previous"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".spatial-run")] == []
+    assert "must have shape 2x1088" in capsys.readouterr().err
+
+
+def test_parse_error_and_unknown_pass_are_one_clean_message(tmp_path, capsys):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f( {\n")
+    assert spatial_run.main([str(bad), "--seed", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("spatial-run: error: cannot parse") and "Traceback" not in err
+    assert spatial_run.main([str(EXAMPLE), "--seed", "0", "-p", "no-such-pass"]) == 1
+    assert "no-such-pass" in capsys.readouterr().err
+    assert spatial_run.main([str(tmp_path / "absent.mlir")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_spatial_opt_reports_a_verifier_error_without_a_traceback(tmp_path, capsys):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(
+        "func.func @f(%q: tensor<64x64xi8>, %s: tensor<3x64xf32>) -> tensor<64x64xf32> {\n"
+        "  %w = q8.dequantize %q, %s : tensor<64x64xi8>, tensor<3x64xf32> -> tensor<64x64xf32>\n"
+        "  func.return %w : tensor<64x64xf32>\n}\n"
+    )
+    assert spatial_opt.main([str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "scales must have K/32 = 2 rows, got 3" in err
+    assert 'at: %w = "q8.dequantize"' in err
+
+
+def test_spatial_opt_lowers_the_example(capsys):
+    assert spatial_opt.main(["-p", "q8-lower", str(EXAMPLE)]) == 0
+    out = capsys.readouterr().out
+    assert 'spatial.fold "q8_gemv_2048x4096_w8"' in out and "linalg.matmul" not in out
+
+
+def test_console_scripts_are_installed():
+    bin_dir = Path(sys.executable).parent
+    for tool in ("spatial-run", "spatial-opt", "spatial-gguf", "xdsl-opt"):
+        assert (bin_dir / tool).exists(), tool
+    r = subprocess.run(
+        [str(bin_dir / "spatial-run"), str(EXAMPLE), "--seed", "0", "--compare"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+    )
+    assert r.returncode == 0, r.stderr
+    assert "max |before - after|" in r.stdout
