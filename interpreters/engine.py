@@ -21,7 +21,6 @@ from typing import Any, cast
 
 import ml_dtypes
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -255,22 +254,31 @@ def _affine_view(
     when the items' offsets are not evenly spaced."""
     n = len(offsets)
     step = int(offsets[1] - offsets[0]) if n > 1 else 0
-    if n > 2 and not np.array_equal(np.diff(offsets), np.full(n - 1, step)):
+    if n > 2 and (offsets[2:] - offsets[1:-1] != step).any():
         return None
     start = int(offsets[0])
     isz = flat.itemsize
     all_strides = (step, *strides)
     all_shape = (n, *shape)
-    lo = start + sum(min(0, s * (e - 1)) for s, e in zip(all_strides, all_shape))
-    hi = start + sum(max(0, s * (e - 1)) for s, e in zip(all_strides, all_shape))
+    lo = hi = start
+    for s, e in zip(all_strides, all_shape):
+        if s < 0:
+            lo += s * (e - 1)
+        else:
+            hi += s * (e - 1)
     if lo < 0 or hi >= flat.size:
         return None
-    return as_strided(
-        flat[start:],
-        shape=all_shape,
+    # The constructor, not `as_strided`: a view is made per stage operand per run.
+    view = np.ndarray(
+        all_shape,
+        dtype=flat.dtype,
+        buffer=flat,
+        offset=start * isz,
         strides=tuple(s * isz for s in all_strides),
-        writeable=writeable,
     )
+    if not writeable:
+        view.flags.writeable = False
+    return view
 
 
 # --------------------------------------------------------------------------------------
@@ -329,6 +337,8 @@ class _StageInfo:
     out_dtype: np.dtype[Any]
     covers: bool
     """The output map writes every element of its page exactly once."""
+    row_major: bool
+    """... in the order of the parallel axes (the page is the values, C-ordered)."""
     factors: list[SSAValue] | None
     body_args: tuple[BlockArgument, ...]
     yielded: SSAValue
@@ -354,6 +364,9 @@ def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
         covers = covers and c == reach
         reach *= e
     covers = covers and reach == size
+    row_major = covers and list(oform.dims[d] for d in par if ext[d] > 1) == sorted(
+        (oform.dims[d] for d in par if ext[d] > 1), reverse=True
+    )
     body = s.body.block
     yielded = cast(YieldOp, body.last_op).value
     sum_axes = tuple(1 + d for d, k in enumerate(kinds) if k == IterKind.SUM)
@@ -371,6 +384,7 @@ def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
         bt.tiles.data,
         numpy_dtype(bt.element_type),
         covers,
+        row_major,
         _product_factors(yielded) if sum_axes else None,
         tuple(body.args),
         yielded,
@@ -463,6 +477,9 @@ class _Compiled:
     siblings: dict[Operation, _Siblings]
     buffer_bytes: int
     group_budget_per_item: int
+    placed_loads: dict[tuple[Any, ...], tuple[np.ndarray, tuple[int, int, int, int, int]]] = (
+        dataclasses.field(default_factory=dict)
+    )
 
 
 _COMPILED: weakref.WeakKeyDictionary[ProgramOp, tuple[int, _Compiled]] = (
@@ -477,9 +494,9 @@ def _fingerprint(op: ProgramOp) -> int:
         tuple(
             (
                 id(o),
-                tuple(id(v) for v in o.properties.values()),
-                tuple(id(v) for v in o.operands),
-                tuple(id(r.type) for r in o.results),
+                *map(id, o.properties.values()),
+                *map(id, o.operands),
+                *[id(r.type) for r in o.results],
             )
             for o in op.walk()
         )
@@ -533,6 +550,7 @@ class ProgramRunner:
         self.memory_budget = memory_budget
         self.scratch = Scratch()
         self.compiled = _compile(op)
+        self.coord_set = set(op.coords)
         self.record = ProgramTraffic(
             op.program_name.data, op.KIND, op.num_items, self.compiled.buffer_bytes
         )
@@ -747,18 +765,29 @@ class ProgramRunner:
         items: np.ndarray,
     ) -> Page:
         tt = tensors[mv.tensor]
-        t0 = self._origins(mv, env, tensors, items)
-        row, col = self._block_rows(mv, t0, tt, items, "loads")
         bh, bw = mv.block
         tr, tc = self.tile
         moved = bh * bw * tr * tc * tt.data.itemsize * len(items)
         self.record.loaded[tt.name] = self.record.loaded.get(tt.name, 0) + moved
         data = tt.snapshot if tt.snapshot is not None else tt.data
         row_len = data.shape[1]
+        # Where a load's block sits depends on the items and the K block only (not on
+        # any data, unless it goes through a table): worked out once per program.
+        key = None
+        if mv.table is None:
+            trip = tuple(int(env[v][0]) for v, _ in mv.terms if v not in self.coord_set)
+            key = (mv.op, int(items[0]), len(items), trip, data.shape)
+            if (hit := self.compiled.placed_loads.get(key)) is not None:
+                return Page(data, hit[0], bh * bw, self.tile, hit[1])
+        t0 = self._origins(mv, env, tensors, items)
+        row, col = self._block_rows(mv, t0, tt, items, "loads")
         offsets = row[:, 0] * tr * row_len + col[:, 0] * tc
         steps = self._geometry(row, col, bh, row_len)
         if steps is not None:
-            return Page(data, offsets, bh * bw, self.tile, (bh, bw, steps[0], steps[1], row_len))
+            geometry = (bh, bw, steps[0], steps[1], row_len)
+            if key is not None:
+                self.compiled.placed_loads[key] = (offsets, geometry)
+            return Page(data, offsets, bh * bw, self.tile, geometry)
         # Block rows that do not step evenly: copy the page out, a block row at a time.
         n = len(items)
         page = np.empty((n, tr, bh * bw * tc), dtype=data.dtype)
@@ -926,6 +955,18 @@ class ProgramRunner:
         tr, tc = self.tile
         size = tr * st.out_tiles * tc
         par_ext = [st.ext[d] for d in st.par]
+        full = (n, *par_ext)
+        if (
+            st.row_major
+            and isinstance(value, np.ndarray)
+            and value.shape == full
+            and value.dtype == st.out_dtype
+            and value.flags.c_contiguous
+            and value.flags.writeable
+            and value.base is None
+        ):
+            # The values already lie in the page's order: they are the page.
+            return Page(value.reshape(n, size), np.arange(n) * size, st.out_tiles, self.tile)
         if st.covers:
             out = np.empty((n, size), dtype=st.out_dtype)
         else:
@@ -998,7 +1039,7 @@ def _evaluate_body(
     ext, sum_axes = st.ext, st.sum_axes
     if st.factors is not None:
         return _contract(st.factors, st.body_args, operands, ext, n, sum_axes, scratch)
-    full = _eval(st.yielded, dict(zip(st.body_args, operands)), ext)
+    full = _plain(_eval(st.yielded, dict(zip(st.body_args, operands)), ext))
     full = np.asarray(full)
     if full.ndim < 1 + len(ext):
         full = full.reshape((1,) * (1 + len(ext) - full.ndim) + full.shape)
@@ -1047,7 +1088,7 @@ def _contract(
         ):
             arr = np.asarray(env[cast_op.input])
         else:
-            arr = np.asarray(_eval(f, env, ext))
+            arr = np.asarray(_plain(_eval(f, env, ext)))
             if arr.dtype != np.float32:
                 arr = arr.astype(np.float32)
         terms.append(arr.reshape((1,) * (1 + len(ext) - arr.ndim) + arr.shape))
@@ -1134,6 +1175,67 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
     big_t = arrays[big].transpose([subs[big].index(c) for c in order_b])
     nb = math.prod(sizes[c] for c in batch)
     k = math.prod(sizes[c] for c in contract)
+    dims = batch + free_a + free_b
+    if any(c in out and c not in dims for i in rest for c in subs[i]):
+        prod = _chunked_matmul(A, big_t, sizes, lead, step, nb, fa, k, fb, batch, scratch)
+        return np.einsum(
+            ",".join(["".join(dims)] + [subs[i] for i in rest]) + "->" + out,
+            prod.reshape([sizes[c] for c in dims]),
+            *[_f32(arrays[i]) for i in rest],
+            optimize=True,
+        )
+    # Every other factor multiplies in elementwise, broadcast to the product's axes.
+    factors = []
+    for i in rest:
+        f = _f32(arrays[i])
+        missing = [c for c in subs[i] if c not in dims]
+        if missing:
+            f = f.sum(axis=tuple(subs[i].index(c) for c in missing))
+        sub = "".join(c for c in subs[i] if c not in missing)
+        f = f.transpose([sub.index(c) for c in dims if c in sub])
+        factors.append(f.reshape([sizes[c] if c in sub else 1 for c in dims]))
+    if batch and lead not in out:
+        # The leading batch axis is summed: scale and sum each slice while it is hot.
+        inner = math.prod(sizes[c] for c in batch[1:])
+        total = np.zeros([sizes[c] for c in dims[1:]], dtype=np.float32)
+        A3 = A.reshape(nb, fa, k)
+        for j0 in range(0, sizes[lead], step):
+            j1 = min(sizes[lead], j0 + step)
+            part = big_t[j0:j1]
+            Bc = scratch.take("B", part.shape)
+            np.copyto(Bc, part, casting="unsafe")
+            rows = inner * (j1 - j0)
+            p = np.matmul(A3[j0 * inner : j0 * inner + rows], Bc.reshape(rows, k, fb))
+            p = p.reshape([j1 - j0] + [sizes[c] for c in dims[1:]])
+            for f in factors:
+                p *= f[j0:j1] if f.shape[0] > 1 else f
+            total += p.sum(axis=0, dtype=np.float32)
+        prod, dims = total, dims[1:]
+    else:
+        prod = _chunked_matmul(A, big_t, sizes, lead, step, nb, fa, k, fb, batch, scratch)
+        prod = prod.reshape([sizes[c] for c in dims])
+        for f in factors:
+            prod = prod * f
+    drop = tuple(j for j, c in enumerate(dims) if c not in out)
+    res = prod.sum(axis=drop, dtype=np.float32) if drop else prod
+    kept = [c for c in dims if c in out]
+    return res.transpose([kept.index(c) for c in out])
+
+
+def _chunked_matmul(
+    A: np.ndarray,
+    big_t: np.ndarray,
+    sizes: dict[str, int],
+    lead: str,
+    step: int,
+    nb: int,
+    fa: int,
+    k: int,
+    fb: int,
+    batch: list[str],
+    scratch: Scratch,
+) -> np.ndarray:
+    """(batch, free_a, free_b) = A @ B, B cast to f32 a slice of its leading axis at a time."""
     prod = np.zeros((nb, fa, fb), dtype=np.float32)
     for j0 in range(0, sizes[lead], step):
         j1 = min(sizes[lead], j0 + step)
@@ -1141,7 +1243,7 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
         Bc = scratch.take("B", part.shape)
         np.copyto(Bc, part, casting="unsafe")
         if batch:
-            rows = math.prod(sizes[c] for c in batch[1:]) * (j1 - j0)
+            rows = (nb // sizes[lead]) * (j1 - j0)
             start = j0 * (nb // sizes[lead])
             a_part = A.reshape(nb, fa, k)[start : start + rows]
             np.matmul(a_part, Bc.reshape(rows, k, fb), out=prod[start : start + rows])
@@ -1149,31 +1251,7 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
             kk = k // sizes[lead]
             a_part = A.reshape(fa, k)[:, j0 * kk : j1 * kk]
             prod[0] += a_part @ Bc.reshape((j1 - j0) * kk, fb)
-    dims = batch + free_a + free_b
-    prod = prod.reshape([sizes[c] for c in dims])
-    if any(c in out and c not in dims for i in rest for c in subs[i]):
-        return np.einsum(
-            ",".join(["".join(dims)] + [subs[i] for i in rest]) + "->" + out,
-            prod,
-            *[_f32(arrays[i]) for i in rest],
-            optimize=True,
-        )
-    for i in rest:
-        # Every other factor multiplies in elementwise, broadcast to the product's axes.
-        f = _f32(arrays[i])
-        missing = [c for c in subs[i] if c not in dims]
-        if missing:
-            f = f.sum(axis=tuple(subs[i].index(c) for c in missing))
-            sub = "".join(c for c in subs[i] if c not in missing)
-        else:
-            sub = subs[i]
-        f = f.transpose([sub.index(c) for c in dims if c in sub])
-        f = f.reshape([sizes[c] if c in sub else 1 for c in dims])
-        prod = prod * f
-    drop = tuple(j for j, c in enumerate(dims) if c not in out)
-    res = prod.sum(axis=drop, dtype=np.float32) if drop else prod
-    kept = [c for c in dims if c in out]
-    return res.transpose([kept.index(c) for c in out])
+    return prod
 
 
 def _f32(a: np.ndarray) -> np.ndarray:
@@ -1189,15 +1267,115 @@ def _arrange(
     return buf
 
 
+@dataclass
+class _Rows:
+    """`select(cond, yes, +0.0)` with a condition on few axes (the rows of a page),
+    kept unexpanded so that adding it into a sum touches only the rows it picks."""
+
+    cond: np.ndarray
+    yes: Any
+    dtype: np.dtype[Any]
+
+    def expand(self) -> np.ndarray:
+        return _select(self.cond, self.yes, self.dtype.type(0.0), self.dtype)
+
+
+@dataclass
+class _Sum:
+    """An array this evaluation made and only one op reads: added into in place."""
+
+    array: np.ndarray
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, _Rows):
+        return x.expand()
+    if isinstance(x, _Sum):
+        return x.array
+    return x
+
+
+def _add_rows(acc: Any, rows: _Rows, dt: np.dtype[Any]) -> _Sum:
+    """`acc + select(c, v, +0.0)`, exactly: every element is `acc + 0` (which only
+    turns -0 into +0), then the picked rows add `v`. Added once per element, a sum
+    that starts from `x + 0` is never -0, so later `+ 0`s change nothing."""
+    shape = np.broadcast_shapes(np.shape(_plain(acc)), rows.cond.shape, np.shape(rows.yes))
+    if isinstance(acc, _Sum) and acc.array.shape == shape:
+        out = acc.array
+    else:
+        out = np.empty(shape, dtype=dt)
+        np.add(_plain(acc), dt.type(0.0), out=out)
+    c = np.broadcast_to(rows.cond, shape) if rows.cond.ndim != len(shape) else rows.cond
+    varying = [d for d, e in enumerate(c.shape) if e > 1]
+    picked = c.reshape([c.shape[d] for d in varying])
+    nz = np.nonzero(picked)
+    front = list(range(len(varying)))
+    dst = np.moveaxis(out, varying, front)
+    src = np.moveaxis(np.broadcast_to(rows.yes, shape), varying, front)
+    dst[nz] += src[nz]
+    return _Sum(out)
+
+
 def _eval(v: SSAValue, env: dict[SSAValue, Any], ext: Sequence[int]) -> Any:
     """The value of `v` over the iteration space (numpy broadcasting does the rest)."""
     if v in env:
         return env[v]
     op = v.owner
     assert isinstance(op, Operation)
-    val = _eval_op(op, [_eval(x, env, ext) for x in op.operands], ext)
+    args = [_eval(x, env, ext) for x in op.operands]
+    val = _lazy_op(op, args)
+    if val is None:
+        val = _eval_op(op, [_plain(x) for x in args], ext)
     env[v] = val
     return val
+
+
+def _lazy_op(op: Operation, args: list[Any]) -> Any:
+    """A select of rows, or a sum of selected rows, kept lazy (None: evaluate plainly)."""
+    if isinstance(op, arith.SelectOp) and isinstance(op.result.type, Float32Type):
+        c, yes, no = args
+        if (
+            isinstance(no, np.floating)
+            and no == 0
+            and not np.signbit(no)
+            and isinstance(c, np.ndarray)
+            and not isinstance(yes, _Rows | _Sum)
+            and c.size * 4 <= math.prod(np.broadcast_shapes(c.shape, np.shape(yes)))
+        ):
+            return _Rows(c, yes, np.dtype(np.float32))
+    if isinstance(op, arith.AddfOp) and isinstance(op.result.type, Float32Type):
+        (a, va), (b, _) = zip(args, op.operands)
+        if isinstance(a, _Rows) and not isinstance(b, _Rows):
+            (a, va), (b, _) = (b, op.operands[1]), (a, op.operands[0])
+        if isinstance(b, _Rows) and not isinstance(a, _Rows):
+            if isinstance(a, _Sum) and va.has_more_than_one_use():
+                a = a.array.copy()  # another op still reads it
+            return _add_rows(a, b, np.dtype(np.float32))
+    return None
+
+
+def _select(cond: Any, yes: Any, no: Any, dt: np.dtype[Any] | None) -> Any:
+    """`arith.select` over broadcast arrays. A condition that varies along few axes
+    (an index predicate: one row of a page) is applied by copying the hyperplanes it
+    picks, not by a pass of `np.where` over the whole space."""
+    c = np.asarray(cond)
+    shape = np.broadcast_shapes(c.shape, np.shape(yes), np.shape(no))
+    if c.ndim != len(shape) or c.size * 4 > math.prod(shape) or dt is None:
+        out = np.where(c, yes, no)
+        return out.astype(dt, copy=False) if dt is not None else out
+    varying = [d for d, e in enumerate(c.shape) if e > 1]
+    picked = c.reshape([c.shape[d] for d in varying]) if varying else c.reshape(())
+    out = np.empty(shape, dtype=dt)
+    out[...] = no
+    if varying:
+        nz = np.nonzero(picked)
+        front = list(range(len(varying)))
+        dst = np.moveaxis(out, varying, front)
+        src = np.moveaxis(np.broadcast_to(yes, shape), varying, front)
+        dst[nz] = src[nz]
+    elif bool(picked):
+        out[...] = yes
+    return out
 
 
 def _eval_op(op: Operation, a: list[Any], ext: Sequence[int]) -> Any:
@@ -1262,7 +1440,7 @@ def _eval_op(op: Operation, a: list[Any], ext: Sequence[int]) -> Any:
         }
         return table[pred]()
     if isinstance(op, arith.SelectOp):
-        return np.where(a[0], a[1], a[2]).astype(dt, copy=False)
+        return _select(a[0], a[1], a[2], dt)
     if isinstance(op, arith.AndIOp):
         return np.bitwise_and(a[0], a[1])
     if isinstance(op, arith.OrIOp):
