@@ -1,0 +1,362 @@
+"""
+A Q8_0 GEMV/GEMM `y = x . W` (x: m x K bf16, W: K x N Q8_0 with fp32 scales), four ways,
+timed side by side in one run:
+
+  (a) numpy Q8_0   the fastest pure-numpy Q8_0 product written here (`q8_matmul`)
+  (b) numpy deq    dequantise the whole weight to fp32, then one matmul
+  (c) unlowered    the module before `q8-lower`, run by our interpreter (`execute`)
+  (d) lowered      the module after `q8-lower` (view + fold), run by our interpreter
+
+    python benchmarks/bench_gemv.py             # m = 1 and 8, K = N = 4096
+    python benchmarks/bench_gemv.py --quick     # small sizes, a few seconds
+    python benchmarks/bench_gemv.py --tune      # also sweep (a)'s chunking
+    python benchmarks/bench_gemv.py --profile   # also cProfile the lowered run (d)
+
+The candidates run interleaved (one run of each, in a rotating order, per round) so
+that the machine's drift hits all of them alike; the table gives the median and the
+minimum over the rounds. Before any timing every output is compared with an fp64
+reference on the dequantised weight, within the fp32 summation bound. The peak extra
+memory of one run of each candidate is measured in a separate, untimed pass with
+`tracemalloc` (numpy reports its buffers to it), against the int8 weight's K x N bytes.
+Nothing here asserts a time: the numbers are for reading.
+
+What (a) is, and what else was tried (on the 2-core machine of README.md; all at
+K = N = 4096, times the median of interleaved runs):
+- The weight is cast to fp32 a chunk of G Q8_0 blocks (G x 32 K-rows) and C columns
+  at a time into one reused buffer, contracted per block by a batched
+  `(G, m, 32) @ (G, 32, C)` matmul, and the per-block sums are scaled and summed over
+  the G blocks with one `einsum('gmc,gc->mc')`. The int8 -> fp32 cast is numpy's SIMD
+  cast (1.7 ms for 16 Mi values): it alone is over half of the m = 1 time.
+- G: 1, 2, 4, 8, 16, 32, 128. G = 8 (m = 1: 4 MiB buffer, in L3) is the fastest or
+  within noise of it for both m; G = 1 costs ~45% more at m = 1 (call overhead),
+  G >= 32 20-60% more (the buffer leaves the cache before it is read back).
+- C (columns per chunk): the full N is best at m = 1 (2048 or less: +70%, the batched
+  matmul of a 1-row operand pays per call); C = 2048 is best at m = 8 (-10..30% against
+  the full N: a 32 x 2048 fp32 panel stays in L2 while BLAS packs it).
+  The K chunk is the outer loop; columns outer was 5-25% slower at m = 8.
+- Scale then matmul (dequantise the chunk in place, `x[:, chunk] @ buf`): one
+  larger BLAS call but a second pass over the fp32 buffer: +90% at m = 1, +20% at m = 8
+  (against the same chunking).
+  A fused `np.multiply(int8 chunk, scales, out=fp32 buf)` is slower still (numpy's
+  buffered mixed-type loop runs at a third of the cast's speed).
+- `prod *= s; prod.sum(0)` instead of the einsum: the same within 5%.
+- One `einsum('gmi,gin,gn->mn', optimize=True)` per chunk: +60% at m = 1, +10% at m = 8.
+- The transposed product (`buf^T @ x^T`, so BLAS sees N as the long side): +5-10%
+  at m = 1, the same at m = 8.
+"""
+
+from __future__ import annotations
+
+import os
+
+# Before numpy is imported: BLAS threads would fight the interpreter for 2 cores and
+# make the rounds incomparable.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import cProfile  # noqa: E402
+import gc  # noqa: E402
+import io  # noqa: E402
+import pstats  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import tracemalloc  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
+
+from xdsl_spatial.interpreters.runner import execute  # noqa: E402
+from xdsl_spatial.ir_io import parse_module  # noqa: E402
+from xdsl_spatial.passes.q8_lower import lower_q8  # noqa: E402
+from xdsl_spatial.quant import quantize_q8_0  # noqa: E402
+from xdsl_spatial.tools.spatial_gguf import q8_matmul_func  # noqa: E402
+
+Q8_BLOCK = 32
+U = 2.0**-24
+"""The unit roundoff of fp32."""
+
+# --------------------------------------------------------------------------------------
+# (a) and (b): numpy
+# --------------------------------------------------------------------------------------
+
+
+def default_chunks(m: int, n: int) -> tuple[int, int]:
+    """(Q8_0 blocks, columns) per chunk of (a), as tuned on the machine of README.md."""
+    return 8, (n if m == 1 else min(n, 2048))
+
+
+def q8_matmul(
+    x: np.ndarray,
+    q: np.ndarray,
+    s: np.ndarray,
+    blocks: int | None = None,
+    cols: int | None = None,
+) -> np.ndarray:
+    """`x . W` for the Q8_0 weight (q, s): x m x K fp32, q K x N int8, s K/32 x N.
+
+    `sum_b s[b, n] * sum_i x[r, 32b + i] * q[32b + i, n]` in fp32, the weight cast to
+    fp32 `blocks` Q8_0 blocks by `cols` columns at a time into one reused buffer.
+    """
+    m, k = x.shape
+    n = q.shape[1]
+    nb = k // Q8_BLOCK
+    g_def, c_def = default_chunks(m, n)
+    g, c = min(blocks or g_def, nb), min(cols or c_def, n)
+    xb = np.ascontiguousarray(x.reshape(m, nb, Q8_BLOCK).transpose(1, 0, 2))
+    q3 = q.reshape(nb, Q8_BLOCK, n)
+    s32 = s if s.dtype == np.float32 else s.astype(np.float32)
+    buf = np.empty((g, Q8_BLOCK, c), np.float32)
+    prod = np.empty((g, m, c), np.float32)
+    y = np.zeros((m, n), np.float32)
+    for b0 in range(0, nb, g):
+        b1 = min(nb, b0 + g)
+        for c0 in range(0, n, c):
+            c1 = min(n, c0 + c)
+            wbuf = buf[: b1 - b0, :, : c1 - c0]
+            p = prod[: b1 - b0, :, : c1 - c0]
+            np.copyto(wbuf, q3[b0:b1, :, c0:c1], casting="unsafe")
+            np.matmul(xb[b0:b1], wbuf, out=p)
+            y[:, c0:c1] += np.einsum("gmc,gc->mc", p, s32[b0:b1, c0:c1])
+    return y
+
+
+def dequant_matmul(x: np.ndarray, q: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Dequantise the whole weight to fp32, then one BLAS matmul."""
+    k, n = q.shape
+    w = q.astype(np.float32).reshape(k // Q8_BLOCK, Q8_BLOCK, n)
+    w *= s.astype(np.float32)[:, None, :]
+    return x @ w.reshape(k, n)
+
+
+# --------------------------------------------------------------------------------------
+# (c) and (d): the interpreter
+# --------------------------------------------------------------------------------------
+
+
+def module_text(m: int, k: int, n: int, scale: str) -> str:
+    """`y = x . W` as `spatial-gguf --emit` writes it: bf16 x, W from `W__q8`, `W__q8_scale`."""
+    return "builtin.module {\n" + q8_matmul_func("gemv", "W", k, n, m, "bf16", scale) + "}\n"
+
+
+# --------------------------------------------------------------------------------------
+# Measuring
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    key: str
+    label: str
+    run: Callable[[], np.ndarray]
+    times: list[float] = field(default_factory=list)
+    peak: int = 0
+    err: float = 0.0
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def best(self) -> float:
+        return min(self.times)
+
+
+def fp64_reference(x: np.ndarray, q: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """y in fp64 on the dequantised weight, and the fp32 summation bound per element."""
+    k, n = q.shape
+    w = q.astype(np.float64).reshape(k // Q8_BLOCK, Q8_BLOCK, n)
+    w = (w * s.astype(np.float64)[:, None, :]).reshape(k, n)
+    x64 = x.astype(np.float64)
+    gamma = k * U / (1 - k * U)
+    return x64 @ w, gamma * (np.abs(x64) @ np.abs(w))
+
+
+def interleaved(cands: Sequence[Candidate], rounds: int) -> None:
+    """`rounds` rounds, each runs every candidate once, the order rotating by one."""
+    for r in range(rounds):
+        order = list(cands[r % len(cands) :]) + list(cands[: r % len(cands)])
+        for c in order:
+            gc.collect()
+            t0 = time.perf_counter()
+            c.run()
+            c.times.append(time.perf_counter() - t0)
+
+
+def peak_extra_memory(run: Callable[[], object]) -> int:
+    """Bytes allocated at the peak of one call, above what was allocated before it."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        out = run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    del out
+    return peak - base
+
+
+def _ms(t: float) -> str:
+    return f"{t * 1e3:9.2f}"
+
+
+def _mib(b: int) -> str:
+    return f"{b / 2**20:8.2f}"
+
+
+def profile(run: Callable[[], object], calls: int = 5, top: int = 15) -> str:
+    """cProfile of `calls` runs, the `top` functions by own time (numpy's ufuncs and
+    BLAS count in the Python function that calls them)."""
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(calls):
+        run()
+    prof.disable()
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def bench_one(
+    m: int,
+    k: int,
+    n: int,
+    scale: str,
+    rounds: int,
+    blocks: int | None,
+    cols: int | None,
+    with_profile: bool = False,
+) -> list[Candidate]:
+    rng = np.random.default_rng(1234 + m)
+    # bf16 activations as the chip holds them; a weight of LLM-like magnitudes.
+    x = rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16).astype(np.float32)
+    sdt = np.float16 if scale == "f16" else np.float32
+    q, s = quantize_q8_0(rng.standard_normal((k, n)).astype(np.float32) * 0.02, sdt)
+
+    unlowered = parse_module(module_text(m, k, n, scale))
+    lowered = parse_module(module_text(m, k, n, scale))
+    decisions = lower_q8(lowered)
+    if not all(d.lowered for d in decisions):
+        sys.exit(f"q8-lower did not lower the product: {[d.line() for d in decisions]}")
+
+    def interpreted(module: object) -> Callable[[], np.ndarray]:
+        return lambda: execute(module, "gemv", [x, q, s]).outputs[0]  # type: ignore[arg-type]
+
+    cands = [
+        Candidate("a", "(a) numpy Q8_0", lambda: q8_matmul(x, q, s, blocks, cols)),
+        Candidate("b", "(b) numpy dequantise+matmul", lambda: dequant_matmul(x, q, s)),
+        Candidate("c", "(c) interpreter, unlowered", interpreted(unlowered)),
+        Candidate("d", "(d) interpreter, lowered", interpreted(lowered)),
+    ]
+    # Agreement first (this also warms every cache: BLAS, the interpreter's compiled
+    # programs and placements).
+    ref, bound = fp64_reference(x, q, s)
+    for c in cands:
+        y = np.asarray(c.run(), dtype=np.float64)
+        c.err = float(np.abs(y - ref).max())
+        over = np.abs(y - ref) > bound
+        if over.any():
+            i = np.unravel_index(int(np.argmax(over)), over.shape)
+            sys.exit(
+                f"{c.label} disagrees with the fp64 reference at {i}: "
+                f"|{y[i]} - {ref[i]}| > fp32 bound {bound[i]:.3g}"
+            )
+    for c in cands:
+        c.peak = peak_extra_memory(c.run)
+    interleaved(cands, rounds)
+    if with_profile:
+        print(f"\ncProfile of (d), m = {m}, K = {k}, N = {n}, 5 runs:")
+        print(profile(cands[3].run))
+    return cands
+
+
+def report(m: int, k: int, n: int, cands: list[Candidate], rounds: int) -> str:
+    by = {c.key: c for c in cands}
+    weight = k * n
+    lines = [
+        f"m = {m}, K = {k}, N = {n} (int8 weight {weight / 2**20:.2f} MiB), "
+        f"{rounds} interleaved rounds",
+        f"{'candidate':<30} {'median ms':>9} {'min ms':>9} {'peak MiB':>8} "
+        f"{'x weight':>8} {'max |y - y64|':>13}",
+    ]
+    for c in cands:
+        lines.append(
+            f"{c.label:<30} {_ms(c.median)} {_ms(c.best)} {_mib(c.peak)} "
+            f"{c.peak / weight:8.2f} {c.err:13.3g}"
+        )
+    a, c_, d = by["a"], by["c"], by["d"]
+    # The targets are set for the model-sized product only.
+    target = f"; target <= {1.3 if m == 1 else 1.5}" if (k, n) == (4096, 4096) else ""
+    lines.append(
+        f"(d)/(a) = {d.median / a.median:.2f} (min/min {d.best / a.best:.2f}{target}),  "
+        f"(d)/(c) = {d.median / c_.median:.2f} (min/min {d.best / c_.best:.2f})"
+    )
+    return "\n".join(lines)
+
+
+def tune(m: int, k: int, n: int, rounds: int) -> str:
+    """(a)'s time over a grid of chunkings, interleaved like the main table."""
+    rng = np.random.default_rng(99)
+    x = rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16).astype(np.float32)
+    q, s = quantize_q8_0(rng.standard_normal((k, n)).astype(np.float32) * 0.02)
+    grid = [(g, c) for g in (2, 4, 8, 16, 32) for c in (n, n // 2, n // 4) if c >= 32]
+    cands = [
+        Candidate(f"{g}x{c}", f"G = {g:>2}, C = {c:>5}", lambda g=g, c=c: q8_matmul(x, q, s, g, c))
+        for g, c in grid
+    ]
+    for c in cands:
+        c.run()
+    interleaved(cands, rounds)
+    best = min(cands, key=lambda c: c.median)
+    lines = [f"(a) chunking, m = {m}, K = {k}, N = {n}: median (min) ms"]
+    lines += [
+        f"  {c.label}: {_ms(c.median)} ({c.best * 1e3:.2f})" + ("  <- fastest" if c is best else "")
+        for c in cands
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="K = N = 512, 3 rounds")
+    p.add_argument("--m", default="1,8", help="comma-separated batch sizes (default 1,8)")
+    p.add_argument("--k", type=int, help="K (default 4096; 512 with --quick)")
+    p.add_argument("--n", type=int, help="N (default 4096; 512 with --quick)")
+    p.add_argument("--rounds", type=int, help="interleaved rounds (default 9; 3 with --quick)")
+    p.add_argument("--scales", choices=("f32", "f16"), default="f32",
+                   help="scale type: f32 as the chip stores it (default) or f16 as GGUF does")
+    p.add_argument("--blocks", type=int, help="(a): Q8_0 blocks per chunk (default 8)")
+    p.add_argument(
+        "--cols", type=int, help="(a): columns per chunk (default N at m = 1, 2048 else)"
+    )
+    p.add_argument("--tune", action="store_true", help="also sweep (a)'s chunking")
+    p.add_argument("--profile", action="store_true", help="also cProfile the lowered run (d)")
+    args = p.parse_args(argv)
+    k = args.k or (512 if args.quick else 4096)
+    n = args.n or (512 if args.quick else 4096)
+    rounds = args.rounds or (3 if args.quick else 9)
+    ms = [int(v) for v in args.m.split(",")]
+    print(
+        f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}, "
+        f"{os.cpu_count()} CPUs, {args.scales} scales, bf16 activations"
+    )
+    for m in ms:
+        cands = bench_one(
+            m, k, n, args.scales, rounds, args.blocks, args.cols, args.profile
+        )
+        print()
+        print(report(m, k, n, cands, rounds))
+        sys.stdout.flush()
+    if args.tune:
+        for m in ms:
+            print()
+            print(tune(m, k, n, rounds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
