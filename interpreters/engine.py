@@ -342,6 +342,23 @@ class _StageInfo:
     factors: list[SSAValue] | None
     body_args: tuple[BlockArgument, ...]
     yielded: SSAValue
+    static: dict[SSAValue, Any] | None = None
+    """Body values that depend on no input (constants, indices, their comparisons),
+    evaluated once over the iteration space."""
+
+    def static_values(self) -> dict[SSAValue, Any]:
+        if self.static is None:
+            env: dict[SSAValue, Any] = {}
+            deps = set(self.body_args)
+            for o in self.op.body.block.ops:
+                if isinstance(o, YieldOp):
+                    continue
+                if any(v in deps for v in o.operands):
+                    deps.update(o.results)
+                else:
+                    _eval(o.results[0], env, self.ext)
+            self.static = env
+        return self.static
 
 
 def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
@@ -1038,8 +1055,12 @@ def _evaluate_body(
     """The stage's values over the parallel axes, (items, *par extents)."""
     ext, sum_axes = st.ext, st.sum_axes
     if st.factors is not None:
-        return _contract(st.factors, st.body_args, operands, ext, n, sum_axes, scratch)
-    full = _plain(_eval(st.yielded, dict(zip(st.body_args, operands)), ext))
+        return _contract(
+            st.factors, st.body_args, operands, ext, n, sum_axes, scratch, st.static_values()
+        )
+    env = dict(st.static_values())
+    env.update(zip(st.body_args, operands))
+    full = _plain(_eval(st.yielded, env, ext))
     full = np.asarray(full)
     if full.ndim < 1 + len(ext):
         full = full.reshape((1,) * (1 + len(ext) - full.ndim) + full.shape)
@@ -1073,9 +1094,11 @@ def _contract(
     n: int,
     sum_axes: tuple[int, ...],
     scratch: Scratch,
+    static: dict[SSAValue, Any],
 ) -> np.ndarray:
     """A product body summed over `sum_axes`, contracted pairwise with BLAS."""
     env: dict[SSAValue, Any] = dict(zip(args, operands))
+    env.update(static)
     terms: list[np.ndarray] = []
     for f in factors:
         # A factor of one input is evaluated over that input's axes only; a plain
