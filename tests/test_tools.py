@@ -148,3 +148,87 @@ def test_console_scripts_are_installed():
     )
     assert r.returncode == 0, r.stderr
     assert "max |before - after|" in r.stdout
+
+
+def write_checkpoint(path: Path) -> dict[str, np.ndarray]:
+    """A GGUF with one Q8_0 and one Q4_1 linear weight, as llama.cpp stores them ([N, K])."""
+    from gguf import GGMLQuantizationType as T
+    from gguf import GGUFWriter
+    from gguf.quants import quantize
+
+    rng = np.random.default_rng(5)
+    dense = {
+        "blk.0.attn_q.weight": rng.standard_normal((96, 1088)).astype(np.float32),
+        "blk.0.ffn_up.weight": rng.standard_normal((64, 1088)).astype(np.float32),
+    }
+    writer = GGUFWriter(path, "llama")
+    writer.add_tensor("blk.0.attn_q.weight", quantize(dense["blk.0.attn_q.weight"], T.Q8_0), raw_dtype=T.Q8_0)
+    writer.add_tensor("blk.0.ffn_up.weight", quantize(dense["blk.0.ffn_up.weight"], T.Q4_1), raw_dtype=T.Q4_1)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return dense
+
+
+def test_run_binds_gguf_weights_by_name(tmp_path, capsys):
+    from gguf import GGMLQuantizationType as T
+    from gguf import GGUFReader
+    from gguf.quants import dequantize
+
+    from xdsl_spatial.tools import spatial_gguf
+
+    ckpt = tmp_path / "model.gguf"
+    write_checkpoint(ckpt)
+    mlir = tmp_path / "layer0.mlir"
+    assert spatial_gguf.main([str(ckpt), "--emit", "--layer", "0", "-o", str(mlir)]) == 0
+    x = np.random.default_rng(1).standard_normal((1, 1088)).astype(np.float32)
+    np.savez(tmp_path / "x.npz", arg0=x)
+    out = tmp_path / "y.npz"
+    rc = spatial_run.main(
+        [str(mlir), "--entry", "blk_0_attn_q", "--weights", str(ckpt), "--inputs", str(tmp_path / "x.npz"),
+         "-p", "q8-lower", "--stats", "--outputs", str(out)]
+    )
+    assert rc == 0, capsys.readouterr().err
+    stats = capsys.readouterr().out
+    assert "blk.0.attn_q.weight__q8 " in stats and "blk.0.attn_q.weight__q8_scale" in stats
+    # f16 scales as GGUF stores them: 1 byte a value, 2 bytes a scale (in whole tile rows).
+    assert "B/weight" in stats
+    reader = GGUFReader(ckpt)
+    t = next(t for t in reader.tensors if t.name == "blk.0.attn_q.weight")
+    w = dequantize(t.data, T.Q8_0).astype(np.float64).T  # K x N, exactly what llama.cpp multiplies
+    import ml_dtypes
+
+    ref = x.astype(ml_dtypes.bfloat16).astype(np.float64) @ w
+    with np.load(out, allow_pickle=False) as z:
+        y = z["res0"]
+    bound = 1090 * 2.0**-24 * (np.abs(x.astype(ml_dtypes.bfloat16).astype(np.float64)) @ np.abs(w))
+    assert (np.abs(y - ref) <= bound + 1e-30).all()
+
+
+def test_run_requantizes_other_types_only_when_asked(tmp_path, capsys):
+    from xdsl_spatial.tools import spatial_gguf
+
+    ckpt = tmp_path / "model.gguf"
+    write_checkpoint(ckpt)
+    mlir = tmp_path / "layer0.mlir"
+    assert spatial_gguf.main([str(ckpt), "--emit", "--layer", "0", "-o", str(mlir)]) == 0
+    args = [str(mlir), "--entry", "blk_0_ffn_up", "--weights", str(ckpt), "--seed", "0", "--compare"]
+    assert spatial_run.main(args) == 1
+    assert "blk.0.ffn_up.weight is Q4_1, not Q8_0" in capsys.readouterr().err
+    assert spatial_run.main(args + ["--requantize"]) == 0
+    captured = capsys.readouterr()
+    assert "blk.0.ffn_up.weight" in captured.err and "Q4_1" in captured.err
+    assert "max |before - after|" in captured.out
+
+
+def test_run_refuses_a_checkpoint_whose_shapes_differ(tmp_path, capsys):
+    ckpt = tmp_path / "model.gguf"
+    write_checkpoint(ckpt)
+    mlir = tmp_path / "wrong.mlir"
+    mlir.write_text(
+        "builtin.module {\n" + q8_matmul_func("f", "blk.0.attn_q.weight", 1088, 64, 1, "bf16", "f16") + "}\n"
+    )
+    assert spatial_run.main([str(mlir), "--weights", str(ckpt), "--seed", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "blk.0.attn_q.weight" in err and "expects shape" in err
