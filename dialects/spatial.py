@@ -44,7 +44,6 @@ from xdsl.dialects import arith
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    AnyFloat,
     ArrayAttr,
     BFloat16Type,
     DenseArrayBase,

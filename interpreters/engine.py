@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
+from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
@@ -88,13 +89,9 @@ def numpy_dtype(t: Attribute) -> np.dtype[Any]:
 
 
 def dense_values(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    t = attr.get_type()
-    shape = tuple(t.get_shape())
-    dt = numpy_dtype(t.element_type)
-    vals = attr.get_values()
-    if len(vals) == 1 and math.prod(shape) != 1:
-        return np.full(shape, vals[0], dtype=dt)
-    return np.asarray(vals, dtype=np.float64 if dt.kind == "V" else None).astype(dt).reshape(shape)
+    """A dense attribute's elements as the numpy array the chip's type holds."""
+    dt = numpy_dtype(attr.get_type().element_type)
+    return dense_array(attr).astype(dt, copy=False)
 
 
 # --------------------------------------------------------------------------------------

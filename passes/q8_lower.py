@@ -25,12 +25,18 @@ tiles of the result; per K block of 1024 rows it loads the view's tiles, the int
 values (32 tile rows x wb) and the scales (1 tile row x wb), computes each row's
 `sum_b s[b, n] * sum_i x[r, 32b + i] * q[32b + i, n]`, and adds it into an fp32
 carry. The K mod 1024 rows (g whole Q8_0 blocks) are a tail folded once per item.
+
+A product is left as it is, with its reason under `report=true`, when it is no
+static 1-32 row product over whole Q8_0 blocks on 32x32 tiles, when neither the
+fold's buffers (at one column tile) nor the view's fit a site, or when DESIGN.md
+§4's bytes, `K*Np + scale bytes*(K/32)*Np` of weight plus the items' view reads,
+are not below a bf16 copy's `2*K*Np`.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -62,9 +68,11 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.dialects import q8, spatial
+from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
@@ -139,6 +147,36 @@ def lift_rows(m: int, acc_tiles: int) -> int:
     return max(d for d in range(1, min(m, acc_tiles) + 1) if m % d == 0)
 
 
+def view_sections(k: int, tile_rows: int) -> list[tuple[int, int, int]]:
+    """The view's sections as (first K block, K blocks, width in elements): the whole
+    K blocks of `tile_rows` Q8_0 blocks, then the tail."""
+    block = tile_rows * Q8_BLOCK
+    nb, tail = divmod(k, block)
+    return ([(0, nb, block)] if nb else []) + ([(nb, 1, tail)] if tail else [])
+
+
+def lanes_width(m: int, page_w: int) -> int:
+    """Bits of a lanes-table entry: an element offset below `m * page_w`."""
+    return 16 if m * page_w < 2**15 else 32
+
+
+def view_buffer_bytes(m: int, k: int, act_bytes: int, target: TargetAttr) -> int:
+    """Local memory of the largest view section's buffers, as `build_view` allocates
+    them: each section is a program of its own, on a site of its own."""
+    tr, tc = target.tile
+    te = tr * tc
+    rows = 1 if m == 1 else lift_rows(m, target.acc_tiles.data)
+    worst = 0
+    for _, _, width in view_sections(k, tr):
+        page_t = width // tc
+        total = 2 * page_t * te * act_bytes  # in_block: a K block of every row
+        total += 2 * rows * te * act_bytes  # out
+        if m > 1:
+            total += rows * te * lanes_width(m, page_t * tc) // 8  # in_lanes
+        worst = max(worst, total)
+    return worst
+
+
 @dataclass(frozen=True)
 class FoldPlan:
     """Every number the fold is built from."""
@@ -203,9 +241,16 @@ class FoldPlan:
         return total
 
     def weight_bytes(self) -> int:
-        """Bytes the weight moves: its values, and its scales in whole tile rows."""
+        """Bytes the weight moves: its values, and its scales in whole tile rows (a
+        tail's tile row of scales is padded past its `g` rows)."""
         scale_rows = self.x_loads * self.tile[0]
         return self.k * self.n_padded + self.scale_bytes * scale_rows * self.n_padded
+
+    def model_weight_bytes(self) -> int:
+        """The weight in the profitability model (DESIGN §4, the reference):
+        `K * Np` values and `(K/32) * Np` scales, the padding of a tail's scale tile
+        row not counted."""
+        return (self.k + self.scale_bytes * (self.k // Q8_BLOCK)) * self.n_padded
 
     def view_reads(self) -> int:
         """Bytes of view every item reads: m tiles per K block and tail."""
@@ -219,8 +264,12 @@ class FoldPlan:
     def bytes_per_weight(self) -> float:
         return (self.weight_bytes() + self.view_reads()) / (self.k * self.n)
 
+    def model_bytes(self) -> int:
+        """What the profitability gate weighs against a bf16 copy."""
+        return self.model_weight_bytes() + self.view_reads()
+
     def profitable(self) -> bool:
-        return self.weight_bytes() + self.view_reads() < self.dense_bytes()
+        return self.model_bytes() < self.dense_bytes()
 
 
 def choose_wb(
@@ -285,7 +334,7 @@ def _is_zero_constant(op: Operation) -> bool:
         return False
     v = op.value
     if isinstance(v, DenseIntOrFPElementsAttr):
-        return not np.any(np.asarray(v.get_values()))
+        return not np.any(dense_array(v))
     if isinstance(v, FloatAttr | IntegerAttr):
         return v.value.data == 0
     return False
@@ -307,6 +356,10 @@ def match_q8_matmul(op: MatmulOp) -> Q8Matmul | str:
     if not all(isinstance(t, TensorType) for t in (at, bt, yt)):
         return "operands are not tensors"
     at, bt, yt = (cast(TensorType[Attribute], t) for t in (at, bt, yt))
+    if any(t.get_num_dims() != 2 for t in (at, bt, yt)):
+        return "operands are not matrices"
+    if any(d < 0 for t in (at, yt) for d in t.get_shape()):
+        return f"dynamic shape {at} x {bt} -> {yt}; the fold is planned for static sizes"
     if not isinstance(yt.element_type, Float32Type):
         return f"the result is {element_name(yt.element_type)}; the fold accumulates f32"
     (m, k), (_, n) = at.get_shape(), bt.get_shape()
@@ -527,10 +580,7 @@ def build_view(
     """The view of `x` in sections: the whole 1024-blocks, then the tail."""
     tr, tc = target.tile
     block = tr * Q8_BLOCK
-    nb, tail = divmod(k, block)
-    sections = [(0, nb, block)] if nb else []
-    if tail:
-        sections.append((nb, 1, tail))
+    sections = view_sections(k, tr)
     act = cast(TensorType[Attribute], x.type).element_type
     shape = (view_rows(m, k), Q8_BLOCK)
     rows = 1 if m == 1 else lift_rows(m, target.acc_tiles.data)
@@ -565,7 +615,7 @@ def build_view(
             store_steps = [(kb, 1)]
             owns = AffineMap(1, 0, (_lin(kb0, d0=1), _lin()))
         else:
-            ix = IntegerType(16) if m * page_w < 2**15 else IntegerType(32)
+            ix = IntegerType(lanes_width(m, page_w))
             lanes = np.array(
                 [(c // tc) * page_w + c % tc for c in range(chunks * rows * tc)],
                 dtype=np.int64,
@@ -805,15 +855,17 @@ def _quantised_constant(
 
     vt = cast(TensorType[Attribute], op.values.type)
     st = cast(TensorType[Attribute], op.scales.type)
-    w = np.asarray(value.get_values(), dtype=np.float64).reshape(vt.get_shape())
+    w = dense_array(value).astype(np.float64)
     sdt = np.float16 if isinstance(st.element_type, Float16Type) else np.float32
     if not np.any(w):
         return WeightInit(None, None)
     try:
         qv, sv = exact_q8_0(w, sdt)
     except NotExactQ8_0 as e:
+        why = str(e).removeprefix("the weight is not exactly Q8_0: ")
         raise PassFailedException(
-            f"q8-lower: weight '{weight}' of {op.name} is not exact Q8_0: {e}"
+            f"q8-lower: weight '{weight}' ({op.name} of a constant) is not exact "
+            f"Q8_0, so it cannot be stored as int8 values and scales: {why}"
         ) from None
     return WeightInit(
         DenseIntOrFPElementsAttr.from_list(vt, qv.reshape(-1).tolist()),
@@ -826,6 +878,31 @@ def _quantised_constant(
 # --------------------------------------------------------------------------------------
 
 
+def plan_q8_matmul(mm: Q8Matmul, target: TargetAttr) -> tuple[FoldPlan | None, str | None]:
+    """The fold's plan, and why the product is not lowered (None when it is)."""
+    if (why := declines(mm.m, mm.k, mm.n, target)) is not None:
+        return None, why
+    act, scale = element_bytes(mm.x_type), element_bytes(mm.scale_type)
+    plan = choose_wb(mm.m, mm.k, mm.n, act, scale, target)
+    budget = target.local_mem.data
+    if plan is None:
+        need = FoldPlan(mm.m, mm.k, mm.n, 1, act, scale, target.tile).buffer_bytes()
+        return None, (
+            f"no column group fits: one column tile needs {need} B of local memory, "
+            f"a site has {budget}"
+        )
+    if (need := view_buffer_bytes(mm.m, mm.k, act, target)) > budget:
+        return plan, (
+            f"the view's buffers need {need} B of local memory, a site has {budget}"
+        )
+    if not plan.profitable():
+        return plan, (
+            f"weight {plan.model_weight_bytes()} B + view reads {plan.view_reads()} B "
+            f"= {plan.model_bytes()} B >= a bf16 copy's {plan.dense_bytes()} B"
+        )
+    return plan, None
+
+
 @dataclass
 class Decision:
     """What the pass did with one matmul, for `report=true`."""
@@ -835,19 +912,22 @@ class Decision:
     lowered: bool
     reason: str
     plan: FoldPlan | None = None
+    view_bytes: int = 0
+    """Local memory of the view's buffers (its largest section)."""
 
     def line(self) -> str:
-        head = f"q8-lower: {self.where} {self.shape}: "
+        head = f"q8-lower: {self.where}{' ' + self.shape if self.shape else ''}: "
         if not self.lowered:
             return head + f"not lowered: {self.reason}"
         pl = self.plan
         assert pl is not None
+        moved = pl.weight_bytes() + pl.view_reads()
         return head + (
             f"lowered: wb = {pl.wb}, items = {pl.items}, K blocks = {pl.k_blocks}, "
-            f"tail = {pl.tail_blocks} Q8_0 blocks, local memory = {pl.buffer_bytes()} B; "
-            f"bytes: weight {pl.weight_bytes()} + view reads {pl.view_reads()} = "
-            f"{pl.weight_bytes() + pl.view_reads()} vs bf16 copy {pl.dense_bytes()} "
-            f"({pl.bytes_per_weight():.4f} B/weight)"
+            f"tail = {pl.tail_blocks} Q8_0 blocks, local memory = {pl.buffer_bytes()} B "
+            f"(view {self.view_bytes} B); bytes: weight {pl.model_weight_bytes()} + view "
+            f"reads {pl.view_reads()} = {pl.model_bytes()} < bf16 copy "
+            f"{pl.dense_bytes()}; moves {moved} B ({pl.bytes_per_weight():.4f} B/weight)"
         )
 
 
@@ -857,61 +937,34 @@ class LowerQ8Matmul(RewritePattern):
 
     target: TargetAttr
     views: dict[SSAValue, SSAValue] = field(default_factory=dict)
-    view_writes: dict[str, int] = field(default_factory=dict)
+    """The view of each activation value, shared by every product of it."""
+    writes: dict[SSAValue, int] = field(default_factory=dict)
+    """How many same-named tensors a function defined before each named value."""
+    unnamed: dict[Operation, int] = field(default_factory=dict)
+    """Unnamed activations viewed so far, per function."""
+    weights: dict[tuple[SSAValue, SSAValue], str] = field(default_factory=dict)
+    """The name of each weight (values, scales), one per weight however often read."""
     decisions: list[Decision] = field(default_factory=list)
-    weights_seen: int = 0
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
         res = op.res[0].name_hint if op.res else None
         where = f"linalg.matmul %{res}" if res else f"linalg.matmul #{len(self.decisions)}"
-        matched = match_q8_matmul(op)
-        if isinstance(matched, str):
-            self.decisions.append(Decision(where, "", False, matched))
+        mm = match_q8_matmul(op)
+        if isinstance(mm, str):
+            self.decisions.append(Decision(where, "", False, mm))
             return
-        mm = matched
         shape = f"{mm.m}x{mm.k}x{mm.n}"
-        if (why := declines(mm.m, mm.k, mm.n, self.target)) is not None:
-            self.decisions.append(Decision(where, shape, False, why))
+        plan, why = plan_q8_matmul(mm, self.target)
+        if plan is None or why is not None:
+            self.decisions.append(Decision(where, shape, False, why or "", plan))
             return
-        act_bytes = element_bytes(mm.x_type)
-        plan = choose_wb(
-            mm.m, mm.k, mm.n, act_bytes, element_bytes(mm.scale_type), self.target
-        )
-        if plan is None:
-            need = FoldPlan(
-                mm.m, mm.k, mm.n, 1, act_bytes, element_bytes(mm.scale_type), self.target.tile
-            ).buffer_bytes()
-            self.decisions.append(
-                Decision(
-                    where,
-                    shape,
-                    False,
-                    f"no column group fits: one column tile needs {need} B of local "
-                    f"memory, a site has {self.target.local_mem.data}",
-                )
-            )
-            return
-        if not plan.profitable():
-            self.decisions.append(
-                Decision(
-                    where,
-                    shape,
-                    False,
-                    f"weight {plan.weight_bytes()} B + view reads {plan.view_reads()} B "
-                    f">= a bf16 copy's {plan.dense_bytes()} B",
-                    plan,
-                )
-            )
-            return
-        self.weights_seen += 1
-        weight = weight_name(mm.dequant, self.weights_seen - 1)
+        weight = self._weight_name(mm.dequant)
         init = weight_init(mm.dequant, weight)
         view = self._view_of(mm, rewriter)
-        view_name = _view_tensor_name(view)
         fold = build_fold(
             view,
-            view_name,
+            _view_tensor_name(view),
             weight,
             value_name(op.res[0], "y"),
             init,
@@ -924,18 +977,41 @@ class LowerQ8Matmul(RewritePattern):
         fold.results[0].name_hint = op.res[0].name_hint
         for dead in (mm.fill, mm.dequant, mm.extf):
             _erase_if_unused(dead, rewriter)
-        self.decisions.append(Decision(where, shape, True, "", plan))
+        view_bytes = view_buffer_bytes(
+            mm.m, mm.k, element_bytes(mm.x_type), self.target
+        )
+        self.decisions.append(Decision(where, shape, True, "", plan, view_bytes))
+
+    def _weight_name(self, dq: q8.DequantizeOp) -> str:
+        key = (dq.values, dq.scales)
+        if key not in self.weights:
+            self.weights[key] = weight_name(dq, len(self.weights))
+        return self.weights[key]
+
+    def _writes_before(self, x: SSAValue) -> int:
+        """How many times the function wrote the tensor `x` names before `x`: the
+        tensors of that name it defines earlier (`%x`, then `%x_1`, ...). An unnamed
+        value is viewed as `x`, numbered after every tensor the function names `x`."""
+        fn = _function_of(x)
+        if x.name_hint is None:
+            named = sum(1 for v in _defined_tensors(fn) if v.name_hint == "x")
+            self.unnamed[fn] = self.unnamed.get(fn, 0) + 1
+            return named + self.unnamed[fn] - 1
+        if x not in self.writes:
+            seen: dict[str, int] = {}
+            for v in _defined_tensors(fn):
+                if v.name_hint is not None:
+                    self.writes[v] = seen.get(v.name_hint, 0)
+                    seen[v.name_hint] = self.writes[v] + 1
+        return self.writes.get(x, 0)
 
     def _view_of(self, mm: Q8Matmul, rewriter: PatternRewriter) -> SSAValue:
         """One view per value: made after the value is defined, shared by its products."""
         if (v := self.views.get(mm.x)) is not None:
             return v
         base = value_name(mm.x, "x")
-        writes = self.view_writes.get(base, 0)
-        self.view_writes[base] = writes + 1
-        views = build_view(
-            mm.x, base, q8_rows_name(base, writes), mm.m, mm.k, self.target
-        )
+        name = q8_rows_name(base, self._writes_before(mm.x))
+        views = build_view(mm.x, base, name, mm.m, mm.k, self.target)
         if isinstance(mm.x, BlockArgument):
             point = InsertPoint.at_start(mm.x.block)
         else:
@@ -943,11 +1019,31 @@ class LowerQ8Matmul(RewritePattern):
         for v in views:
             rewriter.insert(v, point)
         for i, v in enumerate(views):
-            v.results[0].name_hint = q8_rows_name(base, writes) + (
-                "" if i == len(views) - 1 else f"_part{i}"
-            )
+            v.results[0].name_hint = name + ("" if i == len(views) - 1 else f"_part{i}")
         self.views[mm.x] = views[-1].results[0]
         return views[-1].results[0]
+
+
+def _function_of(v: SSAValue) -> Operation:
+    """The nearest op isolated from above (the function) that defines `v`."""
+    block = v.owner if isinstance(v, BlockArgument) else cast(Operation, v.owner).parent
+    op = block.parent_op() if isinstance(block, Block) else None
+    while op is not None and not op.has_trait(IsolatedFromAbove):
+        op = op.parent_op()
+    assert op is not None, "a value the pass reads is inside a module"
+    return op
+
+
+def _defined_tensors(scope: Operation) -> Iterator[SSAValue]:
+    """The tensors `scope`'s regions define, in program order, not looking into programs
+    or nested functions."""
+    for region in scope.regions:
+        for block in region.blocks:
+            yield from (a for a in block.args if isinstance(a.type, TensorType))
+            for op in block.ops:
+                if not op.has_trait(IsolatedFromAbove):
+                    yield from _defined_tensors(op)
+                yield from (r for r in op.results if isinstance(r.type, TensorType))
 
 
 def _view_tensor_name(view: SSAValue) -> str:
@@ -1039,7 +1135,8 @@ class Q8LowerPass(ModulePass):
       preset      named target: tensix (1.5 MiB, 8 accumulator tiles; the default)
                   or reference (320 KiB, 8 tiles). The module's `spatial.target`
                   attribute, if any, is used when no preset is given.
-      local-mem   bytes of local memory on one site; the fold's buffers must fit.
+      local-mem   bytes of local memory on one site; the fold's and the view's
+                  buffers must fit.
       acc-tiles   accumulator tiles a site holds: the widest column group.
       tile-rows, tile-cols  the tile (the fold needs 32x32).
       report      print to stderr, per matmul, whether it was lowered and why, the

@@ -21,7 +21,7 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import re
 
+import ml_dtypes
+import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+)
 from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.universe import Universe
@@ -46,3 +57,20 @@ def diagnostic_text(e: BaseException) -> str:
                     op = op[:237] + "..."
                 return f"{text}\n  at: {op}"
     return text
+
+
+def dense_array(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """A dense constant's elements, read from its bytes: a weight of millions of
+    elements never becomes a Python list."""
+    et = attr.get_element_type()
+    if isinstance(et, IntegerType) and et.width.data in (8, 16, 32, 64):
+        dt = np.dtype(f"<i{et.width.data // 8}")
+    elif isinstance(et, IndexType):
+        dt = np.dtype("<i8")
+    elif isinstance(et, BFloat16Type):
+        dt = np.dtype(ml_dtypes.bfloat16)
+    elif isinstance(et, Float16Type | Float32Type | Float64Type):
+        dt = np.dtype(f"<f{et.bitwidth // 8}")
+    else:
+        return np.asarray(attr.get_values()).reshape(attr.get_shape())
+    return np.frombuffer(attr.data.data, dtype=dt).reshape(attr.get_shape())
