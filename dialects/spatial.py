@@ -238,7 +238,9 @@ class TargetAttr(ParametrizedAttribute):
                 return TargetAttr(preset=preset).parameters
             parser.parse_keyword("tile")
             parser.parse_punctuation("=")
-            dims, _ = _parse_dims(parser, 2)
+            dims = _parse_shape_no_type(parser)
+            if len(dims) != 2:
+                parser.raise_error(f"expected 2 static dimensions, got {dims}")
             parser.parse_punctuation(",")
             parser.parse_keyword("act")
             parser.parse_punctuation("=")
@@ -293,14 +295,6 @@ class TargetAttr(ParametrizedAttribute):
             raise VerifyException(
                 f"a site must hold at least 1 accumulator tile, got {self.acc_tiles.data}"
             )
-
-
-def _parse_dims(parser: AttrParser, rank: int) -> tuple[list[int], None]:
-    """`AxB` as a list of integers (the lexer reads `32x32` as one token)."""
-    dims = parser.parse_dimension_list()
-    if len(dims) != rank or any(d < 0 for d in dims):
-        parser.raise_error(f"expected {rank} static dimensions, got {dims}")
-    return dims, None
 
 
 def _parse_shape_no_type(parser: AttrParser) -> list[int]:
@@ -1076,10 +1070,6 @@ class _TileMoveOp(IRDLOperation):
     def block_shape(self) -> tuple[int, int]:
         h, w = self.block.get_values()
         return cast(int, h), cast(int, w)
-
-    @property
-    def tensor_value(self) -> SSAValue:
-        raise NotImplementedError
 
     def _print_origin(self, printer: Printer) -> None:
         names = [_ssa_name(printer, v) for v in self.origin_vars]
