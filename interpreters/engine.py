@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -760,7 +760,7 @@ class ProgramRunner:
         return row, col
 
     def _geometry(
-        self, row: np.ndarray, col: np.ndarray, bh: int, row_len: int
+        self, row: np.ndarray, col: np.ndarray, bh: int
     ) -> tuple[int, int] | None:
         """Tile-row and tile-column step between block rows, if every item's are even."""
         if bh == 1:
@@ -796,7 +796,7 @@ class ProgramRunner:
         t0 = self._origins(mv, env, tensors, items)
         row, col = self._block_rows(mv, t0, tt, items, "loads")
         offsets = row[:, 0] * tr * row_len + col[:, 0] * tc
-        steps = self._geometry(row, col, bh, row_len)
+        steps = self._geometry(row, col, bh)
         if steps is not None:
             geometry = (bh, bw, steps[0], steps[1], row_len)
             if key is not None:
@@ -842,7 +842,7 @@ class ProgramRunner:
             self._claim(o, tt, items, tile_r, tile_c)
         vals = page.materialise()
         row_len = tt.data.shape[1]
-        steps = self._geometry(row, col, bh, row_len)
+        steps = self._geometry(row, col, bh)
         offsets = row[:, 0] * tr * row_len + col[:, 0] * tc
         if steps is not None:
             dst = _affine_view(
@@ -1202,7 +1202,7 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
     k = math.prod(sizes[c] for c in contract)
     dims = batch + free_a + free_b
     if any(c in out and c not in dims for i in rest for c in subs[i]):
-        prod = _chunked_matmul(A, big_t, sizes, lead, step, nb, fa, k, fb, batch, scratch)
+        prod = _chunked_matmul(A, _f32_slices(big_t, step, scratch), nb, fa, k, fb, sizes[lead], bool(batch))
         return np.einsum(
             ",".join(["".join(dims)] + [subs[i] for i in rest]) + "->" + out,
             prod.reshape([sizes[c] for c in dims]),
@@ -1224,11 +1224,7 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
         inner = math.prod(sizes[c] for c in batch[1:])
         total = np.zeros([sizes[c] for c in dims[1:]], dtype=np.float32)
         A3 = A.reshape(nb, fa, k)
-        for j0 in range(0, sizes[lead], step):
-            j1 = min(sizes[lead], j0 + step)
-            part = big_t[j0:j1]
-            Bc = scratch.take("B", part.shape)
-            np.copyto(Bc, part, casting="unsafe")
+        for j0, j1, Bc in _f32_slices(big_t, step, scratch):
             rows = inner * (j1 - j0)
             p = _matmul(A3[j0 * inner : j0 * inner + rows], Bc.reshape(rows, k, fb))
             p = p.reshape([j1 - j0] + [sizes[c] for c in dims[1:]])
@@ -1237,7 +1233,7 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
             total += p.sum(axis=0, dtype=np.float32)
         prod, dims = total, dims[1:]
     else:
-        prod = _chunked_matmul(A, big_t, sizes, lead, step, nb, fa, k, fb, batch, scratch)
+        prod = _chunked_matmul(A, _f32_slices(big_t, step, scratch), nb, fa, k, fb, sizes[lead], bool(batch))
         prod = prod.reshape([sizes[c] for c in dims])
         for f in factors:
             prod = prod * f
@@ -1265,33 +1261,40 @@ def _matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.n
     return out
 
 
+def _f32_slices(
+    big_t: np.ndarray, step: int, scratch: Scratch
+) -> Iterator[tuple[int, int, np.ndarray]]:
+    """`big_t` cast to f32, `step` indices of its leading axis at a time, each slice in
+    the same reused buffer (so no full f32 copy of it ever exists)."""
+    for j0 in range(0, big_t.shape[0], step):
+        j1 = min(big_t.shape[0], j0 + step)
+        part = big_t[j0:j1]
+        Bc = scratch.take("B", part.shape)
+        np.copyto(Bc, part, casting="unsafe")
+        yield j0, j1, Bc
+
+
 def _chunked_matmul(
     A: np.ndarray,
-    big_t: np.ndarray,
-    sizes: dict[str, int],
-    lead: str,
-    step: int,
+    slices: Iterator[tuple[int, int, np.ndarray]],
     nb: int,
     fa: int,
     k: int,
     fb: int,
-    batch: list[str],
-    scratch: Scratch,
+    lead: int,
+    batched: bool,
 ) -> np.ndarray:
-    """(batch, free_a, free_b) = A @ B, B cast to f32 a slice of its leading axis at a time."""
+    """(batch, free_a, free_b) = A @ B, B given as f32 slices of its leading axis (of
+    `lead` indices): a batch axis when `batched`, else the first contracted axis."""
     prod = np.zeros((nb, fa, fb), dtype=np.float32)
-    for j0 in range(0, sizes[lead], step):
-        j1 = min(sizes[lead], j0 + step)
-        part = big_t[j0:j1]
-        Bc = scratch.take("B", part.shape)
-        np.copyto(Bc, part, casting="unsafe")
-        if batch:
-            rows = (nb // sizes[lead]) * (j1 - j0)
-            start = j0 * (nb // sizes[lead])
+    for j0, j1, Bc in slices:
+        if batched:
+            rows = (nb // lead) * (j1 - j0)
+            start = j0 * (nb // lead)
             a_part = A.reshape(nb, fa, k)[start : start + rows]
             _matmul(a_part, Bc.reshape(rows, k, fb), out=prod[start : start + rows])
         else:
-            kk = k // sizes[lead]
+            kk = k // lead
             a_part = A.reshape(fa, k)[:, j0 * kk : j1 * kk]
             prod[0] += a_part @ Bc.reshape((j1 - j0) * kk, fb)
     return prod

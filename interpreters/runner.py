@@ -102,11 +102,11 @@ def _as_dtype(arr: np.ndarray, want: np.dtype[Any], name: str) -> np.ndarray:
     if is_float(want):
         if not is_float(arr.dtype):
             raise RunError(f"{name} is {want} but the array holds {arr.dtype}")
-        if np.dtype(want).itemsize < arr.dtype.itemsize or want == np.dtype(ml_dtypes.bfloat16):
-            if want == np.dtype(ml_dtypes.bfloat16) and arr.dtype not in (
-                np.dtype(np.float32), np.dtype(np.float64)
-            ):
-                raise RunError(f"{name} is bf16: give float32 values, got {arr.dtype}")
+        if want == np.dtype(ml_dtypes.bfloat16) and arr.dtype not in (
+            np.dtype(np.float32),
+            np.dtype(np.float64),
+        ):
+            raise RunError(f"{name} is bf16: give float32 values, got {arr.dtype}")
         return arr.astype(want)
     raise RunError(f"{name}: unsupported element type {want}")
 
