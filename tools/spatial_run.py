@@ -99,7 +99,8 @@ def _load_inputs(path: str) -> dict[str, np.ndarray]:
 def _draw(name: str | None, t: TensorType, rng: np.random.Generator) -> np.ndarray:
     shape = tuple(t.get_shape())
     dt = numpy_dtype(t.element_type)
-    part = stored_part(name)[1] if name and stored_part(name) else None
+    parsed = stored_part(name) if name else None
+    part = parsed[1] if parsed else None
     if dt.kind in "iu":
         info = np.iinfo(dt)
         lo, hi = max(info.min, -127), min(info.max, 127)
