@@ -22,18 +22,22 @@ Nothing here asserts a time: the numbers are for reading.
 
 What (a) is, and what else was tried (on the 2-core machine of README.md; all at
 K = N = 4096, times the median of interleaved runs):
-- The weight is cast to fp32 a chunk of G Q8_0 blocks (G x 32 K-rows) and C columns
-  at a time into one reused buffer, contracted per block by a batched
-  `(G, m, 32) @ (G, 32, C)` matmul, and the per-block sums are scaled and summed over
-  the G blocks with one `einsum('gmc,gc->mc')`. The int8 -> fp32 cast is numpy's SIMD
-  cast (1.7 ms for 16 Mi values): it alone is over half of the m = 1 time.
+- The weight is cast to fp32 a chunk of G Q8_0 blocks (G x 32 K-rows, all N columns)
+  at a time into one reused buffer, contracted per block by batched
+  `(G, m, 32) @ (G, 32, C)` matmuls over C columns at a time, and the per-block sums
+  are scaled and summed over the G blocks with one `einsum('gmc,gc->mc')`. The
+  int8 -> fp32 cast is numpy's SIMD cast (1.7 ms for 16 Mi values): it alone is over
+  half of the m = 1 time.
 - G: 1, 2, 4, 8, 16, 32, 128. G = 8 (m = 1: 4 MiB buffer, in L3) is the fastest or
   within noise of it for both m; G = 1 costs ~45% more at m = 1 (call overhead),
   G >= 32 20-60% more (the buffer leaves the cache before it is read back).
-- C (columns per chunk): the full N is best at m = 1 (2048 or less: +70%, the batched
-  matmul of a 1-row operand pays per call); C = 2048 is best at m = 8 (-10..30% against
-  the full N: a 32 x 2048 fp32 panel stays in L2 while BLAS packs it).
-  The K chunk is the outer loop; columns outer was 5-25% slower at m = 8.
+- C (columns per matmul call): the full N is best at m = 1 (2048 or less: +5%, the
+  batched matmul of a 1-row operand pays per call); C = 2048 is best at m = 8 (the full
+  N costs +80%: a 32 x 2048 fp32 panel stays in L2 while BLAS packs it; 1024: +3%).
+- Casting C columns at a time (a (G, 32, C) chunk per matmul call, the columns the
+  inner loop) instead of all N: the same at m = 1, +30% at m = 8 (7.7 against 5.8 ms:
+  twice the cast calls over half-rows, and the matmul's panel is no longer the one
+  just cast). The first version of (a) did this.
 - Scale then matmul (dequantise the chunk in place, `x[:, chunk] @ buf`): one
   larger BLAS call but a second pass over the fp32 buffer: +90% at m = 1, +20% at m = 8
   (against the same chunking).
@@ -84,7 +88,8 @@ U = 2.0**-24
 
 
 def default_chunks(m: int, n: int) -> tuple[int, int]:
-    """(Q8_0 blocks, columns) per chunk of (a), as tuned on the machine of README.md."""
+    """(Q8_0 blocks per chunk, columns per matmul call) of (a), as tuned on the machine
+    of README.md."""
     return 8, (n if m == 1 else min(n, 2048))
 
 
@@ -98,7 +103,8 @@ def q8_matmul(
     """`x . W` for the Q8_0 weight (q, s): x m x K fp32, q K x N int8, s K/32 x N.
 
     `sum_b s[b, n] * sum_i x[r, 32b + i] * q[32b + i, n]` in fp32, the weight cast to
-    fp32 `blocks` Q8_0 blocks by `cols` columns at a time into one reused buffer.
+    fp32 `blocks` Q8_0 blocks (all N columns) at a time into one reused buffer, and
+    multiplied `cols` columns per matmul call.
     """
     m, k = x.shape
     n = q.shape[1]
@@ -108,18 +114,16 @@ def q8_matmul(
     xb = np.ascontiguousarray(x.reshape(m, nb, Q8_BLOCK).transpose(1, 0, 2))
     q3 = q.reshape(nb, Q8_BLOCK, n)
     s32 = s if s.dtype == np.float32 else s.astype(np.float32)
-    buf = np.empty((g, Q8_BLOCK, c), np.float32)
-    prod = np.empty((g, m, c), np.float32)
+    buf = np.empty((g, Q8_BLOCK, n), np.float32)
+    prod = np.empty((g, m, n), np.float32)
     y = np.zeros((m, n), np.float32)
     for b0 in range(0, nb, g):
         b1 = min(nb, b0 + g)
+        wbuf, p = buf[: b1 - b0], prod[: b1 - b0]
+        np.copyto(wbuf, q3[b0:b1], casting="unsafe")
         for c0 in range(0, n, c):
-            c1 = min(n, c0 + c)
-            wbuf = buf[: b1 - b0, :, : c1 - c0]
-            p = prod[: b1 - b0, :, : c1 - c0]
-            np.copyto(wbuf, q3[b0:b1, :, c0:c1], casting="unsafe")
-            np.matmul(xb[b0:b1], wbuf, out=p)
-            y[:, c0:c1] += np.einsum("gmc,gc->mc", p, s32[b0:b1, c0:c1])
+            np.matmul(xb[b0:b1], wbuf[..., c0 : c0 + c], out=p[..., c0 : c0 + c])
+        y += np.einsum("gmc,gc->mc", p, s32[b0:b1])
     return y
 
 
