@@ -503,18 +503,26 @@ _COMPILED: weakref.WeakKeyDictionary[ProgramOp, tuple[int, _Compiled]] = (
 
 def _fingerprint(op: ProgramOp) -> int:
     """Changes whenever an op of the program is added, removed or given new
-    properties, operands or types (attributes are immutable, so identities do)."""
-    return hash(
-        tuple(
-            (
-                id(o),
-                *map(id, o.properties.values()),
-                *map(id, o.operands),
-                *[id(r.type) for r in o.results],
-            )
-            for o in op.walk()
-        )
-    )
+    properties, operands or types (attributes are immutable, so identities do).
+    Run before every run of the program: a plain loop, not `walk`'s generators."""
+    ids: list[int] = []
+    add = ids.append
+    stack: list[Operation] = [op]
+    while stack:
+        o = stack.pop()
+        add(id(o))
+        for v in o.properties.values():
+            add(id(v))
+        for v in o.operands:
+            add(id(v))
+        for r in o.results:
+            add(id(r.type))
+        for region in o.regions:
+            for b in region.blocks:
+                for a in b.args:
+                    add(id(a.type))
+                stack.extend(b.ops)
+    return hash(tuple(ids))
 
 
 def _compile(op: ProgramOp) -> _Compiled:
@@ -1313,6 +1321,10 @@ def _arrange(
     return buf
 
 
+FEW_ROWS = 8
+"""Up to this many picked hyperplanes, a select's rows are added one view at a time."""
+
+
 @dataclass
 class _Rows:
     """`select(cond, yes, +0.0)` with a condition on few axes (the rows of a page),
@@ -1355,6 +1367,15 @@ def _add_rows(acc: Any, rows: _Rows, dt: np.dtype[Any]) -> _Sum:
     varying = [d for d, e in enumerate(c.shape) if e > 1]
     picked = c.reshape([c.shape[d] for d in varying])
     nz = np.nonzero(picked)
+    if len(nz[0]) <= FEW_ROWS:
+        # A few hyperplanes (a row-select fold picks one row): added through views.
+        yes = np.broadcast_to(rows.yes, shape)
+        for hit in zip(*nz):
+            at: list[Any] = [slice(None)] * len(shape)
+            for d, j in zip(varying, hit):
+                at[d] = int(j)
+            out[tuple(at)] += yes[tuple(at)]
+        return _Sum(out)
     front = list(range(len(varying)))
     dst = np.moveaxis(out, varying, front)
     src = np.moveaxis(np.broadcast_to(rows.yes, shape), varying, front)

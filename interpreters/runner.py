@@ -10,7 +10,7 @@ from xdsl_spatial.interpreters.runner import run
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -39,8 +39,18 @@ class Execution:
     traffic: Traffic
 
 
+def _functions(module: ModuleOp) -> Iterator[func.FuncOp]:
+    """The defined functions of `module` and of the modules nested in it (their
+    bodies are not searched: a function does not hold another)."""
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.body.blocks:
+            yield op
+        elif isinstance(op, ModuleOp):
+            yield from _functions(op)
+
+
 def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
-    funcs = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+    funcs = list(_functions(module))
     names = [f.sym_name.data for f in funcs]
     if entry is None:
         if len(funcs) != 1:
