@@ -190,12 +190,20 @@ def _padded(a: np.ndarray, tiles: tuple[int, int], tile: tuple[int, int]) -> np.
     return out
 
 
+Dense = tuple[int, tuple[tuple[int, int, int], ...]]
+"""A page a stage wrote through a dense map: (reach, per axis (coefficient, extent,
+stride in `base`)). Page element `o < reach` is `sum(stride * (o // coef % extent))`
+past the item's offset; elements from `reach` on were not written (zero)."""
+
+
 @dataclass
 class Page:
     """A page per item: element `o` of item `i` is `base.flat[offsets[i] + place(o)]`.
 
     A materialised page has `base` (items, tr, n*tc), `offsets[i] = i * size` and
-    `place` the identity; a loaded page places its elements in the tensor's array."""
+    `place` the identity; a loaded page places its elements in the tensor's array
+    (`geometry`); a stage's page keeps the stage's values as they came, broadcast axes
+    and all (`dense`), and is laid out only when something needs it in page order."""
 
     base: np.ndarray
     offsets: np.ndarray
@@ -204,13 +212,30 @@ class Page:
     geometry: tuple[int, int, int, int, int] | None = None
     """(block h, block w, tile-row step per block row, tile-col step per block row,
     row length of the tensor's array); None for a materialised page."""
+    dense: Dense | None = None
 
     @property
     def size(self) -> int:
         return self.tile[0] * self.tiles * self.tile[1]
 
+    @property
+    def layout(self) -> tuple[Any, ...]:
+        """What `place` depends on besides its argument (a cache key)."""
+        return (self.geometry, self.dense, self.tiles, self.tile)
+
+    def placeable(self, o: np.ndarray) -> bool:
+        """Whether `place` knows where elements `o` are (a dense page's unwritten tail
+        has no place: it is zero)."""
+        return self.dense is None or not o.size or int(o.max()) < self.dense[0]
+
     def place(self, o: np.ndarray) -> np.ndarray:
         """Offsets in `base` of page elements `o` (relative to the item's offset)."""
+        if self.dense is not None:
+            at = np.zeros(np.shape(o), dtype=np.int64)
+            for coef, extent, stride in self.dense[1]:
+                if stride:
+                    at += stride * (o // coef % extent)
+            return at
         if self.geometry is None:
             return o
         h, w, rho, kappa, row_len = self.geometry
@@ -220,12 +245,40 @@ class Page:
         a, b = np.divmod(t, w)
         return (a * rho * tr + r) * row_len + (a * kappa + b) * tc + c
 
-    def materialise(self) -> np.ndarray:
-        if self.geometry is None:
-            return self.base.reshape(len(self.offsets), self.tile[0], -1)
-        h, w, rho, kappa, row_len = self.geometry
+    def in_order(self) -> np.ndarray:
+        """The pages as (items, tr, tiles * tc) in page order: a view when one strided
+        view expresses it (items that share a page share its view), else a copy."""
         tr, tc = self.tile
+        width = self.tiles * tc
+        placed = _placement(self, 0, (width, 1), (tr, width))
+        if placed is not None:
+            offsets = _shared(self.offsets)
+            view = _affine_view(self.base.reshape(-1), offsets + placed[0], (tr, width), placed[1])
+            if view is not None:
+                return view
+        return self.materialise()
+
+    def materialise(self) -> np.ndarray:
+        """The pages copied out, (items, tr, tiles * tc)."""
         items = len(self.offsets)
+        tr = self.tile[0]
+        if self.dense is not None:
+            reach, axes = self.dense
+            out = (np.empty if reach == self.size else np.zeros)(
+                (items, self.size), dtype=self.base.dtype
+            )
+            order = sorted(axes, reverse=True)
+            src = _affine_view(
+                self.base.reshape(-1), self.offsets, [e for _, e, _ in order],
+                [st for _, _, st in order],
+            )
+            assert src is not None
+            np.copyto(out[:, :reach].reshape(items, *[e for _, e, _ in order]), src)
+            return out.reshape(items, tr, -1)
+        if self.geometry is None:
+            return self.base.reshape(items, tr, -1)
+        h, w, rho, kappa, row_len = self.geometry
+        tc = self.tile[1]
         view = _affine_view(
             self.base.reshape(-1),
             self.offsets,
@@ -233,11 +286,36 @@ class Page:
             (row_len, rho * tr * row_len + kappa * tc, tc, 1),
         )
         if view is not None:
-            out = np.ascontiguousarray(view).reshape(items, tr, h * w * tc)
-            return out
+            return np.ascontiguousarray(view).reshape(items, tr, h * w * tc)
         o = np.arange(self.size)
         idx = self.offsets[:, None] + self.place(o)[None, :]
         return self.base.reshape(-1)[idx].reshape(items, tr, -1)
+
+    def laid_out(self) -> Page:
+        """The same pages with every element in `base` (materialised if dense)."""
+        if self.dense is None:
+            return self
+        vals = self.materialise()
+        n = len(self.offsets)
+        return Page(vals.reshape(n, -1), np.arange(n) * self.size, self.tiles, self.tile)
+
+
+def _shared(offsets: np.ndarray) -> np.ndarray:
+    """One offset for items that all read the same place (a page every item shares)."""
+    if len(offsets) > 1 and offsets[-1] == offsets[0] and (offsets == offsets[0]).all():
+        return offsets[:1]
+    return offsets
+
+
+def _compact(a: np.ndarray) -> np.ndarray:
+    """`a` with every broadcast (stride 0) axis cut to extent 1, so that numpy keeps
+    results that do not vary along it small."""
+    if a.ndim and 0 in a.strides:
+        cut = tuple(
+            slice(0, 1) if st == 0 and e > 1 else slice(None) for st, e in zip(a.strides, a.shape)
+        )
+        return a[cut]
+    return a
 
 
 def _affine_view(
@@ -332,10 +410,10 @@ class _StageInfo:
     out_coeffs: tuple[int, ...]
     out_tiles: int
     out_dtype: np.dtype[Any]
-    covers: bool
-    """The output map writes every element of its page exactly once."""
-    row_major: bool
-    """... in the order of the parallel axes (the page is the values, C-ordered)."""
+    dense: tuple[int, tuple[tuple[int, int, int], ...]] | None
+    """When the output map writes elements 0 .. reach-1 of its page once each (its
+    coefficients a mixed radix from 1): (reach, per varying parallel axis (index among
+    the parallel axes, coefficient, extent))."""
     factors: list[SSAValue] | None
     body_args: tuple[BlockArgument, ...]
     yielded: SSAValue
@@ -371,16 +449,13 @@ def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
     par = tuple(d for d, k in enumerate(kinds) if k == IterKind.PAR)
     bt = cast(BufferType, s.buffer.type)
     size = tile[0] * bt.tiles.data * tile[1]
-    radix = sorted((oform.dims[d], ext[d]) for d in par if ext[d] > 1)
+    radix = sorted((oform.dims[d], ext[d], j) for j, d in enumerate(par) if ext[d] > 1)
     reach = 1
-    covers = oform.const == 0
-    for c, e in radix:
-        covers = covers and c == reach
+    dense_ok = oform.const == 0
+    for c, e, _ in radix:
+        dense_ok = dense_ok and c == reach
         reach *= e
-    covers = covers and reach == size
-    row_major = covers and list(oform.dims[d] for d in par if ext[d] > 1) == sorted(
-        (oform.dims[d] for d in par if ext[d] > 1), reverse=True
-    )
+    dense = (reach, tuple((j, c, e) for c, e, j in radix)) if dense_ok and reach <= size else None
     body = s.body.block
     yielded = cast(YieldOp, body.last_op).value
     sum_axes = tuple(1 + d for d, k in enumerate(kinds) if k == IterKind.SUM)
@@ -397,8 +472,7 @@ def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
         tuple(oform.dims[d] for d in par),
         bt.tiles.data,
         numpy_dtype(bt.element_type),
-        covers,
-        row_major,
+        dense,
         _product_factors(yielded) if sum_axes else None,
         tuple(body.args),
         yielded,
@@ -685,7 +759,7 @@ class ProgramRunner:
             if (group := siblings.get(o)) is not None:
                 value = self._stage_value(group.batched, env, len(items))
                 for r, st in enumerate(group.stages):
-                    env[st.op.result] = self._stage_page(st, value[:, r], len(items))
+                    env[st.op.result] = self._stage_page(st, value[:, r % value.shape[1]], len(items))
                     done.add(st.op)
             elif (st := stages.get(o)) is not None:
                 env[st.op.result] = self._stage(st, env, len(items))
@@ -848,7 +922,14 @@ class ProgramRunner:
         tile_c = col[:, :, None] + np.arange(bw)[None, None, :]
         if tt.writer is not None:
             self._claim(o, tt, items, tile_r, tile_c)
-        vals = page.materialise()
+        vals = np.broadcast_to(page.in_order(), (n, tr, bh * bw * tc))
+        if tt.writer is not None and tt.tiles[0] == 1:
+            # Rows past the end of a returned tensor's single tile row are padding:
+            # nothing reads them (loads of it read its snapshot), so they are not written.
+            live = tt.handle.dims[0]
+            vals = vals[:, :live]
+        else:
+            live = tr
         row_len = tt.data.shape[1]
         steps = self._geometry(row, col, bh)
         offsets = row[:, 0] * tr * row_len + col[:, 0] * tc
@@ -856,15 +937,15 @@ class ProgramRunner:
             dst = _affine_view(
                 tt.flat,
                 offsets,
-                (tr, bh, bw, tc),
+                (live, bh, bw, tc),
                 (row_len, steps[0] * tr * row_len + steps[1] * tc, tc, 1),
                 writeable=True,
             )
             if dst is not None:
-                np.copyto(dst, vals.reshape(n, tr, bh, bw, tc), casting="unsafe")
+                np.copyto(dst, vals.reshape(n, live, bh, bw, tc), casting="unsafe")
                 return
-        vals = vals.reshape(n, tr, bh, bw * tc).transpose(0, 2, 1, 3)
-        r_idx = row[:, :, None] * tr + np.arange(tr)[None, None, :]
+        vals = vals.reshape(n, live, bh, bw * tc).transpose(0, 2, 1, 3)
+        r_idx = row[:, :, None] * tr + np.arange(live)[None, None, :]
         c_idx = col[:, :, None] * tc + np.arange(bw * tc)[None, None, :]
         tt.data[r_idx[:, :, :, None], c_idx[:, :, None, :]] = vals
 
@@ -907,17 +988,14 @@ class ProgramRunner:
     def _operand(
         self, st: _StageInfo, i: int, page: Page, const: int, coeffs: tuple[int, ...]
     ) -> np.ndarray:
-        """Input `i` over the iteration space: (items, *ext), broadcast where unused."""
+        """Input `i` over the iteration space: (items, *ext), with extent 1 along every
+        axis it does not vary on (numpy broadcasts it)."""
         ext = st.ext
         used = [d for d, c in enumerate(coeffs) if c and ext[d] > 1]
         sub_ext = tuple(ext[d] for d in used)
-        placed = _placement(
-            page.geometry, page.tiles, page.tile, const, tuple(coeffs[d] for d in used), sub_ext
-        )
-        offsets = page.offsets
+        placed = _placement(page, const, tuple(coeffs[d] for d in used), sub_ext)
         # Items that read the same elements (a view every item shares) keep one copy.
-        if len(offsets) > 1 and offsets[-1] == offsets[0] and (offsets == offsets[0]).all():
-            offsets = offsets[:1]
+        offsets = _shared(page.offsets)
         view = None
         if placed is not None:
             base, strides = placed
@@ -925,10 +1003,13 @@ class ProgramRunner:
         if view is None:
             o = const + _grid_sum([coeffs[d] for d in used], sub_ext)
             self._check_page(st, i, o, page)
+            if not page.placeable(o):
+                page = page.laid_out()
+                offsets = page.offsets
             idx = offsets.reshape((len(offsets),) + (1,) * len(sub_ext)) + page.place(o)[None]
             view = page.base.reshape(-1)[idx]
         shape = [len(offsets)] + [ext[d] if d in used else 1 for d in range(len(ext))]
-        return view.reshape(shape)
+        return _compact(view.reshape(shape))
 
     def _check_page(self, st: _StageInfo, i: int, o: np.ndarray, page: Page) -> None:
         if o.size and (o.min() < 0 or o.max() >= page.size):
@@ -952,6 +1033,8 @@ class ProgramRunner:
                 f"stage '{st.name}' input #{i} reads element {int(o[tuple(bad)])} "
                 f"of a {page.tiles}-tile page ({page.size} elements) through its table",
             )
+        if not page.placeable(o):
+            page = page.laid_out()
         idx = page.offsets.reshape((n,) + (1,) * len(st.ext)) + page.place(o)
         return page.base.reshape(-1)[idx]
 
@@ -976,23 +1059,21 @@ class ProgramRunner:
         """The output page of a stage with these values."""
         tr, tc = self.tile
         size = tr * st.out_tiles * tc
+        if st.dense is not None:
+            # The values are kept as they are (broadcast axes stay extent 1); the page
+            # is laid out only when something needs it in order.
+            v = _compact(np.asarray(value))
+            v = np.ascontiguousarray(v, dtype=st.out_dtype)
+            v = v.reshape((1,) * (1 + len(st.par) - v.ndim) + v.shape)
+            reach, axes = st.dense
+            layout = tuple(
+                (coef, extent, v.strides[1 + j] // v.itemsize if v.shape[1 + j] > 1 else 0)
+                for j, coef, extent in axes
+            )
+            offsets = np.arange(n) * (v[0].size if v.shape[0] > 1 else 0)
+            return Page(v, offsets, st.out_tiles, self.tile, dense=(reach, layout))
         par_ext = [st.ext[d] for d in st.par]
-        full = (n, *par_ext)
-        if (
-            st.row_major
-            and isinstance(value, np.ndarray)
-            and value.shape == full
-            and value.dtype == st.out_dtype
-            and value.flags.c_contiguous
-            and value.flags.writeable
-            and value.base is None
-        ):
-            # The values already lie in the page's order: they are the page.
-            return Page(value.reshape(n, size), np.arange(n) * size, st.out_tiles, self.tile)
-        if st.covers:
-            out = np.empty((n, size), dtype=st.out_dtype)
-        else:
-            out = np.zeros((n, size), dtype=st.out_dtype)
+        out = np.zeros((n, size), dtype=st.out_dtype)
         dst = _affine_view(
             out.reshape(-1), np.arange(n) * size + st.out_const, par_ext, st.out_coeffs,
             writeable=True,
@@ -1008,23 +1089,20 @@ _PLACEMENTS: dict[tuple[Any, ...], tuple[int, tuple[int, ...]] | None] = {}
 
 
 def _placement(
-    geometry: tuple[int, int, int, int, int] | None,
-    tiles: int,
-    tile: tuple[int, int],
+    page: Page,
     const: int,
     coeffs: tuple[int, ...],
     ext: tuple[int, ...],
 ) -> tuple[int, tuple[int, ...]] | None:
     """Base offset and per-axis strides that place a map over a page in the page's
     array, when one strided view expresses it (checked at every point once, then
-    remembered: the answer depends on the shapes only)."""
-    key = (geometry, tiles, tile, const, coeffs, ext)
+    remembered: the answer depends on the page's layout and the map only)."""
+    key = (page.layout, const, coeffs, ext)
     if key in _PLACEMENTS:
         return _PLACEMENTS[key]
-    page = Page(np.empty(0), np.zeros(1, np.int64), tiles, tile, geometry)
     o = const + _grid_sum(coeffs, ext)
     result: tuple[int, tuple[int, ...]] | None = None
-    if not o.size or (o.min() >= 0 and o.max() < page.size):
+    if not o.size or (o.min() >= 0 and o.max() < page.size and page.placeable(o)):
         placed = page.place(o)
         base = int(placed.reshape(-1)[0]) if placed.size else 0
         strides = []
@@ -1232,10 +1310,25 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
         inner = math.prod(sizes[c] for c in batch[1:])
         total = np.zeros([sizes[c] for c in dims[1:]], dtype=np.float32)
         A3 = A.reshape(nb, fa, k)
+        dims_s = "".join(dims)
+        # One factor along the summed axis (a Q8_0 block's scale) is multiplied in and
+        # summed by one einsum, a single pass over the slice's products.
+        fused = None
+        if len(factors) == 1 and factors[0].shape[0] > 1:
+            f_sub = "".join(c for c, e in zip(dims, factors[0].shape) if e > 1)
+            f_sq = factors[0].reshape([e for e in factors[0].shape if e > 1])
+            fused = f"{dims_s},{f_sub}->{dims_s[1:]}"
         for j0, j1, Bc in _f32_slices(big_t, step, scratch):
             rows = inner * (j1 - j0)
-            p = _matmul(A3[j0 * inner : j0 * inner + rows], Bc.reshape(rows, k, fb))
+            p = _matmul(
+                A3[j0 * inner : j0 * inner + rows],
+                Bc.reshape(rows, k, fb),
+                scratch.take("P", (rows, fa, fb)),
+            )
             p = p.reshape([j1 - j0] + [sizes[c] for c in dims[1:]])
+            if fused is not None:
+                total += np.einsum(fused, p, f_sq[j0:j1])
+                continue
             for f in factors:
                 p *= f[j0:j1] if f.shape[0] > 1 else f
             total += p.sum(axis=0, dtype=np.float32)
@@ -1253,7 +1346,8 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
 
 MATMUL_COLS = 2048
 """Columns of one matmul call: wider ones fall out of OpenBLAS's cache blocking (a
-(8 x 32) @ (32 x 4096) f32 product runs 2.5x slower per column than at 2048 here)."""
+(8 x 32) @ (32 x 4096) f32 product runs 2.5x slower per column than at 2048 here).
+A one-row product (a vector times a matrix) is not split: it pays per call instead."""
 
 
 def _matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -1261,7 +1355,7 @@ def _matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.n
     if out is None:
         out = np.empty((*np.broadcast_shapes(a.shape[:-2], b.shape[:-2]), a.shape[-2], b.shape[-1]), np.float32)
     cols = b.shape[-1]
-    if cols <= MATMUL_COLS:
+    if cols <= MATMUL_COLS or a.shape[-2] == 1:
         return np.matmul(a, b, out=out)
     for c0 in range(0, cols, MATMUL_COLS):
         c1 = min(cols, c0 + MATMUL_COLS)
@@ -1353,32 +1447,59 @@ def _plain(x: Any) -> Any:
     return x
 
 
+_PICKS: dict[tuple[int, int], tuple[np.ndarray, tuple[int, ...], Any, list[tuple[Any, ...]] | None]] = {}
+
+
+def _picks(
+    cond: np.ndarray, ndim: int
+) -> tuple[tuple[int, ...], Any, list[tuple[Any, ...]] | None]:
+    """The axes a select's condition varies along, the indices it picks there and,
+    when they are few, the basic index of each picked hyperplane. A condition on the
+    iteration indices is a static value of its stage (the same array every run), so
+    this is worked out once per condition."""
+    key = (id(cond), ndim)
+    hit = _PICKS.get(key)
+    if hit is not None and hit[0] is cond:
+        return hit[1], hit[2], hit[3]
+    c = cond.reshape((1,) * (ndim - cond.ndim) + cond.shape)
+    varying = tuple(d for d, e in enumerate(c.shape) if e > 1)
+    nz = np.nonzero(c.reshape([c.shape[d] for d in varying]))
+    few = None
+    if len(nz[0]) <= FEW_ROWS:
+        few = []
+        for hit_at in zip(*nz):
+            at: list[Any] = [slice(None)] * ndim
+            for d, j in zip(varying, hit_at):
+                at[d] = int(j)
+            few.append(tuple(at))
+    if len(_PICKS) > 4096:
+        _PICKS.clear()
+    _PICKS[key] = (cond, varying, nz, few)
+    return varying, nz, few
+
+
 def _add_rows(acc: Any, rows: _Rows, dt: np.dtype[Any]) -> _Sum:
     """`acc + select(c, v, +0.0)`, exactly: every element is `acc + 0` (which only
     turns -0 into +0), then the picked rows add `v`. Added once per element, a sum
     that starts from `x + 0` is never -0, so later `+ 0`s change nothing."""
-    shape = np.broadcast_shapes(np.shape(_plain(acc)), rows.cond.shape, np.shape(rows.yes))
+    yes = np.asarray(rows.yes)
+    shape = np.broadcast_shapes(np.shape(_plain(acc)), rows.cond.shape, yes.shape)
     if isinstance(acc, _Sum) and acc.array.shape == shape:
         out = acc.array
     else:
         out = np.empty(shape, dtype=dt)
         np.add(_plain(acc), dt.type(0.0), out=out)
-    c = np.broadcast_to(rows.cond, shape) if rows.cond.ndim != len(shape) else rows.cond
-    varying = [d for d, e in enumerate(c.shape) if e > 1]
-    picked = c.reshape([c.shape[d] for d in varying])
-    nz = np.nonzero(picked)
-    if len(nz[0]) <= FEW_ROWS:
-        # A few hyperplanes (a row-select fold picks one row): added through views.
-        yes = np.broadcast_to(rows.yes, shape)
-        for hit in zip(*nz):
-            at: list[Any] = [slice(None)] * len(shape)
-            for d, j in zip(varying, hit):
-                at[d] = int(j)
-            out[tuple(at)] += yes[tuple(at)]
+    varying, nz, few = _picks(rows.cond, len(shape))
+    if few is not None:
+        # A few hyperplanes (a row-select fold picks one row): added through views,
+        # `v` read where it varies and broadcast where it does not.
+        yes = yes.reshape((1,) * (len(shape) - yes.ndim) + yes.shape)
+        for at in few:
+            out[at] += yes[tuple(0 if yes.shape[d] == 1 and isinstance(a, int) else a for d, a in enumerate(at))]
         return _Sum(out)
     front = list(range(len(varying)))
     dst = np.moveaxis(out, varying, front)
-    src = np.moveaxis(np.broadcast_to(rows.yes, shape), varying, front)
+    src = np.moveaxis(np.broadcast_to(yes, shape), varying, front)
     dst[nz] += src[nz]
     return _Sum(out)
 
