@@ -213,6 +213,8 @@ class Page:
     """(block h, block w, tile-row step per block row, tile-col step per block row,
     row length of the tensor's array); None for a materialised page."""
     dense: Dense | None = None
+    prog: Progression | None | bool = False
+    """`offsets` as a progression (None: they are not one; False: not worked out yet)."""
 
     @property
     def size(self) -> int:
@@ -252,14 +254,43 @@ class Page:
         width = self.tiles * tc
         placed = _placement(self, 0, (width, 1), (tr, width))
         if placed is not None:
-            offsets = _shared(self.offsets)
-            view = _affine_view(self.base.reshape(-1), offsets + placed[0], (tr, width), placed[1])
+            view = self.view(placed[0], (tr, width), placed[1])
             if view is not None:
-                return view
+                return _compact(view)
         return self.materialise()
 
+    def trip(self, t: int) -> Page:
+        """The pages of K trip `t` of pages loaded or computed for a batch of trips
+        (offsets (trips, items))."""
+        prog = self.progression()
+        if prog is not None:
+            prog = (prog[0] + t * prog[1][0], prog[1][1:])
+        return Page(
+            self.base, self.offsets[t], self.tiles, self.tile, self.geometry, self.dense, prog
+        )
+
+    def progression(self) -> Progression | None:
+        if self.prog is False:
+            self.prog = _progression(self.offsets)
+        return cast(Progression | None, self.prog)
+
+    def view(
+        self, base: int, shape: Sequence[int], strides: Sequence[int]
+    ) -> np.ndarray | None:
+        """The read-only view (*lead, *shape) at `base + sum(strides * idx)` past each
+        item's offset, or None when the items' offsets do not step evenly."""
+        prog = self.progression()
+        if prog is None:
+            return None
+        at = (prog[0] + base, prog[1])
+        return _strided(self.base.reshape(-1), at, self.offsets.shape, shape, strides)
+
     def materialise(self) -> np.ndarray:
-        """The pages copied out, (items, tr, tiles * tc)."""
+        """The pages copied out, (items, tr, tiles * tc) (the leading axes flattened)."""
+        if self.offsets.ndim != 1:
+            flat = Page(self.base, self.offsets.reshape(-1), self.tiles, self.tile,
+                        self.geometry, self.dense)
+            return flat.materialise()
         items = len(self.offsets)
         tr = self.tile[0]
         if self.dense is not None:
@@ -296,13 +327,14 @@ class Page:
         if self.dense is None:
             return self
         vals = self.materialise()
-        n = len(self.offsets)
-        return Page(vals.reshape(n, -1), np.arange(n) * self.size, self.tiles, self.tile)
+        n = self.offsets.size
+        offsets = (np.arange(n) * self.size).reshape(self.offsets.shape)
+        return Page(vals.reshape(n, -1), offsets, self.tiles, self.tile)
 
 
 def _shared(offsets: np.ndarray) -> np.ndarray:
     """One offset for items that all read the same place (a page every item shares)."""
-    if len(offsets) > 1 and offsets[-1] == offsets[0] and (offsets == offsets[0]).all():
+    if offsets.ndim == 1 and len(offsets) > 1 and offsets[-1] == offsets[0] and (offsets == offsets[0]).all():
         return offsets[:1]
     return offsets
 
@@ -318,29 +350,49 @@ def _compact(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _affine_view(
+Progression = tuple[int, tuple[int, ...]]
+"""Offsets that step evenly along each of their axes: (first offset, step per axis)."""
+
+
+def _progression(offsets: np.ndarray) -> Progression | None:
+    """`offsets` as a progression, or None when they do not step evenly."""
+    lead = offsets.shape
+    start = int(offsets.flat[0])
+    if len(lead) == 1:
+        n = lead[0]
+        step = int(offsets[1] - offsets[0]) if n > 1 else 0
+        if n > 2 and (offsets[2:] - offsets[1:-1] != step).any():
+            return None
+        return start, (step,)
+    steps = tuple(
+        int(offsets[tuple(int(k == j) for k in range(len(lead)))]) - start if e > 1 else 0
+        for j, e in enumerate(lead)
+    )
+    if not np.array_equal(start + _grid_sum(steps, lead), offsets):
+        return None
+    return start, steps
+
+
+def _strided(
     flat: np.ndarray,
-    offsets: np.ndarray,
+    prog: Progression,
+    lead: tuple[int, ...],
     shape: Sequence[int],
     strides: Sequence[int],
     writeable: bool = False,
 ) -> np.ndarray | None:
-    """The view (items, *shape) of `flat` at `offsets[i] + sum(strides * idx)`, or None
-    when the items' offsets are not evenly spaced."""
-    n = len(offsets)
-    step = int(offsets[1] - offsets[0]) if n > 1 else 0
-    if n > 2 and (offsets[2:] - offsets[1:-1] != step).any():
-        return None
-    start = int(offsets[0])
+    """The view (*lead, *shape) of `flat` at `start + sum(steps * lead index) +
+    sum(strides * idx)`, or None when it would leave `flat`."""
+    start, steps = prog
     isz = flat.itemsize
-    all_strides = (step, *strides)
-    all_shape = (n, *shape)
+    all_strides = (*steps, *strides)
+    all_shape = (*lead, *shape)
     lo = hi = start
-    for s, e in zip(all_strides, all_shape):
-        if s < 0:
-            lo += s * (e - 1)
+    for st, e in zip(all_strides, all_shape):
+        if st < 0:
+            lo += st * (e - 1)
         else:
-            hi += s * (e - 1)
+            hi += st * (e - 1)
     if lo < 0 or hi >= flat.size:
         return None
     # The constructor, not `as_strided`: a view is made per stage operand per run.
@@ -349,11 +401,26 @@ def _affine_view(
         dtype=flat.dtype,
         buffer=flat,
         offset=start * isz,
-        strides=tuple(s * isz for s in all_strides),
+        strides=tuple(st * isz for st in all_strides),
     )
     if not writeable:
         view.flags.writeable = False
     return view
+
+
+def _affine_view(
+    flat: np.ndarray,
+    offsets: np.ndarray,
+    shape: Sequence[int],
+    strides: Sequence[int],
+    writeable: bool = False,
+) -> np.ndarray | None:
+    """The view (*offsets.shape, *shape) of `flat` at `offsets[i] + sum(strides * idx)`,
+    or None when the offsets do not step evenly along each of their axes."""
+    prog = _progression(offsets)
+    if prog is None:
+        return None
+    return _strided(flat, prog, offsets.shape, shape, strides, writeable)
 
 
 # --------------------------------------------------------------------------------------
@@ -557,15 +624,50 @@ def _sibling_runs(op: ProgramOp, stages: dict[Operation, _StageInfo]) -> dict[Op
 
 
 @dataclass
+class _LoopPlan:
+    """A K loop's body split in two: the loads and stages that do not depend on the
+    carry (`hoisted`, run for a batch of trips at once) and the rest, in order."""
+
+    ops: list[Operation]
+    hoisted: list[Operation]
+    rest: list[Operation]
+    trip_bytes_per_item: int
+    """What the hoisted stages' values hold per item and trip, at most."""
+
+
+def _loop_plan(o: KLoopOp, stages: dict[Operation, _StageInfo], tile_elems: int) -> _LoopPlan:
+    body = o.body.block
+    depends: set[SSAValue] = set(body.args[1:])
+    hoisted: list[Operation] = []
+    rest: list[Operation] = []
+    per_trip = 0
+    for b in body.ops:
+        if isinstance(b, LoadOp | StageOp) and not any(v in depends for v in b.operands):
+            hoisted.append(b)
+            if (st := stages.get(b)) is not None:
+                # A dense page is kept as its values; any other is laid out whole.
+                kept = st.dense[0] if st.dense is not None else st.out_tiles * tile_elems
+                space = 0 if st.factors is not None else math.prod(st.ext)
+                per_trip += 4 * max(kept, space)
+        else:
+            rest.append(b)
+            depends.update(b.results)
+    return _LoopPlan(list(body.ops), hoisted, rest, per_trip)
+
+
+@dataclass
 class _Compiled:
     """A program read once: every op's static numbers, ready to run many times."""
 
     moves: dict[Operation, _Move]
     stages: dict[Operation, _StageInfo]
     siblings: dict[Operation, _Siblings]
+    loops: dict[Operation, _LoopPlan]
     buffer_bytes: int
     group_budget_per_item: int
-    placed_loads: dict[tuple[Any, ...], tuple[np.ndarray, tuple[int, int, int, int, int]]] = (
+    placed_loads: dict[
+        tuple[Any, ...], tuple[np.ndarray, tuple[int, int, int, int, int], Progression | None]
+    ] = (
         dataclasses.field(default_factory=dict)
     )
 
@@ -625,7 +727,8 @@ def _compile(op: ProgramOp) -> _Compiled:
     for g in siblings.values():
         # The rows of a batch run together: their outputs are live at once.
         per_item = max(per_item, len(g.stages) * g.stages[0].out_tiles * te * 4)
-    c = _Compiled(moves, stages, siblings, op.buffer_bytes(), per_item)
+    loops = {o: _loop_plan(o, stages, te) for o in op.body.walk() if isinstance(o, KLoopOp)}
+    c = _Compiled(moves, stages, siblings, loops, op.buffer_bytes(), per_item)
     _COMPILED[op] = (key, c)
     return c
 
@@ -749,7 +852,11 @@ class ProgramRunner:
         env: dict[SSAValue, Any],
         tensors: dict[SSAValue, TileTensor],
         items: np.ndarray,
+        lead: tuple[int, ...] | None = None,
     ) -> list[Any]:
+        """Run `ops` for `items`; with `lead` (trips, items), for a batch of K trips
+        at once (only loads and stages that do not read the carry run so)."""
+        lead = lead or (len(items),)
         moves, stages = self.compiled.moves, self.compiled.stages
         siblings = self.compiled.siblings
         done: set[Operation] = set()
@@ -757,28 +864,23 @@ class ProgramRunner:
             if o in done:
                 continue
             if (group := siblings.get(o)) is not None:
-                value = self._stage_value(group.batched, env, len(items))
+                value = self._stage_value(group.batched, env, lead)
+                nl = len(lead)
                 for r, st in enumerate(group.stages):
-                    env[st.op.result] = self._stage_page(st, value[:, r % value.shape[1]], len(items))
+                    row = value[(slice(None),) * nl + (r % value.shape[nl],)]
+                    env[st.op.result] = self._stage_page(st, row, lead)
                     done.add(st.op)
             elif (st := stages.get(o)) is not None:
-                env[st.op.result] = self._stage(st, env, len(items))
+                env[st.op.result] = self._stage(st, env, lead)
             elif (mv := moves.get(o)) is not None:
                 if isinstance(o, LoadOp):
-                    env[o.result] = self._load(mv, env, tensors, items)
+                    env[o.result] = self._load(mv, env, tensors, items, lead)
                 else:
                     self._store(mv, env, tensors, items)
             elif isinstance(o, TensorOp | BufferOp):
                 continue
             elif isinstance(o, KLoopOp):
-                carried = [env[v] for v in o.inits]
-                body = o.body.block
-                inner = list(body.ops)
-                for kb in range(o.trips.data):
-                    env[body.args[0]] = np.full(len(items), kb, dtype=np.int64)
-                    for a, v in zip(body.args[1:], carried):
-                        env[a] = v
-                    carried = self._run_block(inner, env, tensors, items)
+                carried = self._k_loop(o, env, tensors, items)
                 for r, v in zip(o.results, carried):
                     env[r] = v
             elif isinstance(o, KYieldOp):
@@ -789,6 +891,43 @@ class ProgramRunner:
                 raise self.fail(o, "cannot run here")
         return []
 
+    def _k_loop(
+        self,
+        o: KLoopOp,
+        env: dict[SSAValue, Any],
+        tensors: dict[SSAValue, TileTensor],
+        items: np.ndarray,
+    ) -> list[Any]:
+        """The K loop's trips in order. The loads and stages that do not depend on the
+        carry run first for a batch of trips at once (each value then has a trip axis
+        before its item axis); the rest runs trip by trip on each trip's slice."""
+        carried = [env[v] for v in o.inits]
+        body = o.body.block
+        kb_arg, carry_args = body.args[0], body.args[1:]
+        loop = self.compiled.loops[o]
+        trips, n = o.trips.data, len(items)
+        chunk = trips
+        if loop.hoisted:
+            chunk = max(1, min(trips, self.memory_budget // max(1, n * loop.trip_bytes_per_item)))
+        for t0 in range(0, trips, chunk):
+            t1 = min(trips, t0 + chunk)
+            ops: list[Operation] = loop.ops
+            batch: list[tuple[SSAValue, Page]] = []
+            if loop.hoisted and t1 - t0 > 1:
+                benv = dict(env)
+                benv[kb_arg] = np.arange(t0, t1, dtype=np.int64)[:, None]
+                self._run_block(loop.hoisted, benv, tensors, items, (t1 - t0, n))
+                batch = [(r, benv[r]) for h in loop.hoisted for r in h.results]
+                ops = loop.rest
+            for kb in range(t0, t1):
+                env[kb_arg] = np.full(n, kb, dtype=np.int64)
+                for a, v in zip(carry_args, carried):
+                    env[a] = v
+                for r, page in batch:
+                    env[r] = page.trip(kb - t0)
+                carried = self._run_block(ops, env, tensors, items)
+        return carried
+
     # --- loads and stores ----------------------------------------------------------
 
     def _origins(
@@ -797,22 +936,27 @@ class ProgramRunner:
         env: dict[SSAValue, Any],
         tensors: dict[SSAValue, TileTensor],
         items: np.ndarray,
+        lead: tuple[int, ...],
     ) -> np.ndarray:
-        t0 = np.full(len(items), mv.const, dtype=np.int64)
+        """The first tile of each item's block (one per item, or per K trip and item
+        for a batch of trips), flattened."""
+        t0 = np.full(lead, mv.const, dtype=np.int64)
         for v, c in mv.terms:
             t0 += c * env[v]
+        t0 = t0.reshape(-1)
         if mv.table is not None:
             table = tensors[mv.table]
-            at = np.full(len(items), mv.table_const, dtype=np.int64)
+            at = np.full(lead, mv.table_const, dtype=np.int64)
             for v, c in mv.table_terms:
                 at += c * env[v]
+            at = at.reshape(-1)
             rows, cols = table.handle.dims
             if (at < 0).any() or (at >= rows * cols).any():
                 bad = int(np.argmax((at < 0) | (at >= rows * cols)))
                 raise self.fail(
                     mv.op,
-                    f"item {int(items[bad])} reads table '{table.name}' at element "
-                    f"{int(at[bad])}, outside its {rows * cols} elements",
+                    f"item {int(items[bad % len(items)])} reads table '{table.name}' at "
+                    f"element {int(at[bad])}, outside its {rows * cols} elements",
                 )
             r, c = np.divmod(at, cols)
             t0 += table.data[r, c].astype(np.int64)
@@ -836,8 +980,9 @@ class ProgramRunner:
             i, a = np.unravel_index(int(np.argmax(bad)), bad.shape)
             raise self.fail(
                 mv.op,
-                f"item {int(items[i])} {verb} a {bh}x{bw} block at tile {int(t0[i])} "
-                f"whose row {a} runs outside tensor '{tt.name}' ({tr}x{tpr} tiles)",
+                f"item {int(items[i % len(items)])} {verb} a {bh}x{bw} block at tile "
+                f"{int(t0[i])} whose row {a} runs outside tensor '{tt.name}' "
+                f"({tr}x{tpr} tiles)",
             )
         return row, col
 
@@ -859,33 +1004,40 @@ class ProgramRunner:
         env: dict[SSAValue, Any],
         tensors: dict[SSAValue, TileTensor],
         items: np.ndarray,
+        lead: tuple[int, ...],
     ) -> Page:
+        """The pages of a load: one per item, or per K trip and item (`lead`)."""
         tt = tensors[mv.tensor]
         bh, bw = mv.block
         tr, tc = self.tile
-        moved = bh * bw * tr * tc * tt.data.itemsize * len(items)
+        moved = bh * bw * tr * tc * tt.data.itemsize * math.prod(lead)
         self.record.loaded[tt.name] = self.record.loaded.get(tt.name, 0) + moved
         data = tt.snapshot if tt.snapshot is not None else tt.data
         row_len = data.shape[1]
-        # Where a load's block sits depends on the items and the K block only (not on
+        # Where a load's block sits depends on the items and the K trips only (not on
         # any data, unless it goes through a table): worked out once per program.
         key = None
         if mv.table is None:
-            trip = tuple(int(env[v][0]) for v, _ in mv.terms if v not in self.coord_set)
-            key = (mv.op, int(items[0]), len(items), trip, data.shape)
+            trips = tuple(
+                (env[v].shape, int(env[v].flat[0]), int(env[v].flat[-1]))
+                for v, _ in mv.terms
+                if v not in self.coord_set
+            )
+            key = (mv.op, int(items[0]), lead, trips, data.shape)
             if (hit := self.compiled.placed_loads.get(key)) is not None:
-                return Page(data, hit[0], bh * bw, self.tile, hit[1])
-        t0 = self._origins(mv, env, tensors, items)
+                return Page(data, hit[0], bh * bw, self.tile, hit[1], prog=hit[2])
+        t0 = self._origins(mv, env, tensors, items, lead)
         row, col = self._block_rows(mv, t0, tt, items, "loads")
-        offsets = row[:, 0] * tr * row_len + col[:, 0] * tc
+        offsets = (row[:, 0] * tr * row_len + col[:, 0] * tc).reshape(lead)
         steps = self._geometry(row, col, bh)
         if steps is not None:
             geometry = (bh, bw, steps[0], steps[1], row_len)
+            prog = _progression(offsets)
             if key is not None:
-                self.compiled.placed_loads[key] = (offsets, geometry)
-            return Page(data, offsets, bh * bw, self.tile, geometry)
+                self.compiled.placed_loads[key] = (offsets, geometry, prog)
+            return Page(data, offsets, bh * bw, self.tile, geometry, prog=prog)
         # Block rows that do not step evenly: copy the page out, a block row at a time.
-        n = len(items)
+        n = len(t0)
         page = np.empty((n, tr, bh * bw * tc), dtype=data.dtype)
         for a in range(bh):
             r_idx = row[:, a][:, None] * tr + np.arange(tr)[None, :]
@@ -893,7 +1045,8 @@ class ProgramRunner:
             page[:, :, a * bw * tc : (a + 1) * bw * tc] = data[
                 r_idx[:, :, None], c_idx[:, None, :]
             ]
-        return Page(page.reshape(n, -1), np.arange(n) * page[0].size, bh * bw, self.tile)
+        offsets = (np.arange(n) * page[0].size).reshape(lead)
+        return Page(page.reshape(n, -1), offsets, bh * bw, self.tile)
 
     def _store(
         self,
@@ -911,7 +1064,7 @@ class ProgramRunner:
                 f"a {mv.block[0]}x{mv.block[1]} block cannot take a page of "
                 f"{page.tiles} tiles",
             )
-        t0 = self._origins(mv, env, tensors, items)
+        t0 = self._origins(mv, env, tensors, items, (len(items),))
         row, col = self._block_rows(mv, t0, tt, items, "stores")
         bh, bw = mv.block
         tr, tc = self.tile
@@ -994,21 +1147,22 @@ class ProgramRunner:
         used = [d for d, c in enumerate(coeffs) if c and ext[d] > 1]
         sub_ext = tuple(ext[d] for d in used)
         placed = _placement(page, const, tuple(coeffs[d] for d in used), sub_ext)
-        # Items that read the same elements (a view every item shares) keep one copy.
-        offsets = _shared(page.offsets)
+        offsets = page.offsets
         view = None
         if placed is not None:
-            base, strides = placed
-            view = _affine_view(page.base.reshape(-1), offsets + base, sub_ext, strides)
+            # Items that read the same elements share a view (stride 0, cut to one).
+            view = page.view(placed[0], sub_ext, placed[1])
         if view is None:
+            # Items that read the same elements (a page every item shares) keep one copy.
+            offsets = _shared(offsets)
             o = const + _grid_sum([coeffs[d] for d in used], sub_ext)
             self._check_page(st, i, o, page)
             if not page.placeable(o):
                 page = page.laid_out()
                 offsets = page.offsets
-            idx = offsets.reshape((len(offsets),) + (1,) * len(sub_ext)) + page.place(o)[None]
+            idx = offsets.reshape(offsets.shape + (1,) * len(sub_ext)) + page.place(o)
             view = page.base.reshape(-1)[idx]
-        shape = [len(offsets)] + [ext[d] if d in used else 1 for d in range(len(ext))]
+        shape = [*offsets.shape] + [ext[d] if d in used else 1 for d in range(len(ext))]
         return _compact(view.reshape(shape))
 
     def _check_page(self, st: _StageInfo, i: int, o: np.ndarray, page: Page) -> None:
@@ -1024,7 +1178,6 @@ class ProgramRunner:
     ) -> np.ndarray:
         """Input `i` whose map adds `s0 * table value` (the table over the full space)."""
         const, coeffs, sym = st.maps[i]
-        n = len(page.offsets)
         o = (const + _grid_sum(coeffs, st.ext))[None] + sym * table.astype(np.int64)
         if o.min() < 0 or o.max() >= page.size:
             bad = np.argwhere((o < 0) | (o >= page.size))[0]
@@ -1035,14 +1188,17 @@ class ProgramRunner:
             )
         if not page.placeable(o):
             page = page.laid_out()
-        idx = page.offsets.reshape((n,) + (1,) * len(st.ext)) + page.place(o)
+        idx = page.offsets.reshape(page.offsets.shape + (1,) * len(st.ext)) + page.place(o)
         return page.base.reshape(-1)[idx]
 
-    def _stage(self, st: _StageInfo, env: dict[SSAValue, Any], n: int) -> Page:
-        return self._stage_page(st, self._stage_value(st, env, n), n)
+    def _stage(self, st: _StageInfo, env: dict[SSAValue, Any], lead: tuple[int, ...]) -> Page:
+        return self._stage_page(st, self._stage_value(st, env, lead), lead)
 
-    def _stage_value(self, st: _StageInfo, env: dict[SSAValue, Any], n: int) -> np.ndarray:
-        """The stage's values over its parallel axes, (items, *par extents)."""
+    def _stage_value(
+        self, st: _StageInfo, env: dict[SSAValue, Any], lead: tuple[int, ...]
+    ) -> np.ndarray:
+        """The stage's values over its parallel axes, (*lead, *par extents): `lead` is
+        (items,), or (K trips, items) for a batch of trips."""
         pages = [cast(Page, env[v]) for v in st.ins]
         operands: list[np.ndarray | None] = [None] * len(pages)
         for i, page in enumerate(pages):
@@ -1051,38 +1207,44 @@ class ProgramRunner:
                 operands[i] = self._operand(st, i, page, const, coeffs)
         for i, page in enumerate(pages):
             if st.via[i] >= 0:
-                table = np.broadcast_to(operands[st.via[i]], (n, *st.ext))
+                table = np.broadcast_to(operands[st.via[i]], (*lead, *st.ext))
                 operands[i] = self._indirect_operand(st, i, page, table)
-        return _evaluate_body(st, cast(list[np.ndarray], operands), n, self.scratch)
+        return _evaluate_body(st, cast(list[np.ndarray], operands), lead, self.scratch)
 
-    def _stage_page(self, st: _StageInfo, value: np.ndarray, n: int) -> Page:
+    def _stage_page(self, st: _StageInfo, value: np.ndarray, lead: tuple[int, ...]) -> Page:
         """The output page of a stage with these values."""
         tr, tc = self.tile
         size = tr * st.out_tiles * tc
+        nl = len(lead)
         if st.dense is not None:
             # The values are kept as they are (broadcast axes stay extent 1); the page
             # is laid out only when something needs it in order.
             v = _compact(np.asarray(value))
             v = np.ascontiguousarray(v, dtype=st.out_dtype)
-            v = v.reshape((1,) * (1 + len(st.par) - v.ndim) + v.shape)
+            v = v.reshape((1,) * (nl + len(st.par) - v.ndim) + v.shape)
             reach, axes = st.dense
             layout = tuple(
-                (coef, extent, v.strides[1 + j] // v.itemsize if v.shape[1 + j] > 1 else 0)
+                (coef, extent, v.strides[nl + j] // v.itemsize if v.shape[nl + j] > 1 else 0)
                 for j, coef, extent in axes
             )
-            offsets = np.arange(n) * (v[0].size if v.shape[0] > 1 else 0)
-            return Page(v, offsets, st.out_tiles, self.tile, dense=(reach, layout))
+            item_steps = [v.strides[j] // v.itemsize if v.shape[j] > 1 else 0 for j in range(nl)]
+            offsets = _grid_sum(item_steps, lead)
+            return Page(
+                v, offsets, st.out_tiles, self.tile, dense=(reach, layout),
+                prog=(0, tuple(item_steps)),
+            )
         par_ext = [st.ext[d] for d in st.par]
-        out = np.zeros((n, size), dtype=st.out_dtype)
+        count = math.prod(lead)
+        out = np.zeros((count, size), dtype=st.out_dtype)
+        offsets = (np.arange(count) * size).reshape(lead)
         dst = _affine_view(
-            out.reshape(-1), np.arange(n) * size + st.out_const, par_ext, st.out_coeffs,
-            writeable=True,
+            out.reshape(-1), offsets + st.out_const, par_ext, st.out_coeffs, writeable=True
         )
         if dst is None:
             raise self.fail(st.op, f"stage '{st.name}' output map leaves its page")
         # A map that is injective on the parallel axes (verified) writes each element once.
-        np.copyto(dst, np.broadcast_to(value, (n, *par_ext)), casting="unsafe")
-        return Page(out, np.arange(n) * size, st.out_tiles, self.tile)
+        np.copyto(dst, np.broadcast_to(value, (*lead, *par_ext)), casting="unsafe")
+        return Page(out, offsets, st.out_tiles, self.tile)
 
 
 _PLACEMENTS: dict[tuple[Any, ...], tuple[int, tuple[int, ...]] | None] = {}
@@ -1133,23 +1295,25 @@ def _grid_sum(coeffs: Sequence[int], ext: Sequence[int]) -> np.ndarray:
 # --------------------------------------------------------------------------------------
 
 def _evaluate_body(
-    st: _StageInfo, operands: list[np.ndarray], n: int, scratch: Scratch
+    st: _StageInfo, operands: list[np.ndarray], lead: tuple[int, ...], scratch: Scratch
 ) -> np.ndarray:
-    """The stage's values over the parallel axes, (items, *par extents)."""
-    ext, sum_axes = st.ext, st.sum_axes
+    """The stage's values over the parallel axes, (*lead, *par extents)."""
+    ext = st.ext
+    nl = len(lead)
+    sum_axes = tuple(a - 1 + nl for a in st.sum_axes)
     if st.factors is not None:
         return _contract(
-            st.factors, st.body_args, operands, ext, n, sum_axes, scratch, st.static_values()
+            st.factors, st.body_args, operands, ext, lead, sum_axes, scratch, st.static_values()
         )
     env = dict(st.static_values())
     env.update(zip(st.body_args, operands))
     full = _plain(_eval(st.yielded, env, ext))
     full = np.asarray(full)
-    if full.ndim < 1 + len(ext):
-        full = full.reshape((1,) * (1 + len(ext) - full.ndim) + full.shape)
+    if full.ndim < nl + len(ext):
+        full = full.reshape((1,) * (nl + len(ext) - full.ndim) + full.shape)
     if sum_axes:
         # A value that does not vary along a summed axis still counts once per index.
-        full = np.broadcast_to(full, (n, *ext))
+        full = np.broadcast_to(full, (*lead, *ext))
         acc = np.float32 if full.dtype.kind in "fV" else full.dtype
         if full.dtype.kind == "V" or full.dtype == np.float16:
             full = full.astype(np.float32)
@@ -1174,7 +1338,7 @@ def _contract(
     args: Sequence[BlockArgument],
     operands: list[np.ndarray],
     ext: Sequence[int],
-    n: int,
+    lead: tuple[int, ...],
     sum_axes: tuple[int, ...],
     scratch: Scratch,
     static: dict[SSAValue, Any],
@@ -1197,8 +1361,8 @@ def _contract(
             arr = np.asarray(_plain(_eval(f, env, ext)))
             if arr.dtype != np.float32:
                 arr = arr.astype(np.float32)
-        terms.append(arr.reshape((1,) * (1 + len(ext) - arr.ndim) + arr.shape))
-    nd = 1 + len(ext)
+        terms.append(arr.reshape((1,) * (len(lead) + len(ext) - arr.ndim) + arr.shape))
+    nd = len(lead) + len(ext)
     letters = "abcdefghijklmnopqrstuvwxyz"[:nd]
     subs = []
     arrays = []
@@ -1212,14 +1376,14 @@ def _contract(
     spec = ",".join(subs) + "->" + "".join(c for c in out_sub if c in present)
     res = _einsum(spec, arrays, scratch)
     # Axes no factor depends on: the value is the same along them (broadcast back).
-    shape = [ext[d - 1] if d else n for d in out_dims]
+    shape = [(*lead, *ext)[d] for d in out_dims]
     kept = [d for d in out_dims if letters[d] in present]
     full_shape = [s if d in kept else 1 for d, s in zip(out_dims, shape)]
     res = res.reshape(full_shape)
     # A sum axis no factor depends on multiplies the value by its extent.
     for d in sum_axes:
         if letters[d] not in present:
-            res = res * np.float32(ext[d - 1])
+            res = res * np.float32((*lead, *ext)[d])
     return res
 
 
@@ -1273,6 +1437,19 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
     _, rest, batch, contract, free_a, free_b = plan(other)
     if not contract:
         return np.einsum(spec, *[_f32(a) for a in arrays], optimize=True)
+    if batch[:1] and batch[0] in out and any(c not in out for c in batch[1:]):
+        # An outer batch axis that is kept (the K trips of a batch) around one that is
+        # summed (the Q8_0 blocks): contract each index of the outer axis on its own,
+        # so each sums its blocks slice by slice.
+        c = batch[0]
+        inner = ",".join(x.replace(c, "") for x in subs) + "->" + out.replace(c, "")
+        parts = []
+        for j in range(sizes[c]):
+            views = [
+                a[tuple(j if ch == c else slice(None) for ch in x)] for a, x in zip(arrays, subs)
+            ]
+            parts.append(_einsum(inner, views, scratch))
+        return np.stack(parts, axis=out.index(c))
     # The big operand keeps its own order (batch, contract, free), so the copy that
     # casts it to f32 reads its memory in runs; it is cast a slice of its leading
     # axis at a time, into a reused buffer, so no full f32 copy of it ever exists.

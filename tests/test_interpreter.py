@@ -385,6 +385,21 @@ def test_items_run_in_groups_give_the_same_result():
     assert np.array_equal(whole, one_at_a_time)
 
 
+@pytest.mark.parametrize("m", [1, 3])
+def test_k_trips_run_in_batches_give_the_same_result_and_bytes(m):
+    """The K trips whose loads and stages do not read the carry run as one batch, or
+    in chunks the memory budget allows, or one by one: same numbers, same bytes."""
+    k, n = 5 * 1024 + 96, 320
+    a = args(m, k, n)
+    mod = lowered(m, k, n, acc_tiles=2)
+    runs = [execute(mod, "mm", a, memory_budget=b) for b in (1, 600, 1700, 40_000, 8 << 20)]
+    for r in runs[1:]:
+        assert np.array_equal(r.outputs[0], runs[0].outputs[0])
+        assert [p.loaded for p in r.traffic.programs] == [
+            p.loaded for p in runs[0].traffic.programs
+        ]
+
+
 def test_view_program_lays_out_blocks_as_the_design_says():
     """m > 1: view[(kb*m + r)*32 + b, i] = x[r, 1024*kb + 32*b + i], zero past K."""
     m, k = 3, 1600
