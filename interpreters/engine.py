@@ -441,6 +441,21 @@ class _Move:
     table_terms: tuple[tuple[SSAValue, int], ...]
     block: tuple[int, int]
     stride: int
+    page: SSAValue | None
+    """The page a store writes."""
+
+
+@dataclass
+class _StorePlace:
+    """Where a store's blocks go, for one group of items (and one K trip)."""
+
+    row: np.ndarray
+    col: np.ndarray
+    """Tile row and column of each block row's first tile, (items, block h)."""
+    tiles: np.ndarray
+    """Flat index of every tile written, (items, block h * block w)."""
+    steps: tuple[int, int] | None
+    prog: Progression | None
 
 
 def _move_info(o: LoadOp | StoreOp) -> _Move:
@@ -456,7 +471,16 @@ def _move_info(o: LoadOp | StoreOp) -> _Move:
         t_const = tform.const
         t_terms = tuple((v, c) for v, c in zip(o.origin_vars, tform.syms) if c)
     return _Move(
-        o, o.tensor, form.const, terms, o.table, t_const, t_terms, o.block_shape, o.stride.data
+        o,
+        o.tensor,
+        form.const,
+        terms,
+        o.table,
+        t_const,
+        t_terms,
+        o.block_shape,
+        o.stride.data,
+        o.page if isinstance(o, StoreOp) else None,
     )
 
 
@@ -665,6 +689,9 @@ class _Compiled:
     loops: dict[Operation, _LoopPlan]
     buffer_bytes: int
     group_budget_per_item: int
+    gathers: dict[tuple[Any, ...], np.ndarray] = dataclasses.field(default_factory=dict)
+    placed_stores: dict[tuple[Any, ...], _StorePlace] = dataclasses.field(default_factory=dict)
+    """Element indices of indirect stage inputs, by page layout and table values."""
     placed_loads: dict[
         tuple[Any, ...], tuple[np.ndarray, tuple[int, int, int, int, int], Progression | None]
     ] = (
@@ -1048,6 +1075,49 @@ class ProgramRunner:
         offsets = (np.arange(n) * page[0].size).reshape(lead)
         return Page(page.reshape(n, -1), offsets, bh * bw, self.tile)
 
+    def _store_place(
+        self,
+        mv: _Move,
+        env: dict[SSAValue, Any],
+        tensors: dict[SSAValue, TileTensor],
+        items: np.ndarray,
+        tt: TileTensor,
+    ) -> _StorePlace:
+        """Where a store's blocks go, checked inside the tensor and for two items of
+        the group writing one tile; without a table, worked out once per program."""
+        key = None
+        if mv.table is None:
+            trips = tuple(
+                (env[v].shape, int(env[v].flat[0]), int(env[v].flat[-1]))
+                for v, _ in mv.terms
+                if v not in self.coord_set
+            )
+            key = (mv.op, int(items[0]), len(items), trips, tt.data.shape)
+            if (hit := self.compiled.placed_stores.get(key)) is not None:
+                return hit
+        n = len(items)
+        bh, bw = mv.block
+        tr, tc = self.tile
+        t0 = self._origins(mv, env, tensors, items, (n,))
+        row, col = self._block_rows(mv, t0, tt, items, "stores")
+        tiles = (row[:, :, None] * tt.tiles[1] + col[:, :, None] + np.arange(bw)).reshape(n, -1)
+        flat, owner = tiles.reshape(-1), np.repeat(items, bh * bw)
+        order = np.lexsort((owner, flat))
+        same_tile = flat[order][1:] == flat[order][:-1]
+        other_item = owner[order][1:] != owner[order][:-1]
+        if (same_tile & other_item).any():
+            j = int(np.argmax(same_tile & other_item))
+            a, b = owner[order][j], owner[order][j + 1]
+            r, c = divmod(int(flat[order][j]), tt.tiles[1])
+            raise self.fail(
+                mv.op, f"items {int(a)} and {int(b)} both write tile ({r}, {c}) of '{tt.name}'"
+            )
+        offsets = row[:, 0] * tr * tt.data.shape[1] + col[:, 0] * tc
+        place = _StorePlace(row, col, tiles, self._geometry(row, col, bh), _progression(offsets))
+        if key is not None:
+            self.compiled.placed_stores[key] = place
+        return place
+
     def _store(
         self,
         mv: _Move,
@@ -1055,26 +1125,20 @@ class ProgramRunner:
         tensors: dict[SSAValue, TileTensor],
         items: np.ndarray,
     ) -> None:
-        o = cast(StoreOp, mv.op)
         tt = tensors[mv.tensor]
-        page = cast(Page, env[o.page])
-        if page.tiles != mv.block[0] * mv.block[1]:
-            raise self.fail(
-                o,
-                f"a {mv.block[0]}x{mv.block[1]} block cannot take a page of "
-                f"{page.tiles} tiles",
-            )
-        t0 = self._origins(mv, env, tensors, items, (len(items),))
-        row, col = self._block_rows(mv, t0, tt, items, "stores")
+        page = cast(Page, env[cast(SSAValue, mv.page)])
         bh, bw = mv.block
+        if page.tiles != bh * bw:
+            raise self.fail(
+                mv.op, f"a {bh}x{bw} block cannot take a page of {page.tiles} tiles"
+            )
+        place = self._store_place(mv, env, tensors, items, tt)
         tr, tc = self.tile
         n = len(items)
         moved = bh * bw * tr * tc * tt.data.itemsize * n
         self.record.stored[tt.name] = self.record.stored.get(tt.name, 0) + moved
-        tile_r = np.repeat(row, bw, axis=1).reshape(n, bh, bw)
-        tile_c = col[:, :, None] + np.arange(bw)[None, None, :]
         if tt.writer is not None:
-            self._claim(o, tt, items, tile_r, tile_c)
+            self._claim(cast(StoreOp, mv.op), tt, items, place.tiles)
         vals = np.broadcast_to(page.in_order(), (n, tr, bh * bw * tc))
         if tt.writer is not None and tt.tiles[0] == 1:
             # Rows past the end of a returned tensor's single tile row are padding:
@@ -1084,57 +1148,43 @@ class ProgramRunner:
         else:
             live = tr
         row_len = tt.data.shape[1]
-        steps = self._geometry(row, col, bh)
-        offsets = row[:, 0] * tr * row_len + col[:, 0] * tc
-        if steps is not None:
-            dst = _affine_view(
+        if place.steps is not None and place.prog is not None:
+            rho, kappa = place.steps
+            dst = _strided(
                 tt.flat,
-                offsets,
+                place.prog,
+                (n,),
                 (live, bh, bw, tc),
-                (row_len, steps[0] * tr * row_len + steps[1] * tc, tc, 1),
+                (row_len, rho * tr * row_len + kappa * tc, tc, 1),
                 writeable=True,
             )
             if dst is not None:
                 np.copyto(dst, vals.reshape(n, live, bh, bw, tc), casting="unsafe")
                 return
+        row, col = place.row, place.col
         vals = vals.reshape(n, live, bh, bw * tc).transpose(0, 2, 1, 3)
         r_idx = row[:, :, None] * tr + np.arange(live)[None, None, :]
         c_idx = col[:, :, None] * tc + np.arange(bw * tc)[None, None, :]
         tt.data[r_idx[:, :, :, None], c_idx[:, :, None, :]] = vals
 
     def _claim(
-        self,
-        o: StoreOp,
-        tt: TileTensor,
-        items: np.ndarray,
-        tile_r: np.ndarray,
-        tile_c: np.ndarray,
+        self, o: StoreOp, tt: TileTensor, items: np.ndarray, tiles: np.ndarray
     ) -> None:
-        """Record which item wrote each tile; two items writing one tile is refused."""
+        """Record which item wrote each tile; an item writing a tile another item of an
+        earlier group or store wrote is refused."""
         assert tt.writer is not None
-        mine = np.broadcast_to(items[:, None, None], tile_r.shape)
-        prev = tt.writer[tile_r, tile_c]
-        clash = (prev >= 0) & (prev != mine)
+        writer = tt.writer.reshape(-1)
+        prev = writer[tiles]
+        clash = (prev >= 0) & (prev != items[:, None])
         if clash.any():
-            i, a, b = np.unravel_index(int(np.argmax(clash)), clash.shape)
+            i, a = np.unravel_index(int(np.argmax(clash)), clash.shape)
+            r, c = divmod(int(tiles[i, a]), tt.tiles[1])
             raise self.fail(
                 o,
-                f"items {int(prev[i, a, b])} and {int(items[i])} both write tile "
-                f"({int(tile_r[i, a, b])}, {int(tile_c[i, a, b])}) of '{tt.name}'",
+                f"items {int(prev[i, a])} and {int(items[i])} both write tile "
+                f"({r}, {c}) of '{tt.name}'",
             )
-        flat = tile_r.reshape(-1) * tt.tiles[1] + tile_c.reshape(-1)
-        owner = mine.reshape(-1)
-        order = np.lexsort((owner, flat))
-        same_tile = flat[order][1:] == flat[order][:-1]
-        other_item = owner[order][1:] != owner[order][:-1]
-        if (same_tile & other_item).any():
-            j = int(np.argmax(same_tile & other_item))
-            a, b = owner[order][j], owner[order][j + 1]
-            r, c = divmod(int(flat[order][j]), tt.tiles[1])
-            raise self.fail(
-                o, f"items {int(a)} and {int(b)} both write tile ({r}, {c}) of '{tt.name}'"
-            )
-        tt.writer[tile_r, tile_c] = mine
+        writer[tiles] = items[:, None]
 
     # --- stages --------------------------------------------------------------------
 
@@ -1174,21 +1224,35 @@ class ProgramRunner:
             )
 
     def _indirect_operand(
-        self, st: _StageInfo, i: int, page: Page, table: np.ndarray
+        self, st: _StageInfo, i: int, page: Page, table: np.ndarray, lead: tuple[int, ...]
     ) -> np.ndarray:
-        """Input `i` whose map adds `s0 * table value` (the table over the full space)."""
+        """Input `i` whose map adds `s0 * table value`, `table` the input it names over
+        the iteration space (broadcast axes at extent 1). Where the elements sit depends
+        only on the page's layout and offsets and on the table's values, so it is worked
+        out once for each (a table of lanes is the same every run)."""
         const, coeffs, sym = st.maps[i]
-        o = (const + _grid_sum(coeffs, st.ext))[None] + sym * table.astype(np.int64)
-        if o.min() < 0 or o.max() >= page.size:
-            bad = np.argwhere((o < 0) | (o >= page.size))[0]
-            raise self.fail(
-                st.op,
-                f"stage '{st.name}' input #{i} reads element {int(o[tuple(bad)])} "
-                f"of a {page.tiles}-tile page ({page.size} elements) through its table",
-            )
-        if not page.placeable(o):
+        if not page.placeable(np.array([page.size - 1])):
             page = page.laid_out()
-        idx = page.offsets.reshape(page.offsets.shape + (1,) * len(st.ext)) + page.place(o)
+        key = (
+            st.op, i, page.layout, page.progression(), page.offsets.shape, lead,
+            table.shape, table.dtype.str, table.tobytes(),
+        )
+        idx = self.compiled.gathers.get(key)
+        if idx is None:
+            full = np.broadcast_to(table, (*lead, *st.ext)).astype(np.int64)
+            o = (const + _grid_sum(coeffs, st.ext)) + sym * full
+            if o.min() < 0 or o.max() >= page.size:
+                bad = np.argwhere((o < 0) | (o >= page.size))[0]
+                raise self.fail(
+                    st.op,
+                    f"stage '{st.name}' input #{i} reads element {int(o[tuple(bad)])} "
+                    f"of a {page.tiles}-tile page ({page.size} elements) through its table",
+                )
+            offsets = page.offsets.reshape(page.offsets.shape + (1,) * len(st.ext))
+            idx = offsets + page.place(o)
+            if len(self.compiled.gathers) > 64:
+                self.compiled.gathers.clear()
+            self.compiled.gathers[key] = idx
         return page.base.reshape(-1)[idx]
 
     def _stage(self, st: _StageInfo, env: dict[SSAValue, Any], lead: tuple[int, ...]) -> Page:
@@ -1207,8 +1271,8 @@ class ProgramRunner:
                 operands[i] = self._operand(st, i, page, const, coeffs)
         for i, page in enumerate(pages):
             if st.via[i] >= 0:
-                table = np.broadcast_to(operands[st.via[i]], (*lead, *st.ext))
-                operands[i] = self._indirect_operand(st, i, page, table)
+                table = cast(np.ndarray, operands[st.via[i]])
+                operands[i] = self._indirect_operand(st, i, page, table, lead)
         return _evaluate_body(st, cast(list[np.ndarray], operands), lead, self.scratch)
 
     def _stage_page(self, st: _StageInfo, value: np.ndarray, lead: tuple[int, ...]) -> Page:
@@ -1616,6 +1680,19 @@ class _Sum:
     array: np.ndarray
 
 
+def _broadcast(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """`np.broadcast_shapes` for shapes known to broadcast (values of one stage body
+    over one iteration space), without its cost per call."""
+    nd = max(len(sh) for sh in shapes)
+    out = [1] * nd
+    for sh in shapes:
+        off = nd - len(sh)
+        for j, e in enumerate(sh):
+            if e != 1:
+                out[off + j] = e
+    return tuple(out)
+
+
 def _plain(x: Any) -> Any:
     if isinstance(x, _Rows):
         return x.expand()
@@ -1660,7 +1737,7 @@ def _add_rows(acc: Any, rows: _Rows, dt: np.dtype[Any]) -> _Sum:
     turns -0 into +0), then the picked rows add `v`. Added once per element, a sum
     that starts from `x + 0` is never -0, so later `+ 0`s change nothing."""
     yes = np.asarray(rows.yes)
-    shape = np.broadcast_shapes(np.shape(_plain(acc)), rows.cond.shape, yes.shape)
+    shape = _broadcast(np.shape(_plain(acc)), rows.cond.shape, yes.shape)
     if isinstance(acc, _Sum) and acc.array.shape == shape:
         out = acc.array
     else:
@@ -1705,7 +1782,7 @@ def _lazy_op(op: Operation, args: list[Any]) -> Any:
             and not np.signbit(no)
             and isinstance(c, np.ndarray)
             and not isinstance(yes, _Rows | _Sum)
-            and c.size * 4 <= math.prod(np.broadcast_shapes(c.shape, np.shape(yes)))
+            and c.size * 4 <= math.prod(_broadcast(c.shape, np.shape(yes)))
         ):
             return _Rows(c, yes, np.dtype(np.float32))
     if isinstance(op, arith.AddfOp) and isinstance(op.result.type, Float32Type):
@@ -1724,7 +1801,7 @@ def _select(cond: Any, yes: Any, no: Any, dt: np.dtype[Any] | None) -> Any:
     (an index predicate: one row of a page) is applied by copying the hyperplanes it
     picks, not by a pass of `np.where` over the whole space."""
     c = np.asarray(cond)
-    shape = np.broadcast_shapes(c.shape, np.shape(yes), np.shape(no))
+    shape = _broadcast(c.shape, np.shape(yes), np.shape(no))
     if c.ndim != len(shape) or c.size * 4 > math.prod(shape) or dt is None:
         out = np.where(c, yes, no)
         return out.astype(dt, copy=False) if dt is not None else out
