@@ -167,10 +167,12 @@ class TileTensor:
     """A tensor of the program, as its tile-padded 2-d array."""
 
     name: str
-    handle: TensorHandleType
+    dims: tuple[int, int]
     data: np.ndarray
     """Shape (tile rows * tr, tiles per row * tc), C-contiguous."""
     tiles: tuple[int, int]
+    output: bool = False
+    """Every tile must be written (role output)."""
     writer: np.ndarray | None = None
     """For returned tensors: the item that wrote each tile (-1: none yet)."""
     snapshot: np.ndarray | None = None
@@ -680,6 +682,60 @@ def _loop_plan(o: KLoopOp, stages: dict[Operation, _StageInfo], tile_elems: int)
 
 
 @dataclass
+class _TensorSpec:
+    """A `spatial.tensor` of the program, read off the op once."""
+
+    result: SSAValue
+    name: str
+    dims: tuple[int, int]
+    tiles: tuple[int, int]
+    dtype: np.dtype[Any]
+    source: int | None
+    """Index of the program input it holds, if any."""
+    values: np.ndarray | None
+    """Its constant values, tile-padded (read-only), if any."""
+    returned: tuple[int, ...]
+    """Its places among the program's results (none if not returned)."""
+    output: bool
+    weight_elems: int
+    """K x N when it holds a Q8_0 weight's values, else 0."""
+    loaded: bool
+
+
+def _tensor_specs(op: ProgramOp, loaded: set[SSAValue]) -> list[_TensorSpec]:
+    tile = op.target.tile
+    rank = len(op.grid_shape)
+    ins = list(op.entry.args[rank:])
+    returned = list(cast(ReturnOp, op.entry.last_op).values)
+    specs = []
+    for t in op.tensors():
+        h = t.handle
+        rows, cols = h.dims
+        tiles = (-(-rows // tile[0]), -(-cols // tile[1]))
+        values = None
+        if t.values is not None:
+            values = _padded(dense_values(t.values), tiles, tile)
+            values.flags.writeable = False
+        weight = t.repack is not None and h.role.data == Role.PARAM and "values" in t.repack.data
+        specs.append(
+            _TensorSpec(
+                t.result,
+                t.tensor_name.data,
+                (rows, cols),
+                tiles,
+                numpy_dtype(h.element_type),
+                ins.index(t.source) if t.source is not None else None,
+                values,
+                tuple(j for j, v in enumerate(returned) if v == t.result),
+                h.role.data == Role.OUTPUT,
+                rows * cols if weight else 0,
+                t.result in loaded,
+            )
+        )
+    return specs
+
+
+@dataclass
 class _Compiled:
     """A program read once: every op's static numbers, ready to run many times."""
 
@@ -689,6 +745,12 @@ class _Compiled:
     loops: dict[Operation, _LoopPlan]
     buffer_bytes: int
     group_budget_per_item: int
+    tensors: list[_TensorSpec]
+    results: int
+    coords: np.ndarray
+    """Every item's grid coordinates, (items, rank)."""
+    coord_args: tuple[BlockArgument, ...]
+    entry_ops: list[Operation]
     gathers: dict[tuple[Any, ...], np.ndarray] = dataclasses.field(default_factory=dict)
     placed_stores: dict[tuple[Any, ...], _StorePlace] = dataclasses.field(default_factory=dict)
     """Element indices of indirect stage inputs, by page layout and table values."""
@@ -755,7 +817,20 @@ def _compile(op: ProgramOp) -> _Compiled:
         # The rows of a batch run together: their outputs are live at once.
         per_item = max(per_item, len(g.stages) * g.stages[0].out_tiles * te * 4)
     loops = {o: _loop_plan(o, stages, te) for o in op.body.walk() if isinstance(o, KLoopOp)}
-    c = _Compiled(moves, stages, siblings, loops, op.buffer_bytes(), per_item)
+    loaded = {m.tensor for m in moves.values() if isinstance(m.op, LoadOp)}
+    c = _Compiled(
+        moves,
+        stages,
+        siblings,
+        loops,
+        op.buffer_bytes(),
+        per_item,
+        _tensor_specs(op, loaded),
+        len(cast(ReturnOp, op.entry.last_op).values),
+        op.item_coords(),
+        tuple(op.coords),
+        list(op.entry.ops),
+    )
     _COMPILED[op] = (key, c)
     return c
 
@@ -770,15 +845,15 @@ class ProgramRunner:
         memory_budget: int = 8 << 20,
     ):
         self.op = op
+        self.compiled = c = _compile(op)
         self.target = op.target
         self.tile = op.target.tile
         self.traffic = traffic
         self.memory_budget = memory_budget
         self.scratch = _SCRATCH
-        self.compiled = _compile(op)
-        self.coord_set = set(op.coords)
+        self.coord_set = set(c.coord_args)
         self.record = ProgramTraffic(
-            op.program_name.data, op.KIND, op.num_items, self.compiled.buffer_bytes
+            op.program_name.data, op.KIND, len(c.coords), c.buffer_bytes
         )
 
     # --- errors ------------------------------------------------------------------
@@ -791,75 +866,67 @@ class ProgramRunner:
     # --- entry -------------------------------------------------------------------
 
     def run(self, inputs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
-        op = self.op
-        need = self.compiled.buffer_bytes
-        if need > self.target.local_mem.data:
+        op, c = self.op, self.compiled
+        if c.buffer_bytes > self.target.local_mem.data:
             raise SpatialRuntimeError(
-                f"{op.name} \"{op.program_name.data}\": buffers need {need} bytes of "
-                f"local memory but a site has {self.target.local_mem.data}"
+                f"{op.name} \"{op.program_name.data}\": buffers need {c.buffer_bytes} bytes "
+                f"of local memory but a site has {self.target.local_mem.data}"
             )
-        block = op.entry
-        rank = len(op.grid_shape)
-        args = dict(zip(block.args[rank:], inputs))
-        returned = cast(ReturnOp, block.last_op)
-        returned_ops = [cast(TensorOp, v.owner) for v in returned.values]
         tensors: dict[SSAValue, TileTensor] = {}
-        for t in op.tensors():
-            tensors[t.result] = self._tensor(t, args, t in returned_ops)
-        loaded = {m.tensor for m in self.compiled.moves.values() if isinstance(m.op, LoadOp)}
-        for t in returned_ops:
-            if t.result in loaded:
-                tensors[t.result].snapshot = tensors[t.result].data.copy()
+        returned: list[TileTensor | None] = [None] * c.results
+        for spec in c.tensors:
+            tt = self._tensor(spec, inputs)
+            tensors[spec.result] = tt
+            for j in spec.returned:
+                returned[j] = tt
+            if spec.returned and spec.loaded:
+                tt.snapshot = tt.data.copy()
 
-        coords = op.item_coords()
-        per_item = max(self.compiled.group_budget_per_item, 1)
+        coords = c.coords
+        per_item = max(c.group_budget_per_item, 1)
         group = max(1, min(len(coords), self.memory_budget // per_item))
         for start in range(0, len(coords), group):
             self._run_items(coords[start : start + group], start, tensors)
 
         outs = []
-        for t in returned_ops:
-            tt = tensors[t.result]
-            assert tt.writer is not None
-            if t.handle.role.data == Role.OUTPUT and (tt.writer < 0).any():
-                r, c = np.argwhere(tt.writer < 0)[0]
+        for tt in returned:
+            assert tt is not None and tt.writer is not None
+            if tt.output and (tt.writer < 0).any():
+                r, col = np.argwhere(tt.writer < 0)[0]
                 raise SpatialRuntimeError(
-                    f"{op.name} \"{op.program_name.data}\": tile ({r}, {c}) of output "
+                    f"{op.name} \"{op.program_name.data}\": tile ({r}, {col}) of output "
                     f"'{tt.name}' is written by no item"
                 )
-            rows, cols = t.handle.dims
+            rows, cols = tt.dims
             outs.append(np.ascontiguousarray(tt.data[:rows, :cols]))
         if self.traffic is not None:
             self.traffic.programs.append(self.record)
         return tuple(outs)
 
-    def _tensor(
-        self, t: TensorOp, args: dict[BlockArgument, np.ndarray], returned: bool
-    ) -> TileTensor:
-        h = t.handle
-        rows, cols = h.dims
-        tiles = (-(-rows // self.tile[0]), -(-cols // self.tile[1]))
-        dt = numpy_dtype(h.element_type)
-        if t.source is not None:
-            a = args[cast(BlockArgument, t.source)]
-            if a.shape != (rows, cols) or a.dtype != dt:
+    def _tensor(self, spec: _TensorSpec, inputs: Sequence[np.ndarray]) -> TileTensor:
+        rows, cols = spec.dims
+        returned = bool(spec.returned)
+        if spec.source is not None:
+            a = inputs[spec.source]
+            if a.shape != (rows, cols) or a.dtype != spec.dtype:
                 raise SpatialRuntimeError(
                     f"{self.op.name} \"{self.op.program_name.data}\": tensor "
-                    f"'{t.tensor_name.data}' expects {rows}x{cols} {dt}, got "
+                    f"'{spec.name}' expects {rows}x{cols} {spec.dtype}, got "
                     f"{'x'.join(map(str, a.shape))} {a.dtype}"
                 )
-            data = _padded(a, tiles, self.tile)
+            data = _padded(a, spec.tiles, self.tile)
             if returned and data is a:
                 data = a.copy()
-        elif t.values is not None:
-            data = _padded(dense_values(t.values), tiles, self.tile)
+        elif spec.values is not None:
+            data = spec.values.copy() if returned else spec.values
         else:
-            data = np.zeros((tiles[0] * self.tile[0], tiles[1] * self.tile[1]), dtype=dt)
-        tt = TileTensor(t.tensor_name.data, h, data, tiles)
+            tiles = spec.tiles
+            data = np.zeros((tiles[0] * self.tile[0], tiles[1] * self.tile[1]), dtype=spec.dtype)
+        tt = TileTensor(spec.name, spec.dims, data, spec.tiles, output=spec.output)
         if returned:
-            tt.writer = np.full(tiles, -1, dtype=np.int64)
-        if t.repack is not None and h.role.data == Role.PARAM and "values" in t.repack.data:
-            self.record.weight_elems = rows * cols
+            tt.writer = np.full(spec.tiles, -1, dtype=np.int64)
+        if spec.weight_elems:
+            self.record.weight_elems = spec.weight_elems
         return tt
 
     # --- the body --------------------------------------------------------------------
@@ -868,10 +935,10 @@ class ProgramRunner:
         self, coords: np.ndarray, first: int, tensors: dict[SSAValue, TileTensor]
     ) -> None:
         env: dict[SSAValue, Any] = {}
-        for j, arg in enumerate(self.op.coords):
+        for j, arg in enumerate(self.compiled.coord_args):
             env[arg] = coords[:, j]
         items = np.arange(first, first + len(coords))
-        self._run_block(list(self.op.entry.ops), env, tensors, items)
+        self._run_block(self.compiled.entry_ops, env, tensors, items)
 
     def _run_block(
         self,
@@ -977,7 +1044,7 @@ class ProgramRunner:
             for v, c in mv.table_terms:
                 at += c * env[v]
             at = at.reshape(-1)
-            rows, cols = table.handle.dims
+            rows, cols = table.dims
             if (at < 0).any() or (at >= rows * cols).any():
                 bad = int(np.argmax((at < 0) | (at >= rows * cols)))
                 raise self.fail(
@@ -1143,7 +1210,7 @@ class ProgramRunner:
         if tt.writer is not None and tt.tiles[0] == 1:
             # Rows past the end of a returned tensor's single tile row are padding:
             # nothing reads them (loads of it read its snapshot), so they are not written.
-            live = tt.handle.dims[0]
+            live = tt.dims[0]
             vals = vals[:, :live]
         else:
             live = tr
