@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.dialects.spatial import (
@@ -513,6 +513,13 @@ class _StageInfo:
     static: dict[SSAValue, Any] | None = None
     """Body values that depend on no input (constants, indices, their comparisons),
     evaluated once over the iteration space."""
+    steps: list[_Step] | None = None
+    """The rest of the body the yielded value needs, in order."""
+
+    def body_steps(self) -> list[_Step]:
+        if self.steps is None:
+            self.steps = _body_steps(self.op.body.block, self.yielded, self.static_values())
+        return self.steps
 
     def static_values(self) -> dict[SSAValue, Any]:
         if self.static is None:
@@ -1438,7 +1445,9 @@ def _evaluate_body(
         )
     env = dict(st.static_values())
     env.update(zip(st.body_args, operands))
-    full = _plain(_eval(st.yielded, env, ext))
+    for step in st.body_steps():
+        env[step.result] = step.run([env[v] for v in step.operands], ext)
+    full = _plain(env[st.yielded])
     full = np.asarray(full)
     if full.ndim < nl + len(ext):
         full = full.reshape((1,) * (nl + len(ext) - full.ndim) + full.shape)
@@ -1568,19 +1577,14 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
     _, rest, batch, contract, free_a, free_b = plan(other)
     if not contract:
         return np.einsum(spec, *[_f32(a) for a in arrays], optimize=True)
-    if batch[:1] and batch[0] in out and any(c not in out for c in batch[1:]):
-        # An outer batch axis that is kept (the K trips of a batch) around one that is
-        # summed (the Q8_0 blocks): contract each index of the outer axis on its own,
-        # so each sums its blocks slice by slice.
-        c = batch[0]
-        inner = ",".join(x.replace(c, "") for x in subs) + "->" + out.replace(c, "")
-        parts = []
-        for j in range(sizes[c]):
-            views = [
-                a[tuple(j if ch == c else slice(None) for ch in x)] for a, x in zip(arrays, subs)
-            ]
-            parts.append(_einsum(inner, views, scratch))
-        return np.stack(parts, axis=out.index(c))
+    # Batch axes the result keeps (the K trips of a batch) before the first one it sums
+    # (the Q8_0 blocks): each index of them is contracted on its own.
+    outer: list[str] = []
+    for c in batch:
+        if c not in out:
+            break
+        outer.append(c)
+    no = len(outer)
     # The big operand keeps its own order (batch, contract, free), so the copy that
     # casts it to f32 reads its memory in runs; it is cast a slice of its leading
     # axis at a time, into a reused buffer, so no full f32 copy of it ever exists.
@@ -1588,13 +1592,17 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
     A = _arrange(arrays[other], subs[other], batch + free_a + contract, scratch, "A")
     fa = math.prod(sizes[c] for c in free_a)
     fb = math.prod(sizes[c] for c in free_b)
-    lead = order_b[0]
-    unit = math.prod(sizes[c] for c in order_b[1:])
-    step = max(1, min(sizes[lead], CHUNK_ELEMS // max(unit, 1)))
     big_t = arrays[big].transpose([subs[big].index(c) for c in order_b])
     nb = math.prod(sizes[c] for c in batch)
     k = math.prod(sizes[c] for c in contract)
     dims = batch + free_a + free_b
+
+    def slicing(at: int) -> tuple[str, int]:
+        """The axis the big operand is cast along, and how many indices at a time."""
+        unit = math.prod(sizes[c] for c in order_b[at + 1 :])
+        return order_b[at], max(1, min(sizes[order_b[at]], CHUNK_ELEMS // max(unit, 1)))
+
+    lead, step = slicing(0)
     if any(c in out and c not in dims for i in rest for c in subs[i]):
         prod = _chunked_matmul(A, _f32_slices(big_t, step, scratch), nb, fa, k, fb, sizes[lead], bool(batch))
         return np.einsum(
@@ -1613,34 +1621,12 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
         sub = "".join(c for c in subs[i] if c not in missing)
         f = f.transpose([sub.index(c) for c in dims if c in sub])
         factors.append(f.reshape([sizes[c] if c in sub else 1 for c in dims]))
-    if batch and lead not in out:
-        # The leading batch axis is summed: scale and sum each slice while it is hot.
-        inner = math.prod(sizes[c] for c in batch[1:])
-        total = np.zeros([sizes[c] for c in dims[1:]], dtype=np.float32)
-        A3 = A.reshape(nb, fa, k)
-        dims_s = "".join(dims)
-        # One factor along the summed axis (a Q8_0 block's scale) is multiplied in and
-        # summed by one einsum, a single pass over the slice's products.
-        fused = None
-        if len(factors) == 1 and factors[0].shape[0] > 1:
-            f_sub = "".join(c for c, e in zip(dims, factors[0].shape) if e > 1)
-            f_sq = factors[0].reshape([e for e in factors[0].shape if e > 1])
-            fused = f"{dims_s},{f_sub}->{dims_s[1:]}"
-        for j0, j1, Bc in _f32_slices(big_t, step, scratch):
-            rows = inner * (j1 - j0)
-            p = _matmul(
-                A3[j0 * inner : j0 * inner + rows],
-                Bc.reshape(rows, k, fb),
-                scratch.take("P", (rows, fa, fb)),
-            )
-            p = p.reshape([j1 - j0] + [sizes[c] for c in dims[1:]])
-            if fused is not None:
-                total += np.einsum(fused, p, f_sq[j0:j1])
-                continue
-            for f in factors:
-                p *= f[j0:j1] if f.shape[0] > 1 else f
-            total += p.sum(axis=0, dtype=np.float32)
-        prod, dims = total, dims[1:]
+    if no < len(batch):
+        # A batch axis is summed (after the kept ones): scaled and summed in slices.
+        prod = _contract_blocks(
+            A, big_t, factors, dims, no, sizes, fa, k, fb, slicing(no)[1], scratch
+        )
+        dims = outer + dims[no + 1 :]
     else:
         prod = _chunked_matmul(A, _f32_slices(big_t, step, scratch), nb, fa, k, fb, sizes[lead], bool(batch))
         prod = prod.reshape([sizes[c] for c in dims])
@@ -1650,6 +1636,69 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
     res = prod.sum(axis=drop, dtype=np.float32) if drop else prod
     kept = [c for c in dims if c in out]
     return res.transpose([kept.index(c) for c in out])
+
+
+P_WHOLE = 1 << 20
+"""Bytes of products up to which a whole run of summed blocks is multiplied before it
+is scaled and summed by one call (else each slice is, while it is in cache)."""
+
+
+def _contract_blocks(
+    A: np.ndarray,
+    big_t: np.ndarray,
+    factors: list[np.ndarray],
+    dims: list[str],
+    no: int,
+    sizes: dict[str, int],
+    fa: int,
+    k: int,
+    fb: int,
+    step: int,
+    scratch: Scratch,
+) -> np.ndarray:
+    """The product summed over batch axis `dims[no]` (the Q8_0 blocks), for each index
+    of the kept batch axes before it (`dims[:no]`, the K trips): the big operand is
+    cast a slice of blocks at a time, each slice multiplied by one batched matmul, and
+    the products scaled and summed while they are in cache. Result: the kept axes,
+    then `dims[no + 1:]`."""
+    osz = [sizes[c] for c in dims[:no]]
+    blocks = sizes[dims[no]]
+    rest = [sizes[c] for c in dims[no + 1 :]]
+    inner = math.prod(rest) // (fa * fb)
+    total = np.zeros(osz + rest, dtype=np.float32)
+    A4 = A.reshape(math.prod(osz), blocks * inner, fa, k)
+    sub = "".join(dims[no:])
+    whole = blocks * inner * fa * fb * 4 <= P_WHOLE
+    for oi, o in enumerate(np.ndindex(*osz)):
+        fo = [f[tuple(j if f.shape[d] > 1 else 0 for d, j in enumerate(o))] for f in factors]
+        # One factor along the summed axis (a Q8_0 block's scale) is multiplied in and
+        # summed by one einsum, a single pass over the products.
+        fused = None
+        if len(fo) == 1 and fo[0].shape[0] > 1:
+            f_sub = "".join(c for c, e in zip(sub, fo[0].shape) if e > 1)
+            f_sq = fo[0].reshape([e for e in fo[0].shape if e > 1])
+            fused = f"{sub},{f_sub}->{sub[1:]}"
+        acc = total[o]
+        P = scratch.take("P", (blocks * inner if whole else step * inner, fa, fb))
+
+        def fold(p: np.ndarray, j0: int, j1: int) -> None:
+            p = p.reshape([j1 - j0] + rest)
+            if fused is not None:
+                acc[...] += np.einsum(fused, p, f_sq[j0:j1])
+                return
+            for f in fo:
+                p *= f[j0:j1] if f.shape[0] > 1 else f
+            acc[...] += p.sum(axis=0, dtype=np.float32)
+
+        for j0, j1, Bc in _f32_slices(big_t[o], step, scratch):
+            rows = inner * (j1 - j0)
+            at = j0 * inner if whole else 0
+            _matmul(A4[oi, j0 * inner : j0 * inner + rows], Bc.reshape(rows, k, fb), P[at : at + rows])
+            if not whole:
+                fold(P[:rows], j0, j1)
+        if whole:
+            fold(P, 0, blocks)
+    return total
 
 
 MATMUL_COLS = 2048
@@ -1831,35 +1880,84 @@ def _eval(v: SSAValue, env: dict[SSAValue, Any], ext: Sequence[int]) -> Any:
         return env[v]
     op = v.owner
     assert isinstance(op, Operation)
-    args = [_eval(x, env, ext) for x in op.operands]
-    val = _lazy_op(op, args)
-    if val is None:
-        val = _eval_op(op, [_plain(x) for x in args], ext)
+    val = _Step.of(op).run([_eval(x, env, ext) for x in op.operands], ext)
     env[v] = val
     return val
 
 
-def _lazy_op(op: Operation, args: list[Any]) -> Any:
-    """A select of rows, or a sum of selected rows, kept lazy (None: evaluate plainly)."""
-    if isinstance(op, arith.SelectOp) and isinstance(op.result.type, Float32Type):
-        c, yes, no = args
-        if (
-            isinstance(no, np.floating)
-            and no == 0
-            and not np.signbit(no)
-            and isinstance(c, np.ndarray)
-            and not isinstance(yes, _Rows | _Sum)
-            and c.size * 4 <= math.prod(_broadcast(c.shape, np.shape(yes)))
-        ):
-            return _Rows(c, yes, np.dtype(np.float32))
-    if isinstance(op, arith.AddfOp) and isinstance(op.result.type, Float32Type):
-        (a, va), (b, _) = zip(args, op.operands)
-        if isinstance(a, _Rows) and not isinstance(b, _Rows):
-            (a, va), (b, _) = (b, op.operands[1]), (a, op.operands[0])
-        if isinstance(b, _Rows) and not isinstance(a, _Rows):
-            if isinstance(a, _Sum) and va.has_more_than_one_use():
-                a = a.array.copy()  # another op still reads it
-            return _add_rows(a, b, np.dtype(np.float32))
+@dataclass
+class _Step:
+    """One op of a stage body, ready to evaluate over the iteration space: what it
+    reads and the numpy that computes it, worked out once per op."""
+
+    result: SSAValue
+    operands: tuple[SSAValue, ...]
+    plain: Any
+    """(plain operand values, extents) -> value."""
+    lazy: Any
+    """(operand values) -> a lazy value, or None to evaluate plainly; or None."""
+
+    @staticmethod
+    def of(op: Operation) -> _Step:
+        return _Step(op.results[0], tuple(op.operands), _op_fn(op), _lazy_fn(op))
+
+    def run(self, args: list[Any], ext: Sequence[int]) -> Any:
+        if self.lazy is not None and (val := self.lazy(args)) is not None:
+            return val
+        return self.plain([_plain(a) for a in args], ext)
+
+
+def _body_steps(block: Block, yielded: SSAValue, static: dict[SSAValue, Any]) -> list[_Step]:
+    """The body's ops the yielded value needs (other than its static values), in order."""
+    need: set[SSAValue] = set()
+    todo = [yielded]
+    while todo:
+        v = todo.pop()
+        if v in need or v in static or not isinstance(v.owner, Operation):
+            continue
+        need.add(v)
+        todo.extend(v.owner.operands)
+    return [_Step.of(o) for o in block.ops if o.results and o.results[0] in need]
+
+
+_F32 = np.dtype(np.float32)
+
+
+def _lazy_fn(op: Operation) -> Any:
+    """A select of rows, or a sum of selected rows, kept lazy (None: always plain)."""
+    if not op.results or not isinstance(op.results[0].type, Float32Type):
+        return None
+    if isinstance(op, arith.SelectOp):
+
+        def select(args: list[Any]) -> Any:
+            c, yes, no = args
+            if (
+                isinstance(no, np.floating)
+                and no == 0
+                and not np.signbit(no)
+                and isinstance(c, np.ndarray)
+                and not isinstance(yes, _Rows | _Sum)
+                and c.size * 4 <= math.prod(_broadcast(c.shape, np.shape(yes)))
+            ):
+                return _Rows(c, yes, _F32)
+            return None
+
+        return select
+    if isinstance(op, arith.AddfOp):
+        shared = (op.lhs.has_more_than_one_use(), op.rhs.has_more_than_one_use())
+
+        def add(args: list[Any]) -> Any:
+            a, b = args
+            a_shared = shared[0]
+            if isinstance(a, _Rows) and not isinstance(b, _Rows):
+                a, b, a_shared = b, a, shared[1]
+            if isinstance(b, _Rows) and not isinstance(a, _Rows):
+                if isinstance(a, _Sum) and a_shared:
+                    a = a.array.copy()  # another op still reads it
+                return _add_rows(a, b, _F32)
+            return None
+
+        return add
     return None
 
 
@@ -1885,6 +1983,27 @@ def _select(cond: Any, yes: Any, no: Any, dt: np.dtype[Any] | None) -> Any:
     elif bool(picked):
         out[...] = yes
     return out
+
+
+def _op_fn(op: Operation) -> Any:
+    """`(plain operand values, extents) -> value` for one op, its element type and
+    kind looked up now rather than at every evaluation."""
+    rt = op.results[0].type if op.results else None
+    if isinstance(rt, TensorType):
+        rt = rt.element_type
+    dt = numpy_dtype(rt) if rt is not None and not isinstance(op, arith.ConstantOp) else None
+    binary = {
+        arith.AddfOp: np.add, arith.AddiOp: np.add, arith.SubfOp: np.subtract,
+        arith.SubiOp: np.subtract, arith.MulfOp: np.multiply, arith.MuliOp: np.multiply,
+        arith.DivfOp: np.divide,
+    }.get(type(op))
+    if binary is not None and dt is not None:
+        return lambda a, ext: binary(a[0], a[1]).astype(dt, copy=False)
+    if isinstance(op, arith.ExtFOp | arith.TruncFOp | arith.SIToFPOp | arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
+        return lambda a, ext: np.asarray(a[0]).astype(dt)
+    if isinstance(op, arith.SelectOp):
+        return lambda a, ext: _select(a[0], a[1], a[2], dt)
+    return lambda a, ext: _eval_op(op, a, ext)
 
 
 def _eval_op(op: Operation, a: list[Any], ext: Sequence[int]) -> Any:
