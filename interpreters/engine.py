@@ -515,6 +515,25 @@ class _StageInfo:
     evaluated once over the iteration space."""
     steps: list[_Step] | None = None
     """The rest of the body the yielded value needs, in order."""
+    reads: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] | None = None
+    """Per input: its map's constant, the coefficients and extents of the axes it
+    varies along, and its shape over the iteration space (1 where it does not)."""
+
+    def read_plan(self) -> list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+        if self.reads is None:
+            ext = self.ext
+            self.reads = []
+            for const, coeffs, _ in self.maps:
+                used = [d for d, c in enumerate(coeffs) if c and ext[d] > 1]
+                self.reads.append(
+                    (
+                        const,
+                        tuple(coeffs[d] for d in used),
+                        tuple(ext[d] for d in used),
+                        tuple(ext[d] if d in used else 1 for d in range(len(ext))),
+                    )
+                )
+        return self.reads
 
     def body_steps(self) -> list[_Step]:
         if self.steps is None:
@@ -628,6 +647,7 @@ def _siblings(run: list[_StageInfo]) -> _Siblings | None:
         ext=(len(run), *first.ext),
         sum_axes=tuple(a + 1 for a in first.sum_axes),
         par=(0, *(d + 1 for d in first.par)),
+        reads=None,
     )
     return _Siblings(run, batched)
 
@@ -1262,15 +1282,11 @@ class ProgramRunner:
 
     # --- stages --------------------------------------------------------------------
 
-    def _operand(
-        self, st: _StageInfo, i: int, page: Page, const: int, coeffs: tuple[int, ...]
-    ) -> np.ndarray:
+    def _operand(self, st: _StageInfo, i: int, page: Page) -> np.ndarray:
         """Input `i` over the iteration space: (items, *ext), with extent 1 along every
         axis it does not vary on (numpy broadcasts it)."""
-        ext = st.ext
-        used = [d for d, c in enumerate(coeffs) if c and ext[d] > 1]
-        sub_ext = tuple(ext[d] for d in used)
-        placed = _placement(page, const, tuple(coeffs[d] for d in used), sub_ext)
+        const, sub_coeffs, sub_ext, tail = st.read_plan()[i]
+        placed = _placement(page, const, sub_coeffs, sub_ext)
         offsets = page.offsets
         view = None
         if placed is not None:
@@ -1279,15 +1295,14 @@ class ProgramRunner:
         if view is None:
             # Items that read the same elements (a page every item shares) keep one copy.
             offsets = _shared(offsets)
-            o = const + _grid_sum([coeffs[d] for d in used], sub_ext)
+            o = const + _grid_sum(sub_coeffs, sub_ext)
             self._check_page(st, i, o, page)
             if not page.placeable(o):
                 page = page.laid_out()
                 offsets = page.offsets
             idx = offsets.reshape(offsets.shape + (1,) * len(sub_ext)) + page.place(o)
             view = page.base.reshape(-1)[idx]
-        shape = [*offsets.shape] + [ext[d] if d in used else 1 for d in range(len(ext))]
-        return _compact(view.reshape(shape))
+        return _compact(view.reshape(offsets.shape + tail))
 
     def _check_page(self, st: _StageInfo, i: int, o: np.ndarray, page: Page) -> None:
         if o.size and (o.min() < 0 or o.max() >= page.size):
@@ -1341,8 +1356,7 @@ class ProgramRunner:
         operands: list[np.ndarray | None] = [None] * len(pages)
         for i, page in enumerate(pages):
             if st.via[i] < 0:
-                const, coeffs, _ = st.maps[i]
-                operands[i] = self._operand(st, i, page, const, coeffs)
+                operands[i] = self._operand(st, i, page)
         for i, page in enumerate(pages):
             if st.via[i] >= 0:
                 table = cast(np.ndarray, operands[st.via[i]])
@@ -1420,6 +1434,8 @@ def _placement(
 
 def _grid_sum(coeffs: Sequence[int], ext: Sequence[int]) -> np.ndarray:
     """`sum(c_d * idx_d)` over the grid `ext`, shape `ext`."""
+    if len(ext) == 1:
+        return coeffs[0] * np.arange(ext[0], dtype=np.int64)
     total = np.zeros(tuple(ext), dtype=np.int64)
     for d, (c, e) in enumerate(zip(coeffs, ext)):
         shape = [1] * len(ext)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
@@ -18,13 +19,13 @@ class SpatialFunctions(InterpreterFunctions):
         self.traffic = traffic if traffic is not None else Traffic()
         self.memory_budget = memory_budget
 
-    def _run(self, op: ProgramOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    def run_program(self, op: ProgramOp, args: Sequence[Any]) -> tuple[Any, ...]:
         return ProgramRunner(op, self.traffic, self.memory_budget).run(args)
 
     @impl(ViewOp)
     def run_view(self, interpreter: Interpreter, op: ViewOp, args: tuple[Any, ...]):
-        return self._run(op, args)
+        return self.run_program(op, args)
 
     @impl(FoldOp)
     def run_fold(self, interpreter: Interpreter, op: FoldOp, args: tuple[Any, ...]):
-        return self._run(op, args)
+        return self.run_program(op, args)

@@ -26,7 +26,14 @@ from xdsl_spatial.dialects.spatial import (
     TensorOp,
     ViewOp,
 )
-from xdsl_spatial.interpreters.runner import RunError, execute
+from xdsl_spatial.interpreters.engine import Traffic
+from xdsl_spatial.interpreters.runner import (
+    RunError,
+    coerce_args,
+    execute,
+    find_function,
+    make_interpreter,
+)
 from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import FoldPlan, lower_q8
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
@@ -398,6 +405,21 @@ def test_k_trips_run_in_batches_give_the_same_result_and_bytes(m):
         assert [p.loaded for p in r.traffic.programs] == [
             p.loaded for p in runs[0].traffic.programs
         ]
+
+
+def test_programs_run_the_same_through_xdsls_interpreter():
+    """`execute` runs a function of spatial programs without xDSL's interpreter loop;
+    the interpreter functions it registers with xDSL give the same numbers and bytes."""
+    a = args(3, 2048 + 96, 320)
+    mod = lowered(3, 2048 + 96, 320, acc_tiles=2)
+    direct = execute(mod, "mm", a)
+    traffic = Traffic()
+    coerced = coerce_args(find_function(mod, "mm"), a)
+    (y,) = make_interpreter(mod, traffic, 8 << 20).call_op("mm", tuple(coerced))
+    assert np.array_equal(y, direct.outputs[0])
+    assert [(p.name, p.loaded, p.stored) for p in traffic.programs] == [
+        (p.name, p.loaded, p.stored) for p in direct.traffic.programs
+    ]
 
 
 def test_view_program_lays_out_blocks_as_the_design_says():
