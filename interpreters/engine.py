@@ -877,7 +877,7 @@ class ProgramRunner:
         self.tile = op.target.tile
         self.traffic = traffic
         self.memory_budget = memory_budget
-        self.scratch = _SCRATCH
+        self.scratch = Scratch()
         self.coord_set = set(c.coord_args)
         self.record = ProgramTraffic(
             op.program_name.data, op.KIND, len(c.coords), c.buffer_bytes
@@ -1548,8 +1548,9 @@ CHUNK_ELEMS = 1 << 20
 
 
 class Scratch:
-    """Reused f32 buffers for the arranged operands of a contraction: the large
-    copies are written into memory that is already mapped."""
+    """f32 buffers reused through one program run for the arranged operands and
+    products of its contractions (the big operand's cast slices among them), freed
+    with the run: a program never holds more than CHUNK_ELEMS f32 for a slice."""
 
     def __init__(self) -> None:
         self._bufs: dict[str, np.ndarray] = {}
@@ -1562,10 +1563,6 @@ class Scratch:
             self._bufs[role] = buf
         return buf[:size].reshape(shape)
 
-
-_SCRATCH = Scratch()
-"""Shared by every run: the buffers stay mapped from one run to the next (at most
-CHUNK_ELEMS f32 for the big operand, and the small one's size)."""
 
 
 def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray:
