@@ -795,8 +795,10 @@ _COMPILED: weakref.WeakKeyDictionary[ProgramOp, tuple[int, _Compiled]] = (
 
 def _fingerprint(op: ProgramOp) -> int:
     """Changes whenever an op of the program is added, removed or given new
-    properties, operands or types (attributes are immutable, so identities do).
-    Run before every run of the program: a plain loop, not `walk`'s generators."""
+    properties or operands, or a block new arguments (attributes are immutable, so
+    identities do; xDSL gives a value no new type in place). Run before every run of
+    the program, so it follows the blocks' linked lists rather than `walk`'s
+    generators."""
     ids: list[int] = []
     add = ids.append
     stack: list[Operation] = [op]
@@ -807,13 +809,16 @@ def _fingerprint(op: ProgramOp) -> int:
             add(id(v))
         for v in o.operands:
             add(id(v))
-        for r in o.results:
-            add(id(r.type))
         for region in o.regions:
-            for b in region.blocks:
+            b = region.first_block
+            while b is not None:
                 for a in b.args:
-                    add(id(a.type))
-                stack.extend(b.ops)
+                    add(id(a))
+                x = b.first_op
+                while x is not None:
+                    stack.append(x)
+                    x = x.next_op
+                b = b.next_block
     return hash(tuple(ids))
 
 
