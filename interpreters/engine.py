@@ -445,6 +445,8 @@ class _Move:
     stride: int
     page: SSAValue | None
     """The page a store writes."""
+    result: SSAValue | None
+    """The page a load makes."""
 
 
 @dataclass
@@ -483,6 +485,7 @@ def _move_info(o: LoadOp | StoreOp) -> _Move:
         o.block_shape,
         o.stride.data,
         o.page if isinstance(o, StoreOp) else None,
+        o.result if isinstance(o, LoadOp) else None,
     )
 
 
@@ -491,6 +494,7 @@ class _StageInfo:
     """What a stage needs at run time, read off the op once."""
 
     op: StageOp
+    result: SSAValue
     name: str
     ins: tuple[SSAValue, ...]
     maps: tuple[tuple[int, tuple[int, ...], int], ...]
@@ -580,6 +584,7 @@ def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
     sum_axes = tuple(1 + d for d, k in enumerate(kinds) if k == IterKind.SUM)
     return _StageInfo(
         s,
+        s.result,
         s.stage_name.data,
         tuple(s.ins),
         tuple(maps),
@@ -686,6 +691,12 @@ class _LoopPlan:
     rest: list[Operation]
     trip_bytes_per_item: int
     """What the hoisted stages' values hold per item and trip, at most."""
+    trips: int
+    inits: tuple[SSAValue, ...]
+    kb: BlockArgument
+    carry: tuple[BlockArgument, ...]
+    hoisted_results: tuple[SSAValue, ...]
+    results: tuple[SSAValue, ...]
 
 
 def _loop_plan(o: KLoopOp, stages: dict[Operation, _StageInfo], tile_elems: int) -> _LoopPlan:
@@ -705,7 +716,18 @@ def _loop_plan(o: KLoopOp, stages: dict[Operation, _StageInfo], tile_elems: int)
         else:
             rest.append(b)
             depends.update(b.results)
-    return _LoopPlan(list(body.ops), hoisted, rest, per_trip)
+    return _LoopPlan(
+        list(body.ops),
+        hoisted,
+        rest,
+        per_trip,
+        o.trips.data,
+        tuple(o.inits),
+        body.args[0],
+        tuple(body.args[1:]),
+        tuple(r for h in hoisted for r in h.results),
+        tuple(o.results),
+    )
 
 
 @dataclass
@@ -778,6 +800,7 @@ class _Compiled:
     """Every item's grid coordinates, (items, rank)."""
     coord_args: tuple[BlockArgument, ...]
     entry_ops: list[Operation]
+    yields: dict[Operation, tuple[SSAValue, ...]]
     gathers: dict[tuple[Any, ...], np.ndarray] = dataclasses.field(default_factory=dict)
     placed_stores: dict[tuple[Any, ...], _StorePlace] = dataclasses.field(default_factory=dict)
     """Element indices of indirect stage inputs, by page layout and table values."""
@@ -862,6 +885,7 @@ def _compile(op: ProgramOp) -> _Compiled:
         op.item_coords(),
         tuple(op.coords),
         list(op.entry.ops),
+        {o: tuple(o.values) for o in op.body.walk() if isinstance(o, KYieldOp)},
     )
     _COMPILED[op] = (key, c)
     return c
@@ -994,23 +1018,22 @@ class ProgramRunner:
                 nl = len(lead)
                 for r, st in enumerate(group.stages):
                     row = value[(slice(None),) * nl + (r % value.shape[nl],)]
-                    env[st.op.result] = self._stage_page(st, row, lead)
+                    env[st.result] = self._stage_page(st, row, lead)
                     done.add(st.op)
             elif (st := stages.get(o)) is not None:
-                env[st.op.result] = self._stage(st, env, lead)
+                env[st.result] = self._stage(st, env, lead)
             elif (mv := moves.get(o)) is not None:
                 if isinstance(o, LoadOp):
-                    env[o.result] = self._load(mv, env, tensors, items, lead)
+                    env[cast(SSAValue, mv.result)] = self._load(mv, env, tensors, items, lead)
                 else:
                     self._store(mv, env, tensors, items)
             elif isinstance(o, TensorOp | BufferOp):
                 continue
             elif isinstance(o, KLoopOp):
                 carried = self._k_loop(o, env, tensors, items)
-                for r, v in zip(o.results, carried):
-                    env[r] = v
+                env.update(zip(self.compiled.loops[o].results, carried))
             elif isinstance(o, KYieldOp):
-                return [env[v] for v in o.values]
+                return [env[v] for v in self.compiled.yields[o]]
             elif isinstance(o, ReturnOp):
                 return []
             else:
@@ -1027,11 +1050,10 @@ class ProgramRunner:
         """The K loop's trips in order. The loads and stages that do not depend on the
         carry run first for a batch of trips at once (each value then has a trip axis
         before its item axis); the rest runs trip by trip on each trip's slice."""
-        carried = [env[v] for v in o.inits]
-        body = o.body.block
-        kb_arg, carry_args = body.args[0], body.args[1:]
         loop = self.compiled.loops[o]
-        trips, n = o.trips.data, len(items)
+        carried = [env[v] for v in loop.inits]
+        kb_arg, carry_args = loop.kb, loop.carry
+        trips, n = loop.trips, len(items)
         chunk = trips
         if loop.hoisted:
             chunk = max(1, min(trips, self.memory_budget // max(1, n * loop.trip_bytes_per_item)))
@@ -1043,7 +1065,7 @@ class ProgramRunner:
                 benv = dict(env)
                 benv[kb_arg] = np.arange(t0, t1, dtype=np.int64)[:, None]
                 self._run_block(loop.hoisted, benv, tensors, items, (t1 - t0, n))
-                batch = [(r, benv[r]) for h in loop.hoisted for r in h.results]
+                batch = [(r, benv[r]) for r in loop.hoisted_results]
                 ops = loop.rest
             for kb in range(t0, t1):
                 env[kb_arg] = np.full(n, kb, dtype=np.int64)
