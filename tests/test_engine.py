@@ -6,9 +6,13 @@ laid out only when needed) must give what laying every page out would."""
 
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
+import pytest
 
+from xdsl_spatial.interpreters import engine
 from xdsl_spatial.interpreters.runner import run
 from xdsl_spatial.ir_io import parse_module
 
@@ -84,3 +88,41 @@ def test_pages_passed_between_stages():
         want[0, 32 * i : 32 * i + 32] += col
         want[1, 32 * i : 32 * i + 32] += col[::-1]
     np.testing.assert_array_equal(y, want)
+
+
+# A contraction as stages use it: the big operand (int8 values) cast a slice at a
+# time, batch axes kept (K trips) or summed (Q8_0 blocks), factors multiplied in.
+EINSUMS = [
+    "ace,abcde,abcd->abd",  # trips kept, blocks summed, one scale: the lowered GEMV
+    "acdf,abdef,abde->abce",  # ... with rows (the m > 1 GEMM)
+    "bc,bcd,bd->d",  # blocks summed, no kept axis
+    "abc,abcd,abd,ab->ad",  # two factors (multiplied in one by one)
+    "abc,abcd,ad->ad",  # a factor without the summed axis
+    "bc,cd->bd",  # a plain matrix product
+    "abc,abcd->abd",  # every batch axis kept
+]
+
+
+@pytest.mark.parametrize("spec", EINSUMS)
+@pytest.mark.parametrize("chunk,whole", [(1 << 20, 1 << 20), (64, 1 << 20), (64, 0)])
+def test_contraction_equals_einsum(spec, chunk, whole, monkeypatch):
+    """Every path of the staged contraction (slices of one block or many, products
+    scaled per slice or per run of blocks) gives numpy's einsum."""
+    monkeypatch.setattr(engine, "CHUNK_ELEMS", chunk)
+    monkeypatch.setattr(engine, "P_WHOLE", whole)
+    rng = np.random.default_rng(len(spec) + chunk + whole)
+    inputs, _ = spec.split("->")
+    extents = dict(zip("abcdef", (3, 5, 4, 7, 2, 3)))
+    subs = inputs.split(",")
+    big = max(range(len(subs)), key=lambda i: math.prod(extents[c] for c in subs[i]))
+    arrays = []
+    for i, sub in enumerate(subs):
+        shape = [extents[c] for c in sub]
+        if i == big:
+            arrays.append(rng.integers(-127, 128, shape).astype(np.int8))
+        else:
+            arrays.append(rng.standard_normal(shape).astype(np.float32))
+    got = engine._einsum(spec, arrays, engine.Scratch())
+    want = np.einsum(spec, *[a.astype(np.float64) for a in arrays])
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
