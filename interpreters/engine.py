@@ -977,7 +977,10 @@ class ProgramRunner:
             data = spec.values.copy() if returned else spec.values
         else:
             tiles = spec.tiles
-            data = np.zeros((tiles[0] * self.tile[0], tiles[1] * self.tile[1]), dtype=spec.dtype)
+            # A returned tensor of one tile row that nothing loads keeps only its live
+            # rows: stores do not write its padding (see `_store`).
+            kept = rows if returned and not spec.loaded and tiles[0] == 1 else tiles[0] * self.tile[0]
+            data = np.zeros((kept, tiles[1] * self.tile[1]), dtype=spec.dtype)
         tt = TileTensor(spec.name, spec.dims, data, spec.tiles, output=spec.output)
         if returned:
             tt.writer = np.full(spec.tiles, -1, dtype=np.int64)
@@ -1263,7 +1266,8 @@ class ProgramRunner:
         vals = np.broadcast_to(page.in_order(), (n, tr, bh * bw * tc))
         if tt.writer is not None and tt.tiles[0] == 1:
             # Rows past the end of a returned tensor's single tile row are padding:
-            # nothing reads them (loads of it read its snapshot), so they are not written.
+            # nothing reads them (loads of it read its snapshot), so they are not written
+            # (and a zero tensor of this kind is allocated without them).
             live = tt.dims[0]
             vals = vals[:, :live]
         else:
