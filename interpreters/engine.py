@@ -7,7 +7,16 @@ load is lazy: its page is a *placement* of the tensor's elements (where page ele
 `o` of item `i` sits in the tensor), so a stage reads it as one strided view of the
 tensor; a page is copied out only when no strided view can express the access. A
 stage is one numpy expression over its whole iteration space (a product body is
-contracted with BLAS); the K loop is a Python loop over its trips.
+contracted with BLAS, its big int8 operand cast to f32 a slice at a time), and its
+page keeps the values as computed, broadcast axes and all, until something needs
+the page laid out in order.
+
+The K loop runs its trips in order, but the loads and stages of its body that do
+not read the carry (the Q8_0 blocks' loads and their contraction) first run for a
+batch of trips at once, each value then carrying a trip axis before its item axis;
+the carry's stages run trip by trip on each trip's slice. A program is read once
+into a compiled form (cached, keyed by a fingerprint of its ops), so a run only
+binds its inputs and computes.
 """
 
 from __future__ import annotations
@@ -69,7 +78,18 @@ class SpatialRuntimeError(Exception):
 # --------------------------------------------------------------------------------------
 
 
+_DTYPES: dict[Attribute, np.dtype[Any]] = {}
+
+
 def numpy_dtype(t: Attribute) -> np.dtype[Any]:
+    """The numpy type that holds values of element type `t`."""
+    dt = _DTYPES.get(t)
+    if dt is None:
+        dt = _DTYPES[t] = _numpy_dtype(t)
+    return dt
+
+
+def _numpy_dtype(t: Attribute) -> np.dtype[Any]:
     if isinstance(t, BFloat16Type):
         return np.dtype(ml_dtypes.bfloat16)
     if isinstance(t, Float16Type):
@@ -799,8 +819,13 @@ class _Compiled:
     coords: np.ndarray
     """Every item's grid coordinates, (items, rank)."""
     coord_args: tuple[BlockArgument, ...]
+    coord_set: set[SSAValue]
     entry_ops: list[Operation]
     yields: dict[Operation, tuple[SSAValue, ...]]
+    tile: tuple[int, int]
+    local_mem: int
+    name: str
+    kind: str
     gathers: dict[tuple[Any, ...], np.ndarray] = dataclasses.field(default_factory=dict)
     placed_stores: dict[tuple[Any, ...], _StorePlace] = dataclasses.field(default_factory=dict)
     """Element indices of indirect stage inputs, by page layout and table values."""
@@ -884,8 +909,13 @@ def _compile(op: ProgramOp) -> _Compiled:
         len(cast(ReturnOp, op.entry.last_op).values),
         op.item_coords(),
         tuple(op.coords),
+        set(op.coords),
         list(op.entry.ops),
         {o: tuple(o.values) for o in op.body.walk() if isinstance(o, KYieldOp)},
+        op.target.tile,
+        op.target.local_mem.data,
+        op.program_name.data,
+        op.KIND,
     )
     _COMPILED[op] = (key, c)
     return c
@@ -902,15 +932,12 @@ class ProgramRunner:
     ):
         self.op = op
         self.compiled = c = _compile(op)
-        self.target = op.target
-        self.tile = op.target.tile
+        self.tile = c.tile
         self.traffic = traffic
         self.memory_budget = memory_budget
         self.scratch = Scratch()
-        self.coord_set = set(c.coord_args)
-        self.record = ProgramTraffic(
-            op.program_name.data, op.KIND, len(c.coords), c.buffer_bytes
-        )
+        self.coord_set = c.coord_set
+        self.record = ProgramTraffic(c.name, c.kind, len(c.coords), c.buffer_bytes)
 
     # --- errors ------------------------------------------------------------------
 
@@ -923,10 +950,10 @@ class ProgramRunner:
 
     def run(self, inputs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
         op, c = self.op, self.compiled
-        if c.buffer_bytes > self.target.local_mem.data:
+        if c.buffer_bytes > c.local_mem:
             raise SpatialRuntimeError(
-                f"{op.name} \"{op.program_name.data}\": buffers need {c.buffer_bytes} bytes "
-                f"of local memory but a site has {self.target.local_mem.data}"
+                f"{op.name} \"{c.name}\": buffers need {c.buffer_bytes} bytes "
+                f"of local memory but a site has {c.local_mem}"
             )
         tensors: dict[SSAValue, TileTensor] = {}
         returned: list[TileTensor | None] = [None] * c.results

@@ -45,14 +45,20 @@ class Execution:
 def _functions(module: ModuleOp) -> Iterator[func.FuncOp]:
     """The defined functions of `module` and of the modules nested in it (their
     bodies are not searched: a function does not hold another)."""
-    for op in module.ops:
-        if isinstance(op, func.FuncOp) and op.body.blocks:
+    op = module.body.block.first_op
+    while op is not None:
+        if isinstance(op, func.FuncOp) and op.body.first_block is not None:
             yield op
         elif isinstance(op, ModuleOp):
             yield from _functions(op)
+        op = op.next_op
 
 
 def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
+    if entry is not None:
+        for f in _functions(module):
+            if f.sym_name.data == entry:
+                return f
     funcs = list(_functions(module))
     names = [f.sym_name.data for f in funcs]
     if entry is None:
@@ -62,9 +68,6 @@ def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
                 "name one with --entry"
             )
         return funcs[0]
-    for f in funcs:
-        if f.sym_name.data == entry:
-            return f
     raise RunError(
         f"no function @{entry} in the module (it has: {', '.join(names) or 'none'})"
     )
