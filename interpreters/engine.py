@@ -717,9 +717,17 @@ class _LoopPlan:
     carry: tuple[BlockArgument, ...]
     hoisted_results: tuple[SSAValue, ...]
     results: tuple[SSAValue, ...]
+    batch_reads: list[tuple[_StageInfo, tuple[int, ...]]]
+    """Stages of `rest` (not run as a batch of siblings) and their direct inputs that
+    are hoisted pages."""
 
 
-def _loop_plan(o: KLoopOp, stages: dict[Operation, _StageInfo], tile_elems: int) -> _LoopPlan:
+def _loop_plan(
+    o: KLoopOp,
+    stages: dict[Operation, _StageInfo],
+    batched: set[Operation],
+    tile_elems: int,
+) -> _LoopPlan:
     body = o.body.block
     depends: set[SSAValue] = set(body.args[1:])
     hoisted: list[Operation] = []
@@ -736,6 +744,14 @@ def _loop_plan(o: KLoopOp, stages: dict[Operation, _StageInfo], tile_elems: int)
         else:
             rest.append(b)
             depends.update(b.results)
+    made = {r for h in hoisted for r in h.results}
+    batch_reads = []
+    for b in rest:
+        st = stages.get(b)
+        if st is not None and b not in batched:
+            inputs = tuple(i for i, v in enumerate(st.ins) if v in made and st.via[i] < 0)
+            if inputs:
+                batch_reads.append((st, inputs))
     return _LoopPlan(
         list(body.ops),
         hoisted,
@@ -747,6 +763,7 @@ def _loop_plan(o: KLoopOp, stages: dict[Operation, _StageInfo], tile_elems: int)
         tuple(body.args[1:]),
         tuple(r for h in hoisted for r in h.results),
         tuple(o.results),
+        batch_reads,
     )
 
 
@@ -896,7 +913,10 @@ def _compile(op: ProgramOp) -> _Compiled:
     for g in siblings.values():
         # The rows of a batch run together: their outputs are live at once.
         per_item = max(per_item, len(g.stages) * g.stages[0].out_tiles * te * 4)
-    loops = {o: _loop_plan(o, stages, te) for o in op.body.walk() if isinstance(o, KLoopOp)}
+    in_groups = {st.op for g in siblings.values() for st in g.stages}
+    loops = {
+        o: _loop_plan(o, stages, in_groups, te) for o in op.body.walk() if isinstance(o, KLoopOp)
+    }
     loaded = {m.tensor for m in moves.values() if isinstance(m.op, LoadOp)}
     c = _Compiled(
         moves,
@@ -1033,9 +1053,11 @@ class ProgramRunner:
         tensors: dict[SSAValue, TileTensor],
         items: np.ndarray,
         lead: tuple[int, ...] | None = None,
+        ready: tuple[dict[Operation, dict[int, np.ndarray]], int] | None = None,
     ) -> list[Any]:
         """Run `ops` for `items`; with `lead` (trips, items), for a batch of K trips
-        at once (only loads and stages that do not read the carry run so)."""
+        at once (only loads and stages that do not read the carry run so). `ready`:
+        stage inputs already read for a batch of trips, and this trip's index in it."""
         lead = lead or (len(items),)
         moves, stages = self.compiled.moves, self.compiled.stages
         siblings = self.compiled.siblings
@@ -1051,7 +1073,11 @@ class ProgramRunner:
                     env[st.result] = self._stage_page(st, row, lead)
                     done.add(st.op)
             elif (st := stages.get(o)) is not None:
-                env[st.result] = self._stage(st, env, lead)
+                got = None
+                if ready is not None and (pre := ready[0].get(o)) is not None:
+                    t = ready[1]
+                    got = {i: a[t if a.shape[0] > 1 else 0] for i, a in pre.items()}
+                env[st.result] = self._stage(st, env, lead, got)
             elif (mv := moves.get(o)) is not None:
                 if isinstance(o, LoadOp):
                     env[cast(SSAValue, mv.result)] = self._load(mv, env, tensors, items, lead)
@@ -1091,19 +1117,23 @@ class ProgramRunner:
             t1 = min(trips, t0 + chunk)
             ops: list[Operation] = loop.ops
             batch: list[tuple[SSAValue, Page]] = []
+            pre: dict[Operation, dict[int, np.ndarray]] = {}
             if loop.hoisted and t1 - t0 > 1:
                 benv = dict(env)
                 benv[kb_arg] = np.arange(t0, t1, dtype=np.int64)[:, None]
                 self._run_block(loop.hoisted, benv, tensors, items, (t1 - t0, n))
                 batch = [(r, benv[r]) for r in loop.hoisted_results]
                 ops = loop.rest
+                # The carry's stages read the batch's pages once for all its trips.
+                for st, inputs in loop.batch_reads:
+                    pre[st.op] = {i: self._operand(st, i, benv[st.ins[i]]) for i in inputs}
             for kb in range(t0, t1):
                 env[kb_arg] = np.full(n, kb, dtype=np.int64)
                 for a, v in zip(carry_args, carried):
                     env[a] = v
                 for r, page in batch:
                     env[r] = page.trip(kb - t0)
-                carried = self._run_block(ops, env, tensors, items)
+                carried = self._run_block(ops, env, tensors, items, None, (pre, kb - t0))
         return carried
 
     # --- loads and stores ----------------------------------------------------------
@@ -1402,18 +1432,30 @@ class ProgramRunner:
             self.compiled.gathers[key] = idx
         return page.base.reshape(-1)[idx]
 
-    def _stage(self, st: _StageInfo, env: dict[SSAValue, Any], lead: tuple[int, ...]) -> Page:
-        return self._stage_page(st, self._stage_value(st, env, lead), lead)
+    def _stage(
+        self,
+        st: _StageInfo,
+        env: dict[SSAValue, Any],
+        lead: tuple[int, ...],
+        got: dict[int, np.ndarray] | None = None,
+    ) -> Page:
+        return self._stage_page(st, self._stage_value(st, env, lead, got), lead)
 
     def _stage_value(
-        self, st: _StageInfo, env: dict[SSAValue, Any], lead: tuple[int, ...]
+        self,
+        st: _StageInfo,
+        env: dict[SSAValue, Any],
+        lead: tuple[int, ...],
+        got: dict[int, np.ndarray] | None = None,
     ) -> np.ndarray:
         """The stage's values over its parallel axes, (*lead, *par extents): `lead` is
-        (items,), or (K trips, items) for a batch of trips."""
+        (items,), or (K trips, items) for a batch of trips. `got`: inputs already read."""
         pages = [cast(Page, env[v]) for v in st.ins]
         operands: list[np.ndarray | None] = [None] * len(pages)
         for i, page in enumerate(pages):
-            if st.via[i] < 0:
+            if got is not None and i in got:
+                operands[i] = got[i]
+            elif st.via[i] < 0:
                 operands[i] = self._operand(st, i, page)
         for i, page in enumerate(pages):
             if st.via[i] >= 0:
