@@ -194,6 +194,8 @@ class TileTensor:
     output: bool = False
     """Every tile must be written (role output)."""
     writer: np.ndarray | None = None
+    written: bool = False
+    """Whether a store has written any tile of it yet (the writer map is all -1 until)."""
     """For returned tensors: the item that wrote each tile (-1: none yet)."""
     snapshot: np.ndarray | None = None
     """What loads read from a tensor the program also stores to."""
@@ -1356,6 +1358,12 @@ class ProgramRunner:
         earlier group or store wrote is refused."""
         assert tt.writer is not None
         writer = tt.writer.reshape(-1)
+        if not tt.written:
+            # The first store into the tensor: no earlier writer to clash with (two
+            # items of this store writing one tile were refused where it was placed).
+            tt.written = True
+            writer[tiles] = items[:, None]
+            return
         prev = writer[tiles]
         clash = (prev >= 0) & (prev != items[:, None])
         if clash.any():

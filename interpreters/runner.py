@@ -90,10 +90,8 @@ def coerce_args(fn: func.FuncOp, arrays: Sequence[Any]) -> list[np.ndarray]:
     for i, (a, t) in enumerate(zip(arrays, types)):
         if not isinstance(t, TensorType):
             raise RunError(f"{arg_name(fn, i)}: only tensor arguments are supported, got {t}")
-        t = cast(TensorType, t)
-        want = numpy_dtype(t.element_type)
+        shape, want = _tensor_kind(cast(TensorType, t))
         arr = np.asarray(a)
-        shape = tuple(t.get_shape())
         if arr.shape != shape:
             raise RunError(
                 f"{arg_name(fn, i)} must have shape {'x'.join(map(str, shape))}, got "
@@ -101,6 +99,17 @@ def coerce_args(fn: func.FuncOp, arrays: Sequence[Any]) -> list[np.ndarray]:
             )
         out.append(arr if arr.dtype == want else _as_dtype(arr, want, arg_name(fn, i)))
     return out
+
+
+_KINDS: dict[TensorType, tuple[tuple[int, ...], np.dtype[Any]]] = {}
+
+
+def _tensor_kind(t: TensorType) -> tuple[tuple[int, ...], np.dtype[Any]]:
+    """The shape and numpy type of a tensor type (types are immutable: kept by type)."""
+    kind = _KINDS.get(t)
+    if kind is None:
+        kind = _KINDS[t] = (tuple(t.get_shape()), numpy_dtype(t.element_type))
+    return kind
 
 
 def _as_dtype(arr: np.ndarray, want: np.dtype[Any], name: str) -> np.ndarray:
