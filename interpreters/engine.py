@@ -43,7 +43,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
 from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.dialects.spatial import (
@@ -722,6 +722,84 @@ class _LoopPlan:
     batch_reads: list[tuple[_StageInfo, tuple[int, ...]]]
     """Stages of `rest` (not run as a batch of siblings) and their direct inputs that
     are hoisted pages."""
+    accum: _Accum | None
+    """How the carry is updated, when it only accumulates the batch's values."""
+
+
+@dataclass
+class _Accum:
+    """A K loop whose only carry-dependent stage adds values of the batch's pages
+    into the carry: `carry' = ((carry + w1) + w2) + ...` element by element (the
+    carry read where the stage writes). The w's are computed for a batch of trips at
+    once; the adds then run trip by trip on arrays, in the same order."""
+
+    stage: _StageInfo
+    acc: int
+    """The stage input that reads the carry."""
+    w_steps: list[_Step]
+    """The body steps the w's need."""
+    ws: tuple[SSAValue, ...]
+    adds: list[_Step]
+    """The chain of adds, innermost first."""
+
+
+def _accumulation(
+    rest: list[Operation],
+    stages: dict[Operation, _StageInfo],
+    batched: set[Operation],
+    made: set[SSAValue],
+    carry: tuple[BlockArgument, ...],
+    yields: tuple[SSAValue, ...],
+) -> _Accum | None:
+    """The loop's carry update as an `_Accum`, if it is one (else None)."""
+    if len(rest) != 2 or len(carry) != 1 or not isinstance(rest[1], KYieldOp):
+        return None
+    st = stages.get(rest[0])
+    if st is None or rest[0] in batched or yields != (st.result,):
+        return None
+    if st.sum_axes or st.dense is None or st.out_dtype != np.float32 or any(v >= 0 for v in st.via):
+        return None
+    accs = [i for i, v in enumerate(st.ins) if v == carry[0]]
+    if len(accs) != 1 or any(v not in made for i, v in enumerate(st.ins) if i != accs[0]):
+        return None
+    acc = accs[0]
+    const, coeffs, sym = st.maps[acc]
+    if (const, coeffs, sym) != (st.out_const, st.out_coeffs, 0):
+        return None
+    arg = st.body_args[acc]
+    if not isinstance(arg.type, Float32Type) or not arg.has_one_use():
+        return None
+    # The chain: from the yielded value down to the add that reads the carry.
+    chain: list[arith.AddfOp] = []
+    v = st.yielded
+    while True:
+        op = v.owner
+        if not isinstance(op, arith.AddfOp) or not isinstance(op.result.type, Float32Type):
+            return None
+        chain.append(op)
+        if op.lhs == arg:
+            break
+        v = op.lhs
+        if not isinstance(v, OpResult) or not v.has_one_use():
+            return None
+    chain.reverse()
+    ws = tuple(a.rhs for a in chain)
+    static = st.static_values()
+    # The w's must not read the carry.
+    need: list[_Step] = []
+    seen: set[SSAValue] = set()
+    todo = list(ws)
+    while todo:
+        x = todo.pop()
+        if x in seen or x in static or x == arg:
+            if x == arg:
+                return None
+            continue
+        seen.add(x)
+        if isinstance(x.owner, Operation):
+            todo.extend(x.owner.operands)
+    w_steps = [_Step.of(b) for b in st.op.body.block.ops if b.results and b.results[0] in seen]
+    return _Accum(st, acc, w_steps, ws, [_Step.of(a) for a in chain])
 
 
 def _loop_plan(
@@ -754,6 +832,8 @@ def _loop_plan(
             inputs = tuple(i for i, v in enumerate(st.ins) if v in made and st.via[i] < 0)
             if inputs:
                 batch_reads.append((st, inputs))
+    yields = tuple(cast(KYieldOp, body.last_op).values)
+    accum = _accumulation(rest, stages, batched, made, tuple(body.args[1:]), yields)
     return _LoopPlan(
         list(body.ops),
         hoisted,
@@ -766,6 +846,7 @@ def _loop_plan(
         tuple(r for h in hoisted for r in h.results),
         tuple(o.results),
         batch_reads,
+        accum,
     )
 
 
@@ -1126,6 +1207,9 @@ class ProgramRunner:
                 self._run_block(loop.hoisted, benv, tensors, items, (t1 - t0, n))
                 batch = [(r, benv[r]) for r in loop.hoisted_results]
                 ops = loop.rest
+                if loop.accum is not None:
+                    carried = [self._accumulate(loop.accum, benv, carried[0], (t1 - t0, n))]
+                    continue
                 # The carry's stages read the batch's pages once for all its trips.
                 for st, inputs in loop.batch_reads:
                     pre[st.op] = {i: self._operand(st, i, benv[st.ins[i]]) for i in inputs}
@@ -1137,6 +1221,27 @@ class ProgramRunner:
                     env[r] = page.trip(kb - t0)
                 carried = self._run_block(ops, env, tensors, items, None, (pre, kb - t0))
         return carried
+
+    def _accumulate(
+        self, acc: _Accum, benv: dict[SSAValue, Any], carry: Page, lead: tuple[int, int]
+    ) -> Page:
+        """The carry after a batch of trips of an accumulating loop: the w's for every
+        trip at once, then the adds trip by trip (the same adds, in the same order, as
+        running the stage once a trip)."""
+        st = acc.stage
+        env = dict(st.static_values())
+        for i, arg in enumerate(st.body_args):
+            if i != acc.acc:
+                env[arg] = self._operand(st, i, benv[st.ins[i]])
+        for step in acc.w_steps:
+            env[step.result] = step.run([env[v] for v in step.operands], st.ext)
+        ws = [env[w] for w in acc.ws]
+        full = len(lead) + len(st.ext)
+        a: Any = self._operand(st, acc.acc, carry)
+        for t in range(lead[0]):
+            for add, w in zip(acc.adds, ws):
+                a = add.run([a, _trip_of(w, t, full)], st.ext)
+        return self._stage_page(st, np.asarray(_plain(a)), lead[1:])
 
     # --- loads and stores ----------------------------------------------------------
 
@@ -1928,6 +2033,18 @@ def _broadcast(*shapes: tuple[int, ...]) -> tuple[int, ...]:
             if e != 1:
                 out[off + j] = e
     return tuple(out)
+
+
+def _trip_of(w: Any, t: int, full: int) -> Any:
+    """Trip `t` of a body value computed for a batch of trips: arrays of `full`
+    dimensions (a trip axis, an item axis, the iteration space) lose their trip axis;
+    lower ones (static values, constants) hold for every trip."""
+    if isinstance(w, _Rows):
+        return _Rows(w.cond, _trip_of(w.yes, t, full), w.dtype)
+    w = _plain(w)
+    if isinstance(w, np.ndarray) and w.ndim == full:
+        return w[t if w.shape[0] > 1 else 0]
+    return w
 
 
 def _plain(x: Any) -> Any:

@@ -12,8 +12,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters import engine
-from xdsl_spatial.interpreters.runner import run
+from xdsl_spatial.interpreters.runner import execute, run
 from xdsl_spatial.ir_io import parse_module
 
 PAGES = """
@@ -126,3 +127,57 @@ def test_contraction_equals_einsum(spec, chunk, whole, monkeypatch):
     want = np.einsum(spec, *[a.astype(np.float64) for a in arrays])
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+ACCUMULATE = """
+func.func @acc(%a: tensor<32x96xf32>) -> tensor<32x32xf32> {
+  %y = spatial.view "acc" grid [1] owns (d0) -> (0, d0) size [1, 1]
+      target #spatial.target<tile = 32x32, act = f32, acc = f32, local_mem = 65536, acc_tiles = 8>
+      plan #spatial.plan<grid = [1, 1], k_blocks = 3, site = [1, 1]> numerics exact
+      ins(%a : tensor<32x96xf32>) -> tensor<32x32xf32> {
+  ^bb0(%i: index, %a_in: tensor<32x96xf32>):
+    %at = spatial.tensor "a" external(%a_in : tensor<32x96xf32>) : !spatial.tensor<32x96xf32, input>
+    %yt = spatial.tensor "y" zero : !spatial.tensor<32x32xf32, output>
+    %in = spatial.buffer "in" : !spatial.buffer<1xf32, depth 2>
+    %cb = spatial.buffer "cb" : !spatial.buffer<1xf32, depth 2>
+    %zero = spatial.stage "zero" iters(par 32, par 32) ins() into %cb[d0 * 32 + d1] : () -> !spatial.page<1xf32> {
+      %c = arith.constant 0.0 : f32
+      spatial.yield %c : f32
+    }
+    %sum = spatial.k_loop %kb = 0 to 3 iter_args(%acc = %zero) -> (!spatial.page<1xf32>) {
+      %p = spatial.load %at[%kb] block 1x1 stride 1 repeat 3 into %in : !spatial.tensor<32x96xf32, input> -> !spatial.page<1xf32>
+      %next = spatial.stage "step" iters(par 32, par 32) ins(%acc[CARRY_MAP], %p[d0 * 32 + d1]) into %cb[d0 * 32 + d1] : (!spatial.page<1xf32>, !spatial.page<1xf32>) -> !spatial.page<1xf32> {
+      ^bb0(%u: f32, %v: f32):
+        %h = arith.mulf %v, %v : f32
+        %s = arith.addf %u, %v : f32
+        %t = arith.addf %s, %h : f32
+        spatial.yield %t : f32
+      }
+      spatial.k_yield %next : !spatial.page<1xf32>
+    }
+    spatial.store %sum to %yt[0] block 1x1 stride 1 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x32xf32, output>
+    spatial.return %yt : !spatial.tensor<32x32xf32, output>
+  }
+  func.return %y : tensor<32x32xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("carry_map", ["d0 * 32 + d1", "d1 * 32 + d0"])
+def test_a_carry_that_accumulates_runs_the_same_batched(carry_map):
+    """A K loop whose carry only accumulates the batch's values (`carry + v + v*v`, the
+    carry read where the stage writes) adds them trip by trip on arrays; read anywhere
+    else (transposed) it runs its stage once a trip. Both give the numbers of the loop
+    run one trip at a time, bit for bit."""
+    mod = parse_module(ACCUMULATE.replace("CARRY_MAP", carry_map))
+    fold = next(o for o in mod.walk() if isinstance(o, ProgramOp))
+    (plan,) = engine._compile(fold).loops.values()
+    transposed = carry_map.startswith("d1")
+    assert (plan.accum is None) == transposed
+    a = np.random.default_rng(0).standard_normal((32, 96)).astype(np.float32)
+    want = np.zeros((32, 32), np.float32)
+    for t in range(3):
+        v = a[:, 32 * t : 32 * t + 32]
+        want = ((want.T if transposed else want) + v) + v * v
+    for budget in (1, 8 << 20):  # one trip at a time, all three at once
+        np.testing.assert_array_equal(execute(mod, "acc", [a], memory_budget=budget).outputs[0], want)
