@@ -1895,36 +1895,58 @@ def _contract_blocks(
     A4 = A.reshape(math.prod(osz), blocks * inner, fa, k)
     sub = "".join(dims[no:])
     whole = blocks * inner * fa * fb * 4 <= P_WHOLE
+    P = scratch.take("P", (blocks * inner if whole else step * inner, fa, fb))
+    # One buffer takes every cast slice (the big operand never exists in f32 whole).
+    B = scratch.take("B", (step, *big_t.shape[no + 1 :]))
+    B_rows = B.reshape(step * inner, k, fb)
+    split = fa > 1 and fb > MATMUL_COLS
     for oi, o in enumerate(np.ndindex(*osz)):
         fo = [f[tuple(j if f.shape[d] > 1 else 0 for d, j in enumerate(o))] for f in factors]
         # One factor along the summed axis (a Q8_0 block's scale) is multiplied in and
         # summed by one einsum, a single pass over the products.
-        fused = None
+        fused = f_sq = None
         if len(fo) == 1 and fo[0].shape[0] > 1:
             f_sub = "".join(c for c, e in zip(sub, fo[0].shape) if e > 1)
             f_sq = fo[0].reshape([e for e in fo[0].shape if e > 1])
             fused = f"{sub},{f_sub}->{sub[1:]}"
-        acc = total[o]
-        P = scratch.take("P", (blocks * inner if whole else step * inner, fa, fb))
-
-        def fold(p: np.ndarray, j0: int, j1: int) -> None:
-            p = p.reshape([j1 - j0] + rest)
-            if fused is not None:
-                acc[...] += np.einsum(fused, p, f_sq[j0:j1])
-                return
-            for f in fo:
-                p *= f[j0:j1] if f.shape[0] > 1 else f
-            acc[...] += p.sum(axis=0, dtype=np.float32)
-
-        for j0, j1, Bc in _f32_slices(big_t[o], step, scratch):
+        src = big_t[o]
+        A_o = A4[oi]
+        for j0 in range(0, blocks, step):
+            j1 = min(blocks, j0 + step)
             rows = inner * (j1 - j0)
+            np.copyto(B[: j1 - j0], src[j0:j1], casting="unsafe")
             at = j0 * inner if whole else 0
-            _matmul(A4[oi, j0 * inner : j0 * inner + rows], Bc.reshape(rows, k, fb), P[at : at + rows])
+            a, b, out = A_o[j0 * inner : j0 * inner + rows], B_rows[:rows], P[at : at + rows]
+            if split:
+                _matmul(a, b, out)
+            else:
+                np.matmul(a, b, out=out)
             if not whole:
-                fold(P[:rows], j0, j1)
+                _fold(total, o, P[:rows], j0, j1, rest, fused, f_sq, fo)
         if whole:
-            fold(P, 0, blocks)
+            _fold(total, o, P, 0, blocks, rest, fused, f_sq, fo)
     return total
+
+
+def _fold(
+    total: np.ndarray,
+    o: tuple[int, ...],
+    p: np.ndarray,
+    j0: int,
+    j1: int,
+    rest: list[int],
+    fused: str | None,
+    f_sq: np.ndarray | None,
+    factors: list[np.ndarray],
+) -> None:
+    """Add blocks j0..j1 of the products `p`, scaled by the factors, into `total[o]`."""
+    p = p.reshape([j1 - j0] + rest)
+    if fused is not None:
+        total[o] += np.einsum(fused, p, cast(np.ndarray, f_sq)[j0:j1])
+        return
+    for f in factors:
+        p *= f[j0:j1] if f.shape[0] > 1 else f
+    total[o] += p.sum(axis=0, dtype=np.float32)
 
 
 MATMUL_COLS = 2048

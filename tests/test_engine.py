@@ -101,6 +101,7 @@ EINSUMS = [
     "abc,abcd,ad->ad",  # a factor without the summed axis
     "bc,cd->bd",  # a plain matrix product
     "abc,abcd->abd",  # every batch axis kept
+    "bc,bc,b->",  # everything summed (a single number)
 ]
 
 
