@@ -834,6 +834,10 @@ def _loop_plan(
                 batch_reads.append((st, inputs))
     yields = tuple(cast(KYieldOp, body.last_op).values)
     accum = _accumulation(rest, stages, batched, made, tuple(body.args[1:]), yields)
+    if accum is not None:
+        # What it adds in is computed for the whole batch of trips too (mostly views
+        # of the batch's pages, or selects of their rows kept lazy: one page at most).
+        per_trip += 4 * math.prod(accum.stage.ext)
     return _LoopPlan(
         list(body.ops),
         hoisted,
