@@ -561,6 +561,13 @@ class _StageInfo:
                 )
         return self.reads
 
+    sources: list[tuple[SSAValue, int | None]] | None = None
+
+    def factor_sources(self) -> list[tuple[SSAValue, int | None]]:
+        if self.sources is None:
+            self.sources = _factor_sources(cast(list[SSAValue], self.factors), self.body_args)
+        return self.sources
+
     def body_steps(self) -> list[_Step]:
         if self.steps is None:
             self.steps = _body_steps(self.op.body.block, self.yielded, self.static_values())
@@ -1674,7 +1681,8 @@ def _evaluate_body(
     sum_axes = tuple(a - 1 + nl for a in st.sum_axes)
     if st.factors is not None:
         return _contract(
-            st.factors, st.body_args, operands, ext, lead, sum_axes, scratch, st.static_values()
+            st.factor_sources(), st.body_args, operands, ext, lead, sum_axes, scratch,
+            st.static_values(),
         )
     env = dict(st.static_values())
     env.update(zip(st.body_args, operands))
@@ -1707,7 +1715,7 @@ def _product_factors(v: SSAValue) -> list[SSAValue] | None:
 
 
 def _contract(
-    factors: list[SSAValue],
+    factors: list[tuple[SSAValue, int | None]],
     args: Sequence[BlockArgument],
     operands: list[np.ndarray],
     ext: Sequence[int],
@@ -1717,20 +1725,17 @@ def _contract(
     static: dict[SSAValue, Any],
 ) -> np.ndarray:
     """A product body summed over `sum_axes`, contracted pairwise with BLAS."""
-    env: dict[SSAValue, Any] = dict(zip(args, operands))
-    env.update(static)
+    env: dict[SSAValue, Any] | None = None
     terms: list[np.ndarray] = []
-    for f in factors:
+    for f, widened in factors:
         # A factor of one input is evaluated over that input's axes only; a plain
         # widening to f32 is left to the contraction, which casts as it arranges.
-        cast_op = f.owner
-        if (
-            isinstance(cast_op, arith.SIToFPOp | arith.ExtFOp)
-            and cast_op.input in env
-            and isinstance(cast_op.input, BlockArgument)
-        ):
-            arr = np.asarray(env[cast_op.input])
+        if widened is not None:
+            arr = np.asarray(operands[widened])
         else:
+            if env is None:
+                env = dict(zip(args, operands))
+                env.update(static)
             arr = np.asarray(_plain(_eval(f, env, ext)))
             if arr.dtype != np.float32:
                 arr = arr.astype(np.float32)
@@ -1760,6 +1765,21 @@ def _contract(
     return res
 
 
+def _factor_sources(
+    factors: list[SSAValue], args: Sequence[BlockArgument]
+) -> list[tuple[SSAValue, int | None]]:
+    """Each factor, and the input it widens to f32 if that is all it does (by the
+    input's index; None: evaluated over the space)."""
+    out: list[tuple[SSAValue, int | None]] = []
+    for f in factors:
+        op = f.owner
+        widened = None
+        if isinstance(op, arith.SIToFPOp | arith.ExtFOp) and op.input in args:
+            widened = list(args).index(cast(BlockArgument, op.input))
+        out.append((f, widened))
+    return out
+
+
 CHUNK_ELEMS = 1 << 20
 """f32 elements of a big operand cast at a time (4 MiB)."""
 
@@ -1782,18 +1802,51 @@ class Scratch:
 
 
 
-def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray:
-    """`np.einsum`, with the largest operand first contracted by a batched matmul
-    against the operand that leaves the smallest result, the rest multiplied in."""
+@dataclass
+class _EinsumPlan:
+    """How `_einsum` contracts one spec over operands of given shapes."""
+
+    big: int
+    other: int
+    rest: list[int]
+    sizes: dict[str, int]
+    batch: list[str]
+    outer: list[str]
+    a_order: list[str]
+    big_perm: list[int]
+    dims: list[str]
+    fa: int
+    fb: int
+    nb: int
+    k: int
+    lead: str
+    step: int
+    """Indices of the big operand's leading axis cast at a time."""
+    block_step: int
+    """... of its first summed batch axis, when one is (the Q8_0 blocks)."""
+    then_einsum: bool
+    """Another operand keeps an axis the product does not have: einsum after."""
+    factor_prep: list[tuple[tuple[int, ...], list[int], list[int]]]
+    """Per other operand: axes summed first, transposition, shape over `dims`."""
+
+
+_EINSUM_PLANS: dict[tuple[Any, ...], _EinsumPlan | None] = {}
+
+
+def _einsum_plan(spec: str, shapes: tuple[tuple[int, ...], ...]) -> _EinsumPlan | None:
+    """The plan for `spec` (None: a plain einsum does it), worked out once per spec,
+    shapes and slice size."""
+    key = (spec, shapes, CHUNK_ELEMS)
+    if key in _EINSUM_PLANS:
+        return _EINSUM_PLANS[key]
     inputs, out = spec.split("->")
     subs = inputs.split(",")
-    if len(arrays) < 2:
-        return np.einsum(spec, *[_f32(a) for a in arrays])
-    big = max(range(len(arrays)), key=lambda i: arrays[i].size)
-    sizes = {c: n for s_, a in zip(subs, arrays) for c, n in zip(s_, a.shape)}
+    n_in = len(subs)
+    big = max(range(n_in), key=lambda i: math.prod(shapes[i]))
+    sizes = {c: e for s_, sh in zip(subs, shapes) for c, e in zip(s_, sh)}
 
     def plan(other: int):
-        rest = [i for i in range(len(arrays)) if i not in (big, other)]
+        rest = [i for i in range(n_in) if i not in (big, other)]
         later = set(out) | set("".join(subs[i] for i in rest))
         sb, sa = subs[big], subs[other]
         batch = [c for c in sb if c in sa and c in later]
@@ -1803,62 +1856,95 @@ def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray
         size = math.prod(sizes[c] for c in batch + free_a + free_b)
         return size, rest, batch, contract, free_a, free_b
 
-    other = min((i for i in range(len(arrays)) if i != big), key=lambda i: plan(i)[0])
+    other = min((i for i in range(n_in) if i != big), key=lambda i: plan(i)[0])
     _, rest, batch, contract, free_a, free_b = plan(other)
-    if not contract:
+    result: _EinsumPlan | None = None
+    if contract:
+        # Batch axes the result keeps (the K trips of a batch) before the first one it
+        # sums (the Q8_0 blocks): each index of them is contracted on its own.
+        outer: list[str] = []
+        for c in batch:
+            if c not in out:
+                break
+            outer.append(c)
+        # The big operand keeps its own order (batch, contract, free), so the copy that
+        # casts it to f32 reads its memory in runs; it is cast a slice of its leading
+        # axis at a time, into a reused buffer, so no full f32 copy of it ever exists.
+        order_b = batch + contract + free_b
+        dims = batch + free_a + free_b
+
+        def slicing(at: int) -> int:
+            unit = math.prod(sizes[c] for c in order_b[at + 1 :])
+            return max(1, min(sizes[order_b[at]], CHUNK_ELEMS // max(unit, 1)))
+
+        prep = []
+        for i in rest:
+            missing = [c for c in subs[i] if c not in dims]
+            sub = "".join(c for c in subs[i] if c not in missing)
+            prep.append(
+                (
+                    tuple(subs[i].index(c) for c in missing),
+                    [sub.index(c) for c in dims if c in sub],
+                    [sizes[c] if c in sub else 1 for c in dims],
+                )
+            )
+        result = _EinsumPlan(
+            big, other, rest, sizes, batch, outer, batch + free_a + contract,
+            [subs[big].index(c) for c in order_b], dims,
+            math.prod(sizes[c] for c in free_a), math.prod(sizes[c] for c in free_b),
+            math.prod(sizes[c] for c in batch), math.prod(sizes[c] for c in contract),
+            order_b[0], slicing(0), slicing(len(outer)) if len(outer) < len(batch) else 0,
+            any(c in out and c not in dims for i in rest for c in subs[i]), prep,
+        )
+    if len(_EINSUM_PLANS) > 1024:
+        _EINSUM_PLANS.clear()
+    _EINSUM_PLANS[key] = result
+    return result
+
+
+def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray:
+    """`np.einsum`, with the largest operand first contracted by a batched matmul
+    against the operand that leaves the smallest result, the rest multiplied in."""
+    if len(arrays) < 2:
+        return np.einsum(spec, *[_f32(a) for a in arrays])
+    pl = _einsum_plan(spec, tuple(a.shape for a in arrays))
+    if pl is None:
         return np.einsum(spec, *[_f32(a) for a in arrays], optimize=True)
-    # Batch axes the result keeps (the K trips of a batch) before the first one it sums
-    # (the Q8_0 blocks): each index of them is contracted on its own.
-    outer: list[str] = []
-    for c in batch:
-        if c not in out:
-            break
-        outer.append(c)
-    no = len(outer)
-    # The big operand keeps its own order (batch, contract, free), so the copy that
-    # casts it to f32 reads its memory in runs; it is cast a slice of its leading
-    # axis at a time, into a reused buffer, so no full f32 copy of it ever exists.
-    order_b = batch + contract + free_b
-    A = _arrange(arrays[other], subs[other], batch + free_a + contract, scratch, "A")
-    fa = math.prod(sizes[c] for c in free_a)
-    fb = math.prod(sizes[c] for c in free_b)
-    big_t = arrays[big].transpose([subs[big].index(c) for c in order_b])
-    nb = math.prod(sizes[c] for c in batch)
-    k = math.prod(sizes[c] for c in contract)
-    dims = batch + free_a + free_b
-
-    def slicing(at: int) -> tuple[str, int]:
-        """The axis the big operand is cast along, and how many indices at a time."""
-        unit = math.prod(sizes[c] for c in order_b[at + 1 :])
-        return order_b[at], max(1, min(sizes[order_b[at]], CHUNK_ELEMS // max(unit, 1)))
-
-    lead, step = slicing(0)
-    if any(c in out and c not in dims for i in rest for c in subs[i]):
-        prod = _chunked_matmul(A, _f32_slices(big_t, step, scratch), nb, fa, k, fb, sizes[lead], bool(batch))
+    inputs, out = spec.split("->")
+    subs = inputs.split(",")
+    sizes, dims, batch = pl.sizes, pl.dims, pl.batch
+    A = _arrange(arrays[pl.other], subs[pl.other], pl.a_order, scratch, "A")
+    big_t = arrays[pl.big].transpose(pl.big_perm)
+    if pl.then_einsum:
+        prod = _chunked_matmul(
+            A, _f32_slices(big_t, pl.step, scratch), pl.nb, pl.fa, pl.k, pl.fb,
+            sizes[pl.lead], bool(batch),
+        )
         return np.einsum(
-            ",".join(["".join(dims)] + [subs[i] for i in rest]) + "->" + out,
+            ",".join(["".join(dims)] + [subs[i] for i in pl.rest]) + "->" + out,
             prod.reshape([sizes[c] for c in dims]),
-            *[_f32(arrays[i]) for i in rest],
+            *[_f32(arrays[i]) for i in pl.rest],
             optimize=True,
         )
     # Every other factor multiplies in elementwise, broadcast to the product's axes.
     factors = []
-    for i in rest:
+    for i, (missing, perm, shape) in zip(pl.rest, pl.factor_prep):
         f = _f32(arrays[i])
-        missing = [c for c in subs[i] if c not in dims]
         if missing:
-            f = f.sum(axis=tuple(subs[i].index(c) for c in missing))
-        sub = "".join(c for c in subs[i] if c not in missing)
-        f = f.transpose([sub.index(c) for c in dims if c in sub])
-        factors.append(f.reshape([sizes[c] if c in sub else 1 for c in dims]))
+            f = f.sum(axis=missing)
+        factors.append(f.transpose(perm).reshape(shape))
+    no = len(pl.outer)
     if no < len(batch):
         # A batch axis is summed (after the kept ones): scaled and summed in slices.
         prod = _contract_blocks(
-            A, big_t, factors, dims, no, sizes, fa, k, fb, slicing(no)[1], scratch
+            A, big_t, factors, dims, no, sizes, pl.fa, pl.k, pl.fb, pl.block_step, scratch
         )
-        dims = outer + dims[no + 1 :]
+        dims = pl.outer + dims[no + 1 :]
     else:
-        prod = _chunked_matmul(A, _f32_slices(big_t, step, scratch), nb, fa, k, fb, sizes[lead], bool(batch))
+        prod = _chunked_matmul(
+            A, _f32_slices(big_t, pl.step, scratch), pl.nb, pl.fa, pl.k, pl.fb,
+            sizes[pl.lead], bool(batch),
+        )
         prod = prod.reshape([sizes[c] for c in dims])
         for f in factors:
             prod = prod * f
