@@ -14,7 +14,9 @@ timed side by side in one run:
 
 The candidates run interleaved (one run of each, in a rotating order, per round) so
 that the machine's drift hits all of them alike; the table gives the median and the
-minimum over the rounds. Before any timing every output is compared with an fp64
+minimum over the rounds. glibc's malloc is told to keep the memory the candidates
+free (`keep_freed_memory`; `--trimming-allocator` leaves it as it is), so that none
+pays page faults for memory another one gave back to the system. Before any timing every output is compared with an fp64
 reference on the dequantised weight, within the fp32 summation bound. The peak extra
 memory of one run of each candidate is measured in a separate, untimed pass with
 `tracemalloc` (numpy reports its buffers to it), against the int8 weight's K x N bytes.
@@ -59,6 +61,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import cProfile  # noqa: E402
+import ctypes  # noqa: E402
 import gc  # noqa: E402
 import io  # noqa: E402
 import pstats  # noqa: E402
@@ -324,6 +327,22 @@ def tune(m: int, k: int, n: int, rounds: int) -> str:
     return "\n".join(lines)
 
 
+def keep_freed_memory() -> str:
+    """Tell glibc's malloc to keep the memory candidates free (no trimming, no mmap
+    below 32 MiB), so that no candidate pays page faults for memory another one gave
+    back. (a) and (d) both take a 4 MiB buffer per call: with trimming on, whichever
+    runs after the other may find that memory returned to the system and fault it back
+    in, 0.3-0.4 ms a call here. What it returns is printed in the header."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return "malloc as is (no glibc)"
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    ok = libc.mallopt(m_mmap_threshold, 32 << 20) == 1
+    ok = libc.mallopt(m_trim_threshold, 1 << 30) == 1 and ok
+    return "malloc keeps freed memory" if ok else "malloc as is (mallopt refused)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="K = N = 512, 3 rounds")
@@ -339,14 +358,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--tune", action="store_true", help="also sweep (a)'s chunking")
     p.add_argument("--profile", action="store_true", help="also cProfile the lowered run (d)")
+    p.add_argument(
+        "--trimming-allocator",
+        action="store_true",
+        help="leave glibc's malloc as it is (by default it keeps freed memory, see above)",
+    )
     args = p.parse_args(argv)
+    allocator = "malloc as is" if args.trimming_allocator else keep_freed_memory()
     k = args.k or (512 if args.quick else 4096)
     n = args.n or (512 if args.quick else 4096)
     rounds = args.rounds or (3 if args.quick else 9)
     ms = [int(v) for v in args.m.split(",")]
     print(
         f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}, "
-        f"{os.cpu_count()} CPUs, {args.scales} scales, bf16 activations"
+        f"{os.cpu_count()} CPUs, {args.scales} scales, bf16 activations, {allocator}"
     )
     for m in ms:
         cands = bench_one(
