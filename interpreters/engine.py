@@ -60,7 +60,6 @@ from xdsl_spatial.dialects.spatial import (
     Role,
     StageOp,
     StoreOp,
-    TensorHandleType,
     TensorOp,
     YieldOp,
     element_bytes,
@@ -792,15 +791,14 @@ def _accumulation(
     chain.reverse()
     ws = tuple(a.rhs for a in chain)
     static = st.static_values()
-    # The w's must not read the carry.
-    need: list[_Step] = []
+    # What the w's are computed from, which must not include the carry.
     seen: set[SSAValue] = set()
     todo = list(ws)
     while todo:
         x = todo.pop()
-        if x in seen or x in static or x == arg:
-            if x == arg:
-                return None
+        if x == arg:
+            return None
+        if x in seen or x in static:
             continue
         seen.add(x)
         if isinstance(x.owner, Operation):
