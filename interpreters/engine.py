@@ -1322,6 +1322,15 @@ class ProgramRunner:
             return rho, kappa
         return None
 
+    def _trips(self, mv: _Move, env: dict[SSAValue, Any]) -> tuple[Any, ...]:
+        """The K trips a load or store's origin is at, as a key: its loop variables are
+        a trip number for every item, or a range of trips for a batch."""
+        return tuple(
+            (env[v].shape, int(env[v].flat[0]), int(env[v].flat[-1]))
+            for v, _ in mv.terms
+            if v not in self.coord_set
+        )
+
     def _load(
         self,
         mv: _Move,
@@ -1342,12 +1351,7 @@ class ProgramRunner:
         # any data, unless it goes through a table): worked out once per program.
         key = None
         if mv.table is None:
-            trips = tuple(
-                (env[v].shape, int(env[v].flat[0]), int(env[v].flat[-1]))
-                for v, _ in mv.terms
-                if v not in self.coord_set
-            )
-            key = (mv.op, int(items[0]), lead, trips, data.shape)
+            key = (mv.op, int(items[0]), lead, self._trips(mv, env), data.shape)
             if (hit := self.compiled.placed_loads.get(key)) is not None:
                 return Page(data, hit[0], bh * bw, self.tile, hit[1], prog=hit[2])
         t0 = self._origins(mv, env, tensors, items, lead)
@@ -1384,12 +1388,7 @@ class ProgramRunner:
         the group writing one tile; without a table, worked out once per program."""
         key = None
         if mv.table is None:
-            trips = tuple(
-                (env[v].shape, int(env[v].flat[0]), int(env[v].flat[-1]))
-                for v, _ in mv.terms
-                if v not in self.coord_set
-            )
-            key = (mv.op, int(items[0]), len(items), trips, tt.data.shape)
+            key = (mv.op, int(items[0]), len(items), self._trips(mv, env), tt.data.shape)
             if (hit := self.compiled.placed_stores.get(key)) is not None:
                 return hit
         n = len(items)
