@@ -19,7 +19,8 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
-from xdsl_spatial.interpreters.engine import _eval_op, dense_values, numpy_dtype
+from xdsl_spatial.interpreters.body import eval_op
+from xdsl_spatial.interpreters.values import dense_values, numpy_dtype
 
 
 def _elem(t: Attribute) -> Attribute:
@@ -27,7 +28,7 @@ def _elem(t: Attribute) -> Attribute:
 
 
 def _elementwise(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    out = _eval_op(op, list(args), ())
+    out = eval_op(op, list(args), ())
     rt = op.results[0].type
     dt = numpy_dtype(_elem(rt))
     if isinstance(rt, TensorType):

@@ -17,6 +17,10 @@ batch of trips at once, each value then carrying a trip axis before its item axi
 the carry's stages run trip by trip on each trip's slice. A program is read once
 into a compiled form (cached, keyed by a fingerprint of its ops), so a run only
 binds its inputs and computes.
+
+This module compiles programs and runs their items, loads, stores and K loops;
+`pages` holds tensors, pages and their views, `body` evaluates stage bodies and
+`contract` contracts product bodies with BLAS.
 """
 
 from __future__ import annotations
@@ -24,32 +28,18 @@ from __future__ import annotations
 import dataclasses
 import math
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    DenseIntOrFPElementsAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    TensorType,
-)
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects.builtin import Float32Type
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
-from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
-    IndexOp,
     IterKind,
     KLoopOp,
     KYieldOp,
@@ -65,52 +55,29 @@ from xdsl_spatial.dialects.spatial import (
     element_bytes,
     linear_form,
 )
-
-
-class SpatialRuntimeError(Exception):
-    """The chip could not run this: an access outside a tensor or page, a memory
-    overflow, an output tile written by no item or by two."""
-
-
-# --------------------------------------------------------------------------------------
-# Element types
-# --------------------------------------------------------------------------------------
-
-
-_DTYPES: dict[Attribute, np.dtype[Any]] = {}
-
-
-def numpy_dtype(t: Attribute) -> np.dtype[Any]:
-    """The numpy type that holds values of element type `t`."""
-    dt = _DTYPES.get(t)
-    if dt is None:
-        dt = _DTYPES[t] = _numpy_dtype(t)
-    return dt
-
-
-def _numpy_dtype(t: Attribute) -> np.dtype[Any]:
-    if isinstance(t, BFloat16Type):
-        return np.dtype(ml_dtypes.bfloat16)
-    if isinstance(t, Float16Type):
-        return np.dtype(np.float16)
-    if isinstance(t, Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(t, Float64Type):
-        return np.dtype(np.float64)
-    if isinstance(t, IndexType):
-        return np.dtype(np.int64)
-    if isinstance(t, IntegerType):
-        w = t.width.data
-        if w == 1:
-            return np.dtype(np.bool_)
-        return np.dtype({8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[w])
-    raise SpatialRuntimeError(f"no numpy type for {t}")
-
-
-def dense_values(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """A dense attribute's elements as the numpy array the chip's type holds."""
-    dt = numpy_dtype(attr.get_type().element_type)
-    return dense_array(attr).astype(dt, copy=False)
+from xdsl_spatial.interpreters.body import (
+    Step,
+    body_steps,
+    evaluate,
+    plain,
+    product_factors,
+    trip_of,
+)
+from xdsl_spatial.interpreters.contract import Scratch, contract, factor_sources
+from xdsl_spatial.interpreters.pages import (
+    Page,
+    Progression,
+    TileTensor,
+    affine_view,
+    compact,
+    grid_sum,
+    padded,
+    placement,
+    progression,
+    shared_offsets,
+    strided_view,
+)
+from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
 # --------------------------------------------------------------------------------------
@@ -177,277 +144,7 @@ class Traffic:
 
 
 # --------------------------------------------------------------------------------------
-# Tensors and pages
-# --------------------------------------------------------------------------------------
-
-
-@dataclass
-class TileTensor:
-    """A tensor of the program, as its tile-padded 2-d array."""
-
-    name: str
-    dims: tuple[int, int]
-    data: np.ndarray
-    """Shape (tile rows * tr, tiles per row * tc), C-contiguous."""
-    tiles: tuple[int, int]
-    output: bool = False
-    """Every tile must be written (role output)."""
-    writer: np.ndarray | None = None
-    written: bool = False
-    """Whether a store has written any tile of it yet (the writer map is all -1 until)."""
-    """For returned tensors: the item that wrote each tile (-1: none yet)."""
-    snapshot: np.ndarray | None = None
-    """What loads read from a tensor the program also stores to."""
-
-    @property
-    def flat(self) -> np.ndarray:
-        return self.data.reshape(-1)
-
-
-def _padded(a: np.ndarray, tiles: tuple[int, int], tile: tuple[int, int]) -> np.ndarray:
-    rows, cols = tiles[0] * tile[0], tiles[1] * tile[1]
-    if a.shape == (rows, cols) and a.flags.c_contiguous:
-        return a
-    out = np.zeros((rows, cols), dtype=a.dtype)
-    out[: a.shape[0], : a.shape[1]] = a
-    return out
-
-
-Dense = tuple[int, tuple[tuple[int, int, int], ...]]
-"""A page a stage wrote through a dense map: (reach, per axis (coefficient, extent,
-stride in `base`)). Page element `o < reach` is `sum(stride * (o // coef % extent))`
-past the item's offset; elements from `reach` on were not written (zero)."""
-
-
-@dataclass
-class Page:
-    """A page per item: element `o` of item `i` is `base.flat[offsets[i] + place(o)]`.
-
-    A materialised page has `base` (items, tr, n*tc), `offsets[i] = i * size` and
-    `place` the identity; a loaded page places its elements in the tensor's array
-    (`geometry`); a stage's page keeps the stage's values as they came, broadcast axes
-    and all (`dense`), and is laid out only when something needs it in page order."""
-
-    base: np.ndarray
-    offsets: np.ndarray
-    tiles: int
-    tile: tuple[int, int]
-    geometry: tuple[int, int, int, int, int] | None = None
-    """(block h, block w, tile-row step per block row, tile-col step per block row,
-    row length of the tensor's array); None for a materialised page."""
-    dense: Dense | None = None
-    prog: Progression | None | bool = False
-    """`offsets` as a progression (None: they are not one; False: not worked out yet)."""
-
-    @property
-    def size(self) -> int:
-        return self.tile[0] * self.tiles * self.tile[1]
-
-    @property
-    def layout(self) -> tuple[Any, ...]:
-        """What `place` depends on besides its argument (a cache key)."""
-        return (self.geometry, self.dense, self.tiles, self.tile)
-
-    def placeable(self, o: np.ndarray) -> bool:
-        """Whether `place` knows where elements `o` are (a dense page's unwritten tail
-        has no place: it is zero)."""
-        return self.dense is None or not o.size or int(o.max()) < self.dense[0]
-
-    def place(self, o: np.ndarray) -> np.ndarray:
-        """Offsets in `base` of page elements `o` (relative to the item's offset)."""
-        if self.dense is not None:
-            at = np.zeros(np.shape(o), dtype=np.int64)
-            for coef, extent, stride in self.dense[1]:
-                if stride:
-                    at += stride * (o // coef % extent)
-            return at
-        if self.geometry is None:
-            return o
-        h, w, rho, kappa, row_len = self.geometry
-        tr, tc = self.tile
-        r, rem = np.divmod(o, self.tiles * tc)
-        t, c = np.divmod(rem, tc)
-        a, b = np.divmod(t, w)
-        return (a * rho * tr + r) * row_len + (a * kappa + b) * tc + c
-
-    def in_order(self) -> np.ndarray:
-        """The pages as (items, tr, tiles * tc) in page order: a view when one strided
-        view expresses it (items that share a page share its view), else a copy."""
-        tr, tc = self.tile
-        width = self.tiles * tc
-        placed = _placement(self, 0, (width, 1), (tr, width))
-        if placed is not None:
-            view = self.view(placed[0], (tr, width), placed[1])
-            if view is not None:
-                return _compact(view)
-        return self.materialise()
-
-    def trip(self, t: int) -> Page:
-        """The pages of K trip `t` of pages loaded or computed for a batch of trips
-        (offsets (trips, items))."""
-        prog = self.progression()
-        if prog is not None:
-            prog = (prog[0] + t * prog[1][0], prog[1][1:])
-        return Page(
-            self.base, self.offsets[t], self.tiles, self.tile, self.geometry, self.dense, prog
-        )
-
-    def progression(self) -> Progression | None:
-        if self.prog is False:
-            self.prog = _progression(self.offsets)
-        return cast(Progression | None, self.prog)
-
-    def view(
-        self, base: int, shape: Sequence[int], strides: Sequence[int]
-    ) -> np.ndarray | None:
-        """The read-only view (*lead, *shape) at `base + sum(strides * idx)` past each
-        item's offset, or None when the items' offsets do not step evenly."""
-        prog = self.progression()
-        if prog is None:
-            return None
-        at = (prog[0] + base, prog[1])
-        return _strided(self.base.reshape(-1), at, self.offsets.shape, shape, strides)
-
-    def materialise(self) -> np.ndarray:
-        """The pages copied out, (items, tr, tiles * tc) (the leading axes flattened)."""
-        if self.offsets.ndim != 1:
-            flat = Page(self.base, self.offsets.reshape(-1), self.tiles, self.tile,
-                        self.geometry, self.dense)
-            return flat.materialise()
-        items = len(self.offsets)
-        tr = self.tile[0]
-        if self.dense is not None:
-            reach, axes = self.dense
-            out = (np.empty if reach == self.size else np.zeros)(
-                (items, self.size), dtype=self.base.dtype
-            )
-            order = sorted(axes, reverse=True)
-            src = _affine_view(
-                self.base.reshape(-1), self.offsets, [e for _, e, _ in order],
-                [st for _, _, st in order],
-            )
-            assert src is not None
-            np.copyto(out[:, :reach].reshape(items, *[e for _, e, _ in order]), src)
-            return out.reshape(items, tr, -1)
-        if self.geometry is None:
-            return self.base.reshape(items, tr, -1)
-        h, w, rho, kappa, row_len = self.geometry
-        tc = self.tile[1]
-        view = _affine_view(
-            self.base.reshape(-1),
-            self.offsets,
-            (tr, h, w, tc),
-            (row_len, rho * tr * row_len + kappa * tc, tc, 1),
-        )
-        if view is not None:
-            return np.ascontiguousarray(view).reshape(items, tr, h * w * tc)
-        o = np.arange(self.size)
-        idx = self.offsets[:, None] + self.place(o)[None, :]
-        return self.base.reshape(-1)[idx].reshape(items, tr, -1)
-
-    def laid_out(self) -> Page:
-        """The same pages with every element in `base` (materialised if dense)."""
-        if self.dense is None:
-            return self
-        vals = self.materialise()
-        n = self.offsets.size
-        offsets = (np.arange(n) * self.size).reshape(self.offsets.shape)
-        return Page(vals.reshape(n, -1), offsets, self.tiles, self.tile)
-
-
-def _shared(offsets: np.ndarray) -> np.ndarray:
-    """One offset for items that all read the same place (a page every item shares)."""
-    if offsets.ndim == 1 and len(offsets) > 1 and offsets[-1] == offsets[0] and (offsets == offsets[0]).all():
-        return offsets[:1]
-    return offsets
-
-
-def _compact(a: np.ndarray) -> np.ndarray:
-    """`a` with every broadcast (stride 0) axis cut to extent 1, so that numpy keeps
-    results that do not vary along it small."""
-    if a.ndim and 0 in a.strides:
-        cut = tuple(
-            slice(0, 1) if st == 0 and e > 1 else slice(None) for st, e in zip(a.strides, a.shape)
-        )
-        return a[cut]
-    return a
-
-
-Progression = tuple[int, tuple[int, ...]]
-"""Offsets that step evenly along each of their axes: (first offset, step per axis)."""
-
-
-def _progression(offsets: np.ndarray) -> Progression | None:
-    """`offsets` as a progression, or None when they do not step evenly."""
-    lead = offsets.shape
-    start = int(offsets.flat[0])
-    if len(lead) == 1:
-        n = lead[0]
-        step = int(offsets[1] - offsets[0]) if n > 1 else 0
-        if n > 2 and (offsets[2:] - offsets[1:-1] != step).any():
-            return None
-        return start, (step,)
-    steps = tuple(
-        int(offsets[tuple(int(k == j) for k in range(len(lead)))]) - start if e > 1 else 0
-        for j, e in enumerate(lead)
-    )
-    if not np.array_equal(start + _grid_sum(steps, lead), offsets):
-        return None
-    return start, steps
-
-
-def _strided(
-    flat: np.ndarray,
-    prog: Progression,
-    lead: tuple[int, ...],
-    shape: Sequence[int],
-    strides: Sequence[int],
-    writeable: bool = False,
-) -> np.ndarray | None:
-    """The view (*lead, *shape) of `flat` at `start + sum(steps * lead index) +
-    sum(strides * idx)`, or None when it would leave `flat`."""
-    start, steps = prog
-    isz = flat.itemsize
-    all_strides = (*steps, *strides)
-    all_shape = (*lead, *shape)
-    lo = hi = start
-    for st, e in zip(all_strides, all_shape):
-        if st < 0:
-            lo += st * (e - 1)
-        else:
-            hi += st * (e - 1)
-    if lo < 0 or hi >= flat.size:
-        return None
-    # The constructor, not `as_strided`: a view is made per stage operand per run.
-    view = np.ndarray(
-        all_shape,
-        dtype=flat.dtype,
-        buffer=flat,
-        offset=start * isz,
-        strides=tuple(st * isz for st in all_strides),
-    )
-    if not writeable:
-        view.flags.writeable = False
-    return view
-
-
-def _affine_view(
-    flat: np.ndarray,
-    offsets: np.ndarray,
-    shape: Sequence[int],
-    strides: Sequence[int],
-    writeable: bool = False,
-) -> np.ndarray | None:
-    """The view (*offsets.shape, *shape) of `flat` at `offsets[i] + sum(strides * idx)`,
-    or None when the offsets do not step evenly along each of their axes."""
-    prog = _progression(offsets)
-    if prog is None:
-        return None
-    return _strided(flat, prog, offsets.shape, shape, strides, writeable)
-
-
-# --------------------------------------------------------------------------------------
-# The program runner
+# Compiling a program
 # --------------------------------------------------------------------------------------
 
 
@@ -538,7 +235,7 @@ class _StageInfo:
     static: dict[SSAValue, Any] | None = None
     """Body values that depend on no input (constants, indices, their comparisons),
     evaluated once over the iteration space."""
-    steps: list[_Step] | None = None
+    steps: list[Step] | None = None
     """The rest of the body the yielded value needs, in order."""
     reads: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] | None = None
     """Per input: its map's constant, the coefficients and extents of the axes it
@@ -564,12 +261,12 @@ class _StageInfo:
 
     def factor_sources(self) -> list[tuple[SSAValue, int | None]]:
         if self.sources is None:
-            self.sources = _factor_sources(cast(list[SSAValue], self.factors), self.body_args)
+            self.sources = factor_sources(cast(list[SSAValue], self.factors), self.body_args)
         return self.sources
 
-    def body_steps(self) -> list[_Step]:
+    def body_steps(self) -> list[Step]:
         if self.steps is None:
-            self.steps = _body_steps(self.op.body.block, self.yielded, self.static_values())
+            self.steps = body_steps(self.op.body.block, self.yielded, self.static_values())
         return self.steps
 
     def static_values(self) -> dict[SSAValue, Any]:
@@ -582,7 +279,7 @@ class _StageInfo:
                 if any(v in deps for v in o.operands):
                     deps.update(o.results)
                 else:
-                    _eval(o.results[0], env, self.ext)
+                    evaluate(o.results[0], env, self.ext)
             self.static = env
         return self.static
 
@@ -625,7 +322,7 @@ def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
         bt.tiles.data,
         numpy_dtype(bt.element_type),
         dense,
-        _product_factors(yielded) if sum_axes else None,
+        product_factors(yielded) if sum_axes else None,
         tuple(body.args),
         yielded,
     )
@@ -742,10 +439,10 @@ class _Accum:
     stage: _StageInfo
     acc: int
     """The stage input that reads the carry."""
-    w_steps: list[_Step]
+    w_steps: list[Step]
     """The body steps the w's need."""
     ws: tuple[SSAValue, ...]
-    adds: list[_Step]
+    adds: list[Step]
     """The chain of adds, innermost first."""
 
 
@@ -803,8 +500,8 @@ def _accumulation(
         seen.add(x)
         if isinstance(x.owner, Operation):
             todo.extend(x.owner.operands)
-    w_steps = [_Step.of(b) for b in st.op.body.block.ops if b.results and b.results[0] in seen]
-    return _Accum(st, acc, w_steps, ws, [_Step.of(a) for a in chain])
+    w_steps = [Step.of(b) for b in st.op.body.block.ops if b.results and b.results[0] in seen]
+    return _Accum(st, acc, w_steps, ws, [Step.of(a) for a in chain])
 
 
 def _loop_plan(
@@ -892,7 +589,7 @@ def _tensor_specs(op: ProgramOp, loaded: set[SSAValue]) -> list[_TensorSpec]:
         tiles = (-(-rows // tile[0]), -(-cols // tile[1]))
         values = None
         if t.values is not None:
-            values = _padded(dense_values(t.values), tiles, tile)
+            values = padded(dense_values(t.values), tiles, tile)
             values.flags.writeable = False
         weight = t.repack is not None and h.role.data == Role.PARAM and "values" in t.repack.data
         specs.append(
@@ -1033,6 +730,11 @@ def _compile(op: ProgramOp) -> _Compiled:
     return c
 
 
+# --------------------------------------------------------------------------------------
+# The program runner
+# --------------------------------------------------------------------------------------
+
+
 class ProgramRunner:
     """Runs one `spatial.view` / `spatial.fold` on numpy arrays."""
 
@@ -1109,7 +811,7 @@ class ProgramRunner:
                     f"'{spec.name}' expects {rows}x{cols} {spec.dtype}, got "
                     f"{'x'.join(map(str, a.shape))} {a.dtype}"
                 )
-            data = _padded(a, spec.tiles, self.tile)
+            data = padded(a, spec.tiles, self.tile)
             if returned and data is a:
                 data = a.copy()
         elif spec.values is not None:
@@ -1249,8 +951,8 @@ class ProgramRunner:
         a: Any = self._operand(st, acc.acc, carry)
         for t in range(lead[0]):
             for add, w in zip(acc.adds, ws):
-                a = add.run([a, _trip_of(w, t, full)], st.ext)
-        return self._stage_page(st, np.asarray(_plain(a)), lead[1:])
+                a = add.run([a, trip_of(w, t, full)], st.ext)
+        return self._stage_page(st, np.asarray(plain(a)), lead[1:])
 
     # --- loads and stores ----------------------------------------------------------
 
@@ -1360,7 +1062,7 @@ class ProgramRunner:
         steps = self._geometry(row, col, bh)
         if steps is not None:
             geometry = (bh, bw, steps[0], steps[1], row_len)
-            prog = _progression(offsets)
+            prog = progression(offsets)
             if key is not None:
                 self.compiled.placed_loads[key] = (offsets, geometry, prog)
             return Page(data, offsets, bh * bw, self.tile, geometry, prog=prog)
@@ -1409,7 +1111,7 @@ class ProgramRunner:
                 mv.op, f"items {int(a)} and {int(b)} both write tile ({r}, {c}) of '{tt.name}'"
             )
         offsets = row[:, 0] * tr * tt.data.shape[1] + col[:, 0] * tc
-        place = _StorePlace(row, col, tiles, self._geometry(row, col, bh), _progression(offsets))
+        place = _StorePlace(row, col, tiles, self._geometry(row, col, bh), progression(offsets))
         if key is not None:
             self.compiled.placed_stores[key] = place
         return place
@@ -1447,7 +1149,7 @@ class ProgramRunner:
         row_len = tt.data.shape[1]
         if place.steps is not None and place.prog is not None:
             rho, kappa = place.steps
-            dst = _strided(
+            dst = strided_view(
                 tt.flat,
                 place.prog,
                 (n,),
@@ -1495,7 +1197,7 @@ class ProgramRunner:
         """Input `i` over the iteration space: (items, *ext), with extent 1 along every
         axis it does not vary on (numpy broadcasts it)."""
         const, sub_coeffs, sub_ext, tail = st.read_plan()[i]
-        placed = _placement(page, const, sub_coeffs, sub_ext)
+        placed = placement(page, const, sub_coeffs, sub_ext)
         offsets = page.offsets
         view = None
         if placed is not None:
@@ -1503,15 +1205,15 @@ class ProgramRunner:
             view = page.view(placed[0], sub_ext, placed[1])
         if view is None:
             # Items that read the same elements (a page every item shares) keep one copy.
-            offsets = _shared(offsets)
-            o = const + _grid_sum(sub_coeffs, sub_ext)
+            offsets = shared_offsets(offsets)
+            o = const + grid_sum(sub_coeffs, sub_ext)
             self._check_page(st, i, o, page)
             if not page.placeable(o):
                 page = page.laid_out()
                 offsets = page.offsets
             idx = offsets.reshape(offsets.shape + (1,) * len(sub_ext)) + page.place(o)
             view = page.base.reshape(-1)[idx]
-        return _compact(view.reshape(offsets.shape + tail))
+        return compact(view.reshape(offsets.shape + tail))
 
     def _check_page(self, st: _StageInfo, i: int, o: np.ndarray, page: Page) -> None:
         if o.size and (o.min() < 0 or o.max() >= page.size):
@@ -1538,7 +1240,7 @@ class ProgramRunner:
         idx = self.compiled.gathers.get(key)
         if idx is None:
             full = np.broadcast_to(table, (*lead, *st.ext)).astype(np.int64)
-            o = (const + _grid_sum(coeffs, st.ext)) + sym * full
+            o = (const + grid_sum(coeffs, st.ext)) + sym * full
             if o.min() < 0 or o.max() >= page.size:
                 bad = np.argwhere((o < 0) | (o >= page.size))[0]
                 raise self.fail(
@@ -1592,7 +1294,7 @@ class ProgramRunner:
         if st.dense is not None:
             # The values are kept as they are (broadcast axes stay extent 1); the page
             # is laid out only when something needs it in order.
-            v = _compact(np.asarray(value))
+            v = compact(np.asarray(value))
             v = np.ascontiguousarray(v, dtype=st.out_dtype)
             v = v.reshape((1,) * (nl + len(st.par) - v.ndim) + v.shape)
             reach, axes = st.dense
@@ -1601,7 +1303,7 @@ class ProgramRunner:
                 for j, coef, extent in axes
             )
             item_steps = [v.strides[j] // v.itemsize if v.shape[j] > 1 else 0 for j in range(nl)]
-            offsets = _grid_sum(item_steps, lead)
+            offsets = grid_sum(item_steps, lead)
             return Page(
                 v, offsets, st.out_tiles, self.tile, dense=(reach, layout),
                 prog=(0, tuple(item_steps)),
@@ -1610,7 +1312,7 @@ class ProgramRunner:
         count = math.prod(lead)
         out = np.zeros((count, size), dtype=st.out_dtype)
         offsets = (np.arange(count) * size).reshape(lead)
-        dst = _affine_view(
+        dst = affine_view(
             out.reshape(-1), offsets + st.out_const, par_ext, st.out_coeffs, writeable=True
         )
         if dst is None:
@@ -1620,54 +1322,10 @@ class ProgramRunner:
         return Page(out, offsets, st.out_tiles, self.tile)
 
 
-_PLACEMENTS: dict[tuple[Any, ...], tuple[int, tuple[int, ...]] | None] = {}
-
-
-def _placement(
-    page: Page,
-    const: int,
-    coeffs: tuple[int, ...],
-    ext: tuple[int, ...],
-) -> tuple[int, tuple[int, ...]] | None:
-    """Base offset and per-axis strides that place a map over a page in the page's
-    array, when one strided view expresses it (checked at every point once, then
-    remembered: the answer depends on the page's layout and the map only)."""
-    key = (page.layout, const, coeffs, ext)
-    if key in _PLACEMENTS:
-        return _PLACEMENTS[key]
-    o = const + _grid_sum(coeffs, ext)
-    result: tuple[int, tuple[int, ...]] | None = None
-    if not o.size or (o.min() >= 0 and o.max() < page.size and page.placeable(o)):
-        placed = page.place(o)
-        base = int(placed.reshape(-1)[0]) if placed.size else 0
-        strides = []
-        for j in range(len(ext)):
-            idx = [0] * len(ext)
-            idx[j] = 1
-            strides.append(int(placed[tuple(idx)]) - base if ext[j] > 1 else 0)
-        if np.array_equal(base + _grid_sum(strides, ext), placed):
-            result = base, tuple(strides)
-    if len(_PLACEMENTS) > 4096:
-        _PLACEMENTS.clear()
-    _PLACEMENTS[key] = result
-    return result
-
-
-def _grid_sum(coeffs: Sequence[int], ext: Sequence[int]) -> np.ndarray:
-    """`sum(c_d * idx_d)` over the grid `ext`, shape `ext`."""
-    if len(ext) == 1:
-        return coeffs[0] * np.arange(ext[0], dtype=np.int64)
-    total = np.zeros(tuple(ext), dtype=np.int64)
-    for d, (c, e) in enumerate(zip(coeffs, ext)):
-        shape = [1] * len(ext)
-        shape[d] = e
-        total = total + c * np.arange(e, dtype=np.int64).reshape(shape)
-    return total
-
-
 # --------------------------------------------------------------------------------------
-# Stage bodies
+# Stage values
 # --------------------------------------------------------------------------------------
+
 
 def _evaluate_body(
     st: _StageInfo, operands: list[np.ndarray], lead: tuple[int, ...], scratch: Scratch
@@ -1677,7 +1335,7 @@ def _evaluate_body(
     nl = len(lead)
     sum_axes = tuple(a - 1 + nl for a in st.sum_axes)
     if st.factors is not None:
-        return _contract(
+        return contract(
             st.factor_sources(), st.body_args, operands, ext, lead, sum_axes, scratch,
             st.static_values(),
         )
@@ -1685,7 +1343,7 @@ def _evaluate_body(
     env.update(zip(st.body_args, operands))
     for step in st.body_steps():
         env[step.result] = step.run([env[v] for v in step.operands], ext)
-    full = _plain(env[st.yielded])
+    full = plain(env[st.yielded])
     full = np.asarray(full)
     if full.ndim < nl + len(ext):
         full = full.reshape((1,) * (nl + len(ext) - full.ndim) + full.shape)
@@ -1697,729 +1355,3 @@ def _evaluate_body(
             full = full.astype(np.float32)
         full = full.sum(axis=sum_axes, dtype=acc, keepdims=False)
     return full
-
-
-def _product_factors(v: SSAValue) -> list[SSAValue] | None:
-    """`v` as a product of f32 factors (mulf nodes flattened), if it is one."""
-    op = v.owner
-    if isinstance(op, arith.MulfOp) and isinstance(v.type, Float32Type):
-        left = _product_factors(op.lhs)
-        right = _product_factors(op.rhs)
-        if left is None or right is None:
-            return None
-        return left + right
-    return [v]
-
-
-def _contract(
-    factors: list[tuple[SSAValue, int | None]],
-    args: Sequence[BlockArgument],
-    operands: list[np.ndarray],
-    ext: Sequence[int],
-    lead: tuple[int, ...],
-    sum_axes: tuple[int, ...],
-    scratch: Scratch,
-    static: dict[SSAValue, Any],
-) -> np.ndarray:
-    """A product body summed over `sum_axes`, contracted pairwise with BLAS."""
-    env: dict[SSAValue, Any] | None = None
-    terms: list[np.ndarray] = []
-    for f, widened in factors:
-        # A factor of one input is evaluated over that input's axes only; a plain
-        # widening to f32 is left to the contraction, which casts as it arranges.
-        if widened is not None:
-            arr = np.asarray(operands[widened])
-        else:
-            if env is None:
-                env = dict(zip(args, operands))
-                env.update(static)
-            arr = np.asarray(_plain(_eval(f, env, ext)))
-            if arr.dtype != np.float32:
-                arr = arr.astype(np.float32)
-        terms.append(arr.reshape((1,) * (len(lead) + len(ext) - arr.ndim) + arr.shape))
-    nd = len(lead) + len(ext)
-    letters = "abcdefghijklmnopqrstuvwxyz"[:nd]
-    subs = []
-    arrays = []
-    for t in terms:
-        keep = [d for d in range(nd) if t.shape[d] != 1]
-        subs.append("".join(letters[d] for d in keep))
-        arrays.append(t.reshape([t.shape[d] for d in keep]) if keep else t.reshape(()))
-    out_dims = [d for d in range(nd) if d not in sum_axes]
-    out_sub = "".join(letters[d] for d in out_dims)
-    present = set("".join(subs))
-    spec = ",".join(subs) + "->" + "".join(c for c in out_sub if c in present)
-    res = _einsum(spec, arrays, scratch)
-    # Axes no factor depends on: the value is the same along them (broadcast back).
-    shape = [(*lead, *ext)[d] for d in out_dims]
-    kept = [d for d in out_dims if letters[d] in present]
-    full_shape = [s if d in kept else 1 for d, s in zip(out_dims, shape)]
-    res = res.reshape(full_shape)
-    # A sum axis no factor depends on multiplies the value by its extent.
-    for d in sum_axes:
-        if letters[d] not in present:
-            res = res * np.float32((*lead, *ext)[d])
-    return res
-
-
-def _factor_sources(
-    factors: list[SSAValue], args: Sequence[BlockArgument]
-) -> list[tuple[SSAValue, int | None]]:
-    """Each factor, and the input it widens to f32 if that is all it does (by the
-    input's index; None: evaluated over the space)."""
-    out: list[tuple[SSAValue, int | None]] = []
-    for f in factors:
-        op = f.owner
-        widened = None
-        if isinstance(op, arith.SIToFPOp | arith.ExtFOp) and op.input in args:
-            widened = list(args).index(cast(BlockArgument, op.input))
-        out.append((f, widened))
-    return out
-
-
-CHUNK_ELEMS = 1 << 20
-"""f32 elements of a big operand cast at a time (4 MiB)."""
-
-
-class Scratch:
-    """f32 buffers reused through one program run for the arranged operands and
-    products of its contractions (the big operand's cast slices among them), freed
-    with the run: a program never holds more than CHUNK_ELEMS f32 for a slice."""
-
-    def __init__(self) -> None:
-        self._bufs: dict[str, np.ndarray] = {}
-
-    def take(self, role: str, shape: Sequence[int]) -> np.ndarray:
-        size = math.prod(shape)
-        buf = self._bufs.get(role)
-        if buf is None or buf.size < size:
-            buf = np.empty(size, dtype=np.float32)
-            self._bufs[role] = buf
-        return buf[:size].reshape(shape)
-
-
-
-@dataclass
-class _EinsumPlan:
-    """How `_einsum` contracts one spec over operands of given shapes."""
-
-    big: int
-    other: int
-    rest: list[int]
-    sizes: dict[str, int]
-    batch: list[str]
-    outer: list[str]
-    a_order: list[str]
-    big_perm: list[int]
-    dims: list[str]
-    fa: int
-    fb: int
-    nb: int
-    k: int
-    lead: str
-    step: int
-    """Indices of the big operand's leading axis cast at a time."""
-    block_step: int
-    """... of its first summed batch axis, when one is (the Q8_0 blocks)."""
-    then_einsum: bool
-    """Another operand keeps an axis the product does not have: einsum after."""
-    factor_prep: list[tuple[tuple[int, ...], list[int], list[int]]]
-    """Per other operand: axes summed first, transposition, shape over `dims`."""
-
-
-_EINSUM_PLANS: dict[tuple[Any, ...], _EinsumPlan | None] = {}
-
-
-def _einsum_plan(spec: str, shapes: tuple[tuple[int, ...], ...]) -> _EinsumPlan | None:
-    """The plan for `spec` (None: a plain einsum does it), worked out once per spec,
-    shapes and slice size."""
-    key = (spec, shapes, CHUNK_ELEMS)
-    if key in _EINSUM_PLANS:
-        return _EINSUM_PLANS[key]
-    inputs, out = spec.split("->")
-    subs = inputs.split(",")
-    n_in = len(subs)
-    big = max(range(n_in), key=lambda i: math.prod(shapes[i]))
-    sizes = {c: e for s_, sh in zip(subs, shapes) for c, e in zip(s_, sh)}
-
-    def plan(other: int):
-        rest = [i for i in range(n_in) if i not in (big, other)]
-        later = set(out) | set("".join(subs[i] for i in rest))
-        sb, sa = subs[big], subs[other]
-        batch = [c for c in sb if c in sa and c in later]
-        contract = [c for c in sb if c in sa and c not in later]
-        free_b = [c for c in sb if c not in sa]
-        free_a = [c for c in sa if c not in sb]
-        size = math.prod(sizes[c] for c in batch + free_a + free_b)
-        return size, rest, batch, contract, free_a, free_b
-
-    other = min((i for i in range(n_in) if i != big), key=lambda i: plan(i)[0])
-    _, rest, batch, contract, free_a, free_b = plan(other)
-    result: _EinsumPlan | None = None
-    if contract:
-        # Batch axes the result keeps (the K trips of a batch) before the first one it
-        # sums (the Q8_0 blocks): each index of them is contracted on its own.
-        outer: list[str] = []
-        for c in batch:
-            if c not in out:
-                break
-            outer.append(c)
-        # The big operand keeps its own order (batch, contract, free), so the copy that
-        # casts it to f32 reads its memory in runs; it is cast a slice of its leading
-        # axis at a time, into a reused buffer, so no full f32 copy of it ever exists.
-        order_b = batch + contract + free_b
-        dims = batch + free_a + free_b
-
-        def slicing(at: int) -> int:
-            unit = math.prod(sizes[c] for c in order_b[at + 1 :])
-            return max(1, min(sizes[order_b[at]], CHUNK_ELEMS // max(unit, 1)))
-
-        prep = []
-        for i in rest:
-            missing = [c for c in subs[i] if c not in dims]
-            sub = "".join(c for c in subs[i] if c not in missing)
-            prep.append(
-                (
-                    tuple(subs[i].index(c) for c in missing),
-                    [sub.index(c) for c in dims if c in sub],
-                    [sizes[c] if c in sub else 1 for c in dims],
-                )
-            )
-        result = _EinsumPlan(
-            big, other, rest, sizes, batch, outer, batch + free_a + contract,
-            [subs[big].index(c) for c in order_b], dims,
-            math.prod(sizes[c] for c in free_a), math.prod(sizes[c] for c in free_b),
-            math.prod(sizes[c] for c in batch), math.prod(sizes[c] for c in contract),
-            order_b[0], slicing(0), slicing(len(outer)) if len(outer) < len(batch) else 0,
-            any(c in out and c not in dims for i in rest for c in subs[i]), prep,
-        )
-    if len(_EINSUM_PLANS) > 1024:
-        _EINSUM_PLANS.clear()
-    _EINSUM_PLANS[key] = result
-    return result
-
-
-def _einsum(spec: str, arrays: list[np.ndarray], scratch: Scratch) -> np.ndarray:
-    """`np.einsum`, with the largest operand first contracted by a batched matmul
-    against the operand that leaves the smallest result, the rest multiplied in."""
-    if len(arrays) < 2:
-        return np.einsum(spec, *[_f32(a) for a in arrays])
-    pl = _einsum_plan(spec, tuple(a.shape for a in arrays))
-    if pl is None:
-        return np.einsum(spec, *[_f32(a) for a in arrays], optimize=True)
-    inputs, out = spec.split("->")
-    subs = inputs.split(",")
-    sizes, dims, batch = pl.sizes, pl.dims, pl.batch
-    A = _arrange(arrays[pl.other], subs[pl.other], pl.a_order, scratch, "A")
-    big_t = arrays[pl.big].transpose(pl.big_perm)
-    if pl.then_einsum:
-        prod = _chunked_matmul(
-            A, _f32_slices(big_t, pl.step, scratch), pl.nb, pl.fa, pl.k, pl.fb,
-            sizes[pl.lead], bool(batch),
-        )
-        return np.einsum(
-            ",".join(["".join(dims)] + [subs[i] for i in pl.rest]) + "->" + out,
-            prod.reshape([sizes[c] for c in dims]),
-            *[_f32(arrays[i]) for i in pl.rest],
-            optimize=True,
-        )
-    # Every other factor multiplies in elementwise, broadcast to the product's axes.
-    factors = []
-    for i, (missing, perm, shape) in zip(pl.rest, pl.factor_prep):
-        f = _f32(arrays[i])
-        if missing:
-            f = f.sum(axis=missing)
-        factors.append(f.transpose(perm).reshape(shape))
-    no = len(pl.outer)
-    if no < len(batch):
-        # A batch axis is summed (after the kept ones): scaled and summed in slices.
-        prod = _contract_blocks(
-            A, big_t, factors, dims, no, sizes, pl.fa, pl.k, pl.fb, pl.block_step, scratch
-        )
-        dims = pl.outer + dims[no + 1 :]
-    else:
-        prod = _chunked_matmul(
-            A, _f32_slices(big_t, pl.step, scratch), pl.nb, pl.fa, pl.k, pl.fb,
-            sizes[pl.lead], bool(batch),
-        )
-        prod = prod.reshape([sizes[c] for c in dims])
-        for f in factors:
-            prod = prod * f
-    drop = tuple(j for j, c in enumerate(dims) if c not in out)
-    res = prod.sum(axis=drop, dtype=np.float32) if drop else prod
-    kept = [c for c in dims if c in out]
-    return res.transpose([kept.index(c) for c in out])
-
-
-P_WHOLE = 1 << 20
-"""Bytes of products up to which a whole run of summed blocks is multiplied before it
-is scaled and summed by one call (else each slice is, while it is in cache)."""
-
-
-def _contract_blocks(
-    A: np.ndarray,
-    big_t: np.ndarray,
-    factors: list[np.ndarray],
-    dims: list[str],
-    no: int,
-    sizes: dict[str, int],
-    fa: int,
-    k: int,
-    fb: int,
-    step: int,
-    scratch: Scratch,
-) -> np.ndarray:
-    """The product summed over batch axis `dims[no]` (the Q8_0 blocks), for each index
-    of the kept batch axes before it (`dims[:no]`, the K trips): the big operand is
-    cast a slice of blocks at a time, each slice multiplied by one batched matmul, and
-    the products scaled and summed while they are in cache. Result: the kept axes,
-    then `dims[no + 1:]`."""
-    osz = [sizes[c] for c in dims[:no]]
-    blocks = sizes[dims[no]]
-    rest = [sizes[c] for c in dims[no + 1 :]]
-    inner = math.prod(rest) // (fa * fb)
-    total = np.zeros(osz + rest, dtype=np.float32)
-    A4 = A.reshape(math.prod(osz), blocks * inner, fa, k)
-    sub = "".join(dims[no:])
-    whole = blocks * inner * fa * fb * 4 <= P_WHOLE
-    P = scratch.take("P", (blocks * inner if whole else step * inner, fa, fb))
-    # One buffer takes every cast slice (the big operand never exists in f32 whole).
-    B = scratch.take("B", (step, *big_t.shape[no + 1 :]))
-    B_rows = B.reshape(step * inner, k, fb)
-    split = fa > 1 and fb > MATMUL_COLS
-    for oi, o in enumerate(np.ndindex(*osz)):
-        fo = [f[tuple(j if f.shape[d] > 1 else 0 for d, j in enumerate(o))] for f in factors]
-        # One factor along the summed axis (a Q8_0 block's scale) is multiplied in and
-        # summed by one einsum, a single pass over the products.
-        fused = f_sq = None
-        if len(fo) == 1 and fo[0].shape[0] > 1:
-            f_sub = "".join(c for c, e in zip(sub, fo[0].shape) if e > 1)
-            f_sq = fo[0].reshape([e for e in fo[0].shape if e > 1])
-            fused = f"{sub},{f_sub}->{sub[1:]}"
-        src = big_t[o]
-        A_o = A4[oi]
-        for j0 in range(0, blocks, step):
-            j1 = min(blocks, j0 + step)
-            rows = inner * (j1 - j0)
-            np.copyto(B[: j1 - j0], src[j0:j1], casting="unsafe")
-            at = j0 * inner if whole else 0
-            a, b, out = A_o[j0 * inner : j0 * inner + rows], B_rows[:rows], P[at : at + rows]
-            if split:
-                _matmul(a, b, out)
-            else:
-                np.matmul(a, b, out=out)
-            if not whole:
-                _fold(total, o, P[:rows], j0, j1, rest, fused, f_sq, fo)
-        if whole:
-            _fold(total, o, P, 0, blocks, rest, fused, f_sq, fo)
-    return total
-
-
-def _fold(
-    total: np.ndarray,
-    o: tuple[int, ...],
-    p: np.ndarray,
-    j0: int,
-    j1: int,
-    rest: list[int],
-    fused: str | None,
-    f_sq: np.ndarray | None,
-    factors: list[np.ndarray],
-) -> None:
-    """Add blocks j0..j1 of the products `p`, scaled by the factors, into `total[o]`."""
-    p = p.reshape([j1 - j0] + rest)
-    if fused is not None:
-        total[o] += np.einsum(fused, p, cast(np.ndarray, f_sq)[j0:j1])
-        return
-    for f in factors:
-        p *= f[j0:j1] if f.shape[0] > 1 else f
-    total[o] += p.sum(axis=0, dtype=np.float32)
-
-
-MATMUL_COLS = 2048
-"""Columns of one matmul call: wider ones fall out of OpenBLAS's cache blocking (a
-(8 x 32) @ (32 x 4096) f32 product runs 2.5x slower per column than at 2048 here).
-A one-row product (a vector times a matrix) is not split: it pays per call instead."""
-
-
-def _matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """`a @ b` for stacks of matrices, a block of at most MATMUL_COLS columns at a time."""
-    if out is None:
-        out = np.empty((*np.broadcast_shapes(a.shape[:-2], b.shape[:-2]), a.shape[-2], b.shape[-1]), np.float32)
-    cols = b.shape[-1]
-    if cols <= MATMUL_COLS or a.shape[-2] == 1:
-        return np.matmul(a, b, out=out)
-    for c0 in range(0, cols, MATMUL_COLS):
-        c1 = min(cols, c0 + MATMUL_COLS)
-        np.matmul(a, b[..., c0:c1], out=out[..., c0:c1])
-    return out
-
-
-def _f32_slices(
-    big_t: np.ndarray, step: int, scratch: Scratch
-) -> Iterator[tuple[int, int, np.ndarray]]:
-    """`big_t` cast to f32, `step` indices of its leading axis at a time, each slice in
-    the same reused buffer (so no full f32 copy of it ever exists)."""
-    for j0 in range(0, big_t.shape[0], step):
-        j1 = min(big_t.shape[0], j0 + step)
-        part = big_t[j0:j1]
-        Bc = scratch.take("B", part.shape)
-        np.copyto(Bc, part, casting="unsafe")
-        yield j0, j1, Bc
-
-
-def _chunked_matmul(
-    A: np.ndarray,
-    slices: Iterator[tuple[int, int, np.ndarray]],
-    nb: int,
-    fa: int,
-    k: int,
-    fb: int,
-    lead: int,
-    batched: bool,
-) -> np.ndarray:
-    """(batch, free_a, free_b) = A @ B, B given as f32 slices of its leading axis (of
-    `lead` indices): a batch axis when `batched`, else the first contracted axis."""
-    prod = np.zeros((nb, fa, fb), dtype=np.float32)
-    for j0, j1, Bc in slices:
-        if batched:
-            rows = (nb // lead) * (j1 - j0)
-            start = j0 * (nb // lead)
-            a_part = A.reshape(nb, fa, k)[start : start + rows]
-            _matmul(a_part, Bc.reshape(rows, k, fb), out=prod[start : start + rows])
-        else:
-            kk = k // lead
-            a_part = A.reshape(fa, k)[:, j0 * kk : j1 * kk]
-            prod[0] += a_part @ Bc.reshape((j1 - j0) * kk, fb)
-    return prod
-
-
-def _f32(a: np.ndarray) -> np.ndarray:
-    return a if a.dtype == np.float32 else a.astype(np.float32)
-
-
-def _arrange(
-    a: np.ndarray, sub: str, order: list[str], scratch: Scratch, role: str
-) -> np.ndarray:
-    t = a.transpose([sub.index(c) for c in order])
-    buf = scratch.take(role, t.shape)
-    np.copyto(buf, t, casting="unsafe")
-    return buf
-
-
-FEW_ROWS = 8
-"""Up to this many picked hyperplanes, a select's rows are added one view at a time."""
-
-
-@dataclass
-class _Rows:
-    """`select(cond, yes, +0.0)` with a condition on few axes (the rows of a page),
-    kept unexpanded so that adding it into a sum touches only the rows it picks."""
-
-    cond: np.ndarray
-    yes: Any
-    dtype: np.dtype[Any]
-
-    def expand(self) -> np.ndarray:
-        return _select(self.cond, self.yes, self.dtype.type(0.0), self.dtype)
-
-
-@dataclass
-class _Sum:
-    """An array this evaluation made and only one op reads: added into in place."""
-
-    array: np.ndarray
-
-
-def _broadcast(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    """`np.broadcast_shapes` for shapes known to broadcast (values of one stage body
-    over one iteration space), without its cost per call."""
-    nd = max(len(sh) for sh in shapes)
-    out = [1] * nd
-    for sh in shapes:
-        off = nd - len(sh)
-        for j, e in enumerate(sh):
-            if e != 1:
-                out[off + j] = e
-    return tuple(out)
-
-
-def _trip_of(w: Any, t: int, full: int) -> Any:
-    """Trip `t` of a body value computed for a batch of trips: arrays of `full`
-    dimensions (a trip axis, an item axis, the iteration space) lose their trip axis;
-    lower ones (static values, constants) hold for every trip."""
-    if isinstance(w, _Rows):
-        return _Rows(w.cond, _trip_of(w.yes, t, full), w.dtype)
-    w = _plain(w)
-    if isinstance(w, np.ndarray) and w.ndim == full:
-        return w[t if w.shape[0] > 1 else 0]
-    return w
-
-
-def _plain(x: Any) -> Any:
-    if isinstance(x, _Rows):
-        return x.expand()
-    if isinstance(x, _Sum):
-        return x.array
-    return x
-
-
-_PICKS: dict[tuple[int, int], tuple[np.ndarray, tuple[int, ...], Any, list[tuple[Any, ...]] | None]] = {}
-
-
-def _picks(
-    cond: np.ndarray, ndim: int
-) -> tuple[tuple[int, ...], Any, list[tuple[Any, ...]] | None]:
-    """The axes a select's condition varies along, the indices it picks there and,
-    when they are few, the basic index of each picked hyperplane. A condition on the
-    iteration indices is a static value of its stage (the same array every run), so
-    this is worked out once per condition."""
-    key = (id(cond), ndim)
-    hit = _PICKS.get(key)
-    if hit is not None and hit[0] is cond:
-        return hit[1], hit[2], hit[3]
-    c = cond.reshape((1,) * (ndim - cond.ndim) + cond.shape)
-    varying = tuple(d for d, e in enumerate(c.shape) if e > 1)
-    nz = np.nonzero(c.reshape([c.shape[d] for d in varying]))
-    few = None
-    if len(nz[0]) <= FEW_ROWS:
-        few = []
-        for hit_at in zip(*nz):
-            at: list[Any] = [slice(None)] * ndim
-            for d, j in zip(varying, hit_at):
-                at[d] = int(j)
-            few.append(tuple(at))
-    if len(_PICKS) > 4096:
-        _PICKS.clear()
-    _PICKS[key] = (cond, varying, nz, few)
-    return varying, nz, few
-
-
-def _add_rows(acc: Any, rows: _Rows, dt: np.dtype[Any]) -> _Sum:
-    """`acc + select(c, v, +0.0)`, exactly: every element is `acc + 0` (which only
-    turns -0 into +0), then the picked rows add `v`. Added once per element, a sum
-    that starts from `x + 0` is never -0, so later `+ 0`s change nothing."""
-    yes = np.asarray(rows.yes)
-    shape = _broadcast(np.shape(_plain(acc)), rows.cond.shape, yes.shape)
-    if isinstance(acc, _Sum) and acc.array.shape == shape:
-        out = acc.array
-    else:
-        out = np.empty(shape, dtype=dt)
-        np.add(_plain(acc), dt.type(0.0), out=out)
-    varying, nz, few = _picks(rows.cond, len(shape))
-    if few is not None:
-        # A few hyperplanes (a row-select fold picks one row): added through views,
-        # `v` read where it varies and broadcast where it does not.
-        yes = yes.reshape((1,) * (len(shape) - yes.ndim) + yes.shape)
-        for at in few:
-            out[at] += yes[tuple(0 if yes.shape[d] == 1 and isinstance(a, int) else a for d, a in enumerate(at))]
-        return _Sum(out)
-    front = list(range(len(varying)))
-    dst = np.moveaxis(out, varying, front)
-    src = np.moveaxis(np.broadcast_to(yes, shape), varying, front)
-    dst[nz] += src[nz]
-    return _Sum(out)
-
-
-def _eval(v: SSAValue, env: dict[SSAValue, Any], ext: Sequence[int]) -> Any:
-    """The value of `v` over the iteration space (numpy broadcasting does the rest)."""
-    if v in env:
-        return env[v]
-    op = v.owner
-    assert isinstance(op, Operation)
-    val = _Step.of(op).run([_eval(x, env, ext) for x in op.operands], ext)
-    env[v] = val
-    return val
-
-
-@dataclass
-class _Step:
-    """One op of a stage body, ready to evaluate over the iteration space: what it
-    reads and the numpy that computes it, worked out once per op."""
-
-    result: SSAValue
-    operands: tuple[SSAValue, ...]
-    plain: Any
-    """(plain operand values, extents) -> value."""
-    lazy: Any
-    """(operand values) -> a lazy value, or None to evaluate plainly; or None."""
-
-    @staticmethod
-    def of(op: Operation) -> _Step:
-        return _Step(op.results[0], tuple(op.operands), _op_fn(op), _lazy_fn(op))
-
-    def run(self, args: list[Any], ext: Sequence[int]) -> Any:
-        if self.lazy is not None and (val := self.lazy(args)) is not None:
-            return val
-        return self.plain([_plain(a) for a in args], ext)
-
-
-def _body_steps(block: Block, yielded: SSAValue, static: dict[SSAValue, Any]) -> list[_Step]:
-    """The body's ops the yielded value needs (other than its static values), in order."""
-    need: set[SSAValue] = set()
-    todo = [yielded]
-    while todo:
-        v = todo.pop()
-        if v in need or v in static or not isinstance(v.owner, Operation):
-            continue
-        need.add(v)
-        todo.extend(v.owner.operands)
-    return [_Step.of(o) for o in block.ops if o.results and o.results[0] in need]
-
-
-_F32 = np.dtype(np.float32)
-
-
-def _lazy_fn(op: Operation) -> Any:
-    """A select of rows, or a sum of selected rows, kept lazy (None: always plain)."""
-    if not op.results or not isinstance(op.results[0].type, Float32Type):
-        return None
-    if isinstance(op, arith.SelectOp):
-
-        def select(args: list[Any]) -> Any:
-            c, yes, no = args
-            if (
-                isinstance(no, np.floating)
-                and no == 0
-                and not np.signbit(no)
-                and isinstance(c, np.ndarray)
-                and not isinstance(yes, _Rows | _Sum)
-                and c.size * 4 <= math.prod(_broadcast(c.shape, np.shape(yes)))
-            ):
-                return _Rows(c, yes, _F32)
-            return None
-
-        return select
-    if isinstance(op, arith.AddfOp):
-        shared = (op.lhs.has_more_than_one_use(), op.rhs.has_more_than_one_use())
-
-        def add(args: list[Any]) -> Any:
-            a, b = args
-            a_shared = shared[0]
-            if isinstance(a, _Rows) and not isinstance(b, _Rows):
-                a, b, a_shared = b, a, shared[1]
-            if isinstance(b, _Rows) and not isinstance(a, _Rows):
-                if isinstance(a, _Sum) and a_shared:
-                    a = a.array.copy()  # another op still reads it
-                return _add_rows(a, b, _F32)
-            return None
-
-        return add
-    return None
-
-
-def _select(cond: Any, yes: Any, no: Any, dt: np.dtype[Any] | None) -> Any:
-    """`arith.select` over broadcast arrays. A condition that varies along few axes
-    (an index predicate: one row of a page) is applied by copying the hyperplanes it
-    picks, not by a pass of `np.where` over the whole space."""
-    c = np.asarray(cond)
-    shape = _broadcast(c.shape, np.shape(yes), np.shape(no))
-    if c.ndim != len(shape) or c.size * 4 > math.prod(shape) or dt is None:
-        out = np.where(c, yes, no)
-        return out.astype(dt, copy=False) if dt is not None else out
-    varying = [d for d, e in enumerate(c.shape) if e > 1]
-    picked = c.reshape([c.shape[d] for d in varying]) if varying else c.reshape(())
-    out = np.empty(shape, dtype=dt)
-    out[...] = no
-    if varying:
-        nz = np.nonzero(picked)
-        front = list(range(len(varying)))
-        dst = np.moveaxis(out, varying, front)
-        src = np.moveaxis(np.broadcast_to(yes, shape), varying, front)
-        dst[nz] = src[nz]
-    elif bool(picked):
-        out[...] = yes
-    return out
-
-
-def _op_fn(op: Operation) -> Any:
-    """`(plain operand values, extents) -> value` for one op, its element type and
-    kind looked up now rather than at every evaluation."""
-    rt = op.results[0].type if op.results else None
-    if isinstance(rt, TensorType):
-        rt = rt.element_type
-    dt = numpy_dtype(rt) if rt is not None and not isinstance(op, arith.ConstantOp) else None
-    binary = {
-        arith.AddfOp: np.add, arith.AddiOp: np.add, arith.SubfOp: np.subtract,
-        arith.SubiOp: np.subtract, arith.MulfOp: np.multiply, arith.MuliOp: np.multiply,
-        arith.DivfOp: np.divide,
-    }.get(type(op))
-    if binary is not None and dt is not None:
-        return lambda a, ext: binary(a[0], a[1]).astype(dt, copy=False)
-    if isinstance(op, arith.ExtFOp | arith.TruncFOp | arith.SIToFPOp | arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
-        return lambda a, ext: np.asarray(a[0]).astype(dt)
-    if isinstance(op, arith.SelectOp):
-        return lambda a, ext: _select(a[0], a[1], a[2], dt)
-    return lambda a, ext: _eval_op(op, a, ext)
-
-
-def _eval_op(op: Operation, a: list[Any], ext: Sequence[int]) -> Any:
-    rt = op.results[0].type if op.results else None
-    if isinstance(rt, TensorType):
-        rt = rt.element_type
-    if isinstance(op, arith.ConstantOp):
-        attr = op.value
-        if isinstance(attr, FloatAttr):
-            return numpy_dtype(rt).type(attr.value.data)
-        if isinstance(attr, IntegerAttr):
-            return numpy_dtype(rt).type(attr.value.data)
-        raise SpatialRuntimeError(f"unsupported constant {attr}")
-    if isinstance(op, IndexOp):
-        d = op.dim.data
-        shape = [1] * (1 + len(ext))
-        shape[1 + d] = ext[d]
-        return np.arange(ext[d], dtype=np.int64).reshape(shape)
-    dt = numpy_dtype(rt) if rt is not None else None
-    if isinstance(op, arith.AddfOp | arith.AddiOp):
-        return np.add(a[0], a[1]).astype(dt, copy=False)
-    if isinstance(op, arith.SubfOp | arith.SubiOp):
-        return np.subtract(a[0], a[1]).astype(dt, copy=False)
-    if isinstance(op, arith.MulfOp | arith.MuliOp):
-        return np.multiply(a[0], a[1]).astype(dt, copy=False)
-    if isinstance(op, arith.DivfOp):
-        return np.divide(a[0], a[1]).astype(dt, copy=False)
-    if isinstance(op, arith.NegfOp):
-        return np.negative(a[0])
-    if isinstance(op, arith.MaximumfOp):
-        return np.maximum(a[0], a[1])
-    if isinstance(op, arith.MinimumfOp):
-        return np.minimum(a[0], a[1])
-    if isinstance(op, arith.ExtFOp | arith.TruncFOp | arith.SIToFPOp | arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
-        return np.asarray(a[0]).astype(dt)
-    if isinstance(op, arith.UIToFPOp | arith.ExtUIOp):
-        src = np.asarray(a[0])
-        if src.dtype.kind == "i":
-            src = src.view(src.dtype.str.replace("i", "u"))
-        return src.astype(dt)
-    if isinstance(op, arith.FPToSIOp):
-        return np.trunc(np.asarray(a[0], dtype=np.float64)).astype(dt)
-    if isinstance(op, arith.CmpiOp):
-        pred = op.predicate.value.data
-        x, y = a
-        if pred >= 6:  # unsigned predicates compare the bit patterns
-            x = np.asarray(x).astype(np.uint64)
-            y = np.asarray(y).astype(np.uint64)
-        return [np.equal, np.not_equal, np.less, np.less_equal, np.greater,
-                np.greater_equal, np.less, np.less_equal, np.greater, np.greater_equal][pred](x, y)
-    if isinstance(op, arith.CmpfOp):
-        pred = op.predicate.value.data
-        x, y = np.asarray(a[0], np.float64), np.asarray(a[1], np.float64)
-        table = {
-            0: lambda: np.zeros(np.broadcast(x, y).shape, bool),
-            1: lambda: x == y, 2: lambda: x > y, 3: lambda: x >= y, 4: lambda: x < y,
-            5: lambda: x <= y, 6: lambda: (x != y) & ~np.isnan(x) & ~np.isnan(y),
-            7: lambda: ~np.isnan(x) & ~np.isnan(y), 8: lambda: (x == y) | np.isnan(x) | np.isnan(y),
-            9: lambda: ~(x <= y), 10: lambda: ~(x < y), 11: lambda: ~(x >= y),
-            12: lambda: ~(x > y), 13: lambda: x != y, 14: lambda: np.isnan(x) | np.isnan(y),
-            15: lambda: np.ones(np.broadcast(x, y).shape, bool),
-        }
-        return table[pred]()
-    if isinstance(op, arith.SelectOp):
-        return _select(a[0], a[1], a[2], dt)
-    if isinstance(op, arith.AndIOp):
-        return np.bitwise_and(a[0], a[1])
-    if isinstance(op, arith.OrIOp):
-        return np.bitwise_or(a[0], a[1])
-    if isinstance(op, arith.XOrIOp):
-        return np.bitwise_xor(a[0], a[1])
-    raise SpatialRuntimeError(f"{op.name} cannot run in a stage body")

@@ -10,7 +10,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.utils.exceptions import InterpretationError
 
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, DequantizeOp, QuantizeOp
-from xdsl_spatial.interpreters.engine import numpy_dtype
+from xdsl_spatial.interpreters.values import numpy_dtype
 
 
 @register_impls

@@ -26,7 +26,8 @@ from xdsl.utils.exceptions import InterpretationError
 from xdsl_spatial.dialects.spatial import ProgramOp
 
 from xdsl_spatial.interpreters.dense import ArithFunctions, LinalgFunctions, TensorFunctions
-from xdsl_spatial.interpreters.engine import SpatialRuntimeError, Traffic, numpy_dtype
+from xdsl_spatial.interpreters.engine import Traffic
+from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 from xdsl_spatial.interpreters.q8 import Q8Functions
 from xdsl_spatial.interpreters.spatial import SpatialFunctions
 

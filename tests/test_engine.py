@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from xdsl_spatial.dialects.spatial import ProgramOp
-from xdsl_spatial.interpreters import engine
+from xdsl_spatial.interpreters import contract, engine
 from xdsl_spatial.interpreters.runner import execute, run
 from xdsl_spatial.ir_io import parse_module
 
@@ -110,8 +110,8 @@ EINSUMS = [
 def test_contraction_equals_einsum(spec, chunk, whole, monkeypatch):
     """Every path of the staged contraction (slices of one block or many, products
     scaled per slice or per run of blocks) gives numpy's einsum."""
-    monkeypatch.setattr(engine, "CHUNK_ELEMS", chunk)
-    monkeypatch.setattr(engine, "P_WHOLE", whole)
+    monkeypatch.setattr(contract, "CHUNK_ELEMS", chunk)
+    monkeypatch.setattr(contract, "P_WHOLE", whole)
     rng = np.random.default_rng(len(spec) + chunk + whole)
     inputs, _ = spec.split("->")
     extents = dict(zip("abcdef", (3, 5, 4, 7, 2, 3)))
@@ -124,7 +124,7 @@ def test_contraction_equals_einsum(spec, chunk, whole, monkeypatch):
             arrays.append(rng.integers(-127, 128, shape).astype(np.int8))
         else:
             arrays.append(rng.standard_normal(shape).astype(np.float32))
-    got = engine._einsum(spec, arrays, engine.Scratch())
+    got = contract.einsum(spec, arrays, contract.Scratch())
     want = np.einsum(spec, *[a.astype(np.float64) for a in arrays])
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
-from xdsl_spatial.interpreters.engine import numpy_dtype
+from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.interpreters.runner import Execution, RunError, execute, find_function
 from xdsl_spatial.ir_io import apply_pipeline, diagnostic_text, make_context, parse_module
 

@@ -1,0 +1,61 @@
+"""Element types and errors shared by the interpreter's parts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+)
+from xdsl.ir import Attribute
+
+from xdsl_spatial.ir_io import dense_array
+
+
+class SpatialRuntimeError(Exception):
+    """The chip could not run this: an access outside a tensor or page, a memory
+    overflow, an output tile written by no item or by two."""
+
+
+_DTYPES: dict[Attribute, np.dtype[Any]] = {}
+
+
+def numpy_dtype(t: Attribute) -> np.dtype[Any]:
+    """The numpy type that holds values of element type `t`."""
+    dt = _DTYPES.get(t)
+    if dt is None:
+        dt = _DTYPES[t] = _numpy_dtype(t)
+    return dt
+
+
+def _numpy_dtype(t: Attribute) -> np.dtype[Any]:
+    if isinstance(t, BFloat16Type):
+        return np.dtype(ml_dtypes.bfloat16)
+    if isinstance(t, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(t, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(t, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        if w == 1:
+            return np.dtype(np.bool_)
+        return np.dtype({8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[w])
+    raise SpatialRuntimeError(f"no numpy type for {t}")
+
+
+def dense_values(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """A dense attribute's elements as the numpy array the chip's type holds."""
+    dt = numpy_dtype(attr.get_type().element_type)
+    return dense_array(attr).astype(dt, copy=False)
