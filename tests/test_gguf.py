@@ -348,6 +348,9 @@ def test_garbage_and_empty_files(tmp_path):
         list_tensors(tmp_path)
 
 
+# Flipped bytes can give a block a NaN or infinite scale: gguf's dequantisation then
+# warns as it multiplies, before our quantiser refuses the non-finite weight.
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 @settings(
     max_examples=150,
     deadline=None,
