@@ -91,7 +91,9 @@ def plain(x: Any) -> Any:
     return x
 
 
-_PICKS: dict[tuple[int, int], tuple[np.ndarray, tuple[int, ...], Any, list[tuple[Any, ...]] | None]] = {}
+_PICKS: dict[
+    tuple[int, int], tuple[np.ndarray, tuple[int, ...], Any, list[tuple[Any, ...]] | None]
+] = {}
 
 
 def _picks(
@@ -139,7 +141,10 @@ def _add_rows(acc: Any, rows: RowSelect, dt: np.dtype[Any]) -> OwnedSum:
         # `v` read where it varies and broadcast where it does not.
         yes = yes.reshape((1,) * (len(shape) - yes.ndim) + yes.shape)
         for at in few:
-            out[at] += yes[tuple(0 if yes.shape[d] == 1 and isinstance(a, int) else a for d, a in enumerate(at))]
+            src = tuple(
+                0 if yes.shape[d] == 1 and isinstance(a, int) else a for d, a in enumerate(at)
+            )
+            out[at] += yes[src]
         return OwnedSum(out)
     front = list(range(len(varying)))
     dst = np.moveaxis(out, varying, front)
@@ -195,6 +200,16 @@ def body_steps(block: Block, yielded: SSAValue, static: dict[SSAValue, Any]) -> 
 
 
 _F32 = np.dtype(np.float32)
+
+_CASTS = (
+    arith.ExtFOp,
+    arith.TruncFOp,
+    arith.SIToFPOp,
+    arith.ExtSIOp,
+    arith.TruncIOp,
+    arith.IndexCastOp,
+)
+"""Ops that convert a value to their result's type (numpy's astype does it)."""
 
 
 def _lazy_fn(op: Operation) -> Any:
@@ -273,7 +288,7 @@ def _op_fn(op: Operation) -> Any:
     }.get(type(op))
     if binary is not None and dt is not None:
         return lambda a, ext: binary(a[0], a[1]).astype(dt, copy=False)
-    if isinstance(op, arith.ExtFOp | arith.TruncFOp | arith.SIToFPOp | arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
+    if isinstance(op, _CASTS):
         return lambda a, ext: np.asarray(a[0]).astype(dt)
     if isinstance(op, arith.SelectOp):
         return lambda a, ext: _select(a[0], a[1], a[2], dt)
@@ -311,7 +326,7 @@ def eval_op(op: Operation, a: list[Any], ext: Sequence[int]) -> Any:
         return np.maximum(a[0], a[1])
     if isinstance(op, arith.MinimumfOp):
         return np.minimum(a[0], a[1])
-    if isinstance(op, arith.ExtFOp | arith.TruncFOp | arith.SIToFPOp | arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
+    if isinstance(op, _CASTS):
         return np.asarray(a[0]).astype(dt)
     if isinstance(op, arith.UIToFPOp | arith.ExtUIOp):
         src = np.asarray(a[0])

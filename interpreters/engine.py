@@ -820,7 +820,8 @@ class ProgramRunner:
             tiles = spec.tiles
             # A returned tensor of one tile row that nothing loads keeps only its live
             # rows: stores do not write its padding (see `_store`).
-            kept = rows if returned and not spec.loaded and tiles[0] == 1 else tiles[0] * self.tile[0]
+            live_only = returned and not spec.loaded and tiles[0] == 1
+            kept = rows if live_only else tiles[0] * self.tile[0]
             data = np.zeros((kept, tiles[1] * self.tile[1]), dtype=spec.dtype)
         tt = TileTensor(spec.name, spec.dims, data, spec.tiles, output=spec.output)
         if returned:

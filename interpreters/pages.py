@@ -192,7 +192,9 @@ class Page:
 
 def shared_offsets(offsets: np.ndarray) -> np.ndarray:
     """One offset for items that all read the same place (a page every item shares)."""
-    if offsets.ndim == 1 and len(offsets) > 1 and offsets[-1] == offsets[0] and (offsets == offsets[0]).all():
+    if offsets.ndim != 1 or len(offsets) < 2:
+        return offsets
+    if offsets[-1] == offsets[0] and (offsets == offsets[0]).all():
         return offsets[:1]
     return offsets
 

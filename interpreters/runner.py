@@ -24,12 +24,11 @@ from xdsl.ir import SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from xdsl_spatial.dialects.spatial import ProgramOp
-
 from xdsl_spatial.interpreters.dense import ArithFunctions, LinalgFunctions, TensorFunctions
 from xdsl_spatial.interpreters.engine import Traffic
-from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 from xdsl_spatial.interpreters.q8 import Q8Functions
 from xdsl_spatial.interpreters.spatial import SpatialFunctions
+from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
 
 class RunError(Exception):
@@ -188,7 +187,8 @@ def _run_programs(
         return None
     env: dict[SSAValue, Any] = dict(zip(fn.body.block.args, args))
     for op in ops[:-1]:
-        env.update(zip(op.results, programs.run_program(cast(ProgramOp, op), [env[v] for v in op.operands])))
+        outs = programs.run_program(cast(ProgramOp, op), [env[v] for v in op.operands])
+        env.update(zip(op.results, outs))
     return tuple(env[v] for v in ops[-1].arguments)
 
 
