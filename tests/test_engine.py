@@ -182,3 +182,41 @@ def test_a_carry_that_accumulates_runs_the_same_batched(carry_map):
         want = ((want.T if transposed else want) + v) + v * v
     for budget in (1, 8 << 20):  # one trip at a time, all three at once
         np.testing.assert_array_equal(execute(mod, "acc", [a], memory_budget=budget).outputs[0], want)
+
+
+COPY_BY_K = """
+func.func @copy_k(%x: tensor<32x64xf32>, %acc: tensor<32x64xf32>) -> (tensor<32x64xf32>, tensor<32x64xf32>) {
+  %y, %acc_out = spatial.view "copy_by_k" grid [1] owns (d0) -> (0, d0 * 2) size [1, 2]
+      target #spatial.target<tile = 32x32, act = f32, acc = f32, local_mem = 8192, acc_tiles = 2>
+      plan #spatial.plan<grid = [1, 1], k_blocks = 2, site = [1, 2]> numerics exact
+      ins(%x, %acc : tensor<32x64xf32>, tensor<32x64xf32>) -> (tensor<32x64xf32>, tensor<32x64xf32>) {
+  ^bb0(%i: index, %x_in: tensor<32x64xf32>, %acc_in: tensor<32x64xf32>):
+    %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+    %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+    %st = spatial.tensor "acc" external(%acc_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, state>
+    %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+    spatial.k_loop %kb = 0 to 2 {
+      %p = spatial.load %xt[%kb + %i * 2] block 1x1 stride 2 repeat 2 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+      spatial.store %p to %yt[%kb + %i * 2] block 1x1 stride 2 repeat 2 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+      spatial.store %p to %st[%kb + %i * 2] block 1x1 stride 2 repeat 2 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, state>
+      spatial.k_yield
+    }
+    spatial.return %yt, %st : !spatial.tensor<32x64xf32, output>, !spatial.tensor<32x64xf32, state>
+  }
+  func.return %y, %acc_out : tensor<32x64xf32>, tensor<32x64xf32>
+}
+"""
+
+
+def test_stores_inside_a_k_loop_of_batched_loads():
+    """A K loop that stores each trip's page (loaded for the batch of trips at once)
+    into an output and a state tensor: the same tensors and bytes as trip by trip."""
+    mod = parse_module(COPY_BY_K)
+    rng = np.random.default_rng(3)
+    x, acc = (rng.standard_normal((32, 64)).astype(np.float32) for _ in range(2))
+    for budget in (1, 8 << 20):  # one trip at a time, both at once
+        r = execute(mod, "copy_k", [x, acc], memory_budget=budget)
+        for out in r.outputs:
+            np.testing.assert_array_equal(out, x)
+        (p,) = r.traffic.programs
+        assert (p.loaded, p.stored) == ({"x": 8192}, {"y": 8192, "acc": 8192})
