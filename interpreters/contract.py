@@ -292,10 +292,6 @@ def _contract_blocks(
     sub = "".join(dims[no:])
     whole = blocks * inner * fa * fb * 4 <= P_WHOLE
     P = scratch.take("P", (blocks * inner if whole else step * inner, fa, fb))
-    # One buffer takes every cast slice (the big operand never exists in f32 whole).
-    B = scratch.take("B", (step, *big_t.shape[no + 1 :]))
-    B_rows = B.reshape(step * inner, k, fb)
-    split = fa > 1 and fb > MATMUL_COLS
     for oi, o in enumerate(np.ndindex(*osz)):
         fo = [f[tuple(j if f.shape[d] > 1 else 0 for d, j in enumerate(o))] for f in factors]
         # One factor along the summed axis (a Q8_0 block's scale) is multiplied in and
@@ -305,18 +301,11 @@ def _contract_blocks(
             f_sub = "".join(c for c, e in zip(sub, fo[0].shape) if e > 1)
             f_sq = fo[0].reshape([e for e in fo[0].shape if e > 1])
             fused = f"{sub},{f_sub}->{sub[1:]}"
-        src = big_t[o]
         A_o = A4[oi]
-        for j0 in range(0, blocks, step):
-            j1 = min(blocks, j0 + step)
+        for j0, j1, Bc in _f32_slices(big_t[o], step, scratch):
             rows = inner * (j1 - j0)
-            np.copyto(B[: j1 - j0], src[j0:j1], casting="unsafe")
             at = j0 * inner if whole else 0
-            a, b, out = A_o[j0 * inner : j0 * inner + rows], B_rows[:rows], P[at : at + rows]
-            if split:
-                _matmul(a, b, out)
-            else:
-                np.matmul(a, b, out=out)
+            _matmul(A_o[j0 * inner : j0 * inner + rows], Bc.reshape(rows, k, fb), P[at : at + rows])
             if not whole:
                 _fold(total, o, P[:rows], j0, j1, rest, fused, f_sq, fo)
         if whole:
@@ -369,11 +358,11 @@ def _f32_slices(
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """`big_t` cast to f32, `step` indices of its leading axis at a time, each slice in
     the same reused buffer (so no full f32 copy of it ever exists)."""
+    buf = scratch.take("B", (min(step, big_t.shape[0]), *big_t.shape[1:]))
     for j0 in range(0, big_t.shape[0], step):
         j1 = min(big_t.shape[0], j0 + step)
-        part = big_t[j0:j1]
-        Bc = scratch.take("B", part.shape)
-        np.copyto(Bc, part, casting="unsafe")
+        Bc = buf[: j1 - j0]
+        np.copyto(Bc, big_t[j0:j1], casting="unsafe")
         yield j0, j1, Bc
 
 
