@@ -917,11 +917,11 @@ class ProgramRunner:
                 benv = dict(env)
                 benv[kb_arg] = np.arange(t0, t1, dtype=np.int64)[:, None]
                 self._run_block(loop.hoisted, benv, tensors, items, (t1 - t0, n))
-                batch = [(r, benv[r]) for r in loop.hoisted_results]
-                ops = loop.rest
                 if loop.accum is not None:
                     carried = [self._accumulate(loop.accum, benv, carried[0], (t1 - t0, n))]
                     continue
+                batch = [(r, benv[r]) for r in loop.hoisted_results]
+                ops = loop.rest
                 # The carry's stages read the batch's pages once for all its trips.
                 for st, inputs in loop.batch_reads:
                     pre[st.op] = {i: self._operand(st, i, benv[st.ins[i]]) for i in inputs}
