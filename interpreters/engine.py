@@ -15,8 +15,8 @@ The K loop runs its trips in order, but the loads and stages of its body that do
 not read the carry (the Q8_0 blocks' loads and their contraction) first run for a
 batch of trips at once, each value then carrying a trip axis before its item axis;
 the carry's stages run trip by trip on each trip's slice. A program is read once
-into a compiled form (cached, keyed by a fingerprint of its ops), so a run only
-binds its inputs and computes.
+into a compiled form, kept on the op and used while the program's ops, attributes
+and operands are the same objects, so a run only binds its inputs and computes.
 
 This module compiles programs and runs their items, loads, stores and K loops;
 `pages` holds tensors, pages and their views, `body` evaluates stage bodies and
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import weakref
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -642,43 +642,52 @@ class _Compiled:
     )
 
 
-_COMPILED: weakref.WeakKeyDictionary[ProgramOp, tuple[int, _Compiled]] = (
-    weakref.WeakKeyDictionary()
-)
+_CACHE_ATTR = "_spatial_compiled"
+"""The attribute of a program op that holds its compiled form and the parts it was
+compiled from. Kept on the op, not in a global table, so both go with the op (a
+table keyed by the op would keep it alive through the compiled form's references to
+its ops)."""
 
 
-def _fingerprint(op: ProgramOp) -> int:
-    """Changes whenever an op of the program is added, removed or given new
-    properties or operands, or a block new arguments (attributes are immutable, so
-    identities do; xDSL gives a value no new type in place). Run before every run of
-    the program, so it follows the blocks' linked lists rather than `walk`'s
-    generators."""
-    ids: list[int] = []
-    add = ids.append
+def _parts(op: ProgramOp) -> list[object]:
+    """Everything of the program a compiled form depends on: its ops, their
+    properties, attributes and operands, and its blocks' arguments. Attributes are immutable and xDSL
+    gives a value no new type in place, so a program whose parts are the same objects
+    compiles the same. Run before every run of the program, so it follows the blocks'
+    linked lists and takes xDSL's tuples as they are stored rather than through the
+    properties that wrap them."""
+    parts: list[object] = []
+    add, extend = parts.append, parts.extend
     stack: list[Operation] = [op]
     while stack:
         o = stack.pop()
-        add(id(o))
-        for v in o.properties.values():
-            add(id(v))
-        for v in o.operands:
-            add(id(v))
+        add(o)
+        extend(o.properties.values())
+        extend(o.attributes.values())
+        extend(o._operands)  # pyright: ignore[reportPrivateUsage]
         for region in o.regions:
             b = region.first_block
             while b is not None:
-                for a in b.args:
-                    add(id(a))
+                extend(b._args)  # pyright: ignore[reportPrivateUsage]
                 x = b.first_op
                 while x is not None:
                     stack.append(x)
                     x = x.next_op
                 b = b.next_block
-    return hash(tuple(ids))
+    return parts
+
+
+def _same_parts(a: list[object], b: list[object]) -> bool:
+    """The same objects in the same order (by identity: an op or value equal to but
+    not the one compiled is not the one the compiled form refers to). The compiled
+    form holds the objects, so none of their identities can pass to a new object."""
+    return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
 def _compile(op: ProgramOp) -> _Compiled:
-    key = _fingerprint(op)
-    if (hit := _COMPILED.get(op)) is not None and hit[0] == key:
+    parts = _parts(op)
+    hit: tuple[list[object], _Compiled] | None = op.__dict__.get(_CACHE_ATTR)
+    if hit is not None and _same_parts(hit[0], parts):
         return hit[1]
     tile = op.target.tile
     te = tile[0] * tile[1]
@@ -726,7 +735,7 @@ def _compile(op: ProgramOp) -> _Compiled:
         op.program_name.data,
         op.KIND,
     )
-    _COMPILED[op] = (key, c)
+    op.__dict__[_CACHE_ATTR] = (parts, c)
     return c
 
 

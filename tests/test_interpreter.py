@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import math
+import weakref
 from typing import cast
 
 import ml_dtypes
@@ -420,6 +422,20 @@ def test_programs_run_the_same_through_xdsls_interpreter():
     assert [(p.name, p.loaded, p.stored) for p in traffic.programs] == [
         (p.name, p.loaded, p.stored) for p in direct.traffic.programs
     ]
+
+
+def test_a_module_that_ran_is_freed_with_its_compiled_programs():
+    """A program's compiled form lives on the program op: once the module is
+    dropped, both go (a process that runs many modules does not keep them all)."""
+    a = args(1, 256, 64)
+    refs = []
+    for _ in range(2):
+        mod = lowered(1, 256, 64)
+        execute(mod, "mm", a)
+        refs.append(weakref.ref(mod))
+        del mod
+    gc.collect()
+    assert all(r() is None for r in refs)
 
 
 def test_view_program_lays_out_blocks_as_the_design_says():
