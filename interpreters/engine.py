@@ -406,14 +406,55 @@ def _sibling_runs(op: ProgramOp, stages: dict[Operation, _StageInfo]) -> dict[Op
     return out
 
 
+_SIBLINGS, _STAGE, _LOAD, _STORE, _LOOP, _YIELD, _RETURN, _OTHER = range(8)
+"""What a step of a block does (see `_steps`)."""
+
+Steps = list[tuple[int, Any, Operation]]
+
+
+def _steps(
+    ops: Sequence[Operation],
+    moves: dict[Operation, _Move],
+    stages: dict[Operation, _StageInfo],
+    siblings: dict[Operation, _Siblings],
+) -> Steps:
+    """The ops of a block as the runner takes them, each with what it needs, read
+    off the op once: a run of sibling stages at its first stage (the others go with
+    it), stages, loads, stores, K loops, yields and returns; tensors and buffers
+    need nothing at run time and are left out."""
+    out: Steps = []
+    grouped: set[Operation] = set()
+    for o in ops:
+        if o in grouped:
+            continue
+        if (group := siblings.get(o)) is not None:
+            out.append((_SIBLINGS, group, o))
+            grouped.update(st.op for st in group.stages)
+        elif (st := stages.get(o)) is not None:
+            out.append((_STAGE, st, o))
+        elif (mv := moves.get(o)) is not None:
+            out.append((_LOAD if isinstance(o, LoadOp) else _STORE, mv, o))
+        elif isinstance(o, TensorOp | BufferOp):
+            continue
+        elif isinstance(o, KLoopOp):
+            out.append((_LOOP, None, o))
+        elif isinstance(o, KYieldOp):
+            out.append((_YIELD, tuple(o.values), o))
+        elif isinstance(o, ReturnOp):
+            out.append((_RETURN, None, o))
+        else:
+            out.append((_OTHER, None, o))
+    return out
+
+
 @dataclass
 class _LoopPlan:
     """A K loop's body split in two: the loads and stages that do not depend on the
     carry (`hoisted`, run for a batch of trips at once) and the rest, in order."""
 
-    ops: list[Operation]
-    hoisted: list[Operation]
-    rest: list[Operation]
+    ops: Steps
+    hoisted: Steps
+    rest: Steps
     trip_bytes_per_item: int
     """What the hoisted stages' values hold per item and trip, at most."""
     trips: int
@@ -506,7 +547,9 @@ def _accumulation(
 
 def _loop_plan(
     o: KLoopOp,
+    moves: dict[Operation, _Move],
     stages: dict[Operation, _StageInfo],
+    siblings: dict[Operation, _Siblings],
     batched: set[Operation],
     tile_elems: int,
 ) -> _LoopPlan:
@@ -541,9 +584,9 @@ def _loop_plan(
         # of the batch's pages, or selects of their rows kept lazy: one page at most).
         per_trip += 4 * math.prod(accum.stage.ext)
     return _LoopPlan(
-        list(body.ops),
-        hoisted,
-        rest,
+        _steps(list(body.ops), moves, stages, siblings),
+        _steps(hoisted, moves, stages, siblings),
+        _steps(rest, moves, stages, siblings),
         per_trip,
         o.trips.data,
         tuple(o.inits),
@@ -626,8 +669,7 @@ class _Compiled:
     """Every item's grid coordinates, (items, rank)."""
     coord_args: tuple[BlockArgument, ...]
     coord_set: set[SSAValue]
-    entry_ops: list[Operation]
-    yields: dict[Operation, tuple[SSAValue, ...]]
+    entry: Steps
     tile: tuple[int, int]
     local_mem: int
     name: str
@@ -713,7 +755,9 @@ def _compile(op: ProgramOp) -> _Compiled:
         per_item = max(per_item, len(g.stages) * g.stages[0].out_tiles * te * 4)
     in_groups = {st.op for g in siblings.values() for st in g.stages}
     loops = {
-        o: _loop_plan(o, stages, in_groups, te) for o in op.body.walk() if isinstance(o, KLoopOp)
+        o: _loop_plan(o, moves, stages, siblings, in_groups, te)
+        for o in op.body.walk()
+        if isinstance(o, KLoopOp)
     }
     loaded = {m.tensor for m in moves.values() if isinstance(m.op, LoadOp)}
     c = _Compiled(
@@ -728,8 +772,7 @@ def _compile(op: ProgramOp) -> _Compiled:
         op.item_coords(),
         tuple(op.coords),
         set(op.coords),
-        list(op.entry.ops),
-        {o: tuple(o.values) for o in op.body.walk() if isinstance(o, KYieldOp)},
+        _steps(list(op.entry.ops), moves, stages, siblings),
         op.target.tile,
         op.target.local_mem.data,
         op.program_name.data,
@@ -848,53 +891,48 @@ class ProgramRunner:
         for j, arg in enumerate(self.compiled.coord_args):
             env[arg] = coords[:, j]
         items = np.arange(first, first + len(coords))
-        self._run_block(self.compiled.entry_ops, env, tensors, items)
+        self._run_block(self.compiled.entry, env, tensors, items)
 
     def _run_block(
         self,
-        ops: Sequence[Operation],
+        steps: Steps,
         env: dict[SSAValue, Any],
         tensors: dict[SSAValue, TileTensor],
         items: np.ndarray,
         lead: tuple[int, ...] | None = None,
         ready: tuple[dict[Operation, dict[int, np.ndarray]], int] | None = None,
     ) -> list[Any]:
-        """Run `ops` for `items`; with `lead` (trips, items), for a batch of K trips
-        at once (only loads and stages that do not read the carry run so). `ready`:
-        stage inputs already read for a batch of trips, and this trip's index in it."""
+        """Run a block's `steps` for `items`; with `lead` (trips, items), for a batch of
+        K trips at once (only loads and stages that do not read the carry run so).
+        `ready`: stage inputs already read for a batch of trips, and this trip's index
+        in it."""
         lead = lead or (len(items),)
-        moves, stages = self.compiled.moves, self.compiled.stages
-        siblings = self.compiled.siblings
-        done: set[Operation] = set()
-        for o in ops:
-            if o in done:
-                continue
-            if (group := siblings.get(o)) is not None:
-                value = self._stage_value(group.batched, env, lead)
-                nl = len(lead)
-                for r, st in enumerate(group.stages):
-                    row = value[(slice(None),) * nl + (r % value.shape[nl],)]
-                    env[st.result] = self._stage_page(st, row, lead)
-                    done.add(st.op)
-            elif (st := stages.get(o)) is not None:
+        for kind, x, o in steps:
+            if kind == _STAGE:
+                st = cast(_StageInfo, x)
                 got = None
                 if ready is not None and (pre := ready[0].get(o)) is not None:
                     t = ready[1]
                     got = {i: a[t if a.shape[0] > 1 else 0] for i, a in pre.items()}
                 env[st.result] = self._stage(st, env, lead, got)
-            elif (mv := moves.get(o)) is not None:
-                if isinstance(o, LoadOp):
-                    env[cast(SSAValue, mv.result)] = self._load(mv, env, tensors, items, lead)
-                else:
-                    self._store(mv, env, tensors, items)
-            elif isinstance(o, TensorOp | BufferOp):
-                continue
-            elif isinstance(o, KLoopOp):
-                carried = self._k_loop(o, env, tensors, items)
-                env.update(zip(self.compiled.loops[o].results, carried))
-            elif isinstance(o, KYieldOp):
-                return [env[v] for v in self.compiled.yields[o]]
-            elif isinstance(o, ReturnOp):
+            elif kind == _LOAD:
+                mv = cast(_Move, x)
+                env[cast(SSAValue, mv.result)] = self._load(mv, env, tensors, items, lead)
+            elif kind == _STORE:
+                self._store(cast(_Move, x), env, tensors, items)
+            elif kind == _SIBLINGS:
+                group = cast(_Siblings, x)
+                value = self._stage_value(group.batched, env, lead)
+                nl = len(lead)
+                for r, st in enumerate(group.stages):
+                    row = value[(slice(None),) * nl + (r % value.shape[nl],)]
+                    env[st.result] = self._stage_page(st, row, lead)
+            elif kind == _LOOP:
+                loop = self.compiled.loops[o]
+                env.update(zip(loop.results, self._k_loop(loop, env, tensors, items)))
+            elif kind == _YIELD:
+                return [env[v] for v in x]
+            elif kind == _RETURN:
                 return []
             else:
                 raise self.fail(o, "cannot run here")
@@ -902,7 +940,7 @@ class ProgramRunner:
 
     def _k_loop(
         self,
-        o: KLoopOp,
+        loop: _LoopPlan,
         env: dict[SSAValue, Any],
         tensors: dict[SSAValue, TileTensor],
         items: np.ndarray,
@@ -910,7 +948,6 @@ class ProgramRunner:
         """The K loop's trips in order. The loads and stages that do not depend on the
         carry run first for a batch of trips at once (each value then has a trip axis
         before its item axis); the rest runs trip by trip on each trip's slice."""
-        loop = self.compiled.loops[o]
         carried = [env[v] for v in loop.inits]
         kb_arg, carry_args = loop.kb, loop.carry
         trips, n = loop.trips, len(items)
@@ -919,7 +956,7 @@ class ProgramRunner:
             chunk = max(1, min(trips, self.memory_budget // max(1, n * loop.trip_bytes_per_item)))
         for t0 in range(0, trips, chunk):
             t1 = min(trips, t0 + chunk)
-            ops: list[Operation] = loop.ops
+            steps = loop.ops
             batch: list[tuple[SSAValue, Page]] = []
             pre: dict[Operation, dict[int, np.ndarray]] = {}
             if loop.hoisted and t1 - t0 > 1:
@@ -930,7 +967,7 @@ class ProgramRunner:
                     carried = [self._accumulate(loop.accum, benv, carried[0], (t1 - t0, n))]
                     continue
                 batch = [(r, benv[r]) for r in loop.hoisted_results]
-                ops = loop.rest
+                steps = loop.rest
                 # The carry's stages read the batch's pages once for all its trips.
                 for st, inputs in loop.batch_reads:
                     pre[st.op] = {i: self._operand(st, i, benv[st.ins[i]]) for i in inputs}
@@ -940,7 +977,7 @@ class ProgramRunner:
                     env[a] = v
                 for r, page in batch:
                     env[r] = page.trip(kb - t0)
-                carried = self._run_block(ops, env, tensors, items, None, (pre, kb - t0))
+                carried = self._run_block(steps, env, tensors, items, None, (pre, kb - t0))
         return carried
 
     def _accumulate(
