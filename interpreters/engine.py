@@ -693,24 +693,26 @@ its ops)."""
 
 def _parts(op: ProgramOp) -> list[object]:
     """Everything of the program a compiled form depends on: its ops, their
-    properties, attributes and operands, and its blocks' arguments. Attributes are immutable and xDSL
-    gives a value no new type in place, so a program whose parts are the same objects
-    compiles the same. Run before every run of the program, so it follows the blocks'
-    linked lists and takes xDSL's tuples as they are stored rather than through the
-    properties that wrap them."""
+    properties, attributes and operand tuples, and its blocks' argument tuples
+    (xDSL replaces those tuples whenever an operand or argument changes, and
+    attributes are immutable; a value gets no new type in place). Run before every
+    run of the program, so it follows the blocks' linked lists and takes xDSL's
+    tuples as they are stored rather than through the properties that wrap them."""
     parts: list[object] = []
     add, extend = parts.append, parts.extend
     stack: list[Operation] = [op]
     while stack:
         o = stack.pop()
         add(o)
-        extend(o.properties.values())
-        extend(o.attributes.values())
-        extend(o._operands)  # pyright: ignore[reportPrivateUsage]
+        add(o._operands)  # pyright: ignore[reportPrivateUsage]
+        if o.properties:
+            extend(o.properties.values())
+        if o.attributes:
+            extend(o.attributes.values())
         for region in o.regions:
             b = region.first_block
             while b is not None:
-                extend(b._args)  # pyright: ignore[reportPrivateUsage]
+                add(b._args)  # pyright: ignore[reportPrivateUsage]
                 x = b.first_op
                 while x is not None:
                     stack.append(x)
@@ -722,7 +724,9 @@ def _parts(op: ProgramOp) -> list[object]:
 def _same_parts(a: list[object], b: list[object]) -> bool:
     """The same objects in the same order (by identity: an op or value equal to but
     not the one compiled is not the one the compiled form refers to). The compiled
-    form holds the objects, so none of their identities can pass to a new object."""
+    form holds the objects, so none of their identities can pass to a new object
+    (a value moved to another property's key would pass; xDSL's verifier refuses
+    a key the op does not define)."""
     return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
