@@ -81,58 +81,70 @@ def arg_name(fn: func.FuncOp, i: int) -> str:
 def coerce_args(fn: func.FuncOp, arrays: Sequence[Any]) -> list[np.ndarray]:
     """Each argument as the function's type takes it: shape and element type checked;
     float32 for a bf16 argument is rounded to bf16 (nearest-even)."""
-    types = fn.function_type.inputs.data
-    if len(arrays) != len(types):
+    kinds = _arg_kinds(fn)
+    if len(arrays) != len(kinds):
         raise RunError(
-            f"@{fn.sym_name.data} takes {len(types)} arguments, got {len(arrays)}"
+            f"@{fn.sym_name.data} takes {len(kinds)} arguments, got {len(arrays)}"
         )
     out = []
-    for i, (a, t) in enumerate(zip(arrays, types)):
-        if not isinstance(t, TensorType):
+    for i, (a, kind) in enumerate(zip(arrays, kinds)):
+        if kind is None:
+            t = fn.function_type.inputs.data[i]
             raise RunError(f"{arg_name(fn, i)}: only tensor arguments are supported, got {t}")
-        shape, want = _tensor_kind(cast(TensorType, t))
+        shape, want = kind
         arr = np.asarray(a)
         if arr.shape != shape:
             raise RunError(
                 f"{arg_name(fn, i)} must have shape {'x'.join(map(str, shape))}, got "
                 f"{'x'.join(map(str, arr.shape)) or 'a scalar'}"
             )
-        out.append(arr if arr.dtype == want else _as_dtype(arr, want, arg_name(fn, i)))
+        out.append(arr if arr.dtype == want else _as_dtype(arr, want, fn, i))
     return out
 
 
-_KINDS: dict[TensorType, tuple[tuple[int, ...], np.dtype[Any]]] = {}
+_ARGS_ATTR = "_spatial_arg_kinds"
+"""The attribute of a function op that holds its arguments' shapes and numpy types,
+with the function type they were read from (types are immutable: the same type
+object, the same kinds)."""
+
+ArgKinds = list[tuple[tuple[int, ...], np.dtype[Any]] | None]
 
 
-def _tensor_kind(t: TensorType) -> tuple[tuple[int, ...], np.dtype[Any]]:
-    """The shape and numpy type of a tensor type (types are immutable: kept by type)."""
-    kind = _KINDS.get(t)
-    if kind is None:
-        kind = _KINDS[t] = (tuple(t.get_shape()), numpy_dtype(t.element_type))
-    return kind
+def _arg_kinds(fn: func.FuncOp) -> ArgKinds:
+    """The shape and numpy type of each argument (None: not a tensor)."""
+    ft = fn.function_type
+    hit: tuple[Any, ArgKinds] | None = fn.__dict__.get(_ARGS_ATTR)
+    if hit is not None and hit[0] is ft:
+        return hit[1]
+    kinds: ArgKinds = [
+        (tuple(t.get_shape()), numpy_dtype(t.element_type)) if isinstance(t, TensorType) else None
+        for t in ft.inputs.data
+    ]
+    fn.__dict__[_ARGS_ATTR] = (ft, kinds)
+    return kinds
 
 
-def _as_dtype(arr: np.ndarray, want: np.dtype[Any], name: str) -> np.ndarray:
-    if arr.dtype == want:
-        return arr
+def _as_dtype(arr: np.ndarray, want: np.dtype[Any], fn: func.FuncOp, i: int) -> np.ndarray:
     is_float = lambda d: d.kind == "f" or d == np.dtype(ml_dtypes.bfloat16)  # noqa: E731
     if want.kind in "iub":
         if arr.dtype.kind not in "iub":
-            raise RunError(f"{name} is {want} but the array holds {arr.dtype}")
+            raise RunError(f"{arg_name(fn, i)} is {want} but the array holds {arr.dtype}")
         info = np.iinfo(want) if want.kind != "b" else None
         if info is not None and arr.size and (arr.min() < info.min or arr.max() > info.max):
-            raise RunError(f"{name} is {want} but its values leave [{info.min}, {info.max}]")
+            raise RunError(
+                f"{arg_name(fn, i)} is {want} but its values leave [{info.min}, {info.max}]"
+            )
         return arr.astype(want)
     if is_float(want):
         if not is_float(arr.dtype):
-            raise RunError(f"{name} is {want} but the array holds {arr.dtype}")
+            raise RunError(f"{arg_name(fn, i)} is {want} but the array holds {arr.dtype}")
         if want == np.dtype(ml_dtypes.bfloat16) and arr.dtype not in (
             np.dtype(np.float32),
             np.dtype(np.float64),
         ):
-            raise RunError(f"{name} is bf16: give float32 values, got {arr.dtype}")
+            raise RunError(f"{arg_name(fn, i)} is bf16: give float32 values, got {arr.dtype}")
         return arr.astype(want)
-    raise RunError(f"{name}: unsupported element type {want}")
+    raise RunError(f"{arg_name(fn, i)}: unsupported element type {want}")
 
 
 def make_interpreter(module: ModuleOp, traffic: Traffic, memory_budget: int) -> Interpreter:
