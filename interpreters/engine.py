@@ -696,8 +696,9 @@ def _parts(op: ProgramOp) -> list[object]:
     properties, attributes and operand tuples, and its blocks' argument tuples
     (xDSL replaces those tuples whenever an operand or argument changes, and
     attributes are immutable; a value gets no new type in place). Run before every
-    run of the program, so it follows the blocks' linked lists and takes xDSL's
-    tuples as they are stored rather than through the properties that wrap them."""
+    run of the program, so it reads xDSL's linked lists and tuples as they are
+    stored (xDSL 0.75, as pinned) rather than through the properties that wrap
+    them."""
     parts: list[object] = []
     add, extend = parts.append, parts.extend
     stack: list[Operation] = [op]
@@ -710,14 +711,14 @@ def _parts(op: ProgramOp) -> list[object]:
         if o.attributes:
             extend(o.attributes.values())
         for region in o.regions:
-            b = region.first_block
+            b = region._first_block  # pyright: ignore[reportPrivateUsage]
             while b is not None:
                 add(b._args)  # pyright: ignore[reportPrivateUsage]
-                x = b.first_op
+                x = b._first_op  # pyright: ignore[reportPrivateUsage]
                 while x is not None:
                     stack.append(x)
-                    x = x.next_op
-                b = b.next_block
+                    x = x._next_op  # pyright: ignore[reportPrivateUsage]
+                b = b._next_block  # pyright: ignore[reportPrivateUsage]
     return parts
 
 
