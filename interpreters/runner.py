@@ -10,6 +10,7 @@ from xdsl_spatial.interpreters.runner import run
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -20,7 +21,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from xdsl_spatial.dialects.spatial import ProgramOp
@@ -56,8 +57,14 @@ def _functions(module: ModuleOp) -> Iterator[func.FuncOp]:
 
 def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
     if entry is not None:
+        # The last function found by this name, while it is still in the module.
+        found: dict[str, func.FuncOp] = module.__dict__.setdefault(_FOUND_ATTR, {})
+        f = found.get(entry)
+        if f is not None and f.sym_name.data == entry and _defined_in(f, module):
+            return f
         for f in _functions(module):
             if f.sym_name.data == entry:
+                found[entry] = f
                 return f
     funcs = list(_functions(module))
     names = [f.sym_name.data for f in funcs]
@@ -71,6 +78,26 @@ def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
     raise RunError(
         f"no function @{entry} in the module (it has: {', '.join(names) or 'none'})"
     )
+
+
+_FOUND_ATTR = "_spatial_functions"
+"""The attribute of a module op that holds the functions found in it by name."""
+
+
+def _defined_in(f: func.FuncOp, module: ModuleOp) -> bool:
+    """Whether `f` has a body and sits in `module` or a module nested in it."""
+    if f.body.first_block is None:
+        return False
+    op: Operation | None = f
+    while op is not None:
+        block = op.parent
+        region = block.parent if block is not None else None
+        op = region.parent if region is not None else None
+        if op is module:
+            return True
+        if not isinstance(op, ModuleOp):
+            return False
+    return False
 
 
 def arg_name(fn: func.FuncOp, i: int) -> str:
@@ -190,18 +217,62 @@ def _run_programs(
     """A function whose body is spatial programs and its return (what `q8-lower`
     leaves), run program by program without xDSL's interpreter loop around them (the
     same implementations, less dispatch); None for any other function."""
+    chain = _program_chain(fn)
+    if chain is None:
+        return None
+    values = list(args)
+    for op, ins in chain[0]:
+        values.extend(programs.run_program(op, [values[i] for i in ins]))
+    return tuple(values[i] for i in chain[1])
+
+
+_CHAIN_ATTR = "_spatial_chain"
+"""The attribute of a function op that holds its chain of programs (`_program_chain`)
+and the parts it was read from."""
+
+Chain = tuple[list[tuple[ProgramOp, list[int]]], list[int]]
+
+
+def _program_chain(fn: func.FuncOp) -> Chain | None:
+    """The function's programs in order, each with the indices of its operands among
+    the function's arguments and the results of the programs before it, and the
+    indices the return takes; None unless the body is one block of programs and a
+    return. Read once and kept on the function while its block, ops and their
+    operand tuples are the same objects (xDSL replaces those tuples on change)."""
+    block = fn.body.first_block
+    parts: list[object] = [block]
+    op = block._first_op if block is not None else None  # pyright: ignore[reportPrivateUsage]
+    if block is not None:
+        parts.append(block._args)  # pyright: ignore[reportPrivateUsage]
+        parts.append(block._next_block)  # pyright: ignore[reportPrivateUsage]
+    while op is not None:
+        parts += (op, op._operands)  # pyright: ignore[reportPrivateUsage]
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
+    hit: tuple[list[object], Chain | None] | None = fn.__dict__.get(_CHAIN_ATTR)
+    if hit is not None and len(hit[0]) == len(parts) and all(map(operator.is_, hit[0], parts)):
+        return hit[1]
+    chain = _read_chain(fn)
+    fn.__dict__[_CHAIN_ATTR] = (parts, chain)
+    return chain
+
+
+def _read_chain(fn: func.FuncOp) -> Chain | None:
     if len(fn.body.blocks) != 1:
         return None
     ops = list(fn.body.block.ops)
     if not ops or not isinstance(ops[-1], func.ReturnOp):
         return None
-    if not all(isinstance(o, ProgramOp) for o in ops[:-1]):
-        return None
-    env: dict[SSAValue, Any] = dict(zip(fn.body.block.args, args))
+    slot: dict[SSAValue, int] = {a: i for i, a in enumerate(fn.body.block.args)}
+    programs: list[tuple[ProgramOp, list[int]]] = []
     for op in ops[:-1]:
-        outs = programs.run_program(cast(ProgramOp, op), [env[v] for v in op.operands])
-        env.update(zip(op.results, outs))
-    return tuple(env[v] for v in ops[-1].arguments)
+        if not isinstance(op, ProgramOp) or any(v not in slot for v in op.operands):
+            return None
+        programs.append((op, [slot[v] for v in op.operands]))
+        for r in op.results:
+            slot[r] = len(slot)
+    if any(v not in slot for v in ops[-1].operands):
+        return None
+    return programs, [slot[v] for v in ops[-1].operands]
 
 
 def run(module: ModuleOp, entry: str | None, *arrays: Any) -> tuple[np.ndarray, ...]:

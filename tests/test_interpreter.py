@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, IntAttr, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, IntAttr, ModuleOp, StringAttr
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.utils.exceptions import VerifyException
 
@@ -436,6 +436,24 @@ def test_a_module_that_ran_is_freed_with_its_compiled_programs():
         del mod
     gc.collect()
     assert all(r() is None for r in refs)
+
+
+def test_a_function_changed_after_a_run_runs_as_it_now_is():
+    """What `execute` keeps of a function between runs (where it is, its chain of
+    programs) follows changes to it: a renamed function is no longer found under its
+    old name, and a program added to its body runs."""
+    a = args(1, 256, 64)
+    mod = lowered(1, 256, 64)
+    assert len(execute(mod, "mm", a).traffic.programs) == 2
+    fn = find_function(mod, "mm")
+    view = first(mod, ViewOp)
+    fn.body.block.insert_op_before(view.clone(), fn.body.block.last_op)
+    mod.verify()
+    assert [p.kind for p in execute(mod, "mm", a).traffic.programs] == ["view", "fold", "view"]
+    fn.sym_name = StringAttr("mm2")
+    with pytest.raises(RunError, match="no function @mm in the module"):
+        execute(mod, "mm", a)
+    assert len(execute(mod, "mm2", a).traffic.programs) == 3
 
 
 def test_view_program_lays_out_blocks_as_the_design_says():
