@@ -74,6 +74,7 @@ from xdsl_spatial.interpreters.pages import (
     padded,
     placement,
     progression,
+    shared_grid,
     shared_offsets,
     strided_view,
 )
@@ -1189,7 +1190,9 @@ class ProgramRunner:
         self.record.stored[tt.name] = self.record.stored.get(tt.name, 0) + moved
         if tt.writer is not None:
             self._claim(cast(StoreOp, mv.op), tt, items, place.tiles)
-        vals = np.broadcast_to(page.in_order(), (n, tr, bh * bw * tc))
+        # The pages in order, (items, rows, width), any of them 1 where every item or
+        # row has the same values (copyto broadcasts them).
+        vals = page.in_order()
         if tt.writer is not None and tt.tiles[0] == 1:
             # Rows past the end of a returned tensor's single tile row are padding:
             # nothing reads them (loads of it read its snapshot), so they are not written
@@ -1210,9 +1213,11 @@ class ProgramRunner:
                 writeable=True,
             )
             if dst is not None:
-                np.copyto(dst, vals.reshape(n, live, bh, bw, tc), casting="unsafe")
+                split = (bh, bw, tc) if vals.shape[2] > 1 else (1, 1, 1)
+                np.copyto(dst, vals.reshape(*vals.shape[:2], *split), casting="unsafe")
                 return
         row, col = place.row, place.col
+        vals = np.broadcast_to(vals, (n, live, bh * bw * tc))
         vals = vals.reshape(n, live, bh, bw * tc).transpose(0, 2, 1, 3)
         r_idx = row[:, :, None] * tr + np.arange(live)[None, None, :]
         c_idx = col[:, :, None] * tc + np.arange(bw * tc)[None, None, :]
@@ -1354,11 +1359,12 @@ class ProgramRunner:
                 (coef, extent, v.strides[nl + j] // v.itemsize if v.shape[nl + j] > 1 else 0)
                 for j, coef, extent in axes
             )
-            item_steps = [v.strides[j] // v.itemsize if v.shape[j] > 1 else 0 for j in range(nl)]
-            offsets = grid_sum(item_steps, lead)
+            item_steps = tuple(
+                v.strides[j] // v.itemsize if v.shape[j] > 1 else 0 for j in range(nl)
+            )
             return Page(
-                v, offsets, st.out_tiles, self.tile, dense=(reach, layout),
-                prog=(0, tuple(item_steps)),
+                v, shared_grid(item_steps, lead), st.out_tiles, self.tile,
+                dense=(reach, layout), prog=(0, item_steps),
             )
         par_ext = [st.ext[d] for d in st.par]
         count = math.prod(lead)

@@ -326,3 +326,20 @@ def grid_sum(coeffs: Sequence[int], ext: Sequence[int]) -> np.ndarray:
         shape[d] = e
         total = total + c * np.arange(e, dtype=np.int64).reshape(shape)
     return total
+
+
+_GRIDS: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+
+
+def shared_grid(coeffs: tuple[int, ...], ext: tuple[int, ...]) -> np.ndarray:
+    """`grid_sum(coeffs, ext)`, made once and shared (read-only): the offsets of a
+    stage's pages, the same every run."""
+    key = (coeffs, ext)
+    grid = _GRIDS.get(key)
+    if grid is None:
+        grid = grid_sum(coeffs, ext)
+        grid.flags.writeable = False
+        if len(_GRIDS) > 1024:
+            _GRIDS.clear()
+        _GRIDS[key] = grid
+    return grid
