@@ -58,7 +58,7 @@ class OwnedSum:
     array: np.ndarray
 
 
-def _broadcast(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     """`np.broadcast_shapes` for shapes known to broadcast (values of one stage body
     over one iteration space), without its cost per call."""
     nd = max(len(sh) for sh in shapes)
@@ -129,7 +129,7 @@ def _add_rows(acc: Any, rows: RowSelect, dt: np.dtype[Any]) -> OwnedSum:
     turns -0 into +0), then the picked rows add `v`. Added once per element, a sum
     that starts from `x + 0` is never -0, so later `+ 0`s change nothing."""
     yes = np.asarray(rows.yes)
-    shape = _broadcast(np.shape(plain(acc)), rows.cond.shape, yes.shape)
+    shape = broadcast_shape(np.shape(plain(acc)), rows.cond.shape, yes.shape)
     if isinstance(acc, OwnedSum) and acc.array.shape == shape:
         out = acc.array
     else:
@@ -226,7 +226,7 @@ def _lazy_fn(op: Operation) -> Any:
                 and not np.signbit(no)
                 and isinstance(c, np.ndarray)
                 and not isinstance(yes, RowSelect | OwnedSum)
-                and c.size * 4 <= math.prod(_broadcast(c.shape, np.shape(yes)))
+                and c.size * 4 <= math.prod(broadcast_shape(c.shape, np.shape(yes)))
             ):
                 return RowSelect(c, yes, _F32)
             return None
@@ -255,7 +255,7 @@ def _select(cond: Any, yes: Any, no: Any, dt: np.dtype[Any] | None) -> Any:
     (an index predicate: one row of a page) is applied by copying the hyperplanes it
     picks, not by a pass of `np.where` over the whole space."""
     c = np.asarray(cond)
-    shape = _broadcast(c.shape, np.shape(yes), np.shape(no))
+    shape = broadcast_shape(c.shape, np.shape(yes), np.shape(no))
     if c.ndim != len(shape) or c.size * 4 > math.prod(shape) or dt is None:
         out = np.where(c, yes, no)
         return out.astype(dt, copy=False) if dt is not None else out

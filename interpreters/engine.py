@@ -57,6 +57,7 @@ from xdsl_spatial.dialects.spatial import (
 )
 from xdsl_spatial.interpreters.body import (
     Step,
+    broadcast_shape,
     body_steps,
     evaluate,
     plain,
@@ -1002,9 +1003,12 @@ class ProgramRunner:
         ws = [env[w] for w in acc.ws]
         full = len(lead) + len(st.ext)
         a: Any = self._operand(st, acc.acc, carry)
-        for t in range(lead[0]):
-            for add, w in zip(acc.adds, ws):
-                a = add.run([a, trip_of(w, t, full)], st.ext)
+        if all(isinstance(w, np.ndarray) for w in ws):
+            a = _add_trips(a, cast(list[np.ndarray], ws), lead[0], full)
+        else:
+            for t in range(lead[0]):
+                for add, w in zip(acc.adds, ws):
+                    a = add.run([a, trip_of(w, t, full)], st.ext)
         return self._stage_page(st, np.asarray(plain(a)), lead[1:])
 
     # --- loads and stores ----------------------------------------------------------
@@ -1378,6 +1382,22 @@ class ProgramRunner:
         # A map that is injective on the parallel axes (verified) writes each element once.
         np.copyto(dst, np.broadcast_to(value, (*lead, *par_ext)), casting="unsafe")
         return Page(out, offsets, st.out_tiles, self.tile)
+
+
+def _add_trips(a: np.ndarray, ws: list[np.ndarray], trips: int, full: int) -> np.ndarray:
+    """`(a + w1[t]) + w2[t] ...` for t = 0, 1, ...: the f32 adds of an accumulating
+    loop's body, in its order, into one array once the sum has its full shape. `ws`
+    of `full` dimensions have a trip axis; lower ones hold for every trip."""
+    out: np.ndarray | None = None
+    for t in range(trips):
+        for w in ws:
+            wt = w[t if w.shape[0] > 1 else 0] if w.ndim == full else w
+            if out is not None and broadcast_shape(out.shape, wt.shape) == out.shape:
+                np.add(out, wt, out=out)
+            else:
+                out = np.add(a if out is None else out, wt, dtype=np.float32)
+    assert out is not None
+    return out
 
 
 # --------------------------------------------------------------------------------------
