@@ -9,6 +9,7 @@ the products are scaled and summed while they are in cache.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -47,29 +48,50 @@ def contract(
             if arr.dtype != np.float32:
                 arr = arr.astype(np.float32)
         terms.append(arr.reshape((1,) * (len(lead) + len(ext) - arr.ndim) + arr.shape))
-    nd = len(lead) + len(ext)
-    letters = "abcdefghijklmnopqrstuvwxyz"[:nd]
-    subs = []
-    arrays = []
-    for t in terms:
-        keep = [d for d in range(nd) if t.shape[d] != 1]
-        subs.append("".join(letters[d] for d in keep))
-        arrays.append(t.reshape([t.shape[d] for d in keep]) if keep else t.reshape(()))
-    out_dims = [d for d in range(nd) if d not in sum_axes]
-    out_sub = "".join(letters[d] for d in out_dims)
-    present = set("".join(subs))
-    spec = ",".join(subs) + "->" + "".join(c for c in out_sub if c in present)
-    res = einsum(spec, arrays, scratch)
+    spec, keeps, full_shape, scales = _spec(
+        tuple(t.shape for t in terms), (*lead, *ext), sum_axes
+    )
+    res = einsum(spec, [t.reshape(k) for t, k in zip(terms, keeps)], scratch)
     # Axes no factor depends on: the value is the same along them (broadcast back).
-    shape = [(*lead, *ext)[d] for d in out_dims]
-    kept = [d for d in out_dims if letters[d] in present]
-    full_shape = [s if d in kept else 1 for d, s in zip(out_dims, shape)]
     res = res.reshape(full_shape)
     # A sum axis no factor depends on multiplies the value by its extent.
-    for d in sum_axes:
-        if letters[d] not in present:
-            res = res * np.float32((*lead, *ext)[d])
+    for e in scales:
+        res = res * np.float32(e)
     return res
+
+
+_SPECS: dict[tuple[Any, ...], tuple[str, list[tuple[int, ...]], tuple[int, ...], list[int]]] = {}
+
+
+def _spec(
+    shapes: tuple[tuple[int, ...], ...], full: tuple[int, ...], sum_axes: tuple[int, ...]
+) -> tuple[str, list[tuple[int, ...]], tuple[int, ...], list[int]]:
+    """The einsum of terms of these shapes (extent 1 where a term does not vary) over
+    the space `full`, summed over `sum_axes`: its spec, each term's shape without its
+    extent-1 axes, the result's shape with extent 1 where no term varies, and the
+    extents of summed axes no term varies along (each multiplies the sum). Worked
+    out once per stage and shapes."""
+    key = (shapes, full, sum_axes)
+    hit = _SPECS.get(key)
+    if hit is not None:
+        return hit
+    nd = len(full)
+    letters = "abcdefghijklmnopqrstuvwxyz"[:nd]
+    subs = []
+    keeps = []
+    for sh in shapes:
+        keep = [d for d in range(nd) if sh[d] != 1]
+        subs.append("".join(letters[d] for d in keep))
+        keeps.append(tuple(sh[d] for d in keep))
+    out_dims = [d for d in range(nd) if d not in sum_axes]
+    present = set("".join(subs))
+    spec = ",".join(subs) + "->" + "".join(letters[d] for d in out_dims if letters[d] in present)
+    full_shape = tuple(full[d] if letters[d] in present else 1 for d in out_dims)
+    scales = [full[d] for d in sum_axes if letters[d] not in present]
+    if len(_SPECS) > 1024:
+        _SPECS.clear()
+    _SPECS[key] = hit = (spec, keeps, full_shape, scales)
+    return hit
 
 
 def factor_sources(
@@ -292,15 +314,18 @@ def _contract_blocks(
     sub = "".join(dims[no:])
     whole = blocks * inner * fa * fb * 4 <= P_WHOLE
     P = scratch.take("P", (blocks * inner if whole else step * inner, fa, fb))
-    for oi, o in enumerate(np.ndindex(*osz)):
+    # One factor along the summed axis (a Q8_0 block's scale) is multiplied in and
+    # summed by one einsum, a single pass over the products.
+    fused = f_sq = None
+    f_shape = factors[0].shape[no:] if len(factors) == 1 else ()
+    if f_shape and f_shape[0] > 1:
+        f_sub = "".join(c for c, e in zip(sub, f_shape) if e > 1)
+        fused = f"{sub},{f_sub}->{sub[1:]}"
+        f_sq_shape = [e for e in f_shape if e > 1]
+    for oi, o in enumerate(itertools.product(*map(range, osz))):
         fo = [f[tuple(j if f.shape[d] > 1 else 0 for d, j in enumerate(o))] for f in factors]
-        # One factor along the summed axis (a Q8_0 block's scale) is multiplied in and
-        # summed by one einsum, a single pass over the products.
-        fused = f_sq = None
-        if len(fo) == 1 and fo[0].shape[0] > 1:
-            f_sub = "".join(c for c, e in zip(sub, fo[0].shape) if e > 1)
-            f_sq = fo[0].reshape([e for e in fo[0].shape if e > 1])
-            fused = f"{sub},{f_sub}->{sub[1:]}"
+        if fused is not None:
+            f_sq = fo[0].reshape(f_sq_shape)
         A_o = A4[oi]
         for j0, j1, Bc in _f32_slices(big_t[o], step, scratch):
             rows = inner * (j1 - j0)

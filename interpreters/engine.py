@@ -695,10 +695,11 @@ its ops)."""
 
 def _parts(op: ProgramOp) -> list[object]:
     """Everything of the program a compiled form depends on: its ops, their
-    properties, attributes and operand tuples, and its blocks' argument tuples
-    (xDSL replaces those tuples whenever an operand or argument changes, and
-    attributes are immutable; a value gets no new type in place). Run before every
-    run of the program, so it reads xDSL's linked lists and tuples as they are
+    properties and operand tuples, and its blocks' argument tuples (xDSL replaces
+    those tuples whenever an operand or argument changes, and attributes are
+    immutable; a value gets no new type in place). The ops of a program keep all
+    they mean in properties (discardable attributes are never read). Run before
+    every run of the program, so it reads xDSL's linked lists and tuples as they are
     stored (xDSL 0.75, as pinned) rather than through the properties that wrap
     them."""
     parts: list[object] = []
@@ -710,8 +711,6 @@ def _parts(op: ProgramOp) -> list[object]:
         add(o._operands)  # pyright: ignore[reportPrivateUsage]
         if o.properties:
             extend(o.properties.values())
-        if o.attributes:
-            extend(o.attributes.values())
         for region in o.regions:
             b = region._first_block  # pyright: ignore[reportPrivateUsage]
             while b is not None:
@@ -847,7 +846,7 @@ class ProgramRunner:
         outs = []
         for tt in returned:
             assert tt is not None and tt.writer is not None
-            if tt.output and (tt.writer < 0).any():
+            if tt.output and tt.writer.min() < 0:
                 r, col = np.argwhere(tt.writer < 0)[0]
                 raise SpatialRuntimeError(
                     f"{op.name} \"{op.program_name.data}\": tile ({r}, {col}) of output "

@@ -85,8 +85,9 @@ _FOUND_ATTR = "_spatial_functions"
 
 
 def _defined_in(f: func.FuncOp, module: ModuleOp) -> bool:
-    """Whether `f` has a body and sits in `module` or a module nested in it."""
-    if f.body.first_block is None:
+    """Whether `f` has a body and sits in `module` or a module nested in it (read off
+    xDSL's fields: this runs on every call)."""
+    if f.regions[0]._first_block is None:  # pyright: ignore[reportPrivateUsage]
         return False
     op: Operation | None = f
     while op is not None:
