@@ -242,6 +242,12 @@ class _StageInfo:
     reads: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] | None = None
     """Per input: its map's constant, the coefficients and extents of the axes it
     varies along, and its shape over the iteration space (1 where it does not)."""
+    passes: bool = False
+    """Its page is its one input's page unchanged: the body yields the input as it
+    is, read where it is written, over every element of a page of the same type."""
+    pages: dict[tuple[int, ...], Page] = dataclasses.field(default_factory=dict)
+    """For a stage of no inputs (its values the same every run): its page, read-only,
+    for each shape of the items (and K trips) it ran for."""
 
     def read_plan(self) -> list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
         if self.reads is None:
@@ -309,6 +315,17 @@ def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
     body = s.body.block
     yielded = cast(YieldOp, body.last_op).value
     sum_axes = tuple(1 + d for d, k in enumerate(kinds) if k == IterKind.SUM)
+    out_dtype = numpy_dtype(bt.element_type)
+    passes = False
+    if len(maps) == 1 and not sum_axes and s.indirect_of == (-1,) and yielded == body.args[0]:
+        in_type = cast(PageType, s.ins[0].type)
+        passes = (
+            maps[0] == (oform.const, tuple(oform.dims), 0)
+            and dense is not None
+            and dense[0] == size
+            and in_type.tiles.data == bt.tiles.data
+            and numpy_dtype(in_type.element_type) == out_dtype
+        )
     return _StageInfo(
         s,
         s.result,
@@ -322,11 +339,12 @@ def _stage_info(s: StageOp, tile: tuple[int, int]) -> _StageInfo:
         oform.const,
         tuple(oform.dims[d] for d in par),
         bt.tiles.data,
-        numpy_dtype(bt.element_type),
+        out_dtype,
         dense,
         product_factors(yielded) if sum_axes else None,
         tuple(body.args),
         yielded,
+        passes=passes,
     )
 
 
@@ -1322,6 +1340,15 @@ class ProgramRunner:
         lead: tuple[int, ...],
         got: dict[int, np.ndarray] | None = None,
     ) -> Page:
+        if st.passes:
+            return cast(Page, env[st.ins[0]])
+        if not st.ins:
+            page = st.pages.get(lead)
+            if page is None:
+                page = self._stage_page(st, self._stage_value(st, env, lead), lead)
+                page.base.flags.writeable = False
+                st.pages[lead] = page
+            return page
         return self._stage_page(st, self._stage_value(st, env, lead, got), lead)
 
     def _stage_value(
