@@ -12,14 +12,18 @@ timed side by side in one run:
     python benchmarks/bench_gemv.py --tune      # also sweep (a)'s chunking
     python benchmarks/bench_gemv.py --profile   # also cProfile the lowered run (d)
 
-The candidates run interleaved (one run of each, in a rotating order, per round) so
-that the machine's drift hits all of them alike; the table gives the median and the
-minimum over the rounds. glibc's malloc is told to keep the memory the candidates
-free (`keep_freed_memory`; `--trimming-allocator` leaves it as it is), so that none
-pays page faults for memory another one gave back to the system. Before any timing every output is compared with an fp64
-reference on the dequantised weight, within the fp32 summation bound. The peak extra
-memory of one run of each candidate is measured in a separate, untimed pass with
-`tracemalloc` (numpy reports its buffers to it), against the int8 weight's K x N bytes.
+The candidates run interleaved (one run of each, in a shuffled order, per round) so
+that the machine's drift hits all of them alike, and every timed run starts cold: a
+64 MiB buffer is read first (`ColdStart`), so no candidate finds in a cache what the
+one before it left there (the way a GEMV in a model's forward pass finds its weight:
+last touched a whole model ago). The table gives the median and the minimum over the
+rounds. glibc's malloc is told to keep the memory the candidates free
+(`keep_freed_memory`; `--trimming-allocator` leaves it as it is), so that none pays
+page faults for memory another one gave back to the system. Before any timing every
+output is compared with an fp64 reference on the dequantised weight, within the fp32
+summation bound. The peak extra memory of one run of each candidate is measured in a
+separate, untimed pass with `tracemalloc` (numpy reports its buffers to it), against
+the int8 weight's K x N bytes.
 Nothing here asserts a time: the numbers are for reading.
 
 What (a) is, and what else was tried (on the 2-core machine of README.md; all at
@@ -65,6 +69,7 @@ import ctypes  # noqa: E402
 import gc  # noqa: E402
 import io  # noqa: E402
 import pstats  # noqa: E402
+import random  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -181,12 +186,36 @@ def fp64_reference(x: np.ndarray, q: np.ndarray, s: np.ndarray) -> tuple[np.ndar
     return x64 @ w, gamma * (np.abs(x64) @ np.abs(w))
 
 
-def interleaved(cands: Sequence[Candidate], rounds: int) -> None:
-    """`rounds` rounds, each runs every candidate once, the order rotating by one."""
-    for r in range(rounds):
-        order = list(cands[r % len(cands) :]) + list(cands[: r % len(cands)])
+FLUSH_BYTES = 64 << 20
+"""What a cold start reads before every timed call: twice the L3 of the machine of
+README.md (32 MiB)."""
+
+
+class ColdStart:
+    """Evicts every cache before a timed call by reading one byte of each 64-byte line
+    of a buffer larger than the last-level cache (reading, so the lines it leaves are
+    clean and cost the next call no write-backs). Every candidate then starts from the
+    same state, the one a GEMV of a model's forward pass starts from: its weight, the
+    code and the objects that run it were last touched a whole model ago."""
+
+    def __init__(self, nbytes: int = FLUSH_BYTES) -> None:
+        self.buf = np.ones(nbytes, dtype=np.uint8)
+
+    def __call__(self) -> None:
+        int(self.buf[::64].max())
+
+
+def interleaved(cands: Sequence[Candidate], rounds: int, seed: int = 0) -> None:
+    """`rounds` rounds, each running every candidate once in a shuffled order (so no
+    candidate always follows the same one), each run timed from a cold start."""
+    cold = ColdStart()
+    order = list(cands)
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        rng.shuffle(order)
         for c in order:
             gc.collect()
+            cold()
             t0 = time.perf_counter()
             c.run()
             c.times.append(time.perf_counter() - t0)
@@ -349,7 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--m", default="1,8", help="comma-separated batch sizes (default 1,8)")
     p.add_argument("--k", type=int, help="K (default 4096; 512 with --quick)")
     p.add_argument("--n", type=int, help="N (default 4096; 512 with --quick)")
-    p.add_argument("--rounds", type=int, help="interleaved rounds (default 9; 3 with --quick)")
+    p.add_argument("--rounds", type=int, help="interleaved rounds (default 15; 3 with --quick)")
     p.add_argument("--scales", choices=("f32", "f16"), default="f32",
                    help="scale type: f32 as the chip stores it (default) or f16 as GGUF does")
     p.add_argument("--blocks", type=int, help="(a): Q8_0 blocks per chunk (default 8)")
@@ -367,7 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     allocator = "malloc as is" if args.trimming_allocator else keep_freed_memory()
     k = args.k or (512 if args.quick else 4096)
     n = args.n or (512 if args.quick else 4096)
-    rounds = args.rounds or (3 if args.quick else 9)
+    rounds = args.rounds or (3 if args.quick else 15)
     ms = [int(v) for v in args.m.split(",")]
     print(
         f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}, "
