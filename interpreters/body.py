@@ -153,6 +153,43 @@ def _add_rows(acc: Any, rows: RowSelect, dt: np.dtype[Any]) -> OwnedSum:
     return OwnedSum(out)
 
 
+def add_rows_trips(
+    acc: np.ndarray, ws: Sequence[RowSelect], trips: int, full: int
+) -> np.ndarray | None:
+    """`acc + w1[t] + w2[t] + ...` for t = 0, 1, ... where every w is a select of a
+    few rows (`RowSelect`, each `yes` with a trip axis when it has `full`
+    dimensions): the adds `_add_rows` makes, in the same order, with where each row
+    goes worked out once for all trips. None when a w picks too many rows."""
+    shapes = [np.shape(acc)]
+    yeses = []
+    for w in ws:
+        y = np.asarray(w.yes)
+        yeses.append(y)
+        shapes += [w.cond.shape, y.shape[1:] if y.ndim == full else y.shape]
+    shape = broadcast_shape(*shapes)
+    places = []
+    for w, y in zip(ws, yeses):
+        _, _, few = _picks(w.cond, len(shape))
+        if few is None:
+            return None
+        ys = y.shape[1:] if y.ndim == full else y.shape
+        ys = (1,) * (len(shape) - len(ys)) + ys
+        src = [
+            tuple(0 if ys[d] == 1 and isinstance(a, int) else a for d, a in enumerate(at))
+            for at in few
+        ]
+        places.append((y.ndim == full, y.reshape(y.shape[:1] + ys if y.ndim == full else ys), few, src))
+    # Every element is `acc + 0` first (only -0 changes), as the first select's add.
+    out = np.empty(shape, dtype=_F32)
+    np.add(acc, _F32.type(0.0), out=out)
+    for t in range(trips):
+        for has_trips, y, few, src in places:
+            yt = y[t if y.shape[0] > 1 else 0] if has_trips else y
+            for at, sa in zip(few, src):
+                out[at] += yt[sa]
+    return out
+
+
 def evaluate(v: SSAValue, env: dict[SSAValue, Any], ext: Sequence[int]) -> Any:
     """The value of `v` over the iteration space (numpy broadcasting does the rest)."""
     if v in env:

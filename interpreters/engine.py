@@ -56,7 +56,9 @@ from xdsl_spatial.dialects.spatial import (
     linear_form,
 )
 from xdsl_spatial.interpreters.body import (
+    RowSelect,
     Step,
+    add_rows_trips,
     broadcast_shape,
     body_steps,
     evaluate,
@@ -1020,13 +1022,17 @@ class ProgramRunner:
         ws = [env[w] for w in acc.ws]
         full = len(lead) + len(st.ext)
         a: Any = self._operand(st, acc.acc, carry)
+        summed = None
         if all(isinstance(w, np.ndarray) for w in ws):
-            a = _add_trips(a, cast(list[np.ndarray], ws), lead[0], full)
-        else:
+            summed = _add_trips(a, cast(list[np.ndarray], ws), lead[0], full)
+        elif all(isinstance(w, RowSelect) for w in ws):
+            summed = add_rows_trips(a, cast(list[RowSelect], ws), lead[0], full)
+        if summed is None:
             for t in range(lead[0]):
                 for add, w in zip(acc.adds, ws):
                     a = add.run([a, trip_of(w, t, full)], st.ext)
-        return self._stage_page(st, np.asarray(plain(a)), lead[1:])
+            summed = np.asarray(plain(a))
+        return self._stage_page(st, summed, lead[1:])
 
     # --- loads and stores ----------------------------------------------------------
 
