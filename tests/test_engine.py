@@ -290,3 +290,13 @@ def test_stores_inside_a_k_loop_of_batched_loads():
             np.testing.assert_array_equal(out, x)
         (p,) = r.traffic.programs
         assert (p.loaded, p.stored) == ({"x": 8192}, {"y": 8192, "acc": 8192})
+
+
+def test_scratch_buffers_start_at_a_cache_line_and_are_reused():
+    scratch = contract.Scratch()
+    for shape in [(3, 5), (1, 7), (8, 32, 33)]:
+        buf = scratch.take("B", shape)
+        assert buf.shape == shape and buf.dtype == np.float32
+        assert buf.ctypes.data % contract.LINE == 0
+    small = scratch.take("B", (2, 2))
+    assert np.shares_memory(small, scratch.take("B", (8, 32, 33)))
