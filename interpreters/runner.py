@@ -18,7 +18,7 @@ from typing import Any, cast
 import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Operation, SSAValue
@@ -60,7 +60,7 @@ def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
         # The last function found by this name, while it is still in the module.
         found: dict[str, func.FuncOp] = module.__dict__.setdefault(_FOUND_ATTR, {})
         f = found.get(entry)
-        if f is not None and f.sym_name.data == entry and _defined_in(f, module):
+        if f is not None and _defined_in(f, module, entry):
             return f
         for f in _functions(module):
             if f.sym_name.data == entry:
@@ -84,9 +84,12 @@ _FOUND_ATTR = "_spatial_functions"
 """The attribute of a module op that holds the functions found in it by name."""
 
 
-def _defined_in(f: func.FuncOp, module: ModuleOp) -> bool:
-    """Whether `f` has a body and sits in `module` or a module nested in it (read off
-    xDSL's fields: this runs on every call)."""
+def _defined_in(f: func.FuncOp, module: ModuleOp, name: str) -> bool:
+    """Whether `f` is still named `name`, has a body and sits in `module` or a module
+    nested in it (read off xDSL's fields: this runs on every call)."""
+    sym = f.properties.get("sym_name")
+    if not isinstance(sym, StringAttr) or sym.data != name:
+        return False
     if f.regions[0]._first_block is None:  # pyright: ignore[reportPrivateUsage]
         return False
     op: Operation | None = f
@@ -152,8 +155,15 @@ def _arg_kinds(fn: func.FuncOp) -> ArgKinds:
     return kinds
 
 
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+_FROM_FLOAT = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _is_float(d: np.dtype[Any]) -> bool:
+    return d.kind == "f" or d == _BF16
+
+
 def _as_dtype(arr: np.ndarray, want: np.dtype[Any], fn: func.FuncOp, i: int) -> np.ndarray:
-    is_float = lambda d: d.kind == "f" or d == np.dtype(ml_dtypes.bfloat16)  # noqa: E731
     if want.kind in "iub":
         if arr.dtype.kind not in "iub":
             raise RunError(f"{arg_name(fn, i)} is {want} but the array holds {arr.dtype}")
@@ -163,13 +173,10 @@ def _as_dtype(arr: np.ndarray, want: np.dtype[Any], fn: func.FuncOp, i: int) -> 
                 f"{arg_name(fn, i)} is {want} but its values leave [{info.min}, {info.max}]"
             )
         return arr.astype(want)
-    if is_float(want):
-        if not is_float(arr.dtype):
+    if _is_float(want):
+        if not _is_float(arr.dtype):
             raise RunError(f"{arg_name(fn, i)} is {want} but the array holds {arr.dtype}")
-        if want == np.dtype(ml_dtypes.bfloat16) and arr.dtype not in (
-            np.dtype(np.float32),
-            np.dtype(np.float64),
-        ):
+        if want == _BF16 and arr.dtype not in _FROM_FLOAT:
             raise RunError(f"{arg_name(fn, i)} is bf16: give float32 values, got {arr.dtype}")
         return arr.astype(want)
     raise RunError(f"{arg_name(fn, i)}: unsupported element type {want}")
@@ -240,7 +247,7 @@ def _program_chain(fn: func.FuncOp) -> Chain | None:
     indices the return takes; None unless the body is one block of programs and a
     return. Read once and kept on the function while its block, ops and their
     operand tuples are the same objects (xDSL replaces those tuples on change)."""
-    block = fn.body.first_block
+    block = fn.regions[0]._first_block  # pyright: ignore[reportPrivateUsage]
     parts: list[object] = [block]
     op = block._first_op if block is not None else None  # pyright: ignore[reportPrivateUsage]
     if block is not None:
