@@ -110,7 +110,7 @@ def line_aligned(shape: tuple[int, ...]) -> np.ndarray:
     16-byte alignment; the cast into a buffer that starts mid-line is slower)."""
     nbytes = 4 * math.prod(shape)
     raw = np.empty(nbytes + 64, dtype=np.uint8)
-    at = -raw.ctypes.data % 64
+    at = -ctypes.addressof(ctypes.c_char.from_buffer(raw)) % 64
     return raw[at : at + nbytes].view(np.float32).reshape(shape)
 
 
