@@ -182,6 +182,8 @@ class _StorePlace:
     """Flat index of every tile written, (items, block h * block w)."""
     steps: tuple[int, int] | None
     prog: Progression | None
+    covers: bool
+    """Whether these blocks write every tile of the tensor."""
 
 
 def _move_info(o: LoadOp | StoreOp) -> _Move:
@@ -866,7 +868,7 @@ class ProgramRunner:
         outs = []
         for tt in returned:
             assert tt is not None and tt.writer is not None
-            if tt.output and tt.writer.min() < 0:
+            if tt.output and not tt.complete and tt.writer.min() < 0:
                 r, col = np.argwhere(tt.writer < 0)[0]
                 raise SpatialRuntimeError(
                     f"{op.name} \"{op.program_name.data}\": tile ({r}, {col}) of output "
@@ -903,7 +905,8 @@ class ProgramRunner:
             data = np.zeros((kept, tiles[1] * self.tile[1]), dtype=spec.dtype)
         tt = TileTensor(spec.name, spec.dims, data, spec.tiles, output=spec.output)
         if returned:
-            tt.writer = np.full(spec.tiles, -1, dtype=np.int64)
+            tt.writer = np.empty(spec.tiles, dtype=np.int64)
+            tt.writer.fill(-1)
         if spec.weight_elems:
             self.record.weight_elems = spec.weight_elems
         return tt
@@ -1191,7 +1194,10 @@ class ProgramRunner:
                 mv.op, f"items {int(a)} and {int(b)} both write tile ({r}, {c}) of '{tt.name}'"
             )
         offsets = row[:, 0] * tr * tt.data.shape[1] + col[:, 0] * tc
-        place = _StorePlace(row, col, tiles, self._geometry(row, col, bh), progression(offsets))
+        covers = bool(np.unique(tiles).size == math.prod(tt.tiles))
+        place = _StorePlace(
+            row, col, tiles, self._geometry(row, col, bh), progression(offsets), covers
+        )
         if key is not None:
             self.compiled.placed_stores[key] = place
         return place
@@ -1216,7 +1222,7 @@ class ProgramRunner:
         moved = bh * bw * tr * tc * tt.data.itemsize * n
         self.record.stored[tt.name] = self.record.stored.get(tt.name, 0) + moved
         if tt.writer is not None:
-            self._claim(cast(StoreOp, mv.op), tt, items, place.tiles)
+            self._claim(cast(StoreOp, mv.op), tt, items, place)
         # The pages in order, (items, rows, width), any of them 1 where every item or
         # row has the same values (copyto broadcasts them).
         vals = page.in_order()
@@ -1251,16 +1257,18 @@ class ProgramRunner:
         tt.data[r_idx[:, :, :, None], c_idx[:, :, None, :]] = vals
 
     def _claim(
-        self, o: StoreOp, tt: TileTensor, items: np.ndarray, tiles: np.ndarray
+        self, o: StoreOp, tt: TileTensor, items: np.ndarray, place: _StorePlace
     ) -> None:
         """Record which item wrote each tile; an item writing a tile another item of an
         earlier group or store wrote is refused."""
         assert tt.writer is not None
         writer = tt.writer.reshape(-1)
+        tiles = place.tiles
         if not tt.written:
             # The first store into the tensor: no earlier writer to clash with (two
             # items of this store writing one tile were refused where it was placed).
             tt.written = True
+            tt.complete = place.covers
             writer[tiles] = items[:, None]
             return
         prev = writer[tiles]

@@ -31,6 +31,8 @@ class TileTensor:
     """For returned tensors: the item that wrote each tile (-1: none yet)."""
     written: bool = False
     """Whether a store has written any tile of it yet (the writer map is all -1 until)."""
+    complete: bool = False
+    """Whether its first store wrote every tile (so none is left unwritten)."""
     snapshot: np.ndarray | None = None
     """What loads read from a tensor the program also stores to."""
 
