@@ -178,7 +178,8 @@ def add_rows_trips(
             tuple(0 if ys[d] == 1 and isinstance(a, int) else a for d, a in enumerate(at))
             for at in few
         ]
-        places.append((y.ndim == full, y.reshape(y.shape[:1] + ys if y.ndim == full else ys), few, src))
+        has_trips = y.ndim == full
+        places.append((has_trips, y.reshape(y.shape[:1] + ys if has_trips else ys), few, src))
     # Every element is `acc + 0` first (only -0 changes), as the first select's add.
     out = np.empty(shape, dtype=_F32)
     np.add(acc, _F32.type(0.0), out=out)
