@@ -317,7 +317,7 @@ def run_checkpoint(
         wanted[stored_name(nm, Q8Part.SCALES)] = ((k // Q8_BLOCK, n), np.float16)
     requants: dict[str, Requantization] = {}
     bound = bind_weights(
-        path, wanted, requantize=True, on_requantize=lambda e: requants.setdefault(e.tensor, e)
+        reader, wanted, requantize=True, on_requantize=lambda e: requants.setdefault(e.tensor, e)
     )
 
     rows = []

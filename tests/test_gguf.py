@@ -186,6 +186,12 @@ def test_bind_q8_0(tiny):
     assert (
         list(only) == [f"{Q}__q8_scale"] and only[f"{Q}__q8_scale"].dtype == np.float16
     )
+    # A reader already open gives the same arrays, and names the file in errors.
+    reader = open_gguf(path)
+    from_reader = bind_weights(reader, {f"{Q}__q8": ((64, 48), np.int8)})
+    assert np.array_equal(from_reader[f"{Q}__q8"], want_v)
+    with pytest.raises(GGUFError, match=rf"{path.name}: tensor {Q}: .* expects shape 63x48"):
+        bind_weights(reader, {f"{Q}__q8": ((63, 48), np.int8)})
 
 
 def test_bind_requantizes_only_when_asked(tiny):

@@ -9,9 +9,9 @@ what llama.cpp multiplies; any other type is dequantised by `gguf` and quantised
 again with GGML's rule, but only when asked to, with the error it costs reported.
 
 ```python
-reader = open_gguf("model.gguf")
+reader = open_gguf("model.gguf")                              # or pass the path to each
 values, scales = q8_0_parts(reader, "token_embd.weight")    # 576x49152 i8, 18x49152 f16
-args = bind_weights("model.gguf", {
+args = bind_weights(reader, {
     "blk.0.attn_q.weight__q8": ((576, 576), np.int8),
     "blk.0.attn_q.weight__q8_scale": ((18, 576), np.float32),
 }, requantize=True, on_requantize=print)
@@ -250,10 +250,17 @@ def open_gguf(path: str | os.PathLike[str]) -> GGUFReader:
         raise GGUFError(f"{where}: not a valid GGUF file: {e}") from None
 
 
+def _name(source: Source) -> str:
+    """The file's name for messages."""
+    if isinstance(source, GGUFReader):
+        return str(getattr(source.data, "filename", "<gguf>"))
+    return os.fspath(source)
+
+
 def _reader(source: Source) -> tuple[GGUFReader, str]:
     if isinstance(source, GGUFReader):
-        return source, str(getattr(source.data, "filename", "<gguf>"))
-    return open_gguf(source), os.fspath(source)
+        return source, _name(source)
+    return open_gguf(source), _name(source)
 
 
 def _info(t: Any) -> TensorInfo:
@@ -423,13 +430,14 @@ def _fmt(shape: tuple[int, ...]) -> str:
 
 
 def bind_weights(
-    path: str | os.PathLike[str],
+    source: Source,
     wanted: Mapping[str, tuple[tuple[int, ...], DTypeLike]],
     *,
     requantize: bool = False,
     on_requantize: Callable[[Requantization], None] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Arrays for function arguments named by stored names, read from the GGUF file `path`.
+    """Arrays for function arguments named by stored names, read from a GGUF file (its
+    path, or a reader `open_gguf` opened: opening a large file takes seconds).
 
     `wanted` maps an argument (`W__q8` or `W__q8_scale`) to its (shape, dtype): int8
     for values, float16 or float32 for scales (the scales are given in that type).
@@ -437,9 +445,8 @@ def bind_weights(
     `requantize=True`, and then `on_requantize` is called once per such tensor with
     what it cost. Each GGUF tensor is read once, whichever of its parts are wanted.
     """
-    where = os.fspath(path)
-    by_weight = _wanted_parts(where, wanted)
-    reader = open_gguf(where)
+    by_weight = _wanted_parts(_name(source), wanted)
+    reader, where = _reader(source)
     plan = []
     for weight, parts in by_weight.items():
         t = _tensor(reader, where, weight)
