@@ -337,12 +337,16 @@ def _contract_blocks(
         f_sub = "".join(c for c, e in zip(sub, f_shape) if e > 1)
         fused = f"{sub},{f_sub}->{sub[1:]}"
         f_sq_shape = [e for e in f_shape if e > 1]
+    # Each factor over every index of the kept axes (stride 0 where it does not vary),
+    # and the buffer the slices are cast into: both once, not once a trip.
+    per_trip = [np.broadcast_to(f, (*osz, *f.shape[no:])) for f in factors]
+    buf = scratch.take("B", (min(step, blocks), *big_t.shape[no + 1 :]))
     for oi, o in enumerate(itertools.product(*map(range, osz))):
-        fo = [f[tuple(j if f.shape[d] > 1 else 0 for d, j in enumerate(o))] for f in factors]
+        fo = [f[o] for f in per_trip]
         if fused is not None:
             f_sq = fo[0].reshape(f_sq_shape)
         A_o = A4[oi]
-        for j0, j1, Bc in _f32_slices(big_t[o], step, scratch):
+        for j0, j1, Bc in _f32_slices(big_t[o], step, buf):
             rows = inner * (j1 - j0)
             at = j0 * inner if whole else 0
             _matmul(A_o[j0 * inner : j0 * inner + rows], Bc.reshape(rows, k, fb), P[at : at + rows])
@@ -394,11 +398,13 @@ def _matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.n
 
 
 def _f32_slices(
-    big_t: np.ndarray, step: int, scratch: Scratch
+    big_t: np.ndarray, step: int, into: Scratch | np.ndarray
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """`big_t` cast to f32, `step` indices of its leading axis at a time, each slice in
-    the same reused buffer (so no full f32 copy of it ever exists)."""
-    buf = scratch.take("B", (min(step, big_t.shape[0]), *big_t.shape[1:]))
+    the same buffer (so no full f32 copy of it ever exists): `into`, or one taken from
+    it."""
+    shape = (min(step, big_t.shape[0]), *big_t.shape[1:])
+    buf = into.take("B", shape) if isinstance(into, Scratch) else into
     for j0 in range(0, big_t.shape[0], step):
         j1 = min(big_t.shape[0], j0 + step)
         Bc = buf[: j1 - j0]
