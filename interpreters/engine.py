@@ -15,7 +15,7 @@ The K loop runs its trips in order, but the loads and stages of its body that do
 not read the carry (the Q8_0 blocks' loads and their contraction) first run for a
 batch of trips at once, each value then carrying a trip axis before its item axis;
 the carry's stages run trip by trip on each trip's slice. A program is read once
-into a compiled form, kept on the op and used while the program's ops, attributes
+into a compiled form, kept on the op and used while the program's ops, properties
 and operands are the same objects, so a run only binds its inputs and computes.
 
 This module compiles programs and runs their items, loads, stores and K loops;

@@ -18,7 +18,7 @@ from typing import Any, cast
 import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Operation, SSAValue
@@ -143,7 +143,7 @@ ArgKinds = list[tuple[tuple[int, ...], np.dtype[Any]] | None]
 
 def _arg_kinds(fn: func.FuncOp) -> ArgKinds:
     """The shape and numpy type of each argument (None: not a tensor)."""
-    ft = fn.function_type
+    ft = cast(FunctionType, fn.properties["function_type"])
     hit: tuple[Any, ArgKinds] | None = fn.__dict__.get(_ARGS_ATTR)
     if hit is not None and hit[0] is ft:
         return hit[1]
