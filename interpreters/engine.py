@@ -407,12 +407,16 @@ def _siblings(run: list[_StageInfo]) -> _Siblings | None:
 
 
 def _sibling_runs(op: ProgramOp, stages: dict[Operation, _StageInfo]) -> dict[Operation, _Siblings]:
-    """The first stage of each run of siblings, in every block of the program."""
+    """The first stage of each run of siblings, in every block of the program (the
+    buffers and tensors declared between them do nothing at run time: they do not
+    break a run)."""
     out: dict[Operation, _Siblings] = {}
     blocks = [op.entry] + [o.body.block for o in op.body.walk() if isinstance(o, KLoopOp)]
     for block in blocks:
         run: list[_StageInfo] = []
         for o in [*block.ops, None]:
+            if isinstance(o, BufferOp | TensorOp):
+                continue
             st = stages.get(o) if o is not None else None
             if run and (
                 st is None

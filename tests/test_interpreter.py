@@ -28,6 +28,7 @@ from xdsl_spatial.dialects.spatial import (
     TensorOp,
     ViewOp,
 )
+from xdsl_spatial.interpreters import engine
 from xdsl_spatial.interpreters.engine import Traffic
 from xdsl_spatial.interpreters.runner import (
     RunError,
@@ -407,6 +408,24 @@ def test_k_trips_run_in_batches_give_the_same_result_and_bytes(m):
         assert [p.loaded for p in r.traffic.programs] == [
             p.loaded for p in runs[0].traffic.programs
         ]
+
+
+@pytest.mark.parametrize("m,k", [(8, 512), (3, 1024 + 96)])
+def test_sibling_row_stages_without_a_k_loop_run_as_one_batch(m, k, monkeypatch):
+    """Without a K loop (K of 32 blocks or fewer) the buffers of the row stages sit
+    between them; the rows still run as one batched stage, with the same numbers as
+    one stage at a time."""
+    a = args(m, k, 320)
+    mod = lowered(m, k, 320)
+    fold = first(mod, FoldOp)
+    groups = engine._compile(fold).siblings.values()
+    assert sorted(len(g.stages) for g in groups) == [m] * len(groups) and groups
+    batched = execute(mod, "mm", a).outputs[0]
+    monkeypatch.setattr(engine, "_sibling_runs", lambda op, stages: {})
+    fold.properties["sym_name"] = StringAttr("unbatched")  # a new compile
+    one_by_one = execute(mod, "mm", a).outputs[0]
+    assert not engine._compile(fold).siblings
+    np.testing.assert_array_equal(batched, one_by_one)
 
 
 def test_programs_run_the_same_through_xdsls_interpreter():
