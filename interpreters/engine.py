@@ -749,7 +749,7 @@ def _parts(op: ProgramOp) -> list[object]:
     return parts
 
 
-def _same_parts(a: list[object], b: list[object]) -> bool:
+def same_parts(a: list[object], b: list[object]) -> bool:
     """The same objects in the same order (by identity: an op or value equal to but
     not the one compiled is not the one the compiled form refers to). The compiled
     form holds the objects, so none of their identities can pass to a new object
@@ -761,7 +761,7 @@ def _same_parts(a: list[object], b: list[object]) -> bool:
 def _compile(op: ProgramOp) -> _Compiled:
     parts = _parts(op)
     hit: tuple[list[object], _Compiled] | None = op.__dict__.get(_CACHE_ATTR)
-    if hit is not None and _same_parts(hit[0], parts):
+    if hit is not None and same_parts(hit[0], parts):
         return hit[1]
     tile = op.target.tile
     te = tile[0] * tile[1]

@@ -10,7 +10,6 @@ from xdsl_spatial.interpreters.runner import run
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -26,7 +25,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.dense import ArithFunctions, LinalgFunctions, TensorFunctions
-from xdsl_spatial.interpreters.engine import Traffic
+from xdsl_spatial.interpreters.engine import Traffic, same_parts
 from xdsl_spatial.interpreters.q8 import Q8Functions
 from xdsl_spatial.interpreters.spatial import SpatialFunctions
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
@@ -257,7 +256,7 @@ def _program_chain(fn: func.FuncOp) -> Chain | None:
         parts += (op, op._operands)  # pyright: ignore[reportPrivateUsage]
         op = op._next_op  # pyright: ignore[reportPrivateUsage]
     hit: tuple[list[object], Chain | None] | None = fn.__dict__.get(_CHAIN_ATTR)
-    if hit is not None and len(hit[0]) == len(parts) and all(map(operator.is_, hit[0], parts)):
+    if hit is not None and same_parts(hit[0], parts):
         return hit[1]
     chain = _read_chain(fn)
     fn.__dict__[_CHAIN_ATTR] = (parts, chain)
