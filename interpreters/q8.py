@@ -1,4 +1,4 @@
-"""Interpreter functions for the `q8` dialect."""
+"""Kernels of the `q8` dialect."""
 
 from __future__ import annotations
 
@@ -6,37 +6,39 @@ from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.utils.exceptions import InterpretationError
 
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, DequantizeOp, QuantizeOp
+from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
 from xdsl_spatial.interpreters.values import numpy_dtype
 
 
-@register_impls
-class Q8Functions(InterpreterFunctions):
-    @impl(DequantizeOp)
-    def run_dequantize(
-        self, interpreter: Interpreter, op: DequantizeOp, args: tuple[Any, ...]
-    ):
+@kernel(DequantizeOp)
+def _dequantize(op: DequantizeOp) -> Kernel:
+    """`w[k, n] = fp32(values[k, n]) * fp32(scales[k / 32, n])`, in the result's type."""
+    out = numpy_dtype(cast(TensorType[Any], op.result.type).element_type)
+    k, n = cast(TensorType[Any], op.values.type).get_shape()
+
+    def run(args: Any) -> tuple[Any, ...]:
         values, scales = args
-        w = values.astype(np.float32)
-        w = w.reshape(-1, Q8_BLOCK, w.shape[1])
+        w = values.astype(np.float32).reshape(k // Q8_BLOCK, Q8_BLOCK, n)
         w *= scales.astype(np.float32)[:, None, :]
-        out = numpy_dtype(cast(TensorType, op.result.type).element_type)
-        return (w.reshape(values.shape).astype(out, copy=False),)
+        return (w.reshape(k, n).astype(out, copy=False),)
 
-    @impl(QuantizeOp)
-    def run_quantize(
-        self, interpreter: Interpreter, op: QuantizeOp, args: tuple[Any, ...]
-    ):
-        from xdsl_spatial.quant import NotExactQ8_0, exact_q8_0, quantize_q8_0
+    return run
 
-        (w,) = args
-        sdt = numpy_dtype(cast(TensorType, op.scales.type).element_type)
-        if op.exact is None:
-            return quantize_q8_0(w, sdt)
+
+@kernel(QuantizeOp)
+def _quantize(op: QuantizeOp) -> Kernel:
+    from xdsl_spatial.quant import NotExactQ8_0, exact_q8_0, quantize_q8_0
+
+    sdt = numpy_dtype(cast(TensorType[Any], op.scales.type).element_type)
+    if op.exact is None:
+        return lambda args: quantize_q8_0(args[0], sdt)
+
+    def exact(args: Any) -> tuple[Any, ...]:
         try:
-            return exact_q8_0(w, sdt)
+            return exact_q8_0(args[0], sdt)
         except NotExactQ8_0 as e:
-            raise InterpretationError(f"{op.name} exact: {e}") from None
+            raise KernelError(op, f"exact: {e}") from None
+
+    return exact

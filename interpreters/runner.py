@@ -24,9 +24,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from xdsl_spatial.dialects.spatial import ProgramOp
-from xdsl_spatial.interpreters.dense import ArithFunctions, LinalgFunctions, TensorFunctions
 from xdsl_spatial.interpreters.engine import Traffic, same_parts
-from xdsl_spatial.interpreters.q8 import Q8Functions
+from xdsl_spatial.interpreters.kernels import KernelError, dense_functions
 from xdsl_spatial.interpreters.spatial import SpatialFunctions
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
@@ -185,10 +184,7 @@ def make_interpreter(module: ModuleOp, traffic: Traffic, memory_budget: int) -> 
     interp = Interpreter(module)
     for fns in (
         FuncFunctions(),
-        ArithFunctions(),
-        TensorFunctions(),
-        LinalgFunctions(),
-        Q8Functions(),
+        dense_functions(),
         SpatialFunctions(traffic, memory_budget),
     ):
         interp.register_implementations(fns, override=False)
@@ -211,7 +207,7 @@ def execute(
         if outs is None:
             interp = make_interpreter(module, traffic, memory_budget)
             outs = interp.call_op(fn.sym_name.data, tuple(args))
-    except SpatialRuntimeError as e:
+    except (SpatialRuntimeError, KernelError) as e:
         raise RunError(str(e)) from None
     except InterpretationError as e:
         raise RunError(str(e).strip()) from None
