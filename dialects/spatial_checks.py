@@ -4,6 +4,13 @@ What the `spatial` verifiers check beyond types: that a program can run.
 Addresses are linear in the loop variables (item coordinates, the K block), so
 each check enumerates every item and every K trip as numpy arrays and tests them
 all at once; an error names the op, the tensor or buffer, and the first offender.
+
+The checks that a running program must pass too (a block inside its tensor, a
+table read inside its table, a page read inside its page, two items writing one
+tile, an output tile nobody writes, buffers beyond the local memory) are the
+`check_*` functions: the verifier calls them on what it can enumerate statically,
+and both engines call them on what they run, so each refusal has one message. They
+raise `VerifyException`; an engine reports it as a runtime error of the op.
 """
 
 from __future__ import annotations
@@ -188,15 +195,11 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
             return  # an external table's values are checked when the program runs
         flat = np.asarray(decl.values.get_values()).reshape(-1).astype(np.int64)
         at = eval_linear(table_form, values, shape)
-        if at.min() < 0 or at.max() >= flat.size:
-            bad = int(np.argmax((at < 0) | (at >= flat.size)))
-            raise VerifyException(
-                f"{kind} reads its table at element {int(at.flat[bad])}, outside its "
-                f"{flat.size} elements"
-            )
+        check_table_reach(at, flat.size, kind)
         t0 = t0 + flat[at]
     check_block_inside(
-        t0, (bh, bw), op.stride.data, h, program.target.tile, kind, _tensor_name(tensor)
+        t0, (bh, bw), op.stride.data, tile_grid(h, program.target.tile), kind,
+        _tensor_name(tensor), range(trips) if loop is not None else None,
     )
 
 
@@ -211,16 +214,29 @@ def block_rows(t0: np.ndarray, bh: int, stride: int) -> np.ndarray:
     return t0[..., None] + stride * np.arange(bh)
 
 
+def check_table_reach(at: np.ndarray, size: int, kind: str) -> None:
+    """Every element index `at` of an indirect table lies inside its `size` elements."""
+    if at.size and (at.min() < 0 or at.max() >= size):
+        bad = int(np.argmax((at < 0) | (at >= size)))
+        raise VerifyException(
+            f"{kind} reads its table at element {int(at.flat[bad])}, outside its "
+            f"{size} elements"
+        )
+
+
 def check_block_inside(
     t0: np.ndarray,
     block: tuple[int, int],
     stride: int,
-    h: TensorHandleType,
-    tile: tuple[int, int],
+    grid: tuple[int, int],
     kind: str,
     name: str,
+    trips: Sequence[int] | None = None,
 ) -> None:
-    tr, tpr = tile_grid(h, tile)
+    """Every block of tiles a move reads or writes lies inside its tensor: `t0` is the
+    first tile of each item's block, (items, K trips), the trips' numbers `trips`
+    (None outside a K loop); `grid` the tensor's (tile rows, tiles per row)."""
+    tr, tpr = grid
     bh, bw = block
     starts = block_rows(t0, bh, stride)
     row, col = np.divmod(starts, tpr)
@@ -231,7 +247,7 @@ def check_block_inside(
             f"{kind} block {bh}x{bw} at tile {int(t0[item, trip])} (row {a} starts at "
             f"tile {int(starts[item, trip, a])}) runs outside tensor '{name}' "
             f"({tr}x{tpr} tiles) for item {item}"
-            + (f" at K block {trip}" if t0.shape[1] > 1 else "")
+            + (f" at K block {trips[trip]}" if trips is not None else "")
         )
 
 
@@ -261,6 +277,20 @@ def written_tiles(store: StoreOp, program: ProgramOp) -> tuple[np.ndarray, np.nd
 # --------------------------------------------------------------------------------------
 # Programs
 # --------------------------------------------------------------------------------------
+
+
+def check_local_memory(op: ProgramOp) -> None:
+    """A program's buffers fit one site's local memory."""
+    used = op.buffer_bytes()
+    if used > op.target.local_mem.data:
+        parts = ", ".join(
+            f"{b.buffer_name.data} {cast(BufferType, b.result.type).bytes(op.target.tile_elems)}"
+            for b in op.buffers()
+        )
+        raise VerifyException(
+            f"buffers need {used} bytes of local memory but a site has "
+            f"{op.target.local_mem.data} ({parts})"
+        )
 
 
 def verify_program(op: ProgramOp) -> None:
@@ -325,16 +355,7 @@ def verify_program(op: ProgramOp) -> None:
                 f"result {rt} does not match the returned tensor '{t.tensor_name.data}'"
             )
 
-    used = op.buffer_bytes()
-    if used > op.target.local_mem.data:
-        parts = ", ".join(
-            f"{b.buffer_name.data} {cast(BufferType, b.result.type).bytes(op.target.tile_elems)}"
-            for b in op.buffers()
-        )
-        raise VerifyException(
-            f"buffers need {used} bytes of local memory but a site has "
-            f"{op.target.local_mem.data} ({parts})"
-        )
+    check_local_memory(op)
 
     loops = [o for o in op.body.walk() if isinstance(o, KLoopOp)]
     plan = op.plan
@@ -408,7 +429,9 @@ def verify_items(op: ProgramOp, returned: list[TensorOp]) -> None:
         + np.arange(w)[None, None, :]
     ).reshape(len(coords), -1)
     owned_items = np.repeat(np.arange(len(coords)), h * w)
-    check_disjoint(owned_items, owned_tiles.reshape(-1), "own", returned[0].tensor_name.data)
+    check_disjoint(
+        owned_items, owned_tiles.reshape(-1), "own", returned[0].tensor_name.data, (tr, tpr)
+    )
 
     stores = [s for s in op.body.walk() if isinstance(s, StoreOp)]
     for t in returned:
@@ -417,16 +440,10 @@ def verify_items(op: ProgramOp, returned: list[TensorOp]) -> None:
             raise VerifyException(f"no store writes '{t.tensor_name.data}'")
         items = np.concatenate([written_tiles(s, op)[0] for s in mine])
         tiles = np.concatenate([written_tiles(s, op)[1] for s in mine])
-        check_disjoint(items, tiles, "write", t.tensor_name.data)
         ttr, ttpr = tile_grid(t.handle, tile)
+        check_disjoint(items, tiles, "write", t.tensor_name.data, (ttr, ttpr))
         if t.handle.role.data == Role.OUTPUT:
-            missing = np.setdiff1d(np.arange(ttr * ttpr), tiles)
-            if missing.size:
-                r, c = divmod(int(missing[0]), ttpr)
-                raise VerifyException(
-                    f"tile ({r}, {c}) of output '{t.tensor_name.data}' is written by no "
-                    f"item ({missing.size} of {ttr * ttpr} tiles unwritten)"
-                )
+            check_all_written(tiles, (ttr, ttpr), t.tensor_name.data)
         if t is returned[0]:
             pairs_w = np.unique(items * (ttr * ttpr) + tiles)
             pairs_o = np.unique(owned_items * (ttr * ttpr) + owned_tiles.reshape(-1))
@@ -441,15 +458,33 @@ def verify_items(op: ProgramOp, returned: list[TensorOp]) -> None:
                 )
 
 
-def check_disjoint(items: np.ndarray, tiles: np.ndarray, verb: str, name: str) -> None:
+def check_all_written(tiles: np.ndarray, grid: tuple[int, int], name: str) -> None:
+    """Every tile of an output (`grid` its tile rows and tiles per row) is among the
+    linear `tiles` its stores write."""
+    ttr, ttpr = grid
+    missing = np.setdiff1d(np.arange(ttr * ttpr), tiles)
+    if missing.size:
+        r, c = divmod(int(missing[0]), ttpr)
+        raise VerifyException(
+            f"tile ({r}, {c}) of output '{name}' is written by no "
+            f"item ({missing.size} of {ttr * ttpr} tiles unwritten)"
+        )
+
+
+def check_disjoint(
+    items: np.ndarray, tiles: np.ndarray, verb: str, name: str, grid: tuple[int, int]
+) -> None:
+    """No two items `verb` (own, write) one tile: `items[j]` and linear `tiles[j]`
+    are pairs, `grid` the tensor's (tile rows, tiles per row)."""
     pairs = np.unique(np.stack([tiles, items], axis=1), axis=0)
     t, first = np.unique(pairs[:, 0], return_index=True)
     if len(t) != len(pairs):
         dup = np.setdiff1d(np.arange(len(pairs)), first)[0]
         tile = int(pairs[dup, 0])
         others = pairs[pairs[:, 0] == tile, 1]
+        r, c = divmod(tile, grid[1])
         raise VerifyException(
-            f"items {int(others[0])} and {int(others[1])} both {verb} tile {tile} of "
+            f"items {int(others[0])} and {int(others[1])} both {verb} tile ({r}, {c}) of "
             f"'{name}'"
         )
 
@@ -457,6 +492,19 @@ def check_disjoint(items: np.ndarray, tiles: np.ndarray, verb: str, name: str) -
 # --------------------------------------------------------------------------------------
 # Stages
 # --------------------------------------------------------------------------------------
+
+
+def check_page_reach(
+    lo: int, hi: int, tiles: int, size: int, stage: str, input_: int | None
+) -> None:
+    """A stage's input `input_` (None: its output) reaches page elements `lo..hi`,
+    which must lie inside the `tiles`-tile page of `size` elements."""
+    if lo < 0 or hi >= size:
+        what = f"input #{input_}" if input_ is not None else "output"
+        raise VerifyException(
+            f"stage '{stage}' {what} reaches elements {lo}..{hi} of a "
+            f"{tiles}-tile page ({size} elements)"
+        )
 
 
 def verify_stage(op: StageOp) -> None:
@@ -547,12 +595,7 @@ def verify_stage(op: StageOp) -> None:
         size = pt.tiles.data * tile_elems
         if i < len(op.ins) and op.indirect_of[i] >= 0:
             continue  # the table's part is checked when the stage runs
-        if lo < 0 or hi >= size:
-            what = f"input #{i}" if i < len(op.ins) else "output"
-            raise VerifyException(
-                f"stage '{name}' {what} reaches elements {lo}..{hi} of a "
-                f"{pt.tiles.data}-tile page ({size} elements)"
-            )
+        check_page_reach(lo, hi, pt.tiles.data, size, name, i if i < len(op.ins) else None)
 
     body = op.body.block
     in_elems = [p.element_type for p in pages[:-1]]

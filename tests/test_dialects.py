@@ -644,11 +644,11 @@ def test_program_checks_the_plan():
 
 def test_program_checks_what_items_own_and_write():
     module, _ = copy_program(owns=AffineMap(1, 0, (AffineExpr.constant(0),) * 2))
-    verify_error(module, "items 0 and 1 both own tile 0 of 'y'")
+    verify_error(module, "items 0 and 1 both own tile (0, 0) of 'y'")
     module, _ = copy_program(owns=AffineMap(1, 0, (AffineExpr.constant(0), dim(0) + 1)))
     verify_error(module, "item 1 owns tiles (0, 2) size 1x1, outside 'y' (1x2 tiles)")
     module, _ = copy_program(store_origin=origin(1))
-    verify_error(module, "items 0 and 1 both write tile 1 of 'y'")
+    verify_error(module, "items 0 and 1 both write tile (0, 1) of 'y'")
     module, _ = copy_program(grid=(1,), plan=PlanAttr((1, 1), 1, (1, 1)))
     verify_error(module, "tile (0, 1) of output 'y' is written by no item (1 of 2 tiles unwritten)")
     module, _ = copy_program(owns=AffineMap(1, 0, (AffineExpr.constant(0), dim(0) * -1 + 1)))

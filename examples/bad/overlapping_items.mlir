@@ -1,7 +1,7 @@
 // A spatial program that cannot run, and the diagnostic that says why.
 // Each item stores its 8 column tiles of y 4 tiles after the previous item's: items 0
 // and 1 both write tiles 4 to 7.
-// spatial-opt says: items 0 and 1 both write tile 4 of 'y'
+// spatial-opt says: items 0 and 1 both write tile (0, 4) of 'y'
 
 func.func @fold(%x__q8_rows0: tensor<32x32xbf16>, %W__q8: tensor<1024x512xi8>, %W__q8_scale: tensor<32x512xf32>) -> tensor<1x512xf32> {
   %y = spatial.fold "q8_gemv_1024x512_w8" grid [2] owns (d0) -> (0, d0 * 8) size [1, 8]

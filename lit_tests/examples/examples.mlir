@@ -25,7 +25,7 @@
 // OUTSIDE:     spatial-opt: error: load block 32x8 at tile 9 (row 0 starts at tile 9) runs outside tensor 'W__q8' (32x16 tiles) for item 1
 // OUTSIDE-NEXT:  at: %p_in_q8 = "spatial.load"
 
-// OVERLAP:     spatial-opt: error: items 0 and 1 both write tile 4 of 'y'
+// OVERLAP:     spatial-opt: error: items 0 and 1 both write tile (0, 4) of 'y'
 
 // UNWRITTEN:   spatial-opt: error: tile (0, 8) of output 'y' is written by no item (8 of 16 tiles unwritten)
 

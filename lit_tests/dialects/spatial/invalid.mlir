@@ -462,7 +462,7 @@
 
 // -----
 
-// CHECK: Operation does not verify: items 0 and 1 both own tile 0 of 'y'
+// CHECK: Operation does not verify: items 0 and 1 both own tile (0, 0) of 'y'
 %x = "test.op"() : () -> tensor<32x64xf32>
 %y = spatial.view "copy" grid [2] owns (d0) -> (0, 0) size [1, 1]
     target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
@@ -493,7 +493,7 @@
 
 // -----
 
-// CHECK: Operation does not verify: items 0 and 1 both write tile 1 of 'y'
+// CHECK: Operation does not verify: items 0 and 1 both write tile (0, 1) of 'y'
 %x = "test.op"() : () -> tensor<32x64xf32>
 %y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
     target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact

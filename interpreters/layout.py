@@ -1,0 +1,332 @@
+"""
+Where a page's elements live while a compiled program runs, and how a stage or a
+store reaches them.
+
+Every address of a program is known when it is compiled (they are linear in the
+item coordinates and the K index, and tables are constants), so the compiled engine
+works out, once, where each element a stage reads or a store writes sits in an array
+that exists at run time, and turns the whole access into one strided view of that
+array when the addresses are affine, else into one gather (or scatter) through an
+index array made once.
+
+A page value is held in one of three ways (`Layout`):
+- `Placed`: a load's page, still in its tensor: page element `e` of lead position
+  `l` is tensor element `A[l, a(e)] + w(e)`, `a(e)` the block row of its tile and
+  `w(e)` its place inside the block, `A` a small table of block-row origins;
+- `Values`: a stage's values as it computed them, shape `lead + parallel extents`
+  (extent 1 along every axis they do not vary on), written at the stage's output map;
+- `Dense`: a page laid out in full, (lead..., page elements).
+
+`lead` is (K trips, items): a value made once for every trip of a K loop has a trip
+axis; everything else has trip extent 1. Either extent is 1 when the value is the
+same for every trip or item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Lead = tuple[int, int]
+"""(trips, items) of a value."""
+
+
+# --------------------------------------------------------------------------------------
+# Affine index arrays
+# --------------------------------------------------------------------------------------
+
+
+def affine_strides(idx: np.ndarray) -> tuple[int, tuple[int, ...]] | None:
+    """(offset, per-axis strides) when `idx[x] == offset + sum(strides * x)` for every
+    index `x` of the array, else None (an axis of extent 1 has stride 0)."""
+    if idx.size == 0:
+        return 0, (0,) * idx.ndim
+    base = int(idx.flat[0])
+    strides = []
+    for d, e in enumerate(idx.shape):
+        if e == 1:
+            strides.append(0)
+            continue
+        at = [0] * idx.ndim
+        at[d] = 1
+        strides.append(int(idx[tuple(at)]) - base)
+    pred = np.full(idx.shape, base, dtype=np.int64)
+    for d, (e, s) in enumerate(zip(idx.shape, strides)):
+        if s:
+            pred = pred + s * np.arange(e, dtype=np.int64).reshape(
+                [e if j == d else 1 for j in range(idx.ndim)]
+            )
+    if not np.array_equal(pred, idx):
+        return None
+    return base, tuple(strides)
+
+
+def strided(flat: np.ndarray, offset: int, shape: Sequence[int], strides: Sequence[int], writeable: bool = False) -> np.ndarray:
+    """The view of the 1-d array `flat` whose element `x` is `flat[offset + sum(strides * x)]`
+    (strides in elements; every element it reaches lies inside `flat`)."""
+    item = flat.itemsize
+    if 0 in shape:
+        return np.empty(shape, dtype=flat.dtype)
+    return np.lib.stride_tricks.as_strided(
+        flat[offset:],
+        shape=tuple(shape),
+        strides=tuple(s * item for s in strides),
+        writeable=writeable,
+    )
+
+
+@dataclass(frozen=True)
+class Access:
+    """How to reach an array of shape `shape` (lead first) in the flat elements of a
+    runtime array: a strided view when `strides` is set, else a gather through
+    `index`. `read_trip` reaches one K trip of it (for a step that runs once a trip
+    reading a value made for every trip at once)."""
+
+    shape: tuple[int, ...]
+    offset: int
+    strides: tuple[int, ...] | None
+    index: np.ndarray | None
+
+    @staticmethod
+    def of(lead: np.ndarray, inner: np.ndarray) -> Access:
+        """The access of the elements at `lead + inner` (numpy broadcasting: `lead`
+        has the lead axes first and extent 1 along `inner`'s axes, or their extents
+        when the two do not separate), as a view wherever it is affine. An axis along
+        which the elements do not change gets extent 1 (the value is the same along
+        it: numpy broadcasts it)."""
+        nl = lead.ndim - inner.ndim
+        parts = None
+        if all(e == 1 for e in lead.shape[nl:]):
+            la = affine_strides(lead.reshape(lead.shape[:nl]))
+            ia = affine_strides(inner)
+            if la is not None and ia is not None:
+                parts = la[0] + ia[0], la[1] + ia[1]
+        idx = None
+        if parts is None:
+            idx = np.broadcast_to(lead + inner, (*lead.shape[:nl], *np.broadcast_shapes(lead.shape[nl:], inner.shape)))
+            parts = affine_strides(idx)
+        if parts is not None:
+            full = (*lead.shape[:nl], *np.broadcast_shapes(lead.shape[nl:], inner.shape))
+            shape = tuple(1 if st == 0 else e for e, st in zip(full, parts[1]))
+            return Access(shape, parts[0], parts[1], None)
+        assert idx is not None
+        for d in range(idx.ndim):  # keep one copy along axes it does not vary on
+            if idx.shape[d] > 1 and (idx == idx.take([0], axis=d)).all():
+                idx = idx.take([0], axis=d)
+        idx = np.ascontiguousarray(idx)
+        idx.flags.writeable = False
+        return Access(idx.shape, 0, None, idx)
+
+    def read(self, flat: np.ndarray) -> np.ndarray:
+        if self.strides is not None:
+            return strided(flat, self.offset, self.shape, self.strides)
+        assert self.index is not None
+        return flat[self.index]
+
+    def read_trip(self, flat: np.ndarray, trip: int) -> np.ndarray:
+        if self.shape[0] == 1:
+            return self.read(flat)
+        if self.strides is not None:
+            return strided(
+                flat, self.offset + trip * self.strides[0], (1, *self.shape[1:]), self.strides
+            )
+        assert self.index is not None
+        return flat[self.index[trip : trip + 1]]
+
+    def write(self, flat: np.ndarray, values: Any) -> None:
+        if self.strides is not None:
+            dst = strided(flat, self.offset, self.shape, self.strides, writeable=True)
+            np.copyto(dst, values, casting="unsafe")
+            return
+        assert self.index is not None
+        flat[self.index] = np.broadcast_to(values, self.shape)
+
+    def write_trip(self, flat: np.ndarray, values: Any, trip: int) -> None:
+        if self.shape[0] == 1:
+            self.write(flat, values)
+        elif self.strides is not None:
+            shape = (1, *self.shape[1:])
+            at = self.offset + trip * self.strides[0]
+            np.copyto(strided(flat, at, shape, self.strides, writeable=True), values, casting="unsafe")
+        else:
+            assert self.index is not None
+            idx = self.index[trip : trip + 1]
+            flat[idx] = np.broadcast_to(values, idx.shape)
+
+
+# --------------------------------------------------------------------------------------
+# Page layouts
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The tile grid of a page and of the tensor it moves to or from."""
+
+    tile: tuple[int, int]
+    block: tuple[int, int]
+    """The move's block, tile rows x columns (the page's `h*w` tiles)."""
+    row_len: int
+    """Elements of one row of the tensor's padded array."""
+
+    @property
+    def page_width(self) -> int:
+        return self.tile[1] * self.block[0] * self.block[1]
+
+    @property
+    def size(self) -> int:
+        return self.tile[0] * self.page_width
+
+    def split(self, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For page elements `e`: the block row `a` of their tile, and their offset
+        past that block row's first element in the tensor's array."""
+        tr, tc = self.tile
+        _, bw = self.block
+        r, col = np.divmod(e, self.page_width)
+        pt, c = np.divmod(col, tc)
+        a, b = np.divmod(pt, bw)
+        return a, r * self.row_len + b * tc + c
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A load's page, in its tensor: element `e` at lead `(t, i)` is the tensor's flat
+    element `origins[t, i, a(e)] + w(e)`."""
+
+    tensor: int
+    """The slot of the tensor in the program's environment."""
+    origins: np.ndarray
+    """(trips, items, block rows): flat element of each block row's first element."""
+    geometry: Geometry
+
+    @property
+    def lead(self) -> Lead:
+        return self.origins.shape[0], self.origins.shape[1]
+
+
+@dataclass(frozen=True)
+class Values:
+    """A stage's values, a strided window of a runtime array: shape `shape` = lead +
+    parallel extents (1 where they do not vary), element `x` at flat element
+    `offset + sum(strides * x)` of the array in `slot`; written at page elements
+    `out` (one per parallel point, shape = the parallel extents) of a page of `size`
+    elements, the others zero."""
+
+    slot: int
+    shape: tuple[int, ...]
+    offset: int
+    strides: tuple[int, ...]
+    out: np.ndarray
+    size: int
+
+    @property
+    def lead(self) -> Lead:
+        return self.shape[0], self.shape[1]
+
+    def covers(self) -> bool:
+        """Whether it writes every element of its page."""
+        return self.out.size == self.size and np.unique(self.out).size == self.size
+
+    def inverse(self) -> np.ndarray:
+        """For every page element, the flat parallel point that writes it (-1: none)."""
+        inv = np.full(self.size, -1, dtype=np.int64)
+        inv[self.out.reshape(-1)] = np.arange(self.out.size)
+        return inv
+
+
+@dataclass(frozen=True)
+class Dense:
+    """A page laid out in full: a runtime array (trips, items, page elements)."""
+
+    slot: int
+    lead: Lead
+    size: int
+
+
+Layout = Placed | Values | Dense
+
+
+def c_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """Element strides of a C-contiguous array of `shape`, 0 along extents of 1."""
+    out = []
+    step = 1
+    for e in reversed(shape):
+        out.append(step if e > 1 else 0)
+        step *= e
+    return tuple(reversed(out))
+
+
+def lead_index(lead: Lead, want: Lead, strides: tuple[int, int]) -> np.ndarray:
+    """Offsets of each (trip, item) of `want` into a source of lead `lead` with lead
+    strides `strides`: a source of trip (item) extent 1 is shared along that axis."""
+    t = np.arange(want[0]) if lead[0] > 1 else np.zeros(want[0], dtype=np.int64)
+    i = np.arange(want[1]) if lead[1] > 1 else np.zeros(want[1], dtype=np.int64)
+    return (t[:, None] * strides[0] + i[None, :] * strides[1]).astype(np.int64)
+
+
+def page_index(
+    layout: Layout, e: np.ndarray, want: Lead, per_lead: bool = False
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where page elements `e` (any shape) of `layout` sit in its runtime array's flat
+    elements, for every lead position of `want`: (lead offsets, shape `want` + 1s;
+    inner offsets, shape `e.shape`), the element at their sum. A layout of trip (item)
+    extent 1 is shared along that axis. With `per_lead`, `e`'s first two axes are lead
+    axes (extent 1 or `want`'s): the elements differ by trip or item. None when some
+    element of `e` is not held (a `Values` page's unwritten element)."""
+    if per_lead:
+        return _page_index_per_lead(layout, e, want)
+    if isinstance(layout, Placed):
+        a, w = layout.geometry.split(e)
+        o = layout.origins
+        src_t = np.arange(want[0]) if o.shape[0] > 1 else np.zeros(want[0], np.int64)
+        src_i = np.arange(want[1]) if o.shape[1] > 1 else np.zeros(want[1], np.int64)
+        sel = o[src_t[:, None], src_i[None, :]]  # (want trips, want items, block rows)
+        ones = (1,) * e.ndim
+        rows = sel - sel[:, :, :1]
+        if (rows == rows[:1, :1]).all():  # block rows at the same offsets for every lead
+            return sel[:, :, 0].reshape(*want, *ones), np.take(rows[0, 0], a) + w
+        return np.take(sel, a.reshape(-1), axis=2).reshape(*want, *e.shape), w
+    if isinstance(layout, Values):
+        k = layout.inverse()[e]
+        if (k < 0).any():
+            return None
+        inner = np.full(k.shape, layout.offset, dtype=np.int64)
+        if layout.out.ndim:
+            coords = np.unravel_index(k, layout.out.shape)
+            for c, st in zip(coords, layout.strides[2:]):
+                inner = inner + c * st
+        lead = lead_index(layout.lead, want, (layout.strides[0], layout.strides[1]))
+        return lead.reshape(*want, *(1,) * e.ndim), inner
+    lead = lead_index(layout.lead, want, (layout.lead[1] * layout.size, layout.size))
+    return lead.reshape(*want, *(1,) * e.ndim), e.astype(np.int64)
+
+
+def _page_index_per_lead(
+    layout: Layout, e: np.ndarray, want: Lead
+) -> tuple[np.ndarray, np.ndarray] | None:
+    inner = e.shape[2:]
+    ee = np.broadcast_to(e, (*want, *inner))
+    zeros = np.zeros((1,) * len(inner), dtype=np.int64)
+    if isinstance(layout, Placed):
+        a, w = layout.geometry.split(ee)
+        o = layout.origins
+        src_t = np.arange(want[0]) if o.shape[0] > 1 else np.zeros(want[0], np.int64)
+        src_i = np.arange(want[1]) if o.shape[1] > 1 else np.zeros(want[1], np.int64)
+        sel = o[src_t[:, None], src_i[None, :]]
+        first = np.take_along_axis(sel, a.reshape(*want, -1), axis=2).reshape(ee.shape)
+        return first + w, zeros
+    if isinstance(layout, Values):
+        k = layout.inverse()[ee]
+        if (k < 0).any():
+            return None
+        idx = np.full(k.shape, layout.offset, dtype=np.int64)
+        if layout.out.ndim:
+            for c, st in zip(np.unravel_index(k, layout.out.shape), layout.strides[2:]):
+                idx = idx + c * st
+        lead = lead_index(layout.lead, want, (layout.strides[0], layout.strides[1]))
+        return idx + lead.reshape(*want, *(1,) * len(inner)), zeros
+    lead = lead_index(layout.lead, want, (layout.lead[1] * layout.size, layout.size))
+    return ee + lead.reshape(*want, *(1,) * len(inner)), zeros

@@ -1,0 +1,736 @@
+"""
+Compiling one `spatial` program for the compiled engine: read the program once into
+a list of steps over an environment of runtime arrays, then run the steps per call.
+
+What the reference engine (`reference.py`) does op by op, item group by item group,
+is decided here once: where every load's page sits in its tensor (`layout.Placed`,
+no copy at run time), how each stage reaches its operands (a strided view or a
+gather, `layout.Access`), how it computes (`stages.StageEval`), where each store
+writes, and which of the checks the program must pass it passes (they are static:
+every address is known now). A K loop's loads and the stages that do not read its
+carry run once for all its trips (their values carry a trip axis); a loop whose only
+carry-dependent stage adds them into the carry (`carry' = carry + f(...)`) then sums
+`f` over the trips instead of running trip by trip; any other loop runs its
+carry-dependent stages and its stores once a trip.
+
+Siblings, consecutive stages computing the same body from the same pages at maps a
+constant step apart (the fold's one stage a row), run as one stage with an extra
+axis.
+
+What is decided here never changes per call: a module changed after compiling needs
+a new compile (the program keeps no reference into the IR it would read again).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from xdsl_spatial.dialects import spatial_checks as checks
+from xdsl_spatial.dialects.spatial import (
+    BufferOp,
+    IterKind,
+    KLoopOp,
+    KYieldOp,
+    LoadOp,
+    PageType,
+    ProgramOp,
+    ReturnOp,
+    Role,
+    StageOp,
+    StoreOp,
+    TensorOp,
+    _TileMoveOp,
+    linear_form,
+)
+from xdsl_spatial.interpreters.layout import (
+    Access,
+    Dense,
+    Geometry,
+    Layout,
+    Lead,
+    Placed,
+    Values,
+    c_strides,
+    page_index,
+    strided,
+)
+from xdsl_spatial.interpreters.stages import Shape, StageEval
+from xdsl_spatial.interpreters.traffic import ProgramTraffic
+from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
+
+Env = list[Any]
+Step = Callable[[Env, int | None], None]
+"""A step of a compiled program: runs on the environment, for every trip of its lead
+at once (`None`) or for one K trip."""
+
+
+@dataclass
+class TensorSpec:
+    """A `spatial.tensor`, as the compiled program makes it at run time."""
+
+    slot: int
+    """Where its padded array (flat) lives: what stores write."""
+    read: int
+    """Where loads read it: its contents as the program started."""
+    name: str
+    dims: tuple[int, int]
+    padded: tuple[int, int]
+    dtype: np.dtype[Any]
+    source: int | None
+    """The program input it is bound to."""
+    values: np.ndarray | None
+    """Its constant contents, padded and flat (read-only)."""
+    role: Role
+    stored: bool = False
+    loaded: bool = False
+
+
+def map_offsets(m: Any, ext: Sequence[int]) -> np.ndarray:
+    """A stage map's page offsets over the iteration space, extent 1 along the axes
+    it does not read (any symbol counted as 0)."""
+    form = linear_form(m.results[0], m.num_dims, m.num_symbols)
+    assert form is not None, "stage maps are linear (verified)"
+    o = np.full((1,) * len(ext), form.const, dtype=np.int64)
+    for d, (c, e) in enumerate(zip(form.dims, ext)):
+        if c:
+            o = o + c * np.arange(e, dtype=np.int64).reshape([e if j == d else 1 for j in range(len(ext))])
+    return o
+
+
+def _symbol_coefficient(m: Any) -> int:
+    form = linear_form(m.results[0], m.num_dims, m.num_symbols)
+    assert form is not None
+    return form.syms[0] if form.syms else 0
+
+
+@dataclass
+class CompiledProgram:
+    """A program ready to run: its tensors, its steps, its results and its traffic."""
+
+    name: str
+    kind: str
+    op_name: str
+    tensors: list[TensorSpec]
+    steps: list[Step]
+    slots: int
+    results: list[TensorSpec]
+    record: ProgramTraffic
+
+    def run(self, inputs: Sequence[np.ndarray]) -> tuple[list[np.ndarray], ProgramTraffic]:
+        env: Env = [None] * self.slots
+        for t in self.tensors:
+            self._make(t, inputs, env)
+        for step in self.steps:
+            step(env, None)
+        outs = []
+        for t in self.results:
+            a = env[t.slot].reshape(t.padded)[: t.dims[0], : t.dims[1]]
+            outs.append(a if a.flags.c_contiguous else np.ascontiguousarray(a))
+        rec = dataclasses.replace(
+            self.record, loaded=dict(self.record.loaded), stored=dict(self.record.stored)
+        )
+        return outs, rec
+
+    def _make(self, t: TensorSpec, inputs: Sequence[np.ndarray], env: Env) -> None:
+        rows, cols = t.dims
+        if t.source is not None:
+            a = inputs[t.source]
+            if a.shape != t.dims or a.dtype != t.dtype:
+                raise SpatialRuntimeError(
+                    f'{self.op_name} "{self.name}": tensor \'{t.name}\' expects '
+                    f"{rows}x{cols} {t.dtype}, got {'x'.join(map(str, a.shape))} {a.dtype}"
+                )
+            if a.shape == t.padded and a.flags.c_contiguous and not t.stored:
+                data = a.reshape(-1)
+            else:
+                full = np.zeros(t.padded, dtype=t.dtype)
+                full[:rows, :cols] = a
+                data = full.reshape(-1)
+        elif t.values is not None:
+            data = t.values.copy() if t.stored else t.values
+        elif t.role == Role.OUTPUT:
+            # Every tile of an output is written (checked when compiled), whole tiles.
+            data = np.empty(t.padded[0] * t.padded[1], dtype=t.dtype)
+        else:
+            data = np.zeros(t.padded[0] * t.padded[1], dtype=t.dtype)
+        env[t.slot] = data
+        if t.read != t.slot:
+            env[t.read] = data.copy()
+
+
+class ProgramCompiler:
+    """Reads one program into a `CompiledProgram`."""
+
+    def __init__(self, op: ProgramOp, fast: bool = True):
+        self.op = op
+        self.fast = fast
+        """False: no fast path (contractions, row terms, sibling runs, accumulating
+        loops summed at once): the plain twin the tests prove them equal to."""
+        self.tile = op.target.tile
+        self.items = op.num_items
+        self.coords = op.item_coords()
+        self.nslots = 0
+        self.tensor: dict[SSAValue, TensorSpec] = {}
+        self.layout: dict[SSAValue, Layout] = {}
+        self.dense: dict[SSAValue, Dense] = {}
+        self.record = ProgramTraffic(op.program_name.data, op.KIND, self.items, op.buffer_bytes())
+        self.writes: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+        self.current: list[Step] = []
+        """The steps being compiled into (where a page laid out in full is made)."""
+
+    def slot(self) -> int:
+        self.nslots += 1
+        return self.nslots - 1
+
+    def fail(self, op: Operation, message: str) -> SpatialRuntimeError:
+        where = "" if op is self.op else f"{op.name}: "
+        return SpatialRuntimeError(
+            f'{self.op.name} "{self.op.program_name.data}": {where}{message}'
+        )
+
+    # --- the program ---------------------------------------------------------------
+
+    def compile(self) -> CompiledProgram:
+        try:
+            checks.check_local_memory(self.op)
+        except VerifyException as e:
+            raise self.fail(self.op, str(e)) from None
+        steps: list[Step] = []
+        self.block(self.op.entry, steps, (1, self.items), None)
+        ret = cast(ReturnOp, self.op.entry.last_op)
+        results = [self.tensor[v] for v in ret.values]
+        for t in results:
+            tiles = self.writes.get(t.name, [])
+            items = np.concatenate([w[0] for w in tiles]) if tiles else np.zeros(0, np.int64)
+            flat = np.concatenate([w[1] for w in tiles]) if tiles else np.zeros(0, np.int64)
+            grid = (t.padded[0] // self.tile[0], t.padded[1] // self.tile[1])
+            try:
+                checks.check_disjoint(items, flat, "write", t.name, grid)
+                if t.role == Role.OUTPUT:
+                    checks.check_all_written(flat, grid, t.name)
+            except VerifyException as e:
+                raise self.fail(ret, str(e)) from None
+        return CompiledProgram(
+            self.op.program_name.data,
+            self.op.KIND,
+            self.op.name,
+            list(self.tensor.values()),
+            steps,
+            self.nslots,
+            results,
+            self.record,
+        )
+
+    def block(self, block: Block, steps: list[Step], want: Lead, loop: KLoopOp | None, per_trip: bool = False) -> None:
+        """Compile the ops of `block` (not its terminator) into `steps`."""
+        self.ops([o for o in block.ops if not isinstance(o, ReturnOp | KYieldOp | BufferOp)], steps, want, loop, per_trip)
+
+    def ops(self, ops: list[Operation], steps: list[Step], want: Lead, loop: KLoopOp | None, per_trip: bool) -> None:
+        outer, self.current = self.current, steps
+        i = 0
+        while i < len(ops):
+            o = ops[i]
+            if isinstance(o, TensorOp):
+                self.tensor_op(o)
+            elif isinstance(o, LoadOp):
+                self.load(o, want, loop)
+            elif isinstance(o, StoreOp):
+                steps.append(self.store(o, want, loop, per_trip))
+            elif isinstance(o, StageOp):
+                run = self.siblings(ops, i)
+                steps.append(self.stages(run, want, per_trip))
+                i += len(run)
+                continue
+            elif isinstance(o, KLoopOp):
+                self.k_loop(o, steps)
+            else:
+                raise self.fail(o, "cannot run in a program")
+            i += 1
+        self.current = outer
+
+    # --- tensors -------------------------------------------------------------------
+
+    def tensor_op(self, o: TensorOp) -> None:
+        h = o.handle
+        grid = checks.tile_grid(h, self.tile)
+        padded = (grid[0] * self.tile[0], grid[1] * self.tile[1])
+        dt = numpy_dtype(h.element_type)
+        values = None
+        if o.values is not None:
+            full = np.zeros(padded, dtype=dt)
+            full[: h.dims[0], : h.dims[1]] = dense_values(o.values)
+            values = full.reshape(-1)
+            values.flags.writeable = False
+        source = None
+        if o.source is not None:
+            source = cast(BlockArgument, o.source).index - len(self.op.grid_shape)
+        slot = self.slot()
+        spec = TensorSpec(slot, slot, o.tensor_name.data, h.dims, padded, dt, source, values, Role(h.role.data))
+        self.tensor[o.result] = spec
+        if o.repack is not None and "values" in o.repack.data:
+            self.record.weight_elems = h.dims[0] * h.dims[1]
+        uses = [u.operation for u in o.result.uses]
+        spec.stored = any(isinstance(u, StoreOp) and u.tensor is o.result for u in uses)
+        spec.loaded = any(
+            isinstance(u, LoadOp | StoreOp) and (u.tensor is o.result and isinstance(u, LoadOp) or u.table is o.result)
+            for u in uses
+        )
+        if spec.stored and spec.loaded:
+            spec.read = self.slot()
+
+    # --- moves ---------------------------------------------------------------------
+
+    def var_values(self, o: _TileMoveOp, want: Lead, loop: KLoopOp | None) -> list[np.ndarray]:
+        """Each loop variable of a move over (trips, items)."""
+        out = []
+        rank = len(self.op.grid_shape)
+        for v in o.origin_vars:
+            if isinstance(v, BlockArgument) and v.owner is self.op.entry and v.index < rank:
+                out.append(np.broadcast_to(self.coords[:, v.index][None, :], want))
+            elif loop is not None and v is loop.induction_var:
+                out.append(np.broadcast_to(np.arange(want[0])[:, None], want))
+            else:
+                raise self.fail(o, "an origin may only use item coordinates and the K loop's index")
+        return out
+
+    def origins(self, o: _TileMoveOp, want: Lead, loop: KLoopOp | None, kind: str) -> tuple[TensorSpec, np.ndarray, np.ndarray]:
+        """The move's tensor, its block rows' first elements (trips, items, block rows)
+        and the linear tiles it moves (trips, items, h, w)."""
+        t = self.tensor[o.tensor]
+        vals = self.var_values(o, want, loop)
+        form = linear_form(o.origin.data.results[0], 0, o.origin.data.num_symbols)
+        assert form is not None
+        t0 = np.full(want, form.const, dtype=np.int64)
+        for c, v in zip(form.syms, vals):
+            t0 = t0 + c * v
+        if o.table is not None and o.table_at is not None:
+            table = self.tensor[o.table]
+            if table.values is None or table.stored:
+                raise self.fail(o, "an indirect table must be a constant tensor to run")
+            tform = linear_form(o.table_at.data.results[0], 0, o.table_at.data.num_symbols)
+            assert tform is not None
+            at = np.full(want, tform.const, dtype=np.int64)
+            for c, v in zip(tform.syms, vals):
+                at = at + c * v
+            rows, cols = table.dims
+            try:
+                checks.check_table_reach(at, rows * cols, kind)
+            except VerifyException as e:
+                raise self.fail(o, str(e)) from None
+            r, c = np.divmod(at, cols)
+            t0 = t0 + table.values.reshape(table.padded)[r, c].astype(np.int64)
+        grid = (t.padded[0] // self.tile[0], t.padded[1] // self.tile[1])
+        bh, bw = o.block_shape
+        try:
+            checks.check_block_inside(
+                t0.T, (bh, bw), o.stride.data, grid, kind, t.name,
+                range(want[0]) if loop is not None else None,
+            )
+        except VerifyException as e:
+            raise self.fail(o, str(e)) from None
+        starts = t0[..., None] + o.stride.data * np.arange(bh)
+        row, col = np.divmod(starts, grid[1])
+        tr, tc = self.tile
+        first = row * tr * t.padded[1] + col * tc
+        tiles = starts[..., None] + np.arange(bw)
+        return t, first, tiles
+
+    def moved(self, o: _TileMoveOp, t: TensorSpec) -> int:
+        bh, bw = o.block_shape
+        return self.items * bh * bw * self.tile[0] * self.tile[1] * t.dtype.itemsize * o.repeat.data
+
+    def load(self, o: LoadOp, want: Lead, loop: KLoopOp | None) -> None:
+        t, first, _ = self.origins(o, want, loop, "load")
+        self.record.add_load(t.name, self.moved(o, t))
+        uses_kb = loop is not None and loop.induction_var in o.origin_vars
+        if not uses_kb:
+            first = first[:1]
+        self.layout[o.result] = Placed(t.read, first, Geometry(self.tile, o.block_shape, t.padded[1]))
+
+    def store(self, o: StoreOp, want: Lead, loop: KLoopOp | None, per_trip: bool) -> Step:
+        t, first, tiles = self.origins(o, want, loop, "store")
+        self.record.add_store(t.name, self.moved(o, t))
+        items = np.broadcast_to(np.arange(self.items)[None, :, None, None], tiles.shape)
+        self.writes.setdefault(t.name, []).append((items.reshape(-1), tiles.reshape(-1)))
+        dest = Placed(t.slot, first, Geometry(self.tile, o.block_shape, t.padded[1]))
+        src = self.layout[o.page]
+        if isinstance(src, Values) and not src.covers():
+            src = self.densify(o.page)
+        if isinstance(src, Values):
+            e = src.out
+        else:
+            e = np.arange(dest.geometry.size, dtype=np.int64)
+        src_read = self.access(src, e, want, o.page)
+        parts = page_index(dest, e, want)
+        assert parts is not None
+        dst = Access.of(*parts)
+        slot = t.slot
+
+        def run(env: Env, trip: int | None) -> None:
+            if trip is None:
+                dst.write(env[slot], src_read.read(env))
+            else:
+                dst.write_trip(env[slot], src_read.read_trip(env, trip), trip)
+
+        return run
+
+    # --- stages --------------------------------------------------------------------
+
+    def siblings(self, ops: list[Operation], i: int) -> list[StageOp]:
+        """The run of sibling stages that starts at `ops[i]` (at least that one)."""
+        first = cast(StageOp, ops[i])
+        run = [first]
+        if not self.fast:
+            return run
+        j = i + 1
+        while j < len(ops):
+            o = ops[j]
+            if isinstance(o, TensorOp):
+                j += 1
+                continue
+            if not isinstance(o, StageOp) or not same_shape(first, o):
+                break
+            run.append(o)
+            j += 1
+        # Siblings must step every map by one constant per stage.
+        steps = sibling_steps(run)
+        while len(run) > 1 and steps is None:
+            run = run[:-1]
+            steps = sibling_steps(run)
+        return run if steps is not None else [first]
+
+    def operand(self, st: StageOp, i: int, ext: Sequence[int], want: Lead, extra: np.ndarray | None) -> Reader:
+        """How stage `st` reads its input `i` over `want` + ([siblings]) + `ext`."""
+        page = st.ins[i]
+        e = map_offsets(st.in_maps[i], ext)
+        if extra is not None:
+            e = e[None] + extra.reshape(-1, *(1,) * len(ext))
+        via = st.indirect_of[i]
+        per_lead = False
+        if via >= 0:
+            table = self.static_operand(st, via, ext, want)
+            if extra is not None:
+                table = table[:, :, None]
+            if table.shape[0] == table.shape[1] == 1:
+                table = table[0, 0]
+            else:
+                per_lead = True
+                e = e[None, None]
+            e = e + _symbol_coefficient(st.in_maps[i]) * table.astype(np.int64)
+        layout = self.layout[page]
+        if e.size:
+            try:
+                checks.check_page_reach(
+                    int(e.min()), int(e.max()), cast(PageType, page.type).tiles.data,
+                    self.tile[0] * self.tile[1] * cast(PageType, page.type).tiles.data,
+                    st.stage_name.data, i,
+                )
+            except VerifyException as ex:
+                raise self.fail(st, str(ex)) from None
+        return self.access(layout, e, want, page, per_lead)
+
+    def access(self, layout: Layout, e: np.ndarray, want: Lead, page: SSAValue | None = None, per_lead: bool = False) -> Reader:
+        """How to reach page elements `e` of a page of `layout` for the lead `want`
+        (a stage's page is laid out in full first when it does not hold them all)."""
+        parts = page_index(layout, e, want, per_lead)
+        if parts is None:
+            assert page is not None
+            layout = self.densify(page)
+            parts = page_index(layout, e, want, per_lead)
+            assert parts is not None
+        slot = layout.tensor if isinstance(layout, Placed) else layout.slot
+        return Reader(Access.of(*parts), slot)
+
+    def static_operand(self, st: StageOp, i: int, ext: Sequence[int], want: Lead) -> np.ndarray:
+        """The values of input `i` over the iteration space, known now: it is a load of
+        a constant tensor (an indirect map's table of offsets)."""
+        layout = self.layout[st.ins[i]]
+        spec = next((t for t in self.tensor.values() if isinstance(layout, Placed) and t.read == layout.tensor), None)
+        if not isinstance(layout, Placed) or spec is None or spec.values is None or spec.stored:
+            raise self.fail(st, f"stage '{st.stage_name.data}' reads s0 from input {i}, which must be a load of a constant tensor to run")
+        acc = self.access(layout, map_offsets(st.in_maps[i], ext), want)
+        return np.asarray(acc.access.read(spec.values))
+
+    def stages(self, run: list[StageOp], want: Lead, per_trip: bool) -> Step:
+        """One stage, or a run of siblings as one stage with an extra leading axis."""
+        first = run[0]
+        ext = first.iter_extents
+        extra = None
+        if len(run) > 1:
+            steps = sibling_steps(run)
+            assert steps is not None
+        accs = []
+        for i in range(len(first.ins)):
+            ex = None
+            if len(run) > 1:
+                ex = np.arange(len(run), dtype=np.int64) * steps[i]  # type: ignore[index]
+            accs.append(self.operand(first, i, ext, want, ex))
+        shapes = [self._trip_shape(a.access.shape, per_trip) for a in accs]
+        ev = StageEval(first, shapes, 2, 1 if len(run) > 1 else 0, fast=self.fast)
+        out = self.slot()
+        shape = ev.shape
+        strides = c_strides(shape)
+        o = map_offsets(first.out_map, ext)[tuple(0 if k == IterKind.SUM else slice(None) for k in first.iter_kinds)]
+        o = np.broadcast_to(o, [e for e, k in zip(ext, first.iter_kinds) if k == IterKind.PAR])
+        size = self.tile[0] * self.tile[1] * cast(PageType, first.result.type).tiles.data
+        if len(run) > 1:
+            for j, st in enumerate(run):
+                self.layout[st.result] = Values(
+                    out, (*shape[:2], *shape[3:]), j * strides[2], (*strides[:2], *strides[3:]), o, size
+                )
+        else:
+            self.layout[first.result] = Values(out, shape, 0, strides, o, size)
+
+        def step(env: Env, trip: int | None) -> None:
+            if trip is None:
+                ops = [a.read(env) for a in accs]
+            else:
+                ops = [a.read_trip(env, trip) for a in accs]
+            env[out] = ev.run(ops).reshape(-1)
+
+        return step
+
+    def _trip_shape(self, shape: Shape, per_trip: bool) -> Shape:
+        return (1, *shape[1:]) if per_trip else shape
+
+    def densify(self, page: SSAValue) -> Dense:
+        """The page laid out in full (made once, by a step added where it is first
+        needed: right after the stage that made it)."""
+        if page in self.dense:
+            return self.dense[page]
+        v = self.layout[page]
+        assert isinstance(v, Values), "loads and dense pages hold every element"
+        slot = self.slot()
+        lead, size = v.lead, v.size
+        full = (*lead, *v.out.shape)
+        at = v.out.reshape(-1)
+        dt = numpy_dtype(cast(PageType, page.type).element_type)
+
+        def step(env: Env, trip: int | None) -> None:
+            page_ = np.zeros((*lead, size), dtype=dt)
+            page_[:, :, at] = strided(env[v.slot], v.offset, full, v.strides).reshape(*lead, -1)
+            env[slot] = page_.reshape(-1)
+
+        self.current.append(step)
+        self.dense[page] = d = Dense(slot, lead, size)
+        return d
+
+    def k_loop(self, o: KLoopOp, steps: list[Step]) -> None:
+        body = o.body.block
+        trips = o.trips.data
+        want = (trips, self.items)
+        carry = list(body.args[1:])
+        depends: set[SSAValue] = set(carry)
+        hoisted: list[Operation] = []
+        dependent: list[Operation] = []
+        for b in body.ops:
+            if isinstance(b, KYieldOp | BufferOp):
+                continue
+            if isinstance(b, StoreOp) or any(v in depends for v in b.operands):
+                dependent.append(b)
+                depends.update(b.results)
+            else:
+                hoisted.append(b)
+        # What does not read the carry runs once, for every trip.
+        self.ops(hoisted, steps, want, o, False)
+        yields = list(cast(KYieldOp, body.last_op).values)
+        if self.accumulate(o, dependent, carry, yields, steps):
+            return
+        # Anything else: the carry-dependent stages and the stores once a trip, on
+        # the carried pages laid out in full.
+        slots = []
+        for c, init in zip(carry, o.inits):
+            size = self.tile[0] * self.tile[1] * cast(PageType, c.type).tiles.data
+            d = Dense(self.slot(), (1, self.items), size)
+            steps.append(self.fill(d, init, (1, self.items), False))
+            self.layout[c] = d
+            slots.append(d)
+        per_trip: list[Step] = []
+        self.ops(dependent, per_trip, want, o, True)
+        nexts = [Dense(self.slot(), d.lead, d.size) for d in slots]
+        fills = [self.fill(n, y, want, True) for n, y in zip(nexts, yields)]
+
+        def run(env: Env, trip: int | None) -> None:
+            for t in range(trips):
+                for st in per_trip:
+                    st(env, t)
+                for f in fills:
+                    f(env, t)
+                for d, n in zip(slots, nexts):
+                    env[d.slot] = env[n.slot]
+
+        steps.append(run)
+        for r, d in zip(o.results, slots):
+            self.layout[r] = d
+
+    def fill(self, d: Dense, page: SSAValue, want: Lead, per_trip: bool) -> Step:
+        """A step that lays `page` out in full into the dense page `d` (1, items)."""
+        acc = self.access(self.layout[page], np.arange(d.size, dtype=np.int64), want, page)
+        shape = (*d.lead, d.size)
+
+        def run(env: Env, trip: int | None) -> None:
+            v = acc.read(env) if trip is None else acc.read_trip(env, trip)
+            env[d.slot] = np.ascontiguousarray(np.broadcast_to(v, shape)).reshape(-1)
+
+        return run
+
+    def accumulate(self, o: KLoopOp, dependent: list[Operation], carry: list[BlockArgument], yields: list[SSAValue], steps: list[Step]) -> bool:
+        """A loop whose carry only accumulates (`carry' = carry + f(...)`, the carry
+        read where it is written, f of what runs for every trip): the result is the
+        initial carry plus f summed over the trips, computed once. When f is a sum of
+        its inputs and rows of them, the inputs are summed over the trips first."""
+        if not self.fast or len(carry) != 1 or len(dependent) != 1 or not isinstance(dependent[0], StageOp):
+            return False
+        st = dependent[0]
+        if yields != [st.result] or any(k == IterKind.SUM for k in st.iter_kinds):
+            return False
+        reads = [i for i, v in enumerate(st.ins) if v is carry[0]]
+        if len(reads) != 1:
+            return False
+        j = reads[0]
+        arg = st.body.block.args[j]
+        if (
+            st.indirect_of[j] >= 0
+            or j in st.indirect_of
+            or st.in_maps[j] != st.out_map
+            or st.ins[j].type != st.result.type
+            or not arg.has_one_use()
+            or numpy_dtype(cast(PageType, st.result.type).element_type) != np.float32
+        ):
+            return False
+        ext = st.iter_extents
+        want = (o.trips.data, self.items)
+        accs = [None if i == j else self.operand(st, i, ext, want, None) for i in range(len(st.ins))]
+        ones = (1,) * (2 + len(ext))
+        shapes = [ones if a is None else a.access.shape for a in accs]
+        ev = StageEval(st, shapes, 2, 0)
+        terms = ev.body.terms
+        if not terms or terms[0].slot != j or terms[0].rows:
+            return False
+        linear = not ev.body.steps and all(t.slot < len(st.ins) for t in terms)
+        init_acc = self.access(
+            self.layout[o.inits[0]], map_offsets(st.in_maps[j], ext), (1, self.items), o.inits[0]
+        )
+        if linear:
+            summed = [ones if a is None else (1, *a.access.shape[1:]) for a in accs]
+            summed[j] = init_acc.access.shape
+            ev = StageEval(st, summed, 2, 0)
+        else:
+            ev = StageEval(st, shapes, 2, 0, drop_first=True)
+        out = self.slot()
+        shape = broadcast_shape(init_acc.access.shape, ev.shape if linear else (1, *ev.shape[1:]))
+        o_map = map_offsets(st.out_map, ext)
+        o_map = np.broadcast_to(o_map, ext)
+        size = self.tile[0] * self.tile[1] * cast(PageType, st.result.type).tiles.data
+
+        def run(env: Env, trip: int | None) -> None:
+            ops: list[Any] = []
+            for a in accs:
+                if a is None:
+                    ops.append(np.float32(0))
+                    continue
+                v = a.read(env)
+                if linear and v.shape[0] > 1:
+                    v = v.sum(axis=0, keepdims=True, dtype=np.float32)
+                ops.append(v)
+            init = init_acc.read(env)
+            if linear:
+                ops[j] = init
+                total = ev.run(ops)
+            else:
+                f = ev.run(ops)
+                if f.shape[0] > 1:
+                    f = f.sum(axis=0, keepdims=True, dtype=np.float32)
+                total = np.add(init, f, dtype=np.float32)
+            env[out] = np.ascontiguousarray(np.broadcast_to(total, shape), dtype=np.float32).reshape(-1)
+
+        steps.append(run)
+        self.layout[o.results[0]] = Values(out, shape, 0, c_strides(shape), o_map, size)
+        return True
+
+
+@dataclass(frozen=True)
+class Reader:
+    """An access into the runtime array of one slot."""
+
+    access: Access
+    slot: int
+
+    def read(self, env: Env) -> np.ndarray:
+        return self.access.read(env[self.slot])
+
+    def read_trip(self, env: Env, trip: int) -> np.ndarray:
+        return self.access.read_trip(env[self.slot], trip)
+
+
+def broadcast_shape(*shapes: Shape) -> Shape:
+    return tuple(np.broadcast_shapes(*shapes))
+
+
+def same_shape(a: StageOp, b: StageOp) -> bool:
+    """Whether two stages compute the same body over the same space from the same
+    pages into buffers of the same kind, writing at the same output map."""
+    if (
+        tuple(a.ins) != tuple(b.ins)
+        or a.iter_extents != b.iter_extents
+        or a.iter_kinds != b.iter_kinds
+        or a.indirect_of != b.indirect_of
+        or a.out_map != b.out_map
+        or a.result.type != b.result.type
+    ):
+        return False
+    if any(i >= 0 for i in a.indirect_of):
+        return False
+    return same_body(a, b)
+
+
+def same_body(a: StageOp, b: StageOp) -> bool:
+    """Whether two stage bodies compute the same function of their inputs."""
+    ba, bb = a.body.block, b.body.block
+    if list(ba.arg_types) != list(bb.arg_types):
+        return False
+    where: dict[SSAValue, SSAValue] = dict(zip(ba.args, bb.args))
+    ops_a, ops_b = list(ba.ops), list(bb.ops)
+    if len(ops_a) != len(ops_b):
+        return False
+    for x, y in zip(ops_a, ops_b):
+        if (
+            type(x) is not type(y)
+            or x.properties != y.properties
+            or x.attributes != y.attributes
+            or [r.type for r in x.results] != [r.type for r in y.results]
+            or [where.get(v) for v in x.operands] != list(y.operands)
+        ):
+            return False
+        where.update(zip(x.results, y.results))
+    return True
+
+
+def sibling_steps(run: list[StageOp]) -> list[int] | None:
+    """Per input, the constant step between consecutive siblings' maps (None when some
+    input's maps do not step evenly or differ otherwise)."""
+    if len(run) == 1:
+        return [0] * len(run[0].ins)
+    out = []
+    for i in range(len(run[0].ins)):
+        forms = [linear_form(s.in_maps[i].results[0], s.in_maps[i].num_dims, s.in_maps[i].num_symbols) for s in run]
+        if any(f is None for f in forms):
+            return None
+        f0 = forms[0]
+        assert f0 is not None
+        step = forms[1].const - f0.const  # type: ignore[union-attr]
+        for r, f in enumerate(forms):
+            assert f is not None
+            if f.dims != f0.dims or f.syms != f0.syms or f.const != f0.const + r * step:
+                return None
+        out.append(step)
+    return out
