@@ -3,7 +3,6 @@ what it must; refused programs are drawn with their offending tiles marked."""
 
 from __future__ import annotations
 
-import json
 import re
 import struct
 import subprocess
@@ -13,10 +12,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.parser import Parser
 
 from xdsl_spatial import viz
-from xdsl_spatial.ir_io import apply_pipeline, make_context, parse_module
+from xdsl_spatial.ir_io import apply_pipeline, parse_module
 from xdsl_spatial.ownership import SHARED, ownership
 from xdsl_spatial.tools import spatial_run, spatial_viz
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
@@ -45,10 +43,16 @@ def svg_ids(root: ET.Element) -> set[str]:
 
 
 def png_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG that decodes whole (Pillow comes with matplotlib)."""
+    from PIL import Image
+
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert data[12:16] == b"IHDR"
-    return struct.unpack(">II", data[16:24])
+    with Image.open(path) as im:
+        im.load()
+        assert im.format == "PNG"
+        assert struct.unpack(">II", data[16:24]) == im.size
+        return im.size
 
 
 def draw(*args: str) -> int:

@@ -125,11 +125,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _read_module(path: str, pipeline: str | None) -> tuple[ModuleOp, str]:
     """The module, and the verifier's refusal ('' when it verifies): a refused module
     is still drawn, but no pass runs on it."""
+    from xdsl_spatial import viz
+
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+        raise viz.VizError(f"cannot read {path}: {e.strerror}") from None
     ctx = make_context()
     module = Parser(ctx, text, path).parse_module()
     try:

@@ -18,6 +18,7 @@ maps[0].overlap, maps[0].unwritten, maps[0].outside
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import cast
 
 import numpy as np
@@ -94,7 +95,7 @@ class TileMap:
         r_lo, c_lo, _, _ = self.extent
         return self.touches.rows - r_lo, self.touches.cols - c_lo
 
-    @property
+    @cached_property
     def count(self) -> np.ndarray:
         """Distinct items touching each tile of the extent."""
         _, _, h, w = self.extent
@@ -103,7 +104,7 @@ class TileMap:
         np.add.at(out, (r, c), 1)
         return out
 
-    @property
+    @cached_property
     def owner(self) -> np.ndarray:
         """The item touching each tile, UNTOUCHED, or SHARED."""
         _, _, h, w = self.extent
@@ -113,7 +114,7 @@ class TileMap:
         out[self.count > 1] = SHARED
         return out
 
-    @property
+    @cached_property
     def inside(self) -> np.ndarray:
         """True on the tiles of the tensor, False on those outside it."""
         r_lo, c_lo, h, w = self.extent

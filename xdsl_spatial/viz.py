@@ -26,8 +26,8 @@ import re
 import shutil
 import subprocess
 import sysconfig
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -44,9 +44,7 @@ from xdsl_spatial.dialects.spatial import (
     KLoopOp,
     KYieldOp,
     LoadOp,
-    PageType,
     ProgramOp,
-    ReturnOp,
     Role,
     StageOp,
     StoreOp,
@@ -56,7 +54,7 @@ from xdsl_spatial.dialects.spatial import (
     format_linear,
 )
 from xdsl_spatial.interpreters.engine import ProgramTraffic
-from xdsl_spatial.ownership import SHARED, UNTOUCHED, Ownership, TileMap
+from xdsl_spatial.ownership import SHARED, Ownership, TileMap
 from xdsl_spatial.traffic_io import TrafficRun
 
 if TYPE_CHECKING:
@@ -158,6 +156,8 @@ ROLE_FILL = {
     Role.STATE: "#f4cccc",
 }
 CARRY_COLOR = "#c00000"
+BODY_OPS_SHOWN = 6
+"""A stage body of more ops is shown as counts of each."""
 REFUSED_COLOR = "#c00000"
 
 
@@ -185,7 +185,10 @@ def _body_ops(stage: StageOp) -> str:
         if isinstance(o, arith.ConstantOp) and isinstance(o.value, IntegerAttr | FloatAttr):
             name = f"{name} {o.value.value.data:g}"
         out.append(name)
-    return " · ".join(out)
+    if len(out) <= BODY_OPS_SHOWN:
+        return " · ".join(out)
+    counts = Counter(o.split(" ")[0] for o in out)
+    return f"{len(out)} ops: " + " · ".join(f"{k} ×{v}" if v > 1 else k for k, v in counts.items())
 
 
 def _tiles(n: int) -> str:
@@ -696,7 +699,7 @@ def tiles_figure(own: Ownership, refusal: str = "") -> Figure:
 
 def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, patches: Any, is_primary: bool) -> None:
     r_lo, c_lo, h, w = m.extent
-    owner, count = m.owner, m.count
+    owner = m.owner
     rgb = np.empty((h, w, 3))
     rgb[:] = UNTOUCHED_RGB
     rgb[~m.inside] = OUTSIDE_RGB
@@ -709,8 +712,6 @@ def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, pat
     ax.set_ylim(y1, y0)
     r, c = m.dims
     verb = "written" if m.access == "write" else "read"
-    bad = m.overlap | m.unwritten | m.outside
-    nbad = int(bad.sum())
     title = (
         f"{m.name}: {m.role} {r}x{c}, {m.grid[0]}x{m.grid[1]} tiles of "
         f"{m.tile[0]}x{m.tile[1]}, {verb} by the items"
@@ -741,9 +742,7 @@ def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, pat
         ax.grid(which="minor", color="white", linewidth=0.6)
         ax.tick_params(which="minor", length=0)
 
-    pad = m.padded
-    if pad.any():
-        rr, cc = np.nonzero(pad)
+    if m.padded.any():
         fr = (m.dims[0] % m.tile[0]) / m.tile[0]
         fc = (m.dims[1] % m.tile[1]) / m.tile[1]
         # The padded part of the last tile row (and column), as one band each.
@@ -757,7 +756,6 @@ def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, pat
             ax.add_patch(patches.Rectangle(
                 (col + fc, 0), 1 - fc, m.grid[0], fill=False, hatch="\\\\\\\\", ec=(1, 1, 1, 0.55),
                 lw=0, gid=f"pad-{m.name}-cols"))
-        del rr, cc
 
     # Labels: each item at the middle of the tiles it alone moves, when they fit.
     cw = ax.get_position().width * ax.figure.get_figwidth() / w
@@ -806,7 +804,6 @@ def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, pat
                 (tc, tr), 1, 1, fill=False, hatch="xx", ec=MARK_RED, lw=1.5,
                 gid=f"{kind}-{m.name}-{tr}-{tc}"))
     _mark_notes(ax, m, own)
-    del nbad
 
 
 def _mark_notes(ax: Axes, m: TileMap, own: Ownership) -> None:
@@ -993,7 +990,9 @@ def _bytes_per_weight(ax: Axes, folds: Sequence[tuple[str, ProgramTraffic]], pal
             v = b / p.weight_elems
             ax.barh(y, v, left=left, color=palette[t], edgecolor="white", height=0.8)
             left += v
-        parts = ", ".join(f"{t} {b / p.weight_elems:.4g}" for t, b in keys.items())
+        parts = ", ".join(
+            f"{t} {b / p.weight_elems:.3g}" for t, b in sorted(keys.items(), key=lambda kv: -kv[1])
+        )
         ax.text(left + 0.02, y, f"{left:.4f} B/weight ({left / BF16_BYTES:.0%} of bf16)\n{parts}",
                 va="center", fontsize=8.5)
         ax.barh(y + 1, BF16_BYTES, color="#d9d9d9", edgecolor="#999999", height=0.8, hatch="//")
@@ -1114,6 +1113,10 @@ def programs(module: ModuleOp) -> list[tuple[str, ProgramOp]]:
     return out
 
 
+LISTED = 8
+"""Programs an error lists when the one asked for is not there."""
+
+
 def find_program(module: ModuleOp, name: str, entry: str | None = None) -> ProgramOp:
     """The program named `name` (or the only `view`/`fold`, when `name` is the kind)."""
     found = [(fn, p) for fn, p in programs(module) if entry is None or fn == entry]
@@ -1122,7 +1125,10 @@ def find_program(module: ModuleOp, name: str, entry: str | None = None) -> Progr
         hits = [(fn, p) for fn, p in found if p.KIND == name]
     if len(hits) == 1:
         return hits[0][1]
-    listing = ", ".join(f"{p.program_name.data} ({p.KIND}, @{fn})" for fn, p in found) or "none"
+    shown = [f"{p.program_name.data} ({p.KIND}, @{fn})" for fn, p in found[:LISTED]]
+    if len(found) > LISTED:
+        shown.append(f"and {len(found) - LISTED} more (name a function with --entry)")
+    listing = ", ".join(shown) or "none"
     where = f" in @{entry}" if entry else ""
     if not hits:
         raise VizError(f"no program '{name}'{where}; the module has: {listing}")
