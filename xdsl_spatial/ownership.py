@@ -9,9 +9,10 @@ here: a block that runs off its tensor, a tile two items write and a tile none
 writes are recorded, so a refused program can be drawn with them marked.
 
 ```python
-maps = tile_maps(program)          # the stored tensors first, then the loaded ones
-maps[0].owner                      # item writing each tile, UNTOUCHED or SHARED
-maps[0].overlap, maps[0].unwritten, maps[0].outside
+own = ownership(program)
+y = own.maps[0]                    # the stored tensors first, then the loaded ones
+y.owner                            # the item writing each tile, UNTOUCHED or SHARED
+y.overlap, y.unwritten, y.outside  # what the verifier refuses, tile by tile
 ```
 """
 

@@ -10,6 +10,9 @@ what the tests read).
 
 ```python
 from xdsl_spatial import viz
+from xdsl_spatial.ownership import ownership
+
+fold = viz.find_program(module, "fold")
 svg = viz.render_graph(viz.program_graph(fold), "svg")
 png = viz.figure_bytes(viz.tiles_figure(ownership(fold)), "png")
 ```
@@ -523,10 +526,8 @@ def function_graph(functions: Sequence[func.FuncOp], refusal: str = "") -> graph
                     g.edge(source[v], node)
             for r in op.results:
                 if isinstance(r.type, TensorType):
-                    role = Role.OUTPUT if any(
-                        isinstance(u.operation, func.ReturnOp) for u in r.uses
-                    ) else Role.STATE
-                    fill = ROLE_FILL[Role.OUTPUT] if role == Role.OUTPUT else "#f3f3f3"
+                    returned = any(isinstance(u.operation, func.ReturnOp) for u in r.uses)
+                    fill = ROLE_FILL[Role.OUTPUT] if returned else "#f3f3f3"
                     sub.node(nid(r), _label(_h(_value_name(r) or "tensor"), _type_str(r.type)),
                              shape="ellipse", style="filled", fillcolor=fill)
                     g.edge(node, nid(r))
