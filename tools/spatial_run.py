@@ -31,6 +31,7 @@ from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.interpreters.runner import Execution, RunError, execute, find_function
 from xdsl_spatial.ir_io import apply_pipeline, diagnostic_text, make_context, parse_module
+from xdsl_spatial.traffic_io import TrafficRun, write_json
 
 
 class UsageError(Exception):
@@ -66,6 +67,11 @@ def _parser() -> argparse.ArgumentParser:
         help="with --weights: allow non-Q8_0 tensors, dequantised and re-quantised to Q8_0",
     )
     p.add_argument("--stats", action="store_true", help="print the traffic table")
+    p.add_argument(
+        "--stats-json",
+        metavar="FILE",
+        help="write the traffic as JSON, for spatial-viz --traffic FILE",
+    )
     p.add_argument(
         "--compare",
         action="store_true",
@@ -273,6 +279,12 @@ def _main(args: argparse.Namespace) -> int:
         print(after.traffic.table())
     if args.outputs:
         _write_outputs(args.outputs, after.outputs)
+    if args.stats_json:
+        entry = find_function(module, args.entry).sym_name.data
+        try:
+            write_json(args.stats_json, [TrafficRun(entry, after.traffic.programs)])
+        except OSError as e:
+            raise UsageError(f"cannot write {args.stats_json}: {e.strerror}") from None
     return 0
 
 

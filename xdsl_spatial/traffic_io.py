@@ -1,0 +1,140 @@
+"""
+The traffic of runs as JSON: what `spatial-run --stats-json` writes and
+`spatial-viz --traffic` reads.
+
+```json
+{"format": "spatial-traffic", "version": 1,
+ "runs": [{"entry": "gemv", "programs": [{"name": "q8_gemv_2048x4096_w8", "kind": "fold",
+   "items": 16, "local_mem": 757760, "loaded": {"W__q8": 8388608, ...},
+   "stored": {"y": 524288}, "weight_elems": 8388608}]}]}
+```
+
+A run is one call of one function (`entry`); a model's traffic is many runs, in one
+file or several.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl_spatial.atomic import write_atomic
+from xdsl_spatial.interpreters.engine import ProgramTraffic
+
+FORMAT = "spatial-traffic"
+VERSION = 1
+
+
+class TrafficFileError(Exception):
+    """A traffic file that cannot be read: the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class TrafficRun:
+    """The programs one call of `entry` ran, with the bytes each moved."""
+
+    entry: str
+    programs: list[ProgramTraffic]
+
+
+def to_json(runs: Sequence[TrafficRun]) -> str:
+    return json.dumps(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "runs": [
+                {
+                    "entry": r.entry,
+                    "programs": [
+                        {
+                            "name": p.name,
+                            "kind": p.kind,
+                            "items": p.items,
+                            "local_mem": p.local_mem,
+                            "loaded": dict(p.loaded),
+                            "stored": dict(p.stored),
+                            "weight_elems": p.weight_elems,
+                        }
+                        for p in r.programs
+                    ],
+                }
+                for r in runs
+            ],
+        },
+        indent=1,
+    )
+
+
+def write_json(path: str, runs: Sequence[TrafficRun]) -> None:
+    write_atomic(path, (to_json(runs) + "\n").encode())
+
+
+def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(obj, dict) or key not in obj:
+        raise TrafficFileError(f"{where} has no '{key}'")
+    v = obj[key]
+    if not isinstance(v, kind) or isinstance(v, bool):
+        raise TrafficFileError(f"{where}: '{key}' must be {_kind_name(kind)}, got {v!r}")
+    return v
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    return {str: "a string", int: "an integer", list: "a list", dict: "an object"}.get(
+        kind if isinstance(kind, type) else kind[0], "a value"
+    )
+
+
+def _bytes_map(obj: Any, key: str, where: str) -> dict[str, int]:
+    m = _field(obj, key, dict, where)
+    for k, v in m.items():
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise TrafficFileError(f"{where}: {key}['{k}'] must be a byte count, got {v!r}")
+    return dict(m)
+
+
+def from_json(text: str, name: str = "<traffic>") -> list[TrafficRun]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise TrafficFileError(f"{name} is not JSON: {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise TrafficFileError(
+            f"{name} is not a traffic file (expected \"format\": \"{FORMAT}\", as "
+            "spatial-run --stats-json writes)"
+        )
+    if doc.get("version") != VERSION:
+        raise TrafficFileError(
+            f"{name} has version {doc.get('version')!r}; this reads version {VERSION}"
+        )
+    runs = []
+    for i, r in enumerate(_field(doc, "runs", list, name)):
+        where = f"{name}: runs[{i}]"
+        programs = []
+        for j, p in enumerate(_field(r, "programs", list, where)):
+            pw = f"{where}.programs[{j}]"
+            programs.append(
+                ProgramTraffic(
+                    name=_field(p, "name", str, pw),
+                    kind=_field(p, "kind", str, pw),
+                    items=_field(p, "items", int, pw),
+                    local_mem=_field(p, "local_mem", int, pw),
+                    loaded=_bytes_map(p, "loaded", pw),
+                    stored=_bytes_map(p, "stored", pw),
+                    weight_elems=_field(p, "weight_elems", int, pw),
+                )
+            )
+        runs.append(TrafficRun(_field(r, "entry", str, where), programs))
+    return runs
+
+
+def read_json(path: str) -> list[TrafficRun]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise TrafficFileError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise TrafficFileError(f"{path} is not a traffic file (not UTF-8 text)") from None
+    return from_json(text, path)
