@@ -223,7 +223,7 @@ def marks(ids: set[str], kind: str) -> set[str]:
 
 def test_overlapping_items_mark_the_shared_and_the_unwritten_tiles(tmp_path):
     ids, text = bad_tiles(tmp_path, "overlapping_items")
-    assert "refused by the verifier: items 0 and 1 both write tile 4 of 'y'" in text
+    assert "refused by the verifier: items 0 and 1 both write tile (0, 4) of 'y'" in text
     assert marks(ids, "overlap") == {f"overlap-y-0-{c}" for c in range(4, 8)}
     assert marks(ids, "unwritten") == {f"unwritten-y-0-{c}" for c in range(12, 16)}
     assert marks(ids, "stray") == {f"stray-y-0-{c}-item-1" for c in range(4, 8)}

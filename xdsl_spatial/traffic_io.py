@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl_spatial.atomic import write_atomic
-from xdsl_spatial.interpreters.engine import ProgramTraffic
+from xdsl_spatial.interpreters.traffic import ProgramTraffic
 
 FORMAT = "spatial-traffic"
 VERSION = 1

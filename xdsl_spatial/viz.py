@@ -56,7 +56,7 @@ from xdsl_spatial.dialects.spatial import (
     element_name,
     format_linear,
 )
-from xdsl_spatial.interpreters.engine import ProgramTraffic
+from xdsl_spatial.interpreters.traffic import ProgramTraffic
 from xdsl_spatial.ownership import SHARED, Ownership, TileMap
 from xdsl_spatial.traffic_io import TrafficRun
 
