@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator, Sequence
+import dataclasses
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from xdsl.context import Context
@@ -160,21 +161,75 @@ def lanes_width(m: int, page_w: int) -> int:
     return 16 if m * page_w < 2**15 else 32
 
 
-def view_buffer_bytes(m: int, k: int, act_bytes: int, target: TargetAttr) -> int:
-    """Local memory of the largest view section's buffers, as `build_view` allocates
-    them: each section is a program of its own, on a site of its own."""
-    tr, tc = target.tile
-    te = tr * tc
-    rows = 1 if m == 1 else lift_rows(m, target.acc_tiles.data)
-    worst = 0
-    for _, _, width in view_sections(k, tr):
-        page_t = width // tc
-        total = 2 * page_t * te * act_bytes  # in_block: a K block of every row
-        total += 2 * rows * te * act_bytes  # out
-        if m > 1:
-            total += rows * te * lanes_width(m, page_t * tc) // 8  # in_lanes
-        worst = max(worst, total)
-    return worst
+@dataclass(frozen=True)
+class BufferPlan:
+    """A buffer a program allocates: the builders allocate exactly the plan's list, and
+    the local memory reported and checked is this list's sum."""
+
+    name: str
+    tiles: int
+    element: Attribute
+    depth: int
+
+    def bytes(self, tile: tuple[int, int]) -> int:
+        return self.depth * self.tiles * tile[0] * tile[1] * element_bytes(self.element)
+
+
+class Allocation:
+    """The buffers of a plan, handed out by name as a builder allocates them; `done`
+    checks that it allocated every one, once."""
+
+    def __init__(self, buffers: Sequence[BufferPlan]):
+        self.left = {b.name: b for b in buffers}
+
+    def take(self, name: str) -> BufferPlan:
+        return self.left.pop(name)
+
+    def done(self) -> None:
+        assert not self.left, f"planned but not allocated: {sorted(self.left)}"
+
+
+@dataclass(frozen=True)
+class ViewSection:
+    """One program of the view: K blocks `kb0 .. kb0 + kbs - 1`, each `width` elements
+    of every row (the whole blocks of 1024, or the tail)."""
+
+    kb0: int
+    kbs: int
+    width: int
+    buffers: tuple[BufferPlan, ...]
+
+
+@dataclass(frozen=True)
+class ViewPlan:
+    """Every number the view is built from: its sections, each a program on a site of
+    its own, and what each allocates."""
+
+    m: int
+    k: int
+    act: Attribute
+    rows: int
+    """View tiles one item writes (m = 1: 1)."""
+    tile: tuple[int, int]
+    sections: tuple[ViewSection, ...]
+
+    @staticmethod
+    def make(m: int, k: int, act: Attribute, target: TargetAttr) -> ViewPlan:
+        tr, tc = target.tile
+        rows = 1 if m == 1 else lift_rows(m, target.acc_tiles.data)
+        sections = []
+        for kb0, kbs, width in view_sections(k, tr):
+            page_t = width // tc
+            bufs = [BufferPlan("in_block", page_t, act, 2), BufferPlan("out", rows, act, 2)]
+            if m > 1:
+                lanes = IntegerType(lanes_width(m, page_t * tc))
+                bufs.append(BufferPlan("in_lanes", rows, lanes, 1))
+            sections.append(ViewSection(kb0, kbs, width, tuple(bufs)))
+        return ViewPlan(m, k, act, rows, target.tile, tuple(sections))
+
+    def buffer_bytes(self) -> int:
+        """Local memory of the largest section's buffers."""
+        return max(sum(b.bytes(self.tile) for b in s.buffers) for s in self.sections)
 
 
 @dataclass(frozen=True)
@@ -186,9 +241,19 @@ class FoldPlan:
     n: int
     wb: int
     """Column tiles one item owns."""
-    act_bytes: int
-    scale_bytes: int
+    act: Attribute
+    """The view's element type: the target's activation precision."""
+    scale: Attribute
+    """The scales' element type."""
     tile: tuple[int, int]
+
+    @property
+    def act_bytes(self) -> int:
+        return element_bytes(self.act)
+
+    @property
+    def scale_bytes(self) -> int:
+        return element_bytes(self.scale)
 
     @property
     def col_tiles(self) -> int:
@@ -222,23 +287,38 @@ class FoldPlan:
         """View loads per item: one per K block and one for the tail."""
         return self.k_blocks + (1 if self.tail_blocks else 0)
 
-    def buffer_bytes(self) -> int:
-        """Local memory of the fold's buffers, as the builder allocates them."""
-        te = self.tile[0] * self.tile[1]
-        m, wb, a, s = self.m, self.wb, self.act_bytes, self.scale_bytes
-        total = 2 * wb * te * ACC_BYTES  # out
+    def row_names(self, stem: str) -> list[str]:
+        """The names of a stage (and its buffer) per row: `stem` for one row."""
+        return [stem] if self.m == 1 else [f"{stem}_{r}" for r in range(self.m)]
+
+    def buffers(self) -> tuple[BufferPlan, ...]:
+        """What the fold allocates, in order: for the K loop its pages of the view, the
+        values and the scales (double-buffered), the running sum and each row's block
+        sums; for the tail the same, once; the result's page."""
+        tr = self.tile[0]
+        m, wb, g = self.m, self.wb, self.tail_blocks
+        out: list[BufferPlan] = []
         if self.k_blocks:
-            total += 2 * m * te * a  # in_x
-            total += 2 * self.tile[0] * wb * te  # in_q8
-            total += 2 * wb * te * s  # in_scale
-            total += m * wb * te * ACC_BYTES  # block sums, one buffer a row
-            total += 2 * wb * te * ACC_BYTES  # run_sum
-        if self.tail_blocks:
-            total += m * te * a
-            total += self.tail_blocks * wb * te
-            total += wb * te * s
-            total += m * wb * te * ACC_BYTES
-        return total
+            out += [
+                BufferPlan("in_x", m, self.act, 2),
+                BufferPlan("in_q8", tr * wb, i8, 2),
+                BufferPlan("in_scale", wb, self.scale, 2),
+                BufferPlan("run_sum", wb, f32, 2),
+            ]
+            out += [BufferPlan(name, wb, f32, 1) for name in self.row_names("block")]
+        if g:
+            out += [
+                BufferPlan("in_x_tail", m, self.act, 1),
+                BufferPlan("in_q8_tail", g * wb, i8, 1),
+                BufferPlan("in_scale_tail", wb, self.scale, 1),
+            ]
+            out += [BufferPlan(name, wb, f32, 1) for name in self.row_names("tail")]
+        out.append(BufferPlan("out", wb, f32, 2))
+        return tuple(out)
+
+    def buffer_bytes(self) -> int:
+        """Local memory of the fold's buffers."""
+        return sum(b.bytes(self.tile) for b in self.buffers())
 
     def weight_bytes(self) -> int:
         """Bytes the weight moves: its values, and its scales in whole tile rows (a
@@ -273,7 +353,7 @@ class FoldPlan:
 
 
 def choose_wb(
-    m: int, k: int, n: int, act_bytes: int, scale_bytes: int, target: TargetAttr
+    m: int, k: int, n: int, act: Attribute, scale: Attribute, target: TargetAttr
 ) -> FoldPlan | None:
     """The widest column group: a divisor of the column tiles, at most the accumulator's
     tiles, whose buffers fit the local memory; None when not even one tile fits."""
@@ -281,7 +361,7 @@ def choose_wb(
     for wb in range(min(n_t, target.acc_tiles.data), 0, -1):
         if n_t % wb:
             continue
-        plan = FoldPlan(m, k, n, wb, act_bytes, scale_bytes, target.tile)
+        plan = FoldPlan(m, k, n, wb, act, scale, target.tile)
         if plan.buffer_bytes() <= target.local_mem.data:
             return plan
     return None
@@ -438,11 +518,11 @@ class _Program:
         op.results[0].name_hint = hint
         return self.add(op).results[0]
 
-    def buffer(self, name: str, tiles: int, elem: Attribute, depth: int) -> SSAValue:
+    def buffer(self, plan: BufferPlan) -> SSAValue:
         """Buffers live for the whole program, outside any loop."""
-        op = BufferOp(name, tiles, elem, depth)
+        op = BufferOp(plan.name, plan.tiles, plan.element, plan.depth)
         self.block.add_op(op)
-        op.results[0].name_hint = name
+        op.results[0].name_hint = plan.name
         return op.results[0]
 
     def load(
@@ -573,22 +653,22 @@ def build_view(
     x: SSAValue,
     x_name: str,
     view_name: str,
-    m: int,
-    k: int,
+    plan: ViewPlan,
     target: TargetAttr,
 ) -> list[ViewOp]:
-    """The view of `x` in sections: the whole 1024-blocks, then the tail."""
+    """The view of `x` (of the plan's element type) in sections: the whole
+    1024-blocks, then the tail."""
+    m, k, act, rows = plan.m, plan.k, plan.act, plan.rows
     tr, tc = target.tile
     block = tr * Q8_BLOCK
-    sections = view_sections(k, tr)
-    act = cast(TensorType[Attribute], x.type).element_type
     shape = (view_rows(m, k), Q8_BLOCK)
-    rows = 1 if m == 1 else lift_rows(m, target.acc_tiles.data)
     chunks = m // rows
     out: list[ViewOp] = []
     prev: SSAValue | None = None
-    part = len(sections) > 1
-    for kb0, kbs, width in sections:
+    part = len(plan.sections) > 1
+    for section in plan.sections:
+        kb0, kbs, width = section.kb0, section.kbs, section.width
+        alloc = Allocation(section.buffers)
         page_t = width // tc
         g = width // Q8_BLOCK
         page_w = page_t * tc
@@ -599,8 +679,8 @@ def build_view(
         dst = p.tensor(
             view_name, shape, act, role, arg=1 if prev is not None else None, hint="view"
         )
-        x_in = p.buffer("in_block", page_t, act, 2)
-        o = p.buffer("out", rows, act, 2)
+        x_in = p.buffer(alloc.take("in_block"))
+        o = p.buffer(alloc.take("out"))
         kb = p.coords[0]
         px = p.load(src, x_in, kb0 * (block // tc), [(kb, page_t)], (1, page_t), k // tc)
         if m == 1:
@@ -615,7 +695,8 @@ def build_view(
             store_steps = [(kb, 1)]
             owns = AffineMap(1, 0, (_lin(kb0, d0=1), _lin()))
         else:
-            ix = IntegerType(lanes_width(m, page_w))
+            in_lanes = alloc.take("in_lanes")
+            ix = in_lanes.element
             lanes = np.array(
                 [(c // tc) * page_w + c % tc for c in range(chunks * rows * tc)],
                 dtype=np.int64,
@@ -630,7 +711,7 @@ def build_view(
                 ),
                 hint="lanes",
             )
-            l_in = p.buffer("in_lanes", rows, ix, 1)
+            l_in = p.buffer(in_lanes)
             c = p.coords[1]
             pl = p.load(table, l_in, 0, [(c, rows)], (1, rows), chunks * rows)
             lifted = p.stage(
@@ -645,6 +726,7 @@ def build_view(
             store_steps = [(kb, m), (c, rows)]
             owns = AffineMap(2, 0, (_lin(kb0 * m, d0=m, d1=rows), _lin()))
         p.store(lifted, dst, kb0 * (m if m > 1 else 1), store_steps, (rows, 1), 1)
+        alloc.done()
         items = kbs * chunks
         view = ViewOp(
             f"q8_view_{m}x{k}_from{kb0}",
@@ -678,11 +760,13 @@ def build_fold(
     y_name: str,
     init: WeightInit,
     plan: FoldPlan,
-    act: Attribute,
-    scale_type: Attribute,
     target: TargetAttr,
+    numerics: str,
 ) -> FoldOp:
+    """The fold the plan describes; `numerics`, the reason its result is approximate."""
     m, k, n, wb = plan.m, plan.k, plan.n, plan.wb
+    act, scale_type = plan.act, plan.scale
+    alloc = Allocation(plan.buffers())
     tr, tc = target.tile
     n_t, nb, g = plan.col_tiles, plan.k_blocks, plan.tail_blocks
     cols = wb * tc
@@ -714,7 +798,6 @@ def build_fold(
     qt = param(Q8Part.VALUES, (k, n), i8, "values", "q")
     st = param(Q8Part.SCALES, (k // Q8_BLOCK, n), scale_type, "scales", "s")
     yt = p.tensor(y_name, (m, n), f32, Role.OUTPUT, hint="y")
-    named = (lambda stem, r: stem) if m == 1 else (lambda stem, r: f"{stem}_{r}")
     pointwise = [(IterKind.PAR, tr), (IterKind.PAR, cols)]
     ident = _lin(d0=cols, d1=1)
 
@@ -723,11 +806,11 @@ def build_fold(
     ) -> list[SSAValue]:
         """Each row's `sum_b s[b, n] * sum_i x[r, 32b + i] * q[32b + i, n]`."""
         sums = []
-        for r in range(m):
-            buf = p.buffer(named(stem, r), wb, f32, 1)
+        for r, name in enumerate(plan.row_names(stem)):
+            buf = p.buffer(alloc.take(name))
             sums.append(
                 p.stage(
-                    named(stem, r),
+                    name,
                     [(IterKind.SUM, blocks), (IterKind.PAR, cols), (IterKind.SUM, Q8_BLOCK)],
                     [
                         (px, _lin(r * tc, d0=m * tc, d2=1)),
@@ -744,10 +827,7 @@ def build_fold(
     partials: list[SSAValue] = []
     carried = None
     if nb:
-        bx = p.buffer("in_x", m, act, 2)
-        bq = p.buffer("in_q8", tr * wb, i8, 2)
-        bs = p.buffer("in_scale", wb, scale_type, 2)
-        run = p.buffer("run_sum", wb, f32, 2)
+        bx, bq, bs, run = (p.buffer(alloc.take(b)) for b in ("in_x", "in_q8", "in_scale", "run_sum"))
         zero = p.stage(
             "init_sum", pointwise, [], run, ident, lambda b, a: _f32_const(b, 0.0)
         )
@@ -774,14 +854,13 @@ def build_fold(
         p.add(loop)
         carried = loop.results[0]
     if g:
-        bx = p.buffer("in_x_tail", m, act, 1)
-        bq = p.buffer("in_q8_tail", g * wb, i8, 1)
-        bs = p.buffer("in_scale_tail", wb, scale_type, 1)
+        bx, bq, bs = (p.buffer(alloc.take(b)) for b in ("in_x_tail", "in_q8_tail", "in_scale_tail"))
         px = p.load(xt, bx, nb * m, [], (m, 1), 1)
         pq = p.load(qt, bq, tr * nb * n_t, [(y, wb)], (g, wb), n_t)
         ps = p.load(st, bs, nb * n_t, [(y, wb)], (1, wb), n_t)
         partials = block_sums("tail", px, pq, ps, g)
-    out = p.buffer("out", wb, f32, 2)
+    out = p.buffer(alloc.take("out"))
+    alloc.done()
     result_ins = ([(carried, ident)] if carried is not None else []) + [
         (t, _lin(d1=1)) for t in partials
     ]
@@ -792,7 +871,6 @@ def build_fold(
     result = p.stage("result", pointwise, result_ins, out, ident, body)
     p.store(result, yt, 0, [(y, wb)], (1, wb), n_t)
     name = f"q8_gemv_{k}x{n}_w{wb}" if m == 1 else f"q8_gemm_{m}x{k}x{n}_w{wb}"
-    rows = "row" if m == 1 else "rows"
     return FoldOp(
         name,
         grid=[plan.items],
@@ -800,9 +878,7 @@ def build_fold(
         owns_size=(1, wb),
         target=target,
         plan=PlanAttr((1, plan.items), max(nb, 1), (1, wb)),
-        numerics=NumericsAttr(
-            "approx", f"a Q8_0 product over {m} {element_name(act)} {rows}"
-        ),
+        numerics=NumericsAttr("approx", numerics),
         ins=ins,
         result_types=[TensorType(f32, (m, n))],
         body=p.finish([yt]),
@@ -878,29 +954,49 @@ def _quantised_constant(
 # --------------------------------------------------------------------------------------
 
 
-def plan_q8_matmul(mm: Q8Matmul, target: TargetAttr) -> tuple[FoldPlan | None, str | None]:
-    """The fold's plan, and why the product is not lowered (None when it is)."""
+def plan_q8_matmul(
+    mm: Q8Matmul, target: TargetAttr
+) -> tuple[FoldPlan | None, ViewPlan | None, str | None]:
+    """The fold's and the view's plans, and why the product is not lowered (None when
+    it is). The view holds the target's activation precision."""
     if (why := declines(mm.m, mm.k, mm.n, target)) is not None:
-        return None, why
-    act, scale = element_bytes(mm.x_type), element_bytes(mm.scale_type)
-    plan = choose_wb(mm.m, mm.k, mm.n, act, scale, target)
+        return None, None, why
+    act = target.act
+    plan = choose_wb(mm.m, mm.k, mm.n, act, mm.scale_type, target)
     budget = target.local_mem.data
     if plan is None:
-        need = FoldPlan(mm.m, mm.k, mm.n, 1, act, scale, target.tile).buffer_bytes()
-        return None, (
+        need = FoldPlan(mm.m, mm.k, mm.n, 1, act, mm.scale_type, target.tile).buffer_bytes()
+        return None, None, (
             f"no column group fits: one column tile needs {need} B of local memory, "
             f"a site has {budget}"
         )
-    if (need := view_buffer_bytes(mm.m, mm.k, act, target)) > budget:
-        return plan, (
+    view = ViewPlan.make(mm.m, mm.k, act, target)
+    if (need := view.buffer_bytes()) > budget:
+        return plan, view, (
             f"the view's buffers need {need} B of local memory, a site has {budget}"
         )
     if not plan.profitable():
-        return plan, (
+        return plan, view, (
             f"weight {plan.model_weight_bytes()} B + view reads {plan.view_reads()} B "
             f"= {plan.model_bytes()} B >= a bf16 copy's {plan.dense_bytes()} B"
         )
-    return plan, None
+    return plan, view, None
+
+
+def numerics_claim(mm: Q8Matmul, act: Attribute) -> str:
+    """Why the fold's result is approximate, and what it rounds that the source did
+    not, or the other way round."""
+    rows = "row" if mm.m == 1 else "rows"
+    claim = f"a Q8_0 product over {mm.m} {element_name(act)} {rows}"
+    if element_bytes(mm.x_type) > element_bytes(act):
+        claim += f"; the {element_name(mm.x_type)} activation is rounded to {element_name(act)}"
+    w = cast(TensorType[Attribute], mm.dequant.result.type).element_type
+    if not isinstance(w, Float32Type):
+        claim += (
+            f"; the source rounds its weight to {element_name(w)}, the fold multiplies "
+            "q * s exactly"
+        )
+    return claim
 
 
 @dataclass
@@ -912,8 +1008,12 @@ class Decision:
     lowered: bool
     reason: str
     plan: FoldPlan | None = None
-    view_bytes: int = 0
-    """Local memory of the view's buffers (its largest section)."""
+    view: ViewPlan | None = None
+
+    @property
+    def view_bytes(self) -> int:
+        """Local memory of the view's buffers (its largest section)."""
+        return self.view.buffer_bytes() if self.view is not None else 0
 
     def line(self) -> str:
         head = f"q8-lower: {self.where}{' ' + self.shape if self.shape else ''}: "
@@ -932,63 +1032,29 @@ class Decision:
 
 
 @dataclass
-class LowerQ8Matmul(RewritePattern):
-    """`linalg.matmul(x, q8.dequantize(values, scales))` -> view + fold."""
+class Naming:
+    """What the pattern has named so far in one module, so that names stay one per
+    thing: every product of an activation value reads one view of it, named after the
+    value and how often its variable was written before (`x__q8_rows1`: `x`'s second
+    value); every weight (its values and scales) has one name however often it is
+    read."""
 
-    target: TargetAttr
     views: dict[SSAValue, SSAValue] = field(default_factory=dict)
-    """The view of each activation value, shared by every product of it."""
+    """The view of each activation value."""
     writes: dict[SSAValue, int] = field(default_factory=dict)
     """How many same-named tensors a function defined before each named value."""
     unnamed: dict[Operation, int] = field(default_factory=dict)
     """Unnamed activations viewed so far, per function."""
     weights: dict[tuple[SSAValue, SSAValue], str] = field(default_factory=dict)
-    """The name of each weight (values, scales), one per weight however often read."""
-    decisions: list[Decision] = field(default_factory=list)
+    """The name of each weight (values, scales)."""
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
-        res = op.res[0].name_hint if op.res else None
-        where = f"linalg.matmul %{res}" if res else f"linalg.matmul #{len(self.decisions)}"
-        mm = match_q8_matmul(op)
-        if isinstance(mm, str):
-            self.decisions.append(Decision(where, "", False, mm))
-            return
-        shape = f"{mm.m}x{mm.k}x{mm.n}"
-        plan, why = plan_q8_matmul(mm, self.target)
-        if plan is None or why is not None:
-            self.decisions.append(Decision(where, shape, False, why or "", plan))
-            return
-        weight = self._weight_name(mm.dequant)
-        init = weight_init(mm.dequant, weight)
-        view = self._view_of(mm, rewriter)
-        fold = build_fold(
-            view,
-            _view_tensor_name(view),
-            weight,
-            value_name(op.res[0], "y"),
-            init,
-            plan,
-            mm.x_type,
-            mm.scale_type,
-            self.target,
-        )
-        rewriter.replace(op, fold)
-        fold.results[0].name_hint = op.res[0].name_hint
-        for dead in (mm.fill, mm.dequant, mm.extf):
-            _erase_if_unused(dead, rewriter)
-        view_bytes = view_buffer_bytes(
-            mm.m, mm.k, element_bytes(mm.x_type), self.target
-        )
-        self.decisions.append(Decision(where, shape, True, "", plan, view_bytes))
-
-    def _weight_name(self, dq: q8.DequantizeOp) -> str:
+    def weight(self, dq: q8.DequantizeOp) -> str:
         key = (dq.values, dq.scales)
         if key not in self.weights:
             self.weights[key] = weight_name(dq, len(self.weights))
         return self.weights[key]
 
-    def _writes_before(self, x: SSAValue) -> int:
+    def writes_before(self, x: SSAValue) -> int:
         """How many times the function wrote the tensor `x` names before `x`: the
         tensors of that name it defines earlier (`%x`, then `%x_1`, ...). An unnamed
         value is viewed as `x`, numbered after every tensor the function names `x`."""
@@ -1005,22 +1071,82 @@ class LowerQ8Matmul(RewritePattern):
                     seen[v.name_hint] = self.writes[v] + 1
         return self.writes.get(x, 0)
 
-    def _view_of(self, mm: Q8Matmul, rewriter: PatternRewriter) -> SSAValue:
-        """One view per value: made after the value is defined, shared by its products."""
-        if (v := self.views.get(mm.x)) is not None:
+
+@dataclass
+class LowerQ8Matmul(RewritePattern):
+    """`linalg.matmul(x, q8.dequantize(values, scales))` -> view + fold."""
+
+    target: TargetAttr
+    names: Naming = field(default_factory=Naming)
+    decisions: list[Decision] = field(default_factory=list)
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
+        res = op.res[0].name_hint if op.res else None
+        where = f"linalg.matmul %{res}" if res else f"linalg.matmul #{len(self.decisions)}"
+        mm = match_q8_matmul(op)
+        if isinstance(mm, str):
+            self.decisions.append(Decision(where, "", False, mm))
+            return
+        shape = f"{mm.m}x{mm.k}x{mm.n}"
+        plan, view_plan, why = plan_q8_matmul(mm, self.target)
+        if plan is None or view_plan is None or why is not None:
+            self.decisions.append(Decision(where, shape, False, why or "", plan, view_plan))
+            return
+        weight = self.names.weight(mm.dequant)
+        init = weight_init(mm.dequant, weight)
+        view = self._view_of(mm, view_plan, rewriter)
+        fold = build_fold(
+            view,
+            _view_tensor_name(view),
+            weight,
+            value_name(op.res[0], "y"),
+            init,
+            plan,
+            self.target,
+            numerics_claim(mm, view_plan.act),
+        )
+        rewriter.replace(op, fold)
+        fold.results[0].name_hint = op.res[0].name_hint
+        for dead in (mm.fill, mm.dequant, mm.extf):
+            _erase_if_unused(dead, rewriter)
+        self.decisions.append(Decision(where, shape, True, "", plan, view_plan))
+
+    def _view_of(self, mm: Q8Matmul, plan: ViewPlan, rewriter: PatternRewriter) -> SSAValue:
+        """One view per value: made after the value is defined (and converted to the
+        target's activation precision by an explicit op, when it is held in another),
+        shared by its products."""
+        if (v := self.names.views.get(mm.x)) is not None:
             return v
         base = value_name(mm.x, "x")
-        name = q8_rows_name(base, self._writes_before(mm.x))
-        views = build_view(mm.x, base, name, mm.m, mm.k, self.target)
-        if isinstance(mm.x, BlockArgument):
-            point = InsertPoint.at_start(mm.x.block)
+        writes = self.names.writes_before(mm.x)
+        name = q8_rows_name(base, writes)
+        # The tensor the view reads is the value as printed (`%x_1` is `x_1`).
+        tensor_name = base if not writes else f"{base}_{writes}"
+        x = mm.x
+        if mm.x_type != plan.act and mm.extf is not None and mm.extf.result.type == mm.op.inputs[0].type and cast(TensorType[Attribute], mm.extf.result.type).element_type == plan.act:
+            x = mm.extf.result  # the activation the matmul reads, already widened
+        if isinstance(x, BlockArgument):
+            point = InsertPoint.at_start(x.block)
         else:
-            point = InsertPoint.after(cast(Operation, mm.x.owner))
+            point = InsertPoint.after(cast(Operation, x.owner))
+        if cast(TensorType[Attribute], x.type).element_type != plan.act:
+            shaped = TensorType(plan.act, cast(TensorType[Attribute], x.type).get_shape())
+            convert = (
+                arith.ExtFOp(x, shaped)
+                if element_bytes(plan.act) > element_bytes(mm.x_type)
+                else arith.TruncFOp(x, shaped)
+            )
+            convert.result.name_hint = f"{tensor_name}_{element_name(plan.act)}"
+            rewriter.insert(convert, point)
+            point = InsertPoint.after(convert)
+            x = convert.result
+        views = build_view(x, tensor_name, name, plan, self.target)
         for v in views:
             rewriter.insert(v, point)
         for i, v in enumerate(views):
             v.results[0].name_hint = name + ("" if i == len(views) - 1 else f"_part{i}")
-        self.views[mm.x] = views[-1].results[0]
+        self.names.views[mm.x] = views[-1].results[0]
         return views[-1].results[0]
 
 
@@ -1068,16 +1194,25 @@ def _erase_if_unused(op: Operation | None, rewriter: PatternRewriter) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def resolve_target(
-    module: ModuleOp,
-    *,
-    preset: str | None = None,
-    local_mem: int | None = None,
-    acc_tiles: int | None = None,
-    tile_rows: int | None = None,
-    tile_cols: int | None = None,
-) -> TargetAttr:
-    """The module's `spatial.target` (or a preset), with any option given overriding it."""
+@dataclass(frozen=True)
+class TargetOptions:
+    """The options that override the chip the pass lowers for (each None: the
+    module's `spatial.target`, else the preset's)."""
+
+    preset: str | None = None
+    local_mem: int | None = None
+    acc_tiles: int | None = None
+    tile_rows: int | None = None
+    tile_cols: int | None = None
+    act: str | None = None
+
+
+def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
+    """The module's `spatial.target` (or a preset), with any option given overriding it
+    (the fields of `TargetOptions`)."""
+    o = TargetOptions(**options)
+    preset, act = o.preset, o.act
+    local_mem, acc_tiles, tile_rows, tile_cols = o.local_mem, o.acc_tiles, o.tile_rows, o.tile_cols
     base = module.attributes.get("spatial.target")
     if preset is not None or not isinstance(base, TargetAttr):
         if preset is not None and preset not in spatial.TARGET_PRESETS:
@@ -1094,40 +1229,30 @@ def resolve_target(
     ):
         if v is not None and v < 1:
             raise PassFailedException(f"q8-lower: {name} must be positive, got {v}")
+    acts = {"bf16": BFloat16Type(), "f32": Float32Type()}
+    if act is not None and act not in acts:
+        raise PassFailedException(
+            f"q8-lower: act must be one of {', '.join(acts)}, got '{act}'"
+        )
     return TargetAttr(
         tile=(tile_rows or base.tile_rows.data, tile_cols or base.tile_cols.data),
-        act=base.act,
+        act=acts[act] if act is not None else base.act,
         acc=base.acc,
         local_mem=local_mem if local_mem is not None else base.local_mem.data,
         acc_tiles=acc_tiles if acc_tiles is not None else base.acc_tiles.data,
     )
 
 
-def lower_q8(
-    module: ModuleOp,
-    *,
-    preset: str | None = None,
-    local_mem: int | None = None,
-    acc_tiles: int | None = None,
-    tile_rows: int | None = None,
-    tile_cols: int | None = None,
-) -> list[Decision]:
-    """Lower every Q8_0 matmul of `module` in place; what happened to each matmul."""
-    target = resolve_target(
-        module,
-        preset=preset,
-        local_mem=local_mem,
-        acc_tiles=acc_tiles,
-        tile_rows=tile_rows,
-        tile_cols=tile_cols,
-    )
-    pattern = LowerQ8Matmul(target)
+def lower_q8(module: ModuleOp, **options: Any) -> list[Decision]:
+    """Lower every Q8_0 matmul of `module` in place; what happened to each matmul.
+    `options`: the fields of `TargetOptions`."""
+    pattern = LowerQ8Matmul(resolve_target(module, **options))
     PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
     return pattern.decisions
 
 
 @dataclass(frozen=True)
-class Q8LowerPass(ModulePass):
+class Q8LowerPass(TargetOptions, ModulePass):
     """
     Rewrite `linalg.matmul` over a `q8.dequantize`d weight into a view and a fold.
 
@@ -1139,28 +1264,20 @@ class Q8LowerPass(ModulePass):
                   buffers must fit.
       acc-tiles   accumulator tiles a site holds: the widest column group.
       tile-rows, tile-cols  the tile (the fold needs 32x32).
+      act         the precision activations are held in on the chip, bf16 (the
+                  presets') or f32: a view holds it, and an activation of another
+                  precision is converted by an explicit op before its view.
       report      print to stderr, per matmul, whether it was lowered and why, the
                   column group, items, K blocks, tail and bytes.
     """
 
     name = "q8-lower"
 
-    preset: str | None = None
-    local_mem: int | None = None
-    acc_tiles: int | None = None
-    tile_rows: int | None = None
-    tile_cols: int | None = None
     report: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        decisions = lower_q8(
-            op,
-            preset=self.preset,
-            local_mem=self.local_mem,
-            acc_tiles=self.acc_tiles,
-            tile_rows=self.tile_rows,
-            tile_cols=self.tile_cols,
-        )
+        options = {f.name: getattr(self, f.name) for f in dataclasses.fields(TargetOptions)}
+        decisions = lower_q8(op, **options)
         if self.report:
             for d in decisions:
                 print(d.line(), file=sys.stderr)

@@ -385,14 +385,15 @@ def fp64(x, q, s, act):
     seed=st.integers(0, 2**16),
 )
 def test_engines_agree_on_lowered_products(m, blocks, n, act, scale, acc_tiles, exact, seed):
-    """Before and after q8-lower, the reference engine, the compiled engine and its
-    plain twin: the same bits on integer-exact inputs, each within the fp32 bound of
-    fp64 on random ones; the same bytes, equal to the pass's byte model."""
+    """Before and after q8-lower (on a chip that holds the activation's precision), the
+    reference engine, the compiled engine and its plain twin: the same bits on
+    integer-exact inputs, each within the fp32 bound of fp64 on random ones; the same
+    bytes, equal to the pass's byte model."""
     k = 32 * blocks
     rng = np.random.default_rng(seed)
     x, q, s = operands(m, k, n, scale, exact, rng)
     mod = product(m, k, n, act, scale)
-    decisions = lower_q8(mod, acc_tiles=acc_tiles)
+    decisions = lower_q8(mod, acc_tiles=acc_tiles, act=act)
     want, mag = fp64(x, q, s, act)
     bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
     runs = [*all_ways(mod, "mm", [x, q, s]), execute(product(m, k, n, act, scale), "mm", [x, q, s])]
@@ -408,3 +409,24 @@ def test_engines_agree_on_lowered_products(m, blocks, n, act, scale, acc_tiles, 
         assert plan is not None
         (fold,) = [p for p in runs[0].traffic.programs if p.kind == "fold"]
         assert fold.load_bytes == plan.weight_bytes() + plan.view_reads()
+
+
+def test_an_f32_activation_on_a_bf16_chip_is_rounded_explicitly():
+    """The chip holds bf16 activations: an f32 activation is rounded to bf16 by an
+    `arith.truncf` before its view, the fold's claim says so, and the numbers are those
+    of the rounded activation (the view's bytes counted at 2 a value)."""
+    m, k, n = 2, 1024 + 64, 96
+    x, q, s = operands(m, k, n, "f32", False, np.random.default_rng(5))
+    mod = product(m, k, n, "f32", "f32")
+    (d,) = lower_q8(mod)
+    text = str(mod)
+    assert "arith.truncf" in text and "tensor<2x1088xbf16>" in text
+    assert "the f32 activation is rounded to bf16" in text
+    want, mag = fp64(x, q, s, "bf16")
+    bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
+    for r in all_ways(mod, "mm", [x, q, s]):
+        (y,) = r.outputs
+        assert (np.abs(y - want) <= bound).all()
+        (fold,) = [p for p in r.traffic.programs if p.kind == "fold"]
+        assert d.plan is not None and fold.loaded["x__q8_rows0"] == d.plan.view_reads()
+        assert d.plan.act_bytes == 2

@@ -85,10 +85,11 @@ def fp32_bound(k: int, magnitude: np.ndarray) -> np.ndarray:
 
 
 def run_both(m, k, n, arrays, act="bf16", scale="f32", **target):
+    """Before and after q8-lower, on a chip that holds the activation's precision."""
     text = module_text(m, k, n, act, scale)
     before = execute(parse_module(text), "mm", arrays)
     mod = parse_module(text)
-    decisions = lower_q8(mod, **target)
+    decisions = lower_q8(mod, act=act, **target)
     mod.verify()
     after = execute(mod, "mm", arrays)
     return before, after, decisions, mod

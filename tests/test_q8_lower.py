@@ -49,15 +49,21 @@ from xdsl_spatial.passes.q8_lower import (
     lower_q8,
     q8_rows_name,
     resolve_target,
-    view_buffer_bytes,
+    ViewPlan,
     view_rows,
 )
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type
 
 TENSIX = TargetAttr(preset="tensix")  # 1572864 B, 8 accumulator tiles
 REFERENCE = TargetAttr(preset="reference")  # 327680 B, 8 accumulator tiles
 TILE = (32, 32)
 
-_ELEM = {"bf16": 2, "f32": 4, "f16": 2}
+_ELEM = {"bf16": BFloat16Type(), "f32": Float32Type(), "f16": Float16Type()}
+BF16, F32, F16 = _ELEM["bf16"], _ELEM["f32"], _ELEM["f16"]
+
+
+def view_buffer_bytes(m, k, act, t):
+    return ViewPlan.make(m, k, act, t).buffer_bytes()
 
 
 def target(local_mem: int | None = None, acc_tiles: int | None = None) -> TargetAttr:
@@ -208,7 +214,7 @@ def test_lanes_width():
 
 
 def test_gemv_2048x4096_plan():
-    p = FoldPlan(1, 2048, 4096, 8, 2, 4, TILE)
+    p = FoldPlan(1, 2048, 4096, 8, BF16, F32, TILE)
     assert p.col_tiles == 128  # 4096 / 32
     assert p.n_padded == 4096
     assert p.items == 16  # 128 / 8
@@ -230,7 +236,7 @@ def test_gemv_2048x4096_plan():
 
 
 def test_tail_only_plan():
-    p = FoldPlan(1, 576, 1536, 8, 2, 4, TILE)
+    p = FoldPlan(1, 576, 1536, 8, BF16, F32, TILE)
     assert (p.col_tiles, p.items) == (48, 6)
     assert (p.k_blocks, p.tail_blocks, p.x_loads) == (0, 18, 1)  # 576 / 32 = 18
     # out 65536; in_x_tail 1024*2 = 2048, in_q8_tail 18*8*1024 = 147456,
@@ -245,7 +251,7 @@ def test_tail_only_plan():
 
 
 def test_block_and_tail_plan():
-    p = FoldPlan(1, 1536, 2048, 8, 2, 4, TILE)
+    p = FoldPlan(1, 1536, 2048, 8, BF16, F32, TILE)
     assert (p.items, p.k_blocks, p.tail_blocks, p.x_loads) == (8, 1, 16, 2)
     # 757760 for the K loop (as 2048x4096) + tail 2048 + 16*8*1024 + 32768 + 32768.
     assert p.buffer_bytes() == 757760 + 2048 + 131072 + 32768 + 32768 == 956416
@@ -255,7 +261,7 @@ def test_block_and_tail_plan():
 
 
 def test_batch_plan():
-    p = FoldPlan(8, 4096, 4096, 8, 2, 4, TILE)
+    p = FoldPlan(8, 4096, 4096, 8, BF16, F32, TILE)
     assert (p.items, p.k_blocks, p.tail_blocks) == (16, 4, 0)
     # out 65536, in_x 2*8*1024*2 = 32768, in_q8 524288, in_scale 65536,
     # block_0..7 8*8*1024*4 = 262144, run_sum 65536.
@@ -267,7 +273,7 @@ def test_batch_plan():
 
 
 def test_padded_plan():
-    p = FoldPlan(4, 4096, 100, 4, 2, 4, TILE)
+    p = FoldPlan(4, 4096, 100, 4, BF16, F32, TILE)
     assert (p.col_tiles, p.n_padded, p.items) == (4, 128, 1)  # ceil(100/32) = 4
     # out 2*4*4096 = 32768, in_x 2*4*2048 = 16384, in_q8 2*32*4*1024 = 262144,
     # in_scale 32768, blocks 4*4*4096 = 65536, run_sum 32768.
@@ -279,36 +285,36 @@ def test_padded_plan():
 
 
 def test_f32_activation_and_f16_scales_in_the_byte_model():
-    f32 = FoldPlan(1, 2048, 4096, 8, 4, 4, TILE)
+    f32 = FoldPlan(1, 2048, 4096, 8, F32, F32, TILE)
     assert f32.buffer_bytes() == 757760 + 4096  # in_x holds 4-byte elements
     assert f32.view_reads() == 16 * 2 * 1024 * 4 == 131072
-    f16 = FoldPlan(1, 2048, 4096, 8, 2, 2, TILE)
+    f16 = FoldPlan(1, 2048, 4096, 8, BF16, F16, TILE)
     assert f16.buffer_bytes() == 757760 - 32768  # in_scale: 2*8*1024*2
     assert f16.model_weight_bytes() == 2048 * 4096 + 2 * 64 * 4096 == 8912896
 
 
 def test_the_gate():
     # The reference's site fits wb = 1 at a batch of 16: 128 items read the view.
-    p = FoldPlan(16, 4096, 4096, 1, 2, 4, TILE)
+    p = FoldPlan(16, 4096, 4096, 1, BF16, F32, TILE)
     assert p.view_reads() == 128 * 4 * 16 * 2048 == 16777216
     assert p.model_bytes() == 18874368 + 16777216 == 35651584
     assert not p.profitable()  # >= 33554432
     # A batch of 32 over 2 column tiles reads as much view as weight.
-    p = FoldPlan(32, 4096, 64, 2, 2, 4, TILE)
+    p = FoldPlan(32, 4096, 64, 2, BF16, F32, TILE)
     assert p.model_weight_bytes() == 4096 * 64 + 4 * 128 * 64 == 294912
     assert p.view_reads() == 1 * 4 * 32 * 2048 == 262144
     assert not p.profitable()  # 557056 >= 2 * 4096 * 64 = 524288
     # Small weights: 64x64 passes (4608 + 2048 < 8192), 64x32 does not
     # (2048 + 256 + 2048 = 4352 >= 4096).
-    assert FoldPlan(1, 64, 64, 2, 2, 4, TILE).profitable()
-    assert not FoldPlan(1, 64, 32, 1, 2, 4, TILE).profitable()
+    assert FoldPlan(1, 64, 64, 2, BF16, F32, TILE).profitable()
+    assert not FoldPlan(1, 64, 32, 1, BF16, F32, TILE).profitable()
     # Equality refuses: the gate is "<" a bf16 copy.
-    p = FoldPlan(1, 64, 32, 1, 2, 4, TILE)
+    p = FoldPlan(1, 64, 32, 1, BF16, F32, TILE)
     assert p.model_bytes() == 4352 and p.dense_bytes() == 4096
 
 
 def test_choose_wb():
-    def wb(m, k, n, t=TENSIX, act=2, scale=4):
+    def wb(m, k, n, t=TENSIX, act=BF16, scale=F32):
         plan = choose_wb(m, k, n, act, scale, t)
         return None if plan is None else plan.wb
 
@@ -334,23 +340,23 @@ def test_choose_wb():
     # A batch of 32 on tensix: wb = 8 needs 1900544 B, wb = 4 1015808 B.
     assert wb(32, 1024, 4096) == 4
     # The plan it returns is the plan of that width.
-    assert choose_wb(1, 2048, 4096, 2, 4, TENSIX) == FoldPlan(1, 2048, 4096, 8, 2, 4, TILE)
+    assert choose_wb(1, 2048, 4096, BF16, F32, TENSIX) == FoldPlan(1, 2048, 4096, 8, BF16, F32, TILE)
 
 
 def test_view_buffer_bytes():
     # in_block 2 x 32 tiles x 1024 x 2 B + out 2 x 1 tile x 2048 B.
-    assert view_buffer_bytes(1, 2048, 2, TENSIX) == 131072 + 4096 == 135168
-    assert view_buffer_bytes(1, 2048, 4, TENSIX) == 262144 + 8192 == 270336
+    assert view_buffer_bytes(1, 2048, BF16, TENSIX) == 131072 + 4096 == 135168
+    assert view_buffer_bytes(1, 2048, F32, TENSIX) == 262144 + 8192 == 270336
     # A tail-only row: an 18-tile page.
-    assert view_buffer_bytes(1, 576, 2, TENSIX) == 2 * 18 * 2048 + 4096 == 77824
+    assert view_buffer_bytes(1, 576, BF16, TENSIX) == 2 * 18 * 2048 + 4096 == 77824
     # A batch of 8: out holds 8 tiles, in_lanes 8 tiles of i16.
-    assert view_buffer_bytes(8, 4096, 2, TENSIX) == 131072 + 32768 + 16384 == 180224
+    assert view_buffer_bytes(8, 4096, BF16, TENSIX) == 131072 + 32768 + 16384 == 180224
     # The larger of the two sections (1024 wide, then 512 wide).
-    assert view_buffer_bytes(8, 1536, 2, TENSIX) == 180224
+    assert view_buffer_bytes(8, 1536, BF16, TENSIX) == 180224
     # 32 rows lift 8 at a time; their lanes are i32.
-    assert view_buffer_bytes(32, 1024, 2, TENSIX) == 131072 + 32768 + 32768 == 196608
+    assert view_buffer_bytes(32, 1024, BF16, TENSIX) == 131072 + 32768 + 32768 == 196608
     # 12 rows lift 6 at a time.
-    assert view_buffer_bytes(12, 1024, 2, TENSIX) == 131072 + 24576 + 12288 == 167936
+    assert view_buffer_bytes(12, 1024, BF16, TENSIX) == 131072 + 24576 + 12288 == 167936
 
 
 # --------------------------------------------------------------------------------------
@@ -365,7 +371,7 @@ def test_lower_q8_returns_a_decision_per_matmul():
     assert [d.lowered for d in decisions] == [True, False]
     d0, d1 = decisions
     assert isinstance(d0, Decision)
-    assert d0.plan == FoldPlan(1, 2048, 4096, 8, 2, 4, TILE)
+    assert d0.plan == FoldPlan(1, 2048, 4096, 8, BF16, F32, TILE)
     assert d0.view_bytes == 135168
     assert d0.line() == (
         "q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, "
@@ -418,7 +424,7 @@ def test_not_lowered_reasons():
         "weight 18874368 B + view reads 16777216 B = 35651584 B >= a bf16 copy's "
         "33554432 B"
     )
-    assert d.plan == FoldPlan(16, 4096, 4096, 1, 2, 4, TILE)
+    assert d.plan == FoldPlan(16, 4096, 4096, 1, BF16, F32, TILE)
 
 
 def test_bad_options_fail_with_a_diagnostic():
@@ -521,19 +527,32 @@ targets = st.tuples(
     scale=st.sampled_from(["f32", "f16"]),
 )
 def test_plan_bytes_are_the_built_buffers(shape, tgt, act, scale):
+    """The programs allocate exactly the buffers their plans list (names, tiles,
+    types, depths), and the local memory reported is their sum."""
     m, k, n = shape
     local_mem, acc_tiles = tgt
     mod = module(product(m, k, n, act=act, scale=scale, form="mixed"))
-    (d,) = lower_q8(mod, local_mem=local_mem, acc_tiles=acc_tiles)
-    t = resolve_target(mod, local_mem=local_mem, acc_tiles=acc_tiles)
+    options = dict(local_mem=local_mem, acc_tiles=acc_tiles, act=act)
+    (d,) = lower_q8(mod, **options)
+    t = resolve_target(mod, **options)
     if not d.lowered:
         return
     plan = cast(FoldPlan, d.plan)
     (fold,) = ops(mod, FoldOp)
+
+    def listed(program):
+        return [
+            (b.buffer_name.data, b.result.type.tiles.data, b.result.type.element_type, b.result.type.depth.data)
+            for b in program.buffers()
+        ]
+
+    assert listed(fold) == [(b.name, b.tiles, b.element, b.depth) for b in plan.buffers()]
     assert fold.buffer_bytes() == plan.buffer_bytes() <= t.local_mem.data
     views = ops(mod, ViewOp)
-    assert max(v.buffer_bytes() for v in views) == d.view_bytes
-    assert d.view_bytes == view_buffer_bytes(m, k, _ELEM[act], t) <= t.local_mem.data
+    assert d.view is not None and len(views) == len(d.view.sections)
+    for v, section in zip(views, d.view.sections):
+        assert listed(v) == [(b.name, b.tiles, b.element, b.depth) for b in section.buffers]
+    assert max(v.buffer_bytes() for v in views) == d.view_bytes <= t.local_mem.data
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -548,9 +567,9 @@ def test_lowering_verifies_or_leaves_the_matmul(shape, tgt, act, scale, form):
     m, k, n = shape
     local_mem, acc_tiles = tgt
     mod = module(product(m, k, n, act=act, scale=scale, form=form))
-    (d,) = lower_q8(mod, local_mem=local_mem, acc_tiles=acc_tiles)
+    (d,) = lower_q8(mod, local_mem=local_mem, acc_tiles=acc_tiles, act=act)
     mod.verify()
-    t = resolve_target(mod, local_mem=local_mem, acc_tiles=acc_tiles)
+    t = resolve_target(mod, local_mem=local_mem, acc_tiles=acc_tiles, act=act)
     plan = choose_wb(m, k, n, _ELEM[act], _ELEM[scale], t)
     expect = (
         plan is not None

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
+from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.interpreters.runner import (
     ENGINES,
@@ -243,6 +244,19 @@ def _compare(before: Execution, after: Execution) -> str:
     return "\n".join(lines)
 
 
+def rounding_notes(module: ModuleOp) -> list[str]:
+    """The lowered programs whose numerics claim a rounding the unlowered module does
+    not make, or the other way round: where before and after may differ by more than
+    the fp32 summation bound."""
+    notes = []
+    for op in module.walk():
+        if isinstance(op, ProgramOp) and "round" in op.numerics.reason.data:
+            note = f"note: {op.program_name.data}: {op.numerics.reason.data}"
+            if note not in notes:
+                notes.append(note)
+    return notes
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -302,6 +316,8 @@ def _main(args: argparse.Namespace) -> int:
             )
         )
         print(_compare(before, after))
+        for note in rounding_notes(module):
+            print(note)
     if args.stats:
         print(after.traffic.table())
     if args.outputs:

@@ -3,6 +3,8 @@
 //
 // RUN: xdsl-opt %s -p q8-lower | filecheck %s
 // RUN: xdsl-opt %s -p 'q8-lower{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
+// RUN: xdsl-opt %s -p 'q8-lower{act=f32}' | filecheck %s --check-prefix=F32
+// RUN: xdsl-opt %s -p 'q8-lower{act=f32 report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT-F32
 
 // MLIR's mixed form: bf16 x bf16 -> f32 over a bf16 dequantisation.
 func.func @mixed(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x4096xi8>, %W__q8_scale: tensor<64x4096xf32>) -> tensor<1x4096xf32> {
@@ -48,9 +50,11 @@ func.func @widened(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x4096xi8>, %W__q8
 // CHECK-NOT:     arith.extf %[[X]]
 // CHECK:         func.return %[[Y]]
 
-// An f32 activation: the view holds f32, 4 bytes an element, and the fold reads it
-// without widening. Its in_x doubles (8192 B) and so do the view reads (16 items x
-// 2 K blocks x 1 tile x 4096 B).
+// An f32 activation on a chip that holds bf16 (the presets): it is rounded to bf16 by
+// an explicit arith.truncf before its view, and the fold's claim says so. With
+// act=f32 the view holds f32, 4 bytes an element, and the fold reads it without
+// widening: its in_x doubles (8192 B) and so do the view reads (16 items x 2 K
+// blocks x 1 tile x 4096 B).
 func.func @f32_act(%x: tensor<1x2048xf32>, %W__q8: tensor<2048x4096xi8>, %W__q8_scale: tensor<64x4096xf32>) -> tensor<1x4096xf32> {
   %w = q8.dequantize %W__q8, %W__q8_scale : tensor<2048x4096xi8>, tensor<64x4096xf32> -> tensor<2048x4096xf32>
   %acc = arith.constant dense<0.000000e+00> : tensor<1x4096xf32>
@@ -59,25 +63,36 @@ func.func @f32_act(%x: tensor<1x2048xf32>, %W__q8: tensor<2048x4096xi8>, %W__q8_
 }
 
 // CHECK-LABEL: func.func @f32_act(
+// CHECK-SAME:      %[[X:[^:]*]]: tensor<1x2048xf32>
+// CHECK-NEXT:    %[[XB:.*]] = arith.truncf %[[X]] : tensor<1x2048xf32> to tensor<1x2048xbf16>
 // CHECK-NEXT:    spatial.view "q8_view_1x2048_from0" grid [2]
 // CHECK-NEXT:      target
 // CHECK-NEXT:      plan
-// CHECK-NEXT:      ins(%{{.*}} : tensor<1x2048xf32>) -> tensor<64x32xf32> {
-// CHECK:           spatial.tensor "x__q8_rows0" zero : !spatial.tensor<64x32xf32, output>
-// CHECK-NEXT:      spatial.buffer "in_block" : !spatial.buffer<32xf32, depth 2>
-// CHECK-NEXT:      spatial.buffer "out" : !spatial.buffer<1xf32, depth 2>
+// CHECK-NEXT:      ins(%[[XB]] : tensor<1x2048xbf16>) -> tensor<64x32xbf16> {
 // CHECK:         spatial.fold "q8_gemv_2048x4096_w8" grid [16]
 // CHECK-NEXT:      target
-// CHECK-NEXT:      plan #spatial.plan<grid = [1, 16], k_blocks = 2, site = [1, 8]> numerics approx "a Q8_0 product over 1 f32 row"
-// CHECK:           spatial.buffer "in_x" : !spatial.buffer<1xf32, depth 2>
-// CHECK:           spatial.load %{{.*}}[%{{.*}}] block 1x1 stride 1 repeat 2 into %{{.*}} : !spatial.tensor<64x32xf32, input> -> !spatial.page<1xf32>
-// CHECK:           spatial.stage "block" iters(sum 32, par 256, sum 32)
-// CHECK-NEXT:        ins({{.*}}) into %{{.*}}[d1] : (!spatial.page<1xf32>, !spatial.page<256xi8>, !spatial.page<8xf32>) -> !spatial.page<8xf32> {
-// CHECK-NEXT:      ^bb0(%[[XE:.*]]: f32, %[[QE:.*]]: i8, %[[SE:.*]]: f32):
-// CHECK-NEXT:        %[[QF:.*]] = arith.sitofp %[[QE]] : i8 to f32
-// CHECK-NEXT:        %[[XQ:.*]] = arith.mulf %[[XE]], %[[QF]] : f32
-// CHECK-NEXT:        %[[XQS:.*]] = arith.mulf %[[XQ]], %[[SE]] : f32
-// CHECK-NEXT:        spatial.yield %[[XQS]] : f32
+// CHECK-NEXT:      plan #spatial.plan<grid = [1, 16], k_blocks = 2, site = [1, 8]> numerics approx "a Q8_0 product over 1 bf16 row; the f32 activation is rounded to bf16"
+
+// F32-LABEL: func.func @f32_act(
+// F32-NEXT:    spatial.view "q8_view_1x2048_from0" grid [2]
+// F32-NEXT:      target
+// F32-NEXT:      plan
+// F32-NEXT:      ins(%{{.*}} : tensor<1x2048xf32>) -> tensor<64x32xf32> {
+// F32:           spatial.tensor "x__q8_rows0" zero : !spatial.tensor<64x32xf32, output>
+// F32-NEXT:      spatial.buffer "in_block" : !spatial.buffer<32xf32, depth 2>
+// F32-NEXT:      spatial.buffer "out" : !spatial.buffer<1xf32, depth 2>
+// F32:         spatial.fold "q8_gemv_2048x4096_w8" grid [16]
+// F32-NEXT:      target
+// F32-NEXT:      plan #spatial.plan<grid = [1, 16], k_blocks = 2, site = [1, 8]> numerics approx "a Q8_0 product over 1 f32 row"
+// F32:           spatial.buffer "in_x" : !spatial.buffer<1xf32, depth 2>
+// F32:           spatial.load %{{.*}}[%{{.*}}] block 1x1 stride 1 repeat 2 into %{{.*}} : !spatial.tensor<64x32xf32, input> -> !spatial.page<1xf32>
+// F32:           spatial.stage "block" iters(sum 32, par 256, sum 32)
+// F32-NEXT:        ins({{.*}}) into %{{.*}}[d1] : (!spatial.page<1xf32>, !spatial.page<256xi8>, !spatial.page<8xf32>) -> !spatial.page<8xf32> {
+// F32-NEXT:      ^bb0(%[[XE:.*]]: f32, %[[QE:.*]]: i8, %[[SE:.*]]: f32):
+// F32-NEXT:        %[[QF:.*]] = arith.sitofp %[[QE]] : i8 to f32
+// F32-NEXT:        %[[XQ:.*]] = arith.mulf %[[XE]], %[[QF]] : f32
+// F32-NEXT:        %[[XQS:.*]] = arith.mulf %[[XQ]], %[[SE]] : f32
+// F32-NEXT:        spatial.yield %[[XQS]] : f32
 
 // f16 scales, as GGML stores them: the fold loads them as they are (2 bytes a
 // scale) and widens each in the stage body.
@@ -104,8 +119,8 @@ func.func @f16_scales(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x4096xi8>, %W_
 // CHECK-NEXT:          %[[XQS:.*]] = arith.mulf %[[XQ]], %[[SF]] : f32
 // CHECK-NEXT:          spatial.yield %[[XQS]] : f32
 
-// An arith.extf from f16 is not a bf16 activation: the view reads its f32 result,
-// and the extf stays.
+// An arith.extf from f16 is not a bf16 activation: the extf stays, and a bf16 chip
+// rounds its f32 result to bf16 for the view (with act=f32, the view reads it as is).
 func.func @from_f16(%x: tensor<1x2048xf16>, %W__q8: tensor<2048x4096xi8>, %W__q8_scale: tensor<64x4096xf32>) -> tensor<1x4096xf32> {
   %w = q8.dequantize %W__q8, %W__q8_scale : tensor<2048x4096xi8>, tensor<64x4096xf32> -> tensor<2048x4096xf32>
   %xf = arith.extf %x : tensor<1x2048xf16> to tensor<1x2048xf32>
@@ -116,14 +131,22 @@ func.func @from_f16(%x: tensor<1x2048xf16>, %W__q8: tensor<2048x4096xi8>, %W__q8
 
 // CHECK-LABEL: func.func @from_f16(
 // CHECK-NEXT:    %[[XF:.*]] = arith.extf %{{.*}} : tensor<1x2048xf16> to tensor<1x2048xf32>
+// CHECK-NEXT:    %[[XB:.*]] = arith.truncf %[[XF]] : tensor<1x2048xf32> to tensor<1x2048xbf16>
 // CHECK-NEXT:    %[[V:.*]] = spatial.view "q8_view_1x2048_from0" grid [2]
 // CHECK-NEXT:      target
 // CHECK-NEXT:      plan
-// CHECK-NEXT:      ins(%[[XF]] : tensor<1x2048xf32>) -> tensor<64x32xf32> {
+// CHECK-NEXT:      ins(%[[XB]] : tensor<1x2048xbf16>) -> tensor<64x32xbf16> {
 // CHECK:           spatial.tensor "xf" external
-// CHECK:           spatial.tensor "xf__q8_rows0" zero : !spatial.tensor<64x32xf32, output>
+// CHECK:           spatial.tensor "xf__q8_rows0" zero : !spatial.tensor<64x32xbf16, output>
 // CHECK:         spatial.fold "q8_gemv_2048x4096_w8"
 // CHECK-SAME:      grid [16]
+
+// F32-LABEL: func.func @from_f16(
+// F32-NEXT:    %[[XF:.*]] = arith.extf %{{.*}} : tensor<1x2048xf16> to tensor<1x2048xf32>
+// F32-NEXT:    %[[V:.*]] = spatial.view "q8_view_1x2048_from0" grid [2]
+// F32-NEXT:      target
+// F32-NEXT:      plan
+// F32-NEXT:      ins(%[[XF]] : tensor<1x2048xf32>) -> tensor<64x32xf32> {
 
 // CHECK-NOT:   linalg.matmul
 // CHECK-NOT:   q8.dequantize
@@ -132,6 +155,14 @@ func.func @from_f16(%x: tensor<1x2048xf16>, %W__q8: tensor<2048x4096xi8>, %W__q8
 // items * K blocks * m * 1024 * activation bytes.
 // REPORT: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 757760 B (view 135168 B); bytes: weight 9437184 + view reads 65536 = 9502720 < bf16 copy 16777216; moves 9502720 B (1.1328 B/weight)
 // REPORT: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 757760 B (view 135168 B); bytes: weight 9437184 + view reads 65536 = 9502720 < bf16 copy 16777216
-// REPORT: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 761856 B (view 270336 B); bytes: weight 9437184 + view reads 131072 = 9568256 < bf16 copy 16777216
+// REPORT: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 757760 B (view 135168 B); bytes: weight 9437184 + view reads 65536 = 9502720 < bf16 copy 16777216
 // REPORT: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 724992 B (view 135168 B); bytes: weight 8912896 + view reads 65536 = 8978432 < bf16 copy 16777216
-// REPORT: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 761856 B (view 270336 B); bytes: weight 9437184 + view reads 131072 = 9568256 < bf16 copy 16777216
+// REPORT: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 757760 B (view 135168 B); bytes: weight 9437184 + view reads 65536 = 9502720 < bf16 copy 16777216
+// With act=f32 every activation is viewed in f32 (a bf16 one widened first): 4
+// bytes a view element.
+// REPORT-F32: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 761856 B (view 270336 B); bytes: weight 9437184 + view reads 131072 = 9568256 < bf16 copy 16777216; moves 9568256 B (1.1406 B/weight)
+// REPORT-F32: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 761856 B (view 270336 B); bytes: weight 9437184 + view reads 131072 = 9568256 < bf16 copy 16777216; moves 9568256 B (1.1406 B/weight)
+// REPORT-F32: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 761856 B (view 270336 B); bytes: weight 9437184 + view reads 131072 = 9568256 < bf16 copy 16777216; moves 9568256 B (1.1406 B/weight)
+// REPORT-F32: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 729088 B (view 270336 B); bytes: weight 8912896 + view reads 131072 = 9043968 < bf16 copy 16777216; moves 9043968 B (1.0781 B/weight)
+// REPORT-F32: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 761856 B (view 270336 B); bytes: weight 9437184 + view reads 131072 = 9568256 < bf16 copy 16777216; moves 9568256 B (1.1406 B/weight)
+

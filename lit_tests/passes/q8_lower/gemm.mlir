@@ -150,7 +150,7 @@ func.func @gemm_4x4096x100(%x: tensor<4x4096xbf16>, %P__q8: tensor<4096x100xi8>,
 // CHECK:           spatial.store %[[LIFT]] to %[[VT]][%[[KB]] * 4 + %[[C]] * 4] block 4x1 stride 1 repeat 1
 // CHECK:         %[[Y:.*]] = spatial.fold "q8_gemm_4x4096x100_w4" grid [1] owns (d0) -> (0, d0 * 4) size [1, 4]
 // CHECK-NEXT:      target
-// CHECK-NEXT:      plan #spatial.plan<grid = [1, 1], k_blocks = 4, site = [1, 4]> numerics approx "a Q8_0 product over 4 bf16 rows"
+// CHECK-NEXT:      plan #spatial.plan<grid = [1, 1], k_blocks = 4, site = [1, 4]> numerics approx "a Q8_0 product over 4 bf16 rows; the source rounds its weight to bf16, the fold multiplies q * s exactly"
 // CHECK-NEXT:      ins(%[[VIEW]], %[[PQ]], %[[PS]] : tensor<512x32xbf16>, tensor<4096x100xi8>, tensor<128x100xf32>) -> tensor<4x100xf32> {
 // CHECK-NEXT:    ^bb0(%[[I:.*]]: index, %{{.*}}: tensor<512x32xbf16>, %{{.*}}: tensor<4096x100xi8>, %{{.*}}: tensor<128x100xf32>):
 // CHECK-NEXT:      %[[V:.*]] = spatial.tensor "x__q8_rows0" external({{.*}}) : !spatial.tensor<512x32xbf16, input>
@@ -218,7 +218,7 @@ func.func @gemm_32x1024x4096(%x: tensor<32x1024xbf16>, %G__q8: tensor<1024x4096x
 // CHECK:           spatial.store %{{.*}} to %{{.*}}[%[[KB]] * 32 + %[[C]] * 8] block 8x1 stride 1 repeat 1
 // CHECK:         spatial.fold "q8_gemm_32x1024x4096_w4" grid [32] owns (d0) -> (0, d0 * 4) size [1, 4]
 // CHECK-NEXT:      target
-// CHECK-NEXT:      plan #spatial.plan<grid = [1, 32], k_blocks = 1, site = [1, 4]> numerics approx "a Q8_0 product over 32 bf16 rows"
+// CHECK-NEXT:      plan #spatial.plan<grid = [1, 32], k_blocks = 1, site = [1, 4]> numerics approx "a Q8_0 product over 32 bf16 rows; the source rounds its weight to bf16, the fold multiplies q * s exactly"
 // CHECK:           spatial.buffer "in_x" : !spatial.buffer<32xbf16, depth 2>
 // CHECK:           spatial.buffer "block_31" : !spatial.buffer<4xf32, depth 1>
 // CHECK:             spatial.load %{{.*}}[%[[K:.*]] * 32] block 32x1 stride 1 repeat 1

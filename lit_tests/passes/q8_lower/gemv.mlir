@@ -124,7 +124,7 @@ func.func @gemv_576x1536(%x: tensor<1x576xbf16>, %V__q8: tensor<576x1536xi8>, %V
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[Y:.*]] = spatial.fold "q8_gemv_576x1536_w8" grid [6] owns (d0) -> (0, d0 * 8) size [1, 8]
 // CHECK-NEXT:      target
-// CHECK-NEXT:      plan #spatial.plan<grid = [1, 6], k_blocks = 1, site = [1, 8]> numerics approx "a Q8_0 product over 1 bf16 row"
+// CHECK-NEXT:      plan #spatial.plan<grid = [1, 6], k_blocks = 1, site = [1, 8]> numerics approx "a Q8_0 product over 1 bf16 row; the source rounds its weight to bf16, the fold multiplies q * s exactly"
 // CHECK-NEXT:      ins(%[[VIEW]], %[[VQ]], %[[VS]] : tensor<18x32xbf16>, tensor<576x1536xi8>, tensor<18x1536xf32>) -> tensor<1x1536xf32> {
 // CHECK-NEXT:    ^bb0(%[[I:.*]]: index, %[[VIN:.*]]: tensor<18x32xbf16>, %[[QIN:.*]]: tensor<576x1536xi8>, %[[SIN:.*]]: tensor<18x1536xf32>):
 // CHECK-NEXT:      %[[V:.*]] = spatial.tensor "x__q8_rows0" external(%[[VIN]] : tensor<18x32xbf16>) : !spatial.tensor<18x32xbf16, input>

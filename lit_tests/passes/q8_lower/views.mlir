@@ -40,8 +40,9 @@ func.func @shared(%x: tensor<1x2048xbf16>, %A__q8: tensor<2048x4096xi8>, %A__q8_
 // CHECK:         func.return %[[YA]], %[[YB]]
 
 // x written twice: the value after the second write (%x_1, named x as well) gets a
-// view of its own, x__q8_rows1, placed right after it. The first product's result
-// feeds the second write.
+// view of its own, x__q8_rows1, placed right after it, reading the tensor x_1 (the
+// value as printed: two values are two tensors). The first product's result feeds the
+// second write.
 func.func @twice(%x: tensor<1x2048xbf16>, %H__q8: tensor<2048x2048xi8>, %H__q8_scale: tensor<64x2048xf32>) -> tensor<1x2048xf32> {
   %w = q8.dequantize %H__q8, %H__q8_scale : tensor<2048x2048xi8>, tensor<64x2048xf32> -> tensor<2048x2048xbf16>
   %acc = arith.constant dense<0.000000e+00> : tensor<1x2048xf32>
@@ -69,7 +70,7 @@ func.func @twice(%x: tensor<1x2048xbf16>, %H__q8: tensor<2048x2048xi8>, %H__q8_s
 // CHECK-NEXT:      target
 // CHECK-NEXT:      plan
 // CHECK-NEXT:      ins(%[[X1]] : tensor<1x2048xbf16>) -> tensor<64x32xbf16> {
-// CHECK:           spatial.tensor "x" external
+// CHECK:           spatial.tensor "x_1" external
 // CHECK:           spatial.tensor "x__q8_rows1" zero
 // CHECK:         %[[Y:.*]] = spatial.fold "q8_gemv_2048x2048_w8"
 // CHECK-NEXT:      target
@@ -121,7 +122,7 @@ func.func @names(%h: tensor<1x2048xbf16>, %x: tensor<1x2048xbf16>, %0: tensor<1x
 // CHECK-NEXT:      target
 // CHECK-NEXT:      plan
 // CHECK-NEXT:      ins(%[[A]] : tensor<1x2048xbf16>)
-// CHECK:           spatial.tensor "x" external
+// CHECK:           spatial.tensor "x_1" external
 // CHECK:           spatial.tensor "x__q8_rows1" zero
 // CHECK:         %[[Y0:.*]] = spatial.fold
 // CHECK-NEXT:      target
