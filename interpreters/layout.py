@@ -64,18 +64,14 @@ def affine_strides(idx: np.ndarray) -> tuple[int, tuple[int, ...]] | None:
     return base, tuple(strides)
 
 
-def strided(flat: np.ndarray, offset: int, shape: Sequence[int], strides: Sequence[int], writeable: bool = False) -> np.ndarray:
-    """The view of the 1-d array `flat` whose element `x` is `flat[offset + sum(strides * x)]`
-    (strides in elements; every element it reaches lies inside `flat`)."""
+def strided(flat: np.ndarray, offset: int, shape: Sequence[int], strides: Sequence[int]) -> np.ndarray:
+    """The view of the contiguous 1-d array `flat` whose element `x` is
+    `flat[offset + sum(strides * x)]` (strides in elements). numpy checks that every
+    element it reaches lies inside `flat`."""
     item = flat.itemsize
     if 0 in shape:
         return np.empty(shape, dtype=flat.dtype)
-    return np.lib.stride_tricks.as_strided(
-        flat[offset:],
-        shape=tuple(shape),
-        strides=tuple(s * item for s in strides),
-        writeable=writeable,
-    )
+    return np.ndarray(tuple(shape), flat.dtype, flat, offset * item, tuple(s * item for s in strides))
 
 
 @dataclass(frozen=True)
@@ -122,7 +118,12 @@ class Access:
 
     def read(self, flat: np.ndarray) -> np.ndarray:
         if self.strides is not None:
-            return strided(flat, self.offset, self.shape, self.strides)
+            if 0 in self.shape:
+                return np.empty(self.shape, dtype=flat.dtype)
+            item = flat.itemsize
+            return np.ndarray(
+                self.shape, flat.dtype, flat, self.offset * item, tuple(s * item for s in self.strides)
+            )
         assert self.index is not None
         return flat[self.index]
 
@@ -138,7 +139,7 @@ class Access:
 
     def write(self, flat: np.ndarray, values: Any) -> None:
         if self.strides is not None:
-            dst = strided(flat, self.offset, self.shape, self.strides, writeable=True)
+            dst = strided(flat, self.offset, self.shape, self.strides)
             np.copyto(dst, values, casting="unsafe")
             return
         assert self.index is not None
@@ -150,7 +151,7 @@ class Access:
         elif self.strides is not None:
             shape = (1, *self.shape[1:])
             at = self.offset + trip * self.strides[0]
-            np.copyto(strided(flat, at, shape, self.strides, writeable=True), values, casting="unsafe")
+            np.copyto(strided(flat, at, shape, self.strides), values, casting="unsafe")
         else:
             assert self.index is not None
             idx = self.index[trip : trip + 1]
@@ -221,10 +222,30 @@ class Values:
     strides: tuple[int, ...]
     out: np.ndarray
     size: int
+    index: np.ndarray | None = None
+    """When set, element `x` is flat element `index[x]` instead (shape `shape`): the
+    values of a stage that passes its input on unchanged, read through a gather."""
 
     @property
     def lead(self) -> Lead:
         return self.shape[0], self.shape[1]
+
+    def flat_index(self, want: Lead, k: np.ndarray, per_lead: bool = False) -> np.ndarray:
+        """The flat elements of the parallel points `k` for every lead position of
+        `want`: shape `want + k.shape` (with `per_lead`, `k` is already `want + ...`:
+        each lead position's own points)."""
+        inner = k.shape[2:] if per_lead else k.shape
+        coords = np.unravel_index(k, self.out.shape) if self.out.ndim else ()
+        ex = (1,) * len(inner)
+        t = (np.arange(want[0]) if self.shape[0] > 1 else np.zeros(want[0], np.int64)).reshape(-1, 1, *ex)
+        i = (np.arange(want[1]) if self.shape[1] > 1 else np.zeros(want[1], np.int64)).reshape(1, -1, *ex)
+        if self.index is not None:
+            at = [c if e > 1 else np.zeros_like(c) for c, e in zip(coords, self.shape[2:])]
+            return np.broadcast_to(self.index[(t, i, *at)], (*want, *inner))
+        flat = self.offset + t * self.strides[0] + i * self.strides[1]
+        for c, st in zip(coords, self.strides[2:]):
+            flat = flat + c * st
+        return np.broadcast_to(flat, (*want, *inner))
 
     def covers(self) -> bool:
         """Whether it writes every element of its page."""
@@ -293,10 +314,11 @@ def page_index(
         k = layout.inverse()[e]
         if (k < 0).any():
             return None
+        if layout.index is not None:
+            return layout.flat_index(want, k), np.zeros((1,) * e.ndim, dtype=np.int64)
         inner = np.full(k.shape, layout.offset, dtype=np.int64)
         if layout.out.ndim:
-            coords = np.unravel_index(k, layout.out.shape)
-            for c, st in zip(coords, layout.strides[2:]):
+            for c, st in zip(np.unravel_index(k, layout.out.shape), layout.strides[2:]):
                 inner = inner + c * st
         lead = lead_index(layout.lead, want, (layout.strides[0], layout.strides[1]))
         return lead.reshape(*want, *(1,) * e.ndim), inner
@@ -322,11 +344,6 @@ def _page_index_per_lead(
         k = layout.inverse()[ee]
         if (k < 0).any():
             return None
-        idx = np.full(k.shape, layout.offset, dtype=np.int64)
-        if layout.out.ndim:
-            for c, st in zip(np.unravel_index(k, layout.out.shape), layout.strides[2:]):
-                idx = idx + c * st
-        lead = lead_index(layout.lead, want, (layout.strides[0], layout.strides[1]))
-        return idx + lead.reshape(*want, *(1,) * len(inner)), zeros
+        return layout.flat_index(want, k, per_lead=True), zeros
     lead = lead_index(layout.lead, want, (layout.lead[1] * layout.size, layout.size))
     return ee + lead.reshape(*want, *(1,) * len(inner)), zeros

@@ -23,7 +23,6 @@ a new compile (the program keeps no reference into the IR it would read again).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -124,9 +123,12 @@ class CompiledProgram:
     slots: int
     results: list[TensorSpec]
     record: ProgramTraffic
+    statics: list[Any]
+    """The environment a run starts from: the values of stages that read nothing
+    (constants over their space), computed when the program was compiled."""
 
     def run(self, inputs: Sequence[np.ndarray]) -> tuple[list[np.ndarray], ProgramTraffic]:
-        env: Env = [None] * self.slots
+        env: Env = list(self.statics)
         for t in self.tensors:
             self._make(t, inputs, env)
         for step in self.steps:
@@ -135,9 +137,8 @@ class CompiledProgram:
         for t in self.results:
             a = env[t.slot].reshape(t.padded)[: t.dims[0], : t.dims[1]]
             outs.append(a if a.flags.c_contiguous else np.ascontiguousarray(a))
-        rec = dataclasses.replace(
-            self.record, loaded=dict(self.record.loaded), stored=dict(self.record.stored)
-        )
+        r = self.record
+        rec = ProgramTraffic(r.name, r.kind, r.items, r.local_mem, dict(r.loaded), dict(r.stored), r.weight_elems)
         return outs, rec
 
     def _make(self, t: TensorSpec, inputs: Sequence[np.ndarray], env: Env) -> None:
@@ -186,6 +187,8 @@ class ProgramCompiler:
         self.writes: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         self.current: list[Step] = []
         """The steps being compiled into (where a page laid out in full is made)."""
+        self.statics: dict[int, Any] = {}
+        """Slots whose values are known now (the pages of stages that read nothing)."""
 
     def slot(self) -> int:
         self.nslots += 1
@@ -219,6 +222,9 @@ class ProgramCompiler:
                     checks.check_all_written(flat, grid, t.name)
             except VerifyException as e:
                 raise self.fail(ret, str(e)) from None
+        statics: list[Any] = [None] * self.nslots
+        for k, v in self.statics.items():
+            statics[k] = v
         return CompiledProgram(
             self.op.program_name.data,
             self.op.KIND,
@@ -228,6 +234,7 @@ class ProgramCompiler:
             self.nslots,
             results,
             self.record,
+            statics,
         )
 
     def block(self, block: Block, steps: list[Step], want: Lead, loop: KLoopOp | None, per_trip: bool = False) -> None:
@@ -247,7 +254,9 @@ class ProgramCompiler:
                 steps.append(self.store(o, want, loop, per_trip))
             elif isinstance(o, StageOp):
                 run = self.siblings(ops, i)
-                steps.append(self.stages(run, want, per_trip))
+                step = self.stages(run, want, per_trip)
+                if step is not None:
+                    steps.append(step)
                 i += len(run)
                 continue
             elif isinstance(o, KLoopOp):
@@ -363,23 +372,53 @@ class ProgramCompiler:
         self.writes.setdefault(t.name, []).append((items.reshape(-1), tiles.reshape(-1)))
         dest = Placed(t.slot, first, Geometry(self.tile, o.block_shape, t.padded[1]))
         src = self.layout[o.page]
-        if isinstance(src, Values) and not src.covers():
-            src = self.densify(o.page)
-        if isinstance(src, Values):
-            e = src.out
-        else:
-            e = np.arange(dest.geometry.size, dtype=np.int64)
-        src_read = self.access(src, e, want, o.page)
-        parts = page_index(dest, e, want)
-        assert parts is not None
-        dst = Access.of(*parts)
+        size = dest.geometry.size
+        held = src.out.reshape(-1) if isinstance(src, Values) else np.arange(size, dtype=np.int64)
+        # Only elements inside the tensor's rows and columns are written: nothing reads
+        # a tensor's padding after a store (loads read it as the program started).
+        rows, cols = t.dims
+        row_len = t.padded[1]
+
+        def live(idx: np.ndarray) -> np.ndarray:
+            r, c = np.divmod(idx, row_len)
+            return (r < rows) & (c < cols)
+
+        e = src.out if isinstance(src, Values) else held
+        d_lead, d_inner = cast(tuple[np.ndarray, np.ndarray], page_index(dest, e, want))
+        dst_idx = np.broadcast_to(d_lead + d_inner, (*want, *e.shape))
+        s_lead, s_inner = cast(tuple[np.ndarray, np.ndarray], page_index(src, e, want))
+        src_idx = np.broadcast_to(s_lead + s_inner, dst_idx.shape)
+        src_slot = src.tensor if isinstance(src, Placed) else src.slot
+        writes: list[tuple[Access, Reader | None]] = []
+        mask = live(dst_idx)
+        box = live_box(mask, keep=2 if per_trip else 0)
+        if mask.all() or (per_trip and box is None):
+            # (when one trip's live elements cannot be told from another's: all of them)
+            box = tuple(slice(None) for _ in mask.shape)
+        if mask.any():
+            if box is not None:
+                dst_a, src_a = paired_access(dst_idx[box], src_idx[box])
+            else:
+                dst_a, src_a = paired_access(dst_idx[mask].reshape(1, 1, -1), src_idx[mask].reshape(1, 1, -1))
+            writes.append((dst_a, Reader(src_a, src_slot)))
+        unheld = np.setdiff1d(np.arange(size, dtype=np.int64), held)
+        if unheld.size:  # a stage's page outside what it wrote: zeros
+            z_lead, z_inner = cast(tuple[np.ndarray, np.ndarray], page_index(dest, unheld, want))
+            z_idx = np.broadcast_to(z_lead + z_inner, (*want, *unheld.shape))
+            z_live = live(z_idx)
+            if per_trip:
+                z_live[...] = True
+            if z_live.any():
+                z = z_idx[z_live].reshape(1, 1, -1) if not z_live.all() else z_idx
+                writes.append((Access.of(z, np.zeros((1,) * (z.ndim - 2), np.int64)), None))
         slot = t.slot
 
         def run(env: Env, trip: int | None) -> None:
-            if trip is None:
-                dst.write(env[slot], src_read.read(env))
-            else:
-                dst.write_trip(env[slot], src_read.read_trip(env, trip), trip)
+            for dst, src_r in writes:
+                if trip is None:
+                    dst.write(env[slot], 0 if src_r is None else src_r.read(env))
+                else:
+                    dst.write_trip(env[slot], 0 if src_r is None else src_r.read_trip(env, trip), trip)
 
         return run
 
@@ -460,8 +499,10 @@ class ProgramCompiler:
         acc = self.access(layout, map_offsets(st.in_maps[i], ext), want)
         return np.asarray(acc.access.read(spec.values))
 
-    def stages(self, run: list[StageOp], want: Lead, per_trip: bool) -> Step:
-        """One stage, or a run of siblings as one stage with an extra leading axis."""
+    def stages(self, run: list[StageOp], want: Lead, per_trip: bool) -> Step | None:
+        """One stage, or a run of siblings as one stage with an extra leading axis. A
+        stage that passes one input on unchanged runs nothing: its page is that input,
+        read where the stage reads it (None)."""
         first = run[0]
         ext = first.iter_extents
         extra = None
@@ -482,6 +523,14 @@ class ProgramCompiler:
         o = map_offsets(first.out_map, ext)[tuple(0 if k == IterKind.SUM else slice(None) for k in first.iter_kinds)]
         o = np.broadcast_to(o, [e for e, k in zip(ext, first.iter_kinds) if k == IterKind.PAR])
         size = self.tile[0] * self.tile[1] * cast(PageType, first.result.type).tiles.data
+        through = self.passes_through(ev, run, accs, per_trip)
+        if through is not None:
+            acc = through.access
+            self.layout[first.result] = Values(
+                through.slot, acc.shape, acc.offset, acc.strides or (0,) * len(acc.shape),
+                o, size, acc.index,
+            )
+            return None
         if len(run) > 1:
             for j, st in enumerate(run):
                 self.layout[st.result] = Values(
@@ -489,6 +538,12 @@ class ProgramCompiler:
                 )
         else:
             self.layout[first.result] = Values(out, shape, 0, strides, o, size)
+
+        if not accs and self.fast:  # a constant: computed now, once
+            value = ev.run([]).reshape(-1)
+            value.flags.writeable = False
+            self.statics[out] = value
+            return None
 
         def step(env: Env, trip: int | None) -> None:
             if trip is None:
@@ -498,6 +553,25 @@ class ProgramCompiler:
             env[out] = ev.run(ops).reshape(-1)
 
         return step
+
+    def passes_through(self, ev: StageEval, run: list[StageOp], accs: list[Reader], per_trip: bool) -> Reader | None:
+        """The input a stage yields as it is (no sum, no other op, no conversion), if
+        its values can be read where it reads them without running it."""
+        if not self.fast or len(run) > 1 or ev.summed or ev.contraction is not None:
+            return None
+        terms = ev.body.terms
+        if len(terms) != 1 or terms[0].rows or ev.body.steps or terms[0].slot >= len(accs):
+            return None
+        st = run[0]
+        j = terms[0].slot
+        if cast(PageType, st.ins[j].type).element_type != cast(PageType, st.result.type).element_type:
+            return None
+        reader = accs[j]
+        if per_trip and reader.access.shape[0] > 1:
+            return None  # which trip it reads is known only when it runs
+        if reader.access.shape != ev.shape:
+            return None
+        return reader
 
     def _trip_shape(self, shape: Shape, per_trip: bool) -> Shape:
         return (1, *shape[1:]) if per_trip else shape
@@ -670,6 +744,39 @@ class Reader:
 
     def read_trip(self, env: Env, trip: int) -> np.ndarray:
         return self.access.read_trip(env[self.slot], trip)
+
+
+def paired_access(dst: np.ndarray, src: np.ndarray) -> tuple[Access, Access]:
+    """Accesses that write the elements `dst` from the elements `src` (index arrays of
+    one shape, lead axes first), as strided views wherever both are affine, splitting
+    an axis of whole tiles into tiles and lanes when that makes them so (a page's
+    columns of several tiles, moved tile by tile)."""
+    zeros = np.zeros((), dtype=np.int64)
+    d, s_ = Access.of(dst, zeros), Access.of(src, zeros)
+    if d.strides is not None and s_.strides is not None:
+        return d, s_
+    split = list(dst.shape[:2])
+    for e in dst.shape[2:]:
+        split += [e // 32, 32] if e > 32 and e % 32 == 0 else [e]
+    d2, s2 = Access.of(dst.reshape(split), zeros), Access.of(src.reshape(split), zeros)
+    if d2.strides is not None and s2.strides is not None:
+        return d2, s2
+    return d, s_
+
+
+def live_box(mask: np.ndarray, keep: int) -> tuple[slice, ...] | None:
+    """The box of leading indices along each axis where `mask` is true, when `mask`
+    is exactly that box (the first `keep` axes kept whole); None otherwise."""
+    box = []
+    for d in range(mask.ndim):
+        along = mask.any(axis=tuple(j for j in range(mask.ndim) if j != d))
+        n = int(along.sum())
+        if not along[:n].all() or (d < keep and n != mask.shape[d]):
+            return None
+        box.append(slice(0, n))
+    sel = np.zeros_like(mask)
+    sel[tuple(box)] = True
+    return tuple(box) if np.array_equal(sel, mask) else None
 
 
 def broadcast_shape(*shapes: Shape) -> Shape:

@@ -123,12 +123,40 @@ class Body:
         self.yielded = cast(YieldOp, block.last_op).value
         self.rows = rows
         self.terms = self._terms(block)[1 if drop_first else 0 :]
+        # Only the ops the terms read run (a row term's select does not).
+        needed = {t.slot for t in self.terms}
+        for st in reversed(self.steps):
+            if st.result in needed:
+                needed.update(st.args)
+        self.steps = [st for st in self.steps if st.result in needed]
         # Operands have every axis (extent 1 where they do not vary).
         extents = tuple(
             max((sh[d] for sh in shapes), default=1) if d < nlead + extra else ext[d - nlead - extra]
             for d in range(ndim)
         )
         self.out_shape = broadcast(*(self._term_shape(t, extents) for t in self.terms)) if self.terms else (1,) * ndim
+        self.plain = [t for t in self.terms if not t.rows]
+        self.template: list[Any] = [None] * self.size
+        """The environment a run starts from: the static values in place."""
+        for k, v in self.static.items():
+            self.template[k] = v
+        # Row terms of one row each, on one axis, all rows distinct: one add for all.
+        singles = [t for t in self.terms if len(t.rows) == 1]
+        self.row_groups: list[tuple[int, Any, list[int], list[int]]] = []
+        self.other_rows = [t for t in self.terms if len(t.rows) > 1]
+        by_axis: dict[int, list[Term]] = {}
+        for t in singles:
+            by_axis.setdefault(t.axis, []).append(t)
+        for axis, ts in by_axis.items():
+            rs = [t.rows[0] for t in ts]
+            if len(set(rs)) == len(rs):
+                order = np.argsort(rs)
+                ts = [ts[i] for i in order]
+                rs = sorted(rs)
+                sel: Any = slice(rs[0], rs[-1] + 1) if rs == list(range(rs[0], rs[-1] + 1)) else np.asarray(rs)
+                self.row_groups.append((axis, sel, rs, [t.slot for t in ts]))
+            else:
+                self.other_rows += ts
         """The shape of the yielded value, a row term's axis at its full extent."""
 
     def _terms(self, block: Block) -> list[Term]:
@@ -189,15 +217,11 @@ class Body:
 
     def run(self, operands: Sequence[Any]) -> Any:
         """The yielded value, shape `out_shape` or broadcastable to it."""
-        env: list[Any] = [None] * self.size
-        for i, a in enumerate(operands):
-            env[i] = a
-        for k, v in self.static.items():
-            env[k] = v
+        env = list(self.template)
+        env[: len(operands)] = operands
         for st in self.steps:
             (env[st.result],) = st.kernel([env[a] for a in st.args])
-        plain = [t for t in self.terms if not t.rows]
-        rows = [t for t in self.terms if t.rows]
+        plain, rows = self.plain, self.row_groups or self.other_rows
         if not self.terms:
             return np.float32(0)
         if not rows:
@@ -208,7 +232,15 @@ class Body:
         acc = np.zeros(self.out_shape, dtype=np.float32)
         for t in plain:
             np.add(acc, env[t.slot], out=acc)
-        for t in rows:
+        for axis, sel, rows_, slots in self.row_groups:
+            # Terms of one row each, distinct rows of one axis: added in one go.
+            vals = []
+            for k, r in zip(slots, rows_):
+                v = np.asarray(env[k], dtype=np.float32)
+                v = v.reshape((1,) * (acc.ndim - v.ndim) + v.shape)
+                vals.append(v if v.shape[axis] == 1 else v.take([r], axis=axis))
+            acc[(slice(None),) * axis + (sel,)] += np.concatenate(vals, axis=axis)
+        for t in self.other_rows:
             v = np.asarray(env[t.slot], dtype=np.float32)
             v = v.reshape((1,) * (acc.ndim - v.ndim) + v.shape)
             lead = (slice(None),) * t.axis
@@ -317,73 +349,65 @@ class Contraction:
         o_axes = [d for d in range(ndim) if d in self.letter and d not in self.summed and out_shape[d] > 1]
         self.o_axes = o_axes
         self.spec = ",".join([p_spec, *r_specs]) + "->" + "".join(self.letter[d] for d in o_axes)
-        self.big_dtype = big_dtype
+        self.a_view = self._arrangement(shapes[a], (self.G, self.M, self.C))
+        self.b_view = self._arrangement(shapes[b], (self.G, self.C, self.N))
+        self.a_shape = (*(full[d] for d in self.G), self.Mf, self.Cf)
+        self.b_chunk = tuple(full[d] for d in (*self.C, *self.N))
+        self.p_shape = tuple(full[d] for d in (*self.M, *self.N))
+        self.col_runs = [(k0, min(self.Nf, k0 + self.cols)) for k0 in range(0, self.Nf, self.cols)]
+        # Every chunk, worked out now: where A, B, the other factors and the output
+        # are cut, and their shapes.
+        self.chunks: list[tuple[Any, ...]] = []
+        for outer in itertools.product(*(range(full[d]) for d in self.outer)):
+            for c0 in range(0, full[last], self.chunk):
+                c1 = min(full[last], c0 + self.chunk)
+                ab = (*outer, slice(c0, c1))
+                rest_cuts = []
+                for k, axes in zip(rest, self.rest_axes):
+                    idx: list[Any] = [slice(None)] * ndim
+                    for d, i in zip(self.outer, outer):
+                        idx[d] = slice(i, i + 1) if shapes[k][d] > 1 else slice(0, 1)
+                    if last in axes:
+                        idx[last] = slice(c0, c1)
+                    shape = tuple(c1 - c0 if d == last else full[d] for d in axes if d in self.letter)
+                    rest_cuts.append((tuple(idx), shape))
+                tidx: list[Any] = [slice(None)] * ndim
+                for d, i in zip(self.outer, outer):
+                    tidx[d] = slice(i, i + 1) if out_shape[d] > 1 else slice(0, 1)
+                if out_shape[last] > 1:
+                    tidx[last] = slice(c0, c1)
+                tshape = tuple(c1 - c0 if d == last else out_shape[d] for d in o_axes)
+                self.chunks.append((ab, c1 - c0, rest_cuts, tuple(tidx), tshape))
 
-    def _arrange(self, x: np.ndarray, first: Sequence[int], second: Sequence[int], third: Sequence[int]) -> np.ndarray:
-        """`x` (all axes, 1 where it does not vary) with the axes `first`, `second`,
-        `third` in that order and every other axis dropped (it has extent 1)."""
-        keep = [*first, *second, *third]
-        drop = [d for d in range(x.ndim) if d not in keep]
-        y = x.reshape([x.shape[d] for d in range(x.ndim) if d not in drop]) if drop else x
-        order = [sorted(keep).index(d) for d in keep]
-        return y.transpose(order)
+    @staticmethod
+    def _arrangement(shape: Shape, groups: Sequence[Sequence[int]]) -> tuple[Shape, tuple[int, ...]]:
+        """How to view an operand (all axes, 1 where it does not vary) with the axes
+        of `groups` in that order: the shape without its other axes (all of extent
+        1), then the transposition."""
+        keep = [d for g in groups for d in g]
+        kept = sorted(keep)
+        return tuple(shape[d] for d in kept), tuple(kept.index(d) for d in keep)
 
     def run(self, factors: Sequence[np.ndarray], out: np.ndarray) -> None:
         """Add the contraction into `out` (shape: all axes, 1 along summed ones)."""
-        A = self._arrange(factors[self.a], self.G, self.M, self.C)
-        A = np.ascontiguousarray(A, dtype=np.float32)
-        gsh = [self.full[d] for d in self.G]
-        A = A.reshape(*gsh, self.Mf, self.Cf)
-        B = self._arrange(factors[self.b], self.G, self.C, self.N)
-        last = self.G[-1]
-        n_last = self.full[last]
-        g = self.chunk
-        buf = np.empty((g, self.Cf, self.Nf), dtype=np.float32)
-        prod = np.empty((g, self.Mf, self.Nf), dtype=np.float32)
-        bview_shape = [*(self.full[d] for d in self.C), *(self.full[d] for d in self.N)]
-        rest = list(zip((factors[k] for k in self.rest), self.rest_axes))
-        for outer in itertools.product(*(range(self.full[d]) for d in self.outer)):
-            a_o = A[outer]
-            b_o = B[outer]
-            rest_o = [(self._select(r, outer), axes) for r, axes in rest]
-            for c0 in range(0, n_last, g):
-                c1 = min(n_last, c0 + g)
-                w = buf[: c1 - c0]
-                np.copyto(w.reshape(c1 - c0, *bview_shape), b_o[c0:c1], casting="unsafe")
-                p = prod[: c1 - c0]
-                for k0 in range(0, self.Nf, self.cols):
-                    np.matmul(a_o[c0:c1], w[..., k0 : k0 + self.cols], out=p[..., k0 : k0 + self.cols])
-                pfull = p.reshape(c1 - c0, *(self.full[d] for d in (*self.M, *self.N)))
-                ops = [pfull] + [self._chunk(r, axes, last, c0, c1) for r, axes in rest_o]
-                target = self._target(out, outer, last, c0, c1)
-                target += np.einsum(self.spec, *ops)
-
-    def _select(self, r: np.ndarray, outer: tuple[int, ...]) -> np.ndarray:
-        """A rest factor at the outer batch indices (kept at all axes)."""
-        idx: list[Any] = [slice(None)] * r.ndim
-        for d, i in zip(self.outer, outer):
-            idx[d] = i if r.shape[d] > 1 else 0
-            idx[d] = slice(idx[d], idx[d] + 1)
-        return r[tuple(idx)]
-
-    def _chunk(self, r: np.ndarray, axes: list[int], last: int, c0: int, c1: int) -> np.ndarray:
-        """A rest factor's chunk, its axes those the einsum names for it (`axes`
-        that are not outer batch axes)."""
-        idx: list[Any] = [slice(None)] * r.ndim
-        if last in axes:
-            idx[last] = slice(c0, c1)
-        y = r[tuple(idx)]
-        keep = [d for d in axes if d in self.letter]
-        return y.reshape([y.shape[d] for d in keep])
-
-    def _target(self, out: np.ndarray, outer: tuple[int, ...], last: int, c0: int, c1: int) -> np.ndarray:
-        idx: list[Any] = [slice(None)] * out.ndim
-        for d, i in zip(self.outer, outer):
-            idx[d] = slice(i, i + 1) if out.shape[d] > 1 else slice(0, 1)
-        if out.shape[last] > 1:
-            idx[last] = slice(c0, c1)
-        y = out[tuple(idx)]
-        return y.reshape([y.shape[d] for d in self.o_axes])
+        (ash, aorder), (bsh, border) = self.a_view, self.b_view
+        A = factors[self.a].reshape(ash).transpose(aorder)
+        A = np.ascontiguousarray(A, dtype=np.float32).reshape(self.a_shape)
+        B = factors[self.b].reshape(bsh).transpose(border)
+        # The other factors are small (the scales): in f32 once, as the einsum wants them.
+        rest = [np.asarray(factors[k], dtype=np.float32) for k in self.rest]
+        buf = np.empty((self.chunk, self.Cf, self.Nf), dtype=np.float32)
+        prod = np.empty((self.chunk, self.Mf, self.Nf), dtype=np.float32)
+        for ab, g, rest_cuts, tidx, tshape in self.chunks:
+            w, p = buf[:g], prod[:g]
+            np.copyto(w.reshape(g, *self.b_chunk), B[ab], casting="unsafe")
+            a = A[ab]
+            for k0, k1 in self.col_runs:
+                np.matmul(a, w[..., k0:k1], out=p[..., k0:k1])
+            ops = [p.reshape(g, *self.p_shape)]
+            ops += [r[idx].reshape(shape) for r, (idx, shape) in zip(rest, rest_cuts)]
+            target = out[tidx].reshape(tshape)
+            target += np.einsum(self.spec, *ops)
 
 
 # --------------------------------------------------------------------------------------
@@ -450,5 +474,6 @@ class StageEval:
             v = np.broadcast_to(v, broadcast(v.shape, tuple(self.extents[d] if d in self.summed else 1 for d in range(len(self.extents)))))
             acc = v.dtype if v.dtype.kind in "iub" else np.dtype(np.float32)
             v = v.astype(acc, copy=False).sum(axis=tuple(self.summed), dtype=acc)
-        v = np.broadcast_to(v, self.shape)
+        if v.shape != self.shape:
+            v = np.broadcast_to(v, self.shape)
         return np.ascontiguousarray(v, dtype=self.dtype)
