@@ -24,7 +24,7 @@ same for every trip or item.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,13 @@ import numpy as np
 
 Lead = tuple[int, int]
 """(trips, items) of a value."""
+
+Env = list[Any]
+"""The runtime arrays of a compiled program, by slot."""
+
+Step = Callable[[Env, "int | None"], None]
+"""A step of a compiled program: runs on the environment, for every trip of its lead
+at once (`None`) or for one K trip."""
 
 
 # --------------------------------------------------------------------------------------
@@ -347,3 +354,50 @@ def _page_index_per_lead(
         return layout.flat_index(want, k, per_lead=True), zeros
     lead = lead_index(layout.lead, want, (layout.lead[1] * layout.size, layout.size))
     return ee + lead.reshape(*want, *(1,) * len(inner)), zeros
+
+
+@dataclass(frozen=True)
+class Reader:
+    """An access into the runtime array of one slot."""
+
+    access: Access
+    slot: int
+
+    def read(self, env: Env) -> np.ndarray:
+        return self.access.read(env[self.slot])
+
+    def read_trip(self, env: Env, trip: int) -> np.ndarray:
+        return self.access.read_trip(env[self.slot], trip)
+
+
+def paired_access(dst: np.ndarray, src: np.ndarray) -> tuple[Access, Access]:
+    """Accesses that write the elements `dst` from the elements `src` (index arrays of
+    one shape, lead axes first), as strided views wherever both are affine, splitting
+    an axis of whole tiles into tiles and lanes when that makes them so (a page's
+    columns of several tiles, moved tile by tile)."""
+    zeros = np.zeros((), dtype=np.int64)
+    d, s_ = Access.of(dst, zeros), Access.of(src, zeros)
+    if d.strides is not None and s_.strides is not None:
+        return d, s_
+    split = list(dst.shape[:2])
+    for e in dst.shape[2:]:
+        split += [e // 32, 32] if e > 32 and e % 32 == 0 else [e]
+    d2, s2 = Access.of(dst.reshape(split), zeros), Access.of(src.reshape(split), zeros)
+    if d2.strides is not None and s2.strides is not None:
+        return d2, s2
+    return d, s_
+
+
+def live_box(mask: np.ndarray, keep: int) -> tuple[slice, ...] | None:
+    """The box of leading indices along each axis where `mask` is true, when `mask`
+    is exactly that box (the first `keep` axes kept whole); None otherwise."""
+    box = []
+    for d in range(mask.ndim):
+        along = mask.any(axis=tuple(j for j in range(mask.ndim) if j != d))
+        n = int(along.sum())
+        if not along[:n].all() or (d < keep and n != mask.shape[d]):
+            return None
+        box.append(slice(0, n))
+    sel = np.zeros_like(mask)
+    sel[tuple(box)] = True
+    return tuple(box) if np.array_equal(sel, mask) else None

@@ -23,13 +23,11 @@ a new compile (the program keeps no reference into the IR it would read again).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
-from xdsl.dialects import arith
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -50,26 +48,28 @@ from xdsl_spatial.dialects.spatial import (
     _TileMoveOp,
     linear_form,
 )
+from xdsl_spatial.interpreters.kloop import LoopCompiling
 from xdsl_spatial.interpreters.layout import (
     Access,
     Dense,
+    Env,
     Geometry,
     Layout,
     Lead,
     Placed,
+    Reader,
+    Step,
     Values,
     c_strides,
+    live_box,
     page_index,
+    paired_access,
     strided,
 )
-from xdsl_spatial.interpreters.stages import Shape, StageEval
+from xdsl_spatial.interpreters.siblings import sibling_run, sibling_steps
+from xdsl_spatial.interpreters.stages import Shape, StageEval, map_offsets
 from xdsl_spatial.interpreters.traffic import ProgramTraffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
-
-Env = list[Any]
-Step = Callable[[Env, int | None], None]
-"""A step of a compiled program: runs on the environment, for every trip of its lead
-at once (`None`) or for one K trip."""
 
 
 @dataclass
@@ -91,18 +91,6 @@ class TensorSpec:
     role: Role
     stored: bool = False
     loaded: bool = False
-
-
-def map_offsets(m: Any, ext: Sequence[int]) -> np.ndarray:
-    """A stage map's page offsets over the iteration space, extent 1 along the axes
-    it does not read (any symbol counted as 0)."""
-    form = linear_form(m.results[0], m.num_dims, m.num_symbols)
-    assert form is not None, "stage maps are linear (verified)"
-    o = np.full((1,) * len(ext), form.const, dtype=np.int64)
-    for d, (c, e) in enumerate(zip(form.dims, ext)):
-        if c:
-            o = o + c * np.arange(e, dtype=np.int64).reshape([e if j == d else 1 for j in range(len(ext))])
-    return o
 
 
 def _symbol_coefficient(m: Any) -> int:
@@ -168,7 +156,7 @@ class CompiledProgram:
             env[t.read] = data.copy()
 
 
-class ProgramCompiler:
+class ProgramCompiler(LoopCompiling):
     """Reads one program into a `CompiledProgram`."""
 
     def __init__(self, op: ProgramOp, fast: bool = True):
@@ -253,7 +241,7 @@ class ProgramCompiler:
             elif isinstance(o, StoreOp):
                 steps.append(self.store(o, want, loop, per_trip))
             elif isinstance(o, StageOp):
-                run = self.siblings(ops, i)
+                run = sibling_run(ops, i) if self.fast else [o]
                 step = self.stages(run, want, per_trip)
                 if step is not None:
                     steps.append(step)
@@ -424,29 +412,6 @@ class ProgramCompiler:
 
     # --- stages --------------------------------------------------------------------
 
-    def siblings(self, ops: list[Operation], i: int) -> list[StageOp]:
-        """The run of sibling stages that starts at `ops[i]` (at least that one)."""
-        first = cast(StageOp, ops[i])
-        run = [first]
-        if not self.fast:
-            return run
-        j = i + 1
-        while j < len(ops):
-            o = ops[j]
-            if isinstance(o, TensorOp):
-                j += 1
-                continue
-            if not isinstance(o, StageOp) or not same_shape(first, o):
-                break
-            run.append(o)
-            j += 1
-        # Siblings must step every map by one constant per stage.
-        steps = sibling_steps(run)
-        while len(run) > 1 and steps is None:
-            run = run[:-1]
-            steps = sibling_steps(run)
-        return run if steps is not None else [first]
-
     def operand(self, st: StageOp, i: int, ext: Sequence[int], want: Lead, extra: np.ndarray | None) -> Reader:
         """How stage `st` reads its input `i` over `want` + ([siblings]) + `ext`."""
         page = st.ins[i]
@@ -505,7 +470,6 @@ class ProgramCompiler:
         read where the stage reads it (None)."""
         first = run[0]
         ext = first.iter_extents
-        extra = None
         if len(run) > 1:
             steps = sibling_steps(run)
             assert steps is not None
@@ -598,246 +562,5 @@ class ProgramCompiler:
         self.dense[page] = d = Dense(slot, lead, size)
         return d
 
-    def k_loop(self, o: KLoopOp, steps: list[Step]) -> None:
-        body = o.body.block
-        trips = o.trips.data
-        want = (trips, self.items)
-        carry = list(body.args[1:])
-        depends: set[SSAValue] = set(carry)
-        hoisted: list[Operation] = []
-        dependent: list[Operation] = []
-        for b in body.ops:
-            if isinstance(b, KYieldOp | BufferOp):
-                continue
-            if isinstance(b, StoreOp) or any(v in depends for v in b.operands):
-                dependent.append(b)
-                depends.update(b.results)
-            else:
-                hoisted.append(b)
-        # What does not read the carry runs once, for every trip.
-        self.ops(hoisted, steps, want, o, False)
-        yields = list(cast(KYieldOp, body.last_op).values)
-        if self.accumulate(o, dependent, carry, yields, steps):
-            return
-        # Anything else: the carry-dependent stages and the stores once a trip, on
-        # the carried pages laid out in full.
-        slots = []
-        for c, init in zip(carry, o.inits):
-            size = self.tile[0] * self.tile[1] * cast(PageType, c.type).tiles.data
-            d = Dense(self.slot(), (1, self.items), size)
-            steps.append(self.fill(d, init, (1, self.items), False))
-            self.layout[c] = d
-            slots.append(d)
-        per_trip: list[Step] = []
-        self.ops(dependent, per_trip, want, o, True)
-        nexts = [Dense(self.slot(), d.lead, d.size) for d in slots]
-        fills = [self.fill(n, y, want, True) for n, y in zip(nexts, yields)]
-
-        def run(env: Env, trip: int | None) -> None:
-            for t in range(trips):
-                for st in per_trip:
-                    st(env, t)
-                for f in fills:
-                    f(env, t)
-                for d, n in zip(slots, nexts):
-                    env[d.slot] = env[n.slot]
-
-        steps.append(run)
-        for r, d in zip(o.results, slots):
-            self.layout[r] = d
-
-    def fill(self, d: Dense, page: SSAValue, want: Lead, per_trip: bool) -> Step:
-        """A step that lays `page` out in full into the dense page `d` (1, items)."""
-        acc = self.access(self.layout[page], np.arange(d.size, dtype=np.int64), want, page)
-        shape = (*d.lead, d.size)
-
-        def run(env: Env, trip: int | None) -> None:
-            v = acc.read(env) if trip is None else acc.read_trip(env, trip)
-            env[d.slot] = np.ascontiguousarray(np.broadcast_to(v, shape)).reshape(-1)
-
-        return run
-
-    def accumulate(self, o: KLoopOp, dependent: list[Operation], carry: list[BlockArgument], yields: list[SSAValue], steps: list[Step]) -> bool:
-        """A loop whose carry only accumulates (`carry' = carry + f(...)`, the carry
-        read where it is written, f of what runs for every trip): the result is the
-        initial carry plus f summed over the trips, computed once. When f is a sum of
-        its inputs and rows of them, the inputs are summed over the trips first."""
-        if not self.fast or len(carry) != 1 or len(dependent) != 1 or not isinstance(dependent[0], StageOp):
-            return False
-        st = dependent[0]
-        if yields != [st.result] or any(k == IterKind.SUM for k in st.iter_kinds):
-            return False
-        reads = [i for i, v in enumerate(st.ins) if v is carry[0]]
-        if len(reads) != 1:
-            return False
-        j = reads[0]
-        arg = st.body.block.args[j]
-        if (
-            st.indirect_of[j] >= 0
-            or j in st.indirect_of
-            or st.in_maps[j] != st.out_map
-            or st.ins[j].type != st.result.type
-            or not arg.has_one_use()
-            or numpy_dtype(cast(PageType, st.result.type).element_type) != np.float32
-        ):
-            return False
-        ext = st.iter_extents
-        want = (o.trips.data, self.items)
-        accs = [None if i == j else self.operand(st, i, ext, want, None) for i in range(len(st.ins))]
-        ones = (1,) * (2 + len(ext))
-        shapes = [ones if a is None else a.access.shape for a in accs]
-        ev = StageEval(st, shapes, 2, 0)
-        terms = ev.body.terms
-        if not terms or terms[0].slot != j or terms[0].rows:
-            return False
-        linear = not ev.body.steps and all(t.slot < len(st.ins) for t in terms)
-        init_acc = self.access(
-            self.layout[o.inits[0]], map_offsets(st.in_maps[j], ext), (1, self.items), o.inits[0]
-        )
-        if linear:
-            summed = [ones if a is None else (1, *a.access.shape[1:]) for a in accs]
-            summed[j] = init_acc.access.shape
-            ev = StageEval(st, summed, 2, 0)
-        else:
-            ev = StageEval(st, shapes, 2, 0, drop_first=True)
-        out = self.slot()
-        shape = broadcast_shape(init_acc.access.shape, ev.shape if linear else (1, *ev.shape[1:]))
-        o_map = map_offsets(st.out_map, ext)
-        o_map = np.broadcast_to(o_map, ext)
-        size = self.tile[0] * self.tile[1] * cast(PageType, st.result.type).tiles.data
-
-        def run(env: Env, trip: int | None) -> None:
-            ops: list[Any] = []
-            for a in accs:
-                if a is None:
-                    ops.append(np.float32(0))
-                    continue
-                v = a.read(env)
-                if linear and v.shape[0] > 1:
-                    v = v.sum(axis=0, keepdims=True, dtype=np.float32)
-                ops.append(v)
-            init = init_acc.read(env)
-            if linear:
-                ops[j] = init
-                total = ev.run(ops)
-            else:
-                f = ev.run(ops)
-                if f.shape[0] > 1:
-                    f = f.sum(axis=0, keepdims=True, dtype=np.float32)
-                total = np.add(init, f, dtype=np.float32)
-            env[out] = np.ascontiguousarray(np.broadcast_to(total, shape), dtype=np.float32).reshape(-1)
-
-        steps.append(run)
-        self.layout[o.results[0]] = Values(out, shape, 0, c_strides(shape), o_map, size)
-        return True
 
 
-@dataclass(frozen=True)
-class Reader:
-    """An access into the runtime array of one slot."""
-
-    access: Access
-    slot: int
-
-    def read(self, env: Env) -> np.ndarray:
-        return self.access.read(env[self.slot])
-
-    def read_trip(self, env: Env, trip: int) -> np.ndarray:
-        return self.access.read_trip(env[self.slot], trip)
-
-
-def paired_access(dst: np.ndarray, src: np.ndarray) -> tuple[Access, Access]:
-    """Accesses that write the elements `dst` from the elements `src` (index arrays of
-    one shape, lead axes first), as strided views wherever both are affine, splitting
-    an axis of whole tiles into tiles and lanes when that makes them so (a page's
-    columns of several tiles, moved tile by tile)."""
-    zeros = np.zeros((), dtype=np.int64)
-    d, s_ = Access.of(dst, zeros), Access.of(src, zeros)
-    if d.strides is not None and s_.strides is not None:
-        return d, s_
-    split = list(dst.shape[:2])
-    for e in dst.shape[2:]:
-        split += [e // 32, 32] if e > 32 and e % 32 == 0 else [e]
-    d2, s2 = Access.of(dst.reshape(split), zeros), Access.of(src.reshape(split), zeros)
-    if d2.strides is not None and s2.strides is not None:
-        return d2, s2
-    return d, s_
-
-
-def live_box(mask: np.ndarray, keep: int) -> tuple[slice, ...] | None:
-    """The box of leading indices along each axis where `mask` is true, when `mask`
-    is exactly that box (the first `keep` axes kept whole); None otherwise."""
-    box = []
-    for d in range(mask.ndim):
-        along = mask.any(axis=tuple(j for j in range(mask.ndim) if j != d))
-        n = int(along.sum())
-        if not along[:n].all() or (d < keep and n != mask.shape[d]):
-            return None
-        box.append(slice(0, n))
-    sel = np.zeros_like(mask)
-    sel[tuple(box)] = True
-    return tuple(box) if np.array_equal(sel, mask) else None
-
-
-def broadcast_shape(*shapes: Shape) -> Shape:
-    return tuple(np.broadcast_shapes(*shapes))
-
-
-def same_shape(a: StageOp, b: StageOp) -> bool:
-    """Whether two stages compute the same body over the same space from the same
-    pages into buffers of the same kind, writing at the same output map."""
-    if (
-        tuple(a.ins) != tuple(b.ins)
-        or a.iter_extents != b.iter_extents
-        or a.iter_kinds != b.iter_kinds
-        or a.indirect_of != b.indirect_of
-        or a.out_map != b.out_map
-        or a.result.type != b.result.type
-    ):
-        return False
-    if any(i >= 0 for i in a.indirect_of):
-        return False
-    return same_body(a, b)
-
-
-def same_body(a: StageOp, b: StageOp) -> bool:
-    """Whether two stage bodies compute the same function of their inputs."""
-    ba, bb = a.body.block, b.body.block
-    if list(ba.arg_types) != list(bb.arg_types):
-        return False
-    where: dict[SSAValue, SSAValue] = dict(zip(ba.args, bb.args))
-    ops_a, ops_b = list(ba.ops), list(bb.ops)
-    if len(ops_a) != len(ops_b):
-        return False
-    for x, y in zip(ops_a, ops_b):
-        if (
-            type(x) is not type(y)
-            or x.properties != y.properties
-            or x.attributes != y.attributes
-            or [r.type for r in x.results] != [r.type for r in y.results]
-            or [where.get(v) for v in x.operands] != list(y.operands)
-        ):
-            return False
-        where.update(zip(x.results, y.results))
-    return True
-
-
-def sibling_steps(run: list[StageOp]) -> list[int] | None:
-    """Per input, the constant step between consecutive siblings' maps (None when some
-    input's maps do not step evenly or differ otherwise)."""
-    if len(run) == 1:
-        return [0] * len(run[0].ins)
-    out = []
-    for i in range(len(run[0].ins)):
-        forms = [linear_form(s.in_maps[i].results[0], s.in_maps[i].num_dims, s.in_maps[i].num_symbols) for s in run]
-        if any(f is None for f in forms):
-            return None
-        f0 = forms[0]
-        assert f0 is not None
-        step = forms[1].const - f0.const  # type: ignore[union-attr]
-        for r, f in enumerate(forms):
-            assert f is not None
-            if f.dims != f0.dims or f.syms != f0.syms or f.const != f0.const + r * step:
-                return None
-        out.append(step)
-    return out

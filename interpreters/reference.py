@@ -37,7 +37,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from xdsl_spatial.dialects import spatial_checks as checks
@@ -59,7 +59,6 @@ from xdsl_spatial.dialects.spatial import (
     ViewOp,
     YieldOp,
     _TileMoveOp,
-    element_bytes,
     linear_form,
 )
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic

@@ -34,9 +34,9 @@ from typing import Any, cast
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, FloatAttr
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, SSAValue
 
-from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType, StageOp, YieldOp
+from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType, StageOp, YieldOp, linear_form
 from xdsl_spatial.interpreters.kernels import Kernel, prepare
 from xdsl_spatial.interpreters.values import numpy_dtype
 
@@ -49,6 +49,18 @@ stays in the last-level cache between the cast and the matrix product."""
 
 def broadcast(*shapes: Shape) -> Shape:
     return tuple(np.broadcast_shapes(*shapes))
+
+
+def map_offsets(m: Any, ext: Sequence[int]) -> np.ndarray:
+    """A stage map's page offsets over the iteration space, extent 1 along the axes
+    it does not read (any symbol counted as 0)."""
+    form = linear_form(m.results[0], m.num_dims, m.num_symbols)
+    assert form is not None, "stage maps are linear (verified)"
+    o = np.full((1,) * len(ext), form.const, dtype=np.int64)
+    for d, (c, e) in enumerate(zip(form.dims, ext)):
+        if c:
+            o = o + c * np.arange(e, dtype=np.int64).reshape([e if j == d else 1 for j in range(len(ext))])
+    return o
 
 
 # --------------------------------------------------------------------------------------
