@@ -1,0 +1,121 @@
+"""
+SmolLM2-135M's seven layer products (576 wide, the FFN 1536), lowered and unlowered,
+side by side in one run: where a model of this size spends its time, many small
+programs, each costing what a program costs besides its arithmetic.
+
+    python benchmarks/bench_layers.py              # m = 1 and 8, 15 rounds
+    python benchmarks/bench_layers.py --quick      # 3 rounds
+
+For each batch size and each shape, three candidates run interleaved, every timed run
+from cold caches (`bench_gemv.ColdStart`): (a) the numpy Q8_0 kernel of bench_gemv, (c)
+the unlowered product and (d) the lowered one, each compiled once by the compiled
+engine. The table gives medians; the sums over the seven shapes are a layer's products.
+"Per program" is (d) minus (a), the lowered run's time besides the arithmetic (a)
+does, over its programs (a view and a fold): what one program costs to run. Nothing
+here asserts a time.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_gemv import (  # noqa: E402
+    Candidate,
+    fp64_reference,
+    interleaved,
+    keep_freed_memory,
+    module_text,
+    q8_matmul,
+)
+
+from xdsl_spatial.interpreters.runner import coerce_args, compile_module, find_function  # noqa: E402
+from xdsl_spatial.ir_io import parse_module  # noqa: E402
+from xdsl_spatial.passes.q8_lower import lower_q8  # noqa: E402
+from xdsl_spatial.quant import quantize_q8_0  # noqa: E402
+
+SHAPES = [
+    ("attn_q", 576, 576),
+    ("attn_k", 576, 192),
+    ("attn_v", 576, 192),
+    ("attn_output", 576, 576),
+    ("ffn_gate", 576, 1536),
+    ("ffn_up", 576, 1536),
+    ("ffn_down", 1536, 576),
+]
+"""(tensor, K, N) of one layer of SmolLM2-135M."""
+
+
+def candidates(m: int, k: int, n: int) -> tuple[list[Candidate], int]:
+    rng = np.random.default_rng(7 + m + k + n)
+    x = rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16).astype(np.float32)
+    q, s = quantize_q8_0(rng.standard_normal((k, n)).astype(np.float32) * 0.02, np.float16)
+    unlowered = parse_module(module_text(m, k, n, "f16"))
+    lowered = parse_module(module_text(m, k, n, "f16"))
+    if not all(d.lowered for d in lower_q8(lowered)):
+        sys.exit(f"q8-lower did not lower {m}x{k}x{n}")
+    programs = sum(1 for op in lowered.walk() if op.name in ("spatial.view", "spatial.fold"))
+    args = coerce_args(find_function(lowered, "gemv"), [x, q, s])
+    exe_c, exe_d = compile_module(unlowered, "gemv"), compile_module(lowered, "gemv")
+    cands = [
+        Candidate("a", "(a) numpy Q8_0", lambda: q8_matmul(x, q, s)),
+        Candidate("c", "(c) unlowered", lambda: exe_c(*args).outputs[0]),
+        Candidate("d", "(d) lowered", lambda: exe_d(*args).outputs[0]),
+    ]
+    ref, bound = fp64_reference(x, q, s)
+    for c in cands:
+        y = np.asarray(c.run(), dtype=np.float64)
+        if (np.abs(y - ref) > bound).any():
+            sys.exit(f"{c.label} disagrees with the fp64 reference at {m}x{k}x{n}")
+    return cands, programs
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="3 rounds")
+    p.add_argument("--rounds", type=int, help="interleaved rounds (default 15)")
+    p.add_argument("--m", default="1,8", help="comma-separated batch sizes (default 1,8)")
+    args = p.parse_args(argv)
+    rounds = args.rounds or (3 if args.quick else 15)
+    print(
+        f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}, "
+        f"f16 scales, bf16 activations, {keep_freed_memory()}, {rounds} rounds, cold caches"
+    )
+    for m in (int(v) for v in args.m.split(",")):
+        print(f"\nm = {m}")
+        print(f"{'tensor':<12} {'K x N':>11} {'(a) us':>8} {'(c) us':>8} {'(d) us':>8} {'(d)/(c)':>8} {'per program us':>15}")
+        sums = {"a": 0.0, "c": 0.0, "d": 0.0}
+        overheads = []
+        for name, k, n in SHAPES:
+            cands, programs = candidates(m, k, n)
+            interleaved(cands, rounds)
+            t = {c.key: c.median for c in cands}
+            for key in sums:
+                sums[key] += t[key]
+            per = (t["d"] - t["a"]) / programs
+            overheads.append(per)
+            print(
+                f"{name:<12} {f'{k}x{n}':>11} {t['a'] * 1e6:8.0f} {t['c'] * 1e6:8.0f} "
+                f"{t['d'] * 1e6:8.0f} {t['d'] / t['c']:8.2f} {per * 1e6:15.0f}"
+            )
+        print(
+            f"{'sum':<12} {'':>11} {sums['a'] * 1e6:8.0f} {sums['c'] * 1e6:8.0f} "
+            f"{sums['d'] * 1e6:8.0f} {sums['d'] / sums['c']:8.2f} "
+            f"{np.median(overheads) * 1e6:15.0f} (median)"
+        )
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
