@@ -1,0 +1,275 @@
+"""
+Generating with a llama GGUF checkpoint on the simulated chip: the model emitted by
+`xdsl_spatial.llama`, lowered with `q8-lower` (or not), its weights bound from the
+file, run step by step through `execute`.
+
+```python
+model = load_model("model.gguf", prompt_len=5, positions=64, requantize=True)
+run = generate(model, [504, 3575, 282, 4649, 314], steps=16)
+print(run.tokens, run.decode_ms, run.step_bytes)
+```
+
+The prefill's logits give the first generated token; each decode step feeds the last
+token at the next position and gives one more, greedily (the largest logit, the
+lowest id on a tie).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from xdsl_spatial.dialects.q8 import stored_part
+from xdsl_spatial.llama import (
+    MAX_PREFILL,
+    LlamaConfig,
+    ModelError,
+    cache_types,
+    emit_model,
+    read_config,
+)
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+@dataclass
+class StepBytes:
+    """What the folds of one step moved: weights (int8 values and scales, whole tiles)
+    and view reads, over the weights' elements."""
+
+    weight: int
+    view: int
+    weight_elems: int
+    programs: int
+
+    @property
+    def total(self) -> int:
+        return self.weight + self.view
+
+    @property
+    def per_weight(self) -> float:
+        return self.total / self.weight_elems if self.weight_elems else 0.0
+
+
+def step_bytes(traffic: Any) -> StepBytes:
+    """The folds' loads in one execution's traffic."""
+    weight = view = elems = n = 0
+    for p in traffic.programs:
+        if not p.weight_elems:
+            continue
+        n += 1
+        elems += p.weight_elems
+        for tensor, b in p.loaded.items():
+            if stored_part(tensor) is not None:
+                weight += b
+            else:
+                view += b
+    return StepBytes(weight, view, elems, n)
+
+
+@dataclass
+class Model:
+    """An emitted (and possibly lowered) model with its weights bound."""
+
+    config: LlamaConfig
+    module: Any
+    weights: list[np.ndarray]
+    """The weight arguments in the functions' order (after the token and position)."""
+    prompt_len: int
+    positions: int
+    lowered: bool
+    decisions: list[Any] = field(default_factory=list)
+    """What `q8-lower` did with each product (empty when not lowered)."""
+    lower_s: float = 0.0
+
+    def empty_caches(self) -> list[np.ndarray]:
+        return [np.zeros(_shape(t), np.float32) for t in cache_types(self.config, self.positions)]
+
+    def prefill(self, tokens: Sequence[int]) -> tuple[np.ndarray, list[np.ndarray], Any]:
+        from xdsl_spatial.interpreters.runner import execute
+
+        if len(tokens) != self.prompt_len:
+            raise ModelError(
+                f"the module's prefill takes {self.prompt_len} tokens, got {len(tokens)}"
+            )
+        r = execute(self.module, "prefill", [np.asarray(tokens, np.int32), *self.weights])
+        return r.outputs[0], list(r.outputs[1:]), r.traffic
+
+    def decode(
+        self, token: int, pos: int, caches: Sequence[np.ndarray]
+    ) -> tuple[np.ndarray, list[np.ndarray], Any]:
+        from xdsl_spatial.interpreters.runner import execute
+
+        if not 0 <= pos < self.positions:
+            raise ModelError(f"position {pos} is outside the cache's {self.positions} positions")
+        args = [np.array([token], np.int32), np.array([pos], np.int32), *self.weights, *caches]
+        r = execute(self.module, "decode", args)
+        return r.outputs[0], list(r.outputs[1:]), r.traffic
+
+
+def _shape(ty: str) -> tuple[int, ...]:
+    dims = ty.removeprefix("tensor<").removesuffix(">").split("x")[:-1]
+    return tuple(int(d) for d in dims)
+
+
+def model_text(reader: Any, path: str, prompt_len: int, positions: int) -> tuple[LlamaConfig, str]:
+    config = read_config(reader, path)
+    return config, emit_model(config, prompt_len, positions, source=str(path))
+
+
+def bind_model(
+    reader: Any,
+    path: str,
+    config: LlamaConfig,
+    module: Any,
+    *,
+    requantize: bool = False,
+    on_requantize: Callable[[Any], None] | None = None,
+) -> list[np.ndarray]:
+    """Arrays for the decode function's weight arguments, read from the file: Q8_0
+    parts by `bind_weights` (repacked exactly, or re-quantised when asked), norm
+    weights as f32 (F16 and BF16 ones widen exactly)."""
+    from gguf import GGMLQuantizationType
+    from gguf.quants import dequantize
+
+    from xdsl_spatial.gguf_io import GGUFError, bind_weights
+    from xdsl_spatial.interpreters.runner import find_function
+
+    fn = find_function(module, "decode")
+    names = [a.name_hint or "" for a in fn.body.block.args]
+    types = fn.function_type.inputs.data
+    first, last = 2, len(names) - 2 * config.n_layer
+    wanted: dict[str, tuple[tuple[int, ...], Any]] = {}
+    vectors: list[str] = []
+    from xdsl_spatial.interpreters.values import numpy_dtype
+
+    for name, t in zip(names[first:last], types[first:last]):
+        shape = tuple(t.get_shape())
+        if stored_part(name) is not None:
+            wanted[name] = (shape, numpy_dtype(t.element_type))
+        else:
+            vectors.append(name)
+    bound = bind_weights(reader, wanted, requantize=requantize, on_requantize=on_requantize)
+    by_name = {t.name: t for t in reader.tensors}
+    plain = (GGMLQuantizationType.F32, GGMLQuantizationType.F16, GGMLQuantizationType.BF16)
+    for name in vectors:
+        t = by_name.get(name)
+        if t is None:
+            raise GGUFError(f"{path}: no tensor {name} in the file")
+        if t.tensor_type not in plain:
+            raise GGUFError(f"{path}: tensor {name} is {t.tensor_type.name}; a norm weight must be F32, F16 or BF16")
+        data = np.asarray(t.data)
+        v = data if t.tensor_type == GGMLQuantizationType.F32 else dequantize(data, t.tensor_type)
+        bound[name] = np.asarray(v, np.float32).reshape(-1)
+    return [bound[n] for n in names[first:last]]
+
+
+def load_model(
+    path: str,
+    prompt_len: int,
+    positions: int,
+    *,
+    lower: bool = True,
+    requantize: bool = False,
+    on_requantize: Callable[[Any], None] | None = None,
+    progress: Progress = _quiet,
+    reader: Any = None,
+    weights: list[np.ndarray] | None = None,
+) -> Model:
+    """Emit, parse, lower (unless `lower=False`) and bind the model of the GGUF file
+    `path` for a prompt of `prompt_len` tokens and a cache of `positions`. An open
+    `reader` and already bound `weights` (of a model of the same file) are reused."""
+    from xdsl_spatial.gguf_io import open_gguf
+    from xdsl_spatial.ir_io import parse_module
+    from xdsl_spatial.passes.q8_lower import lower_q8
+
+    if reader is None:
+        progress(f"reading {path}")
+        reader = open_gguf(path)
+    config, text = model_text(reader, str(path), prompt_len, positions)
+    progress(f"parsing the model ({config.n_layer} layers, {len(config.products())} products)")
+    module = parse_module(text, str(path))
+    decisions: list[Any] = []
+    lower_s = 0.0
+    if lower:
+        progress("lowering with q8-lower")
+        t0 = time.perf_counter()
+        decisions = lower_q8(module)
+        lower_s = time.perf_counter() - t0
+    if weights is None:
+        progress("binding the weights")
+        weights = bind_model(
+            reader, str(path), config, module, requantize=requantize, on_requantize=on_requantize
+        )
+    return Model(config, module, weights, prompt_len, positions, lower, decisions, lower_s)
+
+
+def greedy(logits: np.ndarray) -> int:
+    """The largest logit's id (the lowest id on a tie)."""
+    return int(np.argmax(logits))
+
+
+@dataclass
+class Generation:
+    prompt: list[int]
+    tokens: list[int]
+    """The generated ids: the prefill's, then one per decode step."""
+    logits: np.ndarray
+    """One row per generated token: the logits it was chosen from."""
+    prefill_ms: float
+    decode_ms: list[float]
+    step_bytes: StepBytes | None
+    """What one decode step's folds moved (None when nothing was lowered)."""
+    prompt_logits: np.ndarray | None = None
+    """The prefill's logits for every prompt position."""
+
+
+def generate(
+    model: Model,
+    prompt: Sequence[int],
+    steps: int,
+    *,
+    progress: Progress = _quiet,
+    forced: Sequence[int] | None = None,
+) -> Generation:
+    """Prefill `prompt`, then `steps` greedy decode steps. With `forced`, the tokens fed
+    to the decode steps are those (the same tokens for two runs to compare), and the
+    generated ids are still each step's own greedy choice."""
+    c = model.config
+    if not 1 <= len(prompt) <= MAX_PREFILL:
+        raise ModelError(f"a prompt of {len(prompt)} tokens: the prefill takes 1 to {MAX_PREFILL}")
+    if len(prompt) + steps > model.positions:
+        raise ModelError(
+            f"{len(prompt)} prompt tokens and {steps} steps need {len(prompt) + steps} positions; "
+            f"the cache has {model.positions} (--context)"
+        )
+    bad = [t for t in prompt if not 0 <= t < c.vocab]
+    if bad:
+        raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")
+    progress(f"prefill of {len(prompt)} tokens")
+    t0 = time.perf_counter()
+    logits, caches, _ = model.prefill(prompt)
+    prefill_ms = (time.perf_counter() - t0) * 1e3
+    rows = [logits[-1]]
+    tokens = [greedy(logits[-1])]
+    times: list[float] = []
+    moved: StepBytes | None = None
+    for s in range(steps):
+        feed = tokens[-1] if forced is None else forced[s]
+        progress(f"decode step {s + 1}/{steps}")
+        t0 = time.perf_counter()
+        out, caches, traffic = model.decode(feed, len(prompt) + s, caches)
+        times.append((time.perf_counter() - t0) * 1e3)
+        if model.lowered and moved is None:
+            moved = step_bytes(traffic)
+        rows.append(out[0])
+        tokens.append(greedy(out[0]))
+    return Generation(list(prompt), tokens, np.stack(rows), prefill_ms, times, moved, logits)
