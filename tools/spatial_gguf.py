@@ -12,6 +12,7 @@ dequantisation of two arguments named by the weight's stored names, the form the
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -62,6 +63,12 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument(
         "--emit", action="store_true", help="write an MLIR module of Q8_0 matmuls"
     )
+    what.add_argument(
+        "--emit-model",
+        action="store_true",
+        help="write the whole model (llama architecture) as @prefill of --batch tokens "
+        "and @decode of one, in linalg on tensors",
+    )
     pick = p.add_mutually_exclusive_group()
     pick.add_argument("--tensors", help="comma-separated tensor names to emit")
     pick.add_argument(
@@ -75,6 +82,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--scale-type", choices=("f16", "f32"), help="scale type (default f16)"
+    )
+    p.add_argument(
+        "--context",
+        type=_positive,
+        help="with --emit-model: positions of the KV cache (default 256)",
     )
     p.add_argument("-o", "--output", help="write the module here instead of stdout")
     return p
@@ -193,6 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
+    if args.emit_model:
+        return _emit_model(args)
     if not args.emit and any(
         v is not None
         for v in (
@@ -237,6 +251,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    return 0
+
+
+def _emit_model(args: argparse.Namespace) -> int:
+    """--emit-model: the whole model, from xdsl_spatial.llama."""
+    from xdsl_spatial.gguf_io import GGUFError, open_gguf
+    from xdsl_spatial.llama import ModelError, emit_model, read_config
+
+    try:
+        reader = open_gguf(args.file)
+        text = emit_model(read_config(reader, args.file), args.batch or 1, args.context or 256, args.file)
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            with open(args.output + ".tmp", "w") as f:
+                f.write(text)
+            os.replace(args.output + ".tmp", args.output)
+    except (GGUFError, ModelError) as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{PROG}: error: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -228,8 +228,10 @@ class Generation:
     decode_ms: list[float]
     step_bytes: StepBytes | None
     """What one decode step's folds moved (None when nothing was lowered)."""
-    prompt_logits: np.ndarray | None = None
+    prompt_logits: np.ndarray
     """The prefill's logits for every prompt position."""
+    traffic: Any
+    """What the programs of the first decode step (the prefill, with no step) moved."""
 
 
 def generate(
@@ -256,7 +258,7 @@ def generate(
         raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")
     progress(f"prefill of {len(prompt)} tokens")
     t0 = time.perf_counter()
-    logits, caches, _ = model.prefill(prompt)
+    logits, caches, first = model.prefill(prompt)
     prefill_ms = (time.perf_counter() - t0) * 1e3
     rows = [logits[-1]]
     tokens = [greedy(logits[-1])]
@@ -268,8 +270,9 @@ def generate(
         t0 = time.perf_counter()
         out, caches, traffic = model.decode(feed, len(prompt) + s, caches)
         times.append((time.perf_counter() - t0) * 1e3)
-        if model.lowered and moved is None:
-            moved = step_bytes(traffic)
+        if s == 0:
+            first = traffic
+            moved = step_bytes(traffic) if model.lowered else None
         rows.append(out[0])
         tokens.append(greedy(out[0]))
-    return Generation(list(prompt), tokens, np.stack(rows), prefill_ms, times, moved, logits)
+    return Generation(list(prompt), tokens, np.stack(rows), prefill_ms, times, moved, logits, first)
