@@ -72,8 +72,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--context",
         type=_count,
-        default=DEFAULT_CONTEXT,
-        help=f"positions of the KV cache (default {DEFAULT_CONTEXT}): prompt + steps must fit",
+        help=f"positions of the KV cache (default {DEFAULT_CONTEXT}, or the model's context "
+        "length if smaller): prompt + steps must fit",
     )
     p.add_argument(
         "--requantize",
@@ -188,6 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.prompt is not None:
                 raise
         prompt = args.tokens if args.prompt is None else vocab.encode(args.prompt)  # type: ignore[union-attr]
+        if args.context is None:
+            args.context = min(DEFAULT_CONTEXT, config.context_length)
         if args.context > config.context_length:
             raise ModelError(
                 f"--context {args.context} exceeds the model's context length {config.context_length}"

@@ -168,7 +168,8 @@ def bind_model(
             raise GGUFError(f"{path}: tensor {name} is {t.tensor_type.name}; a norm weight must be F32, F16 or BF16")
         data = np.asarray(t.data)
         v = data if t.tensor_type == GGMLQuantizationType.F32 else dequantize(data, t.tensor_type)
-        bound[name] = np.asarray(v, np.float32).reshape(-1)
+        # A copy: a view would keep the whole file mapped (and its read pages resident).
+        bound[name] = np.array(v, np.float32).reshape(-1)
     return [bound[n] for n in names[first:last]]
 
 
