@@ -24,7 +24,9 @@ from xdsl_spatial.interpreters.kernels import Kernel, kernel
 
 
 def _round_half_away(x: Any) -> Any:
-    return np.copysign(np.floor(np.abs(x) + np.asarray(0.5, np.asarray(x).dtype)), x)
+    # Not floor(|x| + 0.5): that sum rounds up for the float just below 0.5.
+    t = np.trunc(x)
+    return t + np.where(np.abs(x - t) >= 0.5, np.sign(x), 0).astype(np.asarray(x).dtype)
 
 
 def _rsqrt(x: Any) -> Any:

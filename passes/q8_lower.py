@@ -72,6 +72,7 @@ from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.dialects import q8, spatial
+from xdsl_spatial.passes.q8_raise import raise_q8
 from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
 from xdsl_spatial.dialects.spatial import (
@@ -1121,7 +1122,7 @@ def lower_q8(
         tile_rows=tile_rows,
         tile_cols=tile_cols,
     )
-    pattern = LowerQ8Matmul(target)
+    pattern = LowerQ8Matmul(target, decisions=list(raise_q8(module)))
     PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
     return pattern.decisions
 

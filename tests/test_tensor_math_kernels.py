@@ -155,7 +155,7 @@ def test_math_ops_within_a_few_ulps_of_fp64():
 @pytest.mark.parametrize(
     ("cls", "x", "want"),
     [
-        (math.RoundOp, [0.5, 1.5, 2.5, -0.5, -2.5, 2.4], [1, 2, 3, -1, -3, 2]),
+        (math.RoundOp, [0.5, 1.5, 2.5, -0.5, -2.5, 2.4, 0.49999997], [1, 2, 3, -1, -3, 2, 0]),
         (math.RoundEvenOp, [0.5, 1.5, 2.5, -0.5, -2.5, 2.4], [0, 2, 2, -0, -2, 2]),
         (math.TruncOp, [1.7, -1.7], [1, -1]),
         (math.FloorOp, [1.7, -1.7], [1, -2]),

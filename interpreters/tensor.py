@@ -1,14 +1,14 @@
 """
-Kernels of the `tensor` dialect's data movement: slices, reshapes, concatenation,
-element reads and writes.
+Kernels of the `tensor` dialect: reading an element (`tensor.extract`: one element, or,
+inside a `linalg.generic` body, a gather with index arrays), reshapes
+(`collapse_shape`, `expand_shape`, `reshape`, `cast`: the row-major order of the
+elements is unchanged, so no element moves), slices (`extract_slice`,
+`insert_slice`), `concat`, `insert`, `from_elements`, `splat` and `dim`.
 
 A kernel never writes into an operand: `tensor.insert_slice` and `tensor.insert`
 return a new array (value semantics), a slice or a reshape may return a view of its
 operand. Offsets given as values are checked when the op runs: a slice or an element
 outside its tensor is an error naming the op, never numpy's wrap-around or clipping.
-`tensor.extract` takes arrays of indices as well as scalars, so a `linalg.generic`
-body that reads a table at computed indices gathers with it over a whole iteration
-space.
 """
 
 from __future__ import annotations
@@ -23,6 +23,37 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
 from xdsl_spatial.interpreters.values import numpy_dtype
+
+
+@kernel(tensor.ExtractOp)
+def _extract(op: tensor.ExtractOp) -> Kernel:
+    """`t[i, j, ...]`; index arrays (from a generic's body) gather all at once. An
+    index outside the tensor is an error, not numpy's wrap-around."""
+    shape = tuple(cast(TensorType[Any], op.tensor.type).get_shape())
+
+    def run(args: Any) -> tuple[Any, ...]:
+        t, index = args[0], tuple(args[1:])
+        for axis, (i, size) in enumerate(zip(index, shape)):
+            if isinstance(i, np.ndarray):
+                if i.size and (i.min() < 0 or i.max() >= size):
+                    bad = i.min() if i.min() < 0 else i.max()
+                    raise KernelError(
+                        op, f"index {bad} of dimension {axis} is outside 0..{size - 1}"
+                    )
+            elif not 0 <= i < size:
+                raise KernelError(op, f"index {i} of dimension {axis} is outside 0..{size - 1}")
+        return (t[index],)
+
+    return run
+
+
+@kernel(tensor.CollapseShapeOp, tensor.ExpandShapeOp)
+def _reshape(op: tensor.CollapseShapeOp | tensor.ExpandShapeOp) -> Kernel:
+    t = cast(TensorType[Any], op.result.type)
+    shape = tuple(t.get_shape())
+    if any(d < 0 for d in shape):
+        raise KernelError(op, f"the result has a dynamic shape ({t}); only static shapes run")
+    return lambda args: (np.reshape(args[0], shape),)
 
 
 def _shape(v: SSAValue | Attribute, op: Operation) -> tuple[int, ...]:
@@ -118,18 +149,6 @@ def _reshape_kernel(op: Operation, src: SSAValue, res: SSAValue) -> Kernel:
     return lambda a: (np.reshape(a[0], shape),)
 
 
-@kernel(tensor.CollapseShapeOp)
-def _collapse(op: tensor.CollapseShapeOp) -> Kernel:
-    return _reshape_kernel(op, op.src, op.result)
-
-
-@kernel(tensor.ExpandShapeOp)
-def _expand(op: tensor.ExpandShapeOp) -> Kernel:
-    if op.dynamic_output_shape:
-        raise KernelError(op, "dynamic output shapes are not supported")
-    return _reshape_kernel(op, op.src, op.result)
-
-
 @kernel(tensor.CastOp)
 def _cast(op: tensor.CastOp) -> Kernel:
     return _reshape_kernel(op, op.source, op.dest)
@@ -176,21 +195,6 @@ def _check_indices(op: Operation, shape: tuple[int, ...], idx: Sequence[Any]) ->
         if i.size and (i.min() < 0 or i.max() >= n):
             bad = int(i.min()) if i.min() < 0 else int(i.max())
             raise KernelError(op, f"index {bad} of dimension {d} is outside 0..{n - 1}")
-
-
-@kernel(tensor.ExtractOp)
-def _extract(op: tensor.ExtractOp) -> Kernel:
-    shape = _shape(op.tensor, op)
-    scalar = _dtype(op.tensor, op).type
-
-    def run(a: Sequence[Any]) -> tuple[Any, ...]:
-        idx = a[1:]
-        _check_indices(op, shape, idx)
-        if any(isinstance(i, np.ndarray) for i in idx):
-            return (a[0][tuple(np.asarray(i, np.int64) for i in idx)],)
-        return (scalar(a[0][tuple(int(i) for i in idx)]),)
-
-    return run
 
 
 @kernel(tensor.InsertOp)
