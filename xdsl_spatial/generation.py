@@ -190,7 +190,7 @@ def load_model(
     `reader` and already bound `weights` (of a model of the same file) are reused."""
     from xdsl_spatial.gguf_io import open_gguf
     from xdsl_spatial.ir_io import parse_module
-    from xdsl_spatial.passes.q8_lower import lower_q8
+    from xdsl_spatial.passes.q8_lower import Decision, lower_q8
 
     if reader is None:
         progress(f"reading {path}")
@@ -203,7 +203,9 @@ def load_model(
     if lower:
         progress("lowering with q8-lower")
         t0 = time.perf_counter()
-        decisions = lower_q8(module)
+        # q8-lower also reports what q8-raise made of generics that are no weight
+        # product (the attention's contractions): only the products' decisions here.
+        decisions = [d for d in lower_q8(module) if isinstance(d, Decision)]
         lower_s = time.perf_counter() - t0
     if weights is None:
         progress("binding the weights")
