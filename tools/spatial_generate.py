@@ -220,7 +220,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             on_requantize=costs.append,
             progress=progress,
             reader=reader,
+            config=config,
         )
+        del reader  # all its metadata: the weights are bound
         if costs:
             worst = max(costs, key=lambda r: r.max_rel_error)
             note(
@@ -236,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.compare:
             plain = load_model(
                 args.file, len(prompt), args.context, lower=False, progress=progress,
-                reader=reader, weights=model.weights,
+                config=config, weights=model.weights,
             )
             other = generate(plain, prompt, args.steps, progress=progress, forced=run.tokens[: args.steps])
         progress.done()

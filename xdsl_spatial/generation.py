@@ -31,6 +31,7 @@ from xdsl_spatial.llama import (
     cache_types,
     emit_model,
     read_config,
+    weight_args,
 )
 
 Progress = Callable[[str], None]
@@ -120,57 +121,43 @@ def _shape(ty: str) -> tuple[int, ...]:
     return tuple(int(d) for d in dims)
 
 
-def model_text(reader: Any, path: str, prompt_len: int, positions: int) -> tuple[LlamaConfig, str]:
-    config = read_config(reader, path)
-    return config, emit_model(config, prompt_len, positions, source=str(path))
-
-
 def bind_model(
     reader: Any,
     path: str,
     config: LlamaConfig,
-    module: Any,
     *,
     requantize: bool = False,
     on_requantize: Callable[[Any], None] | None = None,
 ) -> list[np.ndarray]:
-    """Arrays for the decode function's weight arguments, read from the file: Q8_0
-    parts by `bind_weights` (repacked exactly, or re-quantised when asked), norm
-    weights as f32 (F16 and BF16 ones widen exactly)."""
+    """Arrays for the functions' weight arguments (`weight_args`), read from the file:
+    Q8_0 parts by `bind_weights` (repacked exactly, or re-quantised when asked), norm
+    weights as f32 (F16 and BF16 ones widen exactly), none of them a view of the file."""
     from gguf import GGMLQuantizationType
     from gguf.quants import dequantize
 
     from xdsl_spatial.gguf_io import GGUFError, bind_weights
-    from xdsl_spatial.interpreters.runner import find_function
 
-    fn = find_function(module, "decode")
-    names = [a.name_hint or "" for a in fn.body.block.args]
-    types = fn.function_type.inputs.data
-    first, last = 2, len(names) - 2 * config.n_layer
-    wanted: dict[str, tuple[tuple[int, ...], Any]] = {}
-    vectors: list[str] = []
-    from xdsl_spatial.interpreters.values import numpy_dtype
-
-    for name, t in zip(names[first:last], types[first:last]):
-        shape = tuple(t.get_shape())
-        if stored_part(name) is not None:
-            wanted[name] = (shape, numpy_dtype(t.element_type))
-        else:
-            vectors.append(name)
+    args = weight_args(config)
+    dtypes = {"i8": np.int8, "f16": np.float16, "f32": np.float32}
+    wanted = {n: (shape, dtypes[e]) for n, shape, e in args if stored_part(n) is not None}
     bound = bind_weights(reader, wanted, requantize=requantize, on_requantize=on_requantize)
     by_name = {t.name: t for t in reader.tensors}
     plain = (GGMLQuantizationType.F32, GGMLQuantizationType.F16, GGMLQuantizationType.BF16)
-    for name in vectors:
+    for name, shape, _ in args:
+        if name in bound:
+            continue
         t = by_name.get(name)
         if t is None:
             raise GGUFError(f"{path}: no tensor {name} in the file")
         if t.tensor_type not in plain:
-            raise GGUFError(f"{path}: tensor {name} is {t.tensor_type.name}; a norm weight must be F32, F16 or BF16")
+            raise GGUFError(
+                f"{path}: tensor {name} is {t.tensor_type.name}; a norm weight must be F32, F16 or BF16"
+            )
         data = np.asarray(t.data)
         v = data if t.tensor_type == GGMLQuantizationType.F32 else dequantize(data, t.tensor_type)
         # A copy: a view would keep the whole file mapped (and its read pages resident).
-        bound[name] = np.array(v, np.float32).reshape(-1)
-    return [bound[n] for n in names[first:last]]
+        bound[name] = np.array(v, np.float32).reshape(shape)
+    return [bound[n] for n, _, _ in args]
 
 
 def load_model(
@@ -183,19 +170,32 @@ def load_model(
     on_requantize: Callable[[Any], None] | None = None,
     progress: Progress = _quiet,
     reader: Any = None,
+    config: LlamaConfig | None = None,
     weights: list[np.ndarray] | None = None,
 ) -> Model:
-    """Emit, parse, lower (unless `lower=False`) and bind the model of the GGUF file
-    `path` for a prompt of `prompt_len` tokens and a cache of `positions`. An open
-    `reader` and already bound `weights` (of a model of the same file) are reused."""
-    from xdsl_spatial.gguf_io import open_gguf
+    """Read, bind, emit, parse and lower (unless `lower=False`) the model of the GGUF
+    file `path` for a prompt of `prompt_len` tokens and a cache of `positions`. An
+    open `reader`, and the `config` and bound `weights` of a model of the same file,
+    are reused. The file is read (and its reader, which holds all its metadata, let
+    go) before the module is built."""
     from xdsl_spatial.ir_io import parse_module
     from xdsl_spatial.passes.q8_lower import Decision, lower_q8
 
-    if reader is None:
-        progress(f"reading {path}")
-        reader = open_gguf(path)
-    config, text = model_text(reader, str(path), prompt_len, positions)
+    if config is None or weights is None:
+        if reader is None:
+            from xdsl_spatial.gguf_io import open_gguf
+
+            progress(f"reading {path}")
+            reader = open_gguf(path)
+        if config is None:
+            config = read_config(reader, str(path))
+        if weights is None:
+            progress("binding the weights")
+            weights = bind_model(
+                reader, str(path), config, requantize=requantize, on_requantize=on_requantize
+            )
+    reader = None
+    text = emit_model(config, prompt_len, positions, source=str(path))
     progress(f"parsing the model ({config.n_layer} layers, {len(config.products())} products)")
     module = parse_module(text, str(path))
     decisions: list[Any] = []
@@ -207,11 +207,6 @@ def load_model(
         # product (the attention's contractions): only the products' decisions here.
         decisions = [d for d in lower_q8(module) if isinstance(d, Decision)]
         lower_s = time.perf_counter() - t0
-    if weights is None:
-        progress("binding the weights")
-        weights = bind_model(
-            reader, str(path), config, module, requantize=requantize, on_requantize=on_requantize
-        )
     return Model(config, module, weights, prompt_len, positions, lower, decisions, lower_s)
 
 

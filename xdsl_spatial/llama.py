@@ -365,17 +365,18 @@ class _Func:
 # --------------------------------------------------------------------------------------
 
 
-def _weight_args(c: LlamaConfig) -> list[tuple[str, str]]:
-    """(argument name, type) of every weight, products first, in the products' order."""
+def weight_args(c: LlamaConfig) -> list[tuple[str, tuple[int, ...], str]]:
+    """(argument name, shape, element type) of every weight, in the functions' order:
+    the products' Q8_0 parts (the embedding's first), then the norms."""
     args = []
     seen = set()
     for name, k, n in [("token_embd.weight", c.d_model, c.vocab)] + c.products():
         if name in seen:
             continue
         seen.add(name)
-        args.append((stored_name(name, Q8Part.VALUES), _ty((k, n), "i8")))
-        args.append((stored_name(name, Q8Part.SCALES), _ty((k // Q8_BLOCK, n), SCALE_TYPE)))
-    args += [(name, _ty((n,), "f32")) for name, n in c.vectors()]
+        args.append((stored_name(name, Q8Part.VALUES), (k, n), "i8"))
+        args.append((stored_name(name, Q8Part.SCALES), (k // Q8_BLOCK, n), SCALE_TYPE))
+    args += [(name, (n,), "f32") for name, n in c.vectors()]
     return args
 
 
@@ -787,7 +788,7 @@ def _function(c: LlamaConfig, name: str, m: int, positions: int, decode: bool) -
     params = [("tokens", _ty((m,), "i32"))]
     if decode:
         params.append(("pos", _ty((1,), "i32")))
-    params += _weight_args(c)
+    params += [(name, _ty(shape, elem)) for name, shape, elem in weight_args(c)]
     caches = None
     if decode:
         params += list(zip(cache_names(c), cache_types(c, positions)))
