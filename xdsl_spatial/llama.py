@@ -805,9 +805,15 @@ def _function(c: LlamaConfig, name: str, m: int, positions: int, decode: bool) -
     return "\n".join([head, *f.lines, ret, "  }"]) + "\n"
 
 
-def emit_model(c: LlamaConfig, prefill: int, positions: int, source: str = "") -> str:
+def emit_model(
+    c: LlamaConfig,
+    prefill: int,
+    positions: int,
+    source: str = "",
+    functions: Sequence[str] = ("prefill", "decode"),
+) -> str:
     """The module text: `@prefill` over `prefill` tokens and `@decode` of one token,
-    with a KV cache of `positions` positions."""
+    with a KV cache of `positions` positions (or only those of `functions`)."""
     if not 1 <= prefill <= MAX_PREFILL:
         raise ModelError(f"a prefill takes 1 to {MAX_PREFILL} tokens, got {prefill}")
     if prefill > positions:
@@ -824,8 +830,8 @@ def emit_model(c: LlamaConfig, prefill: int, positions: int, source: str = "") -
     return (
         header
         + "builtin.module {\n"
-        + _function(c, "prefill", prefill, positions, False)
-        + _function(c, "decode", 1, positions, True)
+        + (_function(c, "prefill", prefill, positions, False) if "prefill" in functions else "")
+        + (_function(c, "decode", 1, positions, True) if "decode" in functions else "")
         + "}\n"
     )
 
