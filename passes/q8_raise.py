@@ -825,7 +825,9 @@ def raise_q8(module: ModuleOp) -> list[RaiseDecision]:
     product whose weight a generic dequantises."""
     state = _State()
     walker = PatternRewriteWalker(
-        GreedyRewritePatternApplier([RaiseQ8Matmul(state), RaiseQ8Contraction(state)]),
+        GreedyRewritePatternApplier(
+            [RaiseQ8Matmul(state), RaiseQ8Contraction(state)], dce_enabled=False
+        ),
         apply_recursively=False,
     )
     walker.rewrite_module(module)
