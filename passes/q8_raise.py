@@ -334,7 +334,7 @@ def _match_body(op: GenericOp) -> tuple[int, int] | str:
     if isinstance(s.owner, arith.TruncFOp):
         return "the scale is rounded (arith.truncf) before the multiply"
     if not (isinstance(s, BlockArgument) and s.block is body and s.index < len(op.inputs)):
-        what = s.owner.name if isinstance(s.owner, Operation) else "a value from outside"
+        what = f"computed by {s.owner.name}" if isinstance(s.owner, Operation) else "a value from outside"
         return f"the body does more than convert and scale: the scale is {what}"
     if not isinstance(s.type, Float32Type | Float16Type | BFloat16Type):
         return f"the scales are {_type_name(s.type)}; f32, f16 or bf16 expected"
@@ -675,9 +675,8 @@ def raise_weight(b: _Builder, d: Dequant) -> SSAValue:
         if s is not d.scales:
             s.name_hint = stored_name(stem, Q8Part.SCALES)
     source = None if d.source == Q8Source.KN else d.source
-    w = b.add(DequantizeOp(q, s, d.weight_type, source))
-    w.name_hint = d.op.res[0].name_hint
-    return w
+    # Unnamed: q8-lower names the weight after its values (`W` of `%W` or `%W__q8`).
+    return b.add(DequantizeOp(q, s, d.weight_type, source))
 
 
 def _zero_like(b: _Builder, init: SSAValue, shape: Sequence[int], groups, forward: bool) -> SSAValue:
@@ -825,7 +824,9 @@ def raise_q8(module: ModuleOp) -> list[RaiseDecision]:
     product whose weight a generic dequantises."""
     state = _State()
     walker = PatternRewriteWalker(
-        GreedyRewritePatternApplier([RaiseQ8Matmul(state), RaiseQ8Contraction(state)]),
+        GreedyRewritePatternApplier(
+            [RaiseQ8Matmul(state), RaiseQ8Contraction(state)], dce_enabled=False
+        ),
         apply_recursively=False,
     )
     walker.rewrite_module(module)
