@@ -34,7 +34,6 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TOKENS = "504,3575,282,4649,314"

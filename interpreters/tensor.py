@@ -155,7 +155,7 @@ def _cast(op: tensor.CastOp) -> Kernel:
 
 
 @kernel(tensor.ReshapeOp)
-def _reshape(op: tensor.ReshapeOp) -> Kernel:
+def _tensor_reshape(op: tensor.ReshapeOp) -> Kernel:
     shape = _shape(op.result, op)
     n = int(np.prod(_shape(op.source, op)))
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 from gguf import GGMLQuantizationType, GGUFWriter
 
-from xdsl_spatial.tokenizer import _byte_chars
+from xdsl_spatial.tokenizer import byte_table
 
 D, HEADS, KV_HEADS, FF, VOCAB = 256, 4, 2, 512, 320
 HEAD_DIM = D // HEADS
@@ -52,7 +52,7 @@ def write_tiny_llama(
     w.add_tokenizer_pre("default")
     # every byte's character, then pairs of letters (no merges make them: only --tokens
     # reach them), then a control token
-    chars = sorted(_byte_chars(), key=lambda c: _byte_chars()[c])
+    chars = sorted(byte_table(), key=lambda c: byte_table()[c])
     pairs = [a + b for a in "etaoinsh" for b in "etaoinsh"][: VOCAB - 257]
     w.add_token_list(chars + pairs + ["<|end|>"])
     w.add_token_types([1] * (VOCAB - 1) + [3])

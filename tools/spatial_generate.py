@@ -167,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from xdsl_spatial.generation import generate, load_model
     from xdsl_spatial.interpreters.runner import RunError
-    from xdsl_spatial.llama import ModelError, read_config
+    from xdsl_spatial.llama import MAX_PREFILL, ModelError, read_config
     from xdsl_spatial.tokenizer import TokenizerError, Vocabulary
 
     progress = _Progress(sys.stderr)
@@ -195,8 +195,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"--context {args.context} exceeds the model's context length {config.context_length}"
             )
         # The prompt's checks come before the seconds that loading takes.
-        from xdsl_spatial.llama import MAX_PREFILL
-
         if not 1 <= len(prompt) <= MAX_PREFILL:
             raise ModelError(
                 f"the prompt has {len(prompt)} tokens; a prefill takes 1 to {MAX_PREFILL}"
@@ -245,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines = [f"prompt ids: {_ids(prompt)}"]
         if vocab is not None:
             lines.insert(0, f"prompt: {vocab.decode(prompt)!r}")
-        lines += _report("" if not args.compare else "lowered ", run, vocab)
+        lines += _report("generated " if not args.compare else "lowered ", run, vocab)
         if model.lowered:
             lowered = sum(1 for d in model.decisions if d.lowered)
             lines.append(

@@ -28,7 +28,6 @@ from xdsl_spatial.llama import (
     MAX_PREFILL,
     LlamaConfig,
     ModelError,
-    cache_types,
     emit_model,
     read_config,
     weight_args,
@@ -91,9 +90,6 @@ class Model:
     """What `q8-lower` did with each product (empty when not lowered)."""
     lower_s: float = 0.0
 
-    def empty_caches(self) -> list[np.ndarray]:
-        return [np.zeros(_shape(t), np.float32) for t in cache_types(self.config, self.positions)]
-
     def prefill(self, tokens: Sequence[int]) -> tuple[np.ndarray, list[np.ndarray], Any]:
         from xdsl_spatial.interpreters.runner import execute
 
@@ -114,11 +110,6 @@ class Model:
         args = [np.array([token], np.int32), np.array([pos], np.int32), *self.weights, *caches]
         r = execute(self.module, "decode", args)
         return r.outputs[0], list(r.outputs[1:]), r.traffic
-
-
-def _shape(ty: str) -> tuple[int, ...]:
-    dims = ty.removeprefix("tensor<").removesuffix(">").split("x")[:-1]
-    return tuple(int(d) for d in dims)
 
 
 def bind_model(

@@ -396,6 +396,8 @@ class _Graph:
 
     def __init__(self, c: LlamaConfig, f: _Func, m: int, positions: int):
         self.c, self.f, self.m, self.positions = c, f, m, positions
+        self.cos = self.sin = ""
+        """The step's RoPE tables (`rope_tables`), made once for every layer."""
 
     # ---- pieces ---------------------------------------------------------------------
 

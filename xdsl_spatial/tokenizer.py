@@ -34,7 +34,7 @@ class TokenizerError(ValueError):
 
 
 @lru_cache(maxsize=1)
-def _byte_chars() -> dict[str, int]:
+def byte_table() -> dict[str, int]:
     """GPT-2's printable character for each byte, inverted: character -> byte."""
     keep = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
     chars = {b: b for b in keep}
@@ -73,7 +73,7 @@ class Vocabulary:
         """The text of `ids` (bytes that are not UTF-8 become U+FFFD)."""
         if self.model != "gpt2":
             return "".join(self.tokens[i].replace("\u2581", " ") for i in ids)
-        table = _byte_chars()
+        table = byte_table()
         out = bytearray()
         for i in ids:
             piece = self.tokens[i]
