@@ -145,6 +145,17 @@ def test_tiny_model_lowered_unlowered_and_fp64_agree(tiny, tiny_models):
     assert out["low"].tokens == out["plain"].tokens
 
 
+def test_an_untied_head_and_a_partial_rotation(tmp_path):
+    """`output.weight` as the LM head, and RoPE on 32 of a head's 64 dimensions (with a
+    base of 100, so that rotating the other 32 too would show within a few positions)."""
+    path = write_tiny_llama(tmp_path / "untied.gguf", untied=True, n_rot=32, rope_base=100.0, seed=3)
+    lowered = load_model(str(path), 2, 16)
+    assert lowered.config.lm_head == "output.weight" and lowered.config.n_rot == 32
+    assert "output.weight__q8" in weights_by_name(lowered)
+    unlowered = load_model(str(path), 2, 16, lower=False, config=lowered.config, weights=lowered.weights)
+    check_against_reference(str(path), lowered, unlowered, [7, 300], 6)
+
+
 def test_bytes_per_decode_step_are_the_pass_byte_models(tiny_models):
     lowered, _ = tiny_models
     run = generate(lowered, [104, 101, 108], 1)

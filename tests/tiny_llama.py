@@ -32,10 +32,14 @@ def write_tiny_llama(
     arch: str = "llama",
     drop: str | None = None,
     f32_weights: bool = False,
+    untied: bool = False,
+    n_rot: int = HEAD_DIM,
+    rope_base: float = 10000.0,
     seed: int = 0,
 ) -> Path:
     """Write the model to `path`. `drop` leaves that tensor out; `f32_weights` stores the
-    layers' products as F32 (so binding them needs --requantize)."""
+    layers' products as F32 (so binding them needs --requantize); `untied` gives the LM
+    head its own `output.weight`; `n_rot` rotates only that many dimensions of a head."""
     rng = np.random.default_rng(seed)
     w = GGUFWriter(str(path), arch)
     w.add_block_count(layers)
@@ -44,8 +48,8 @@ def write_tiny_llama(
     w.add_feed_forward_length(FF)
     w.add_head_count(HEADS)
     w.add_head_count_kv(KV_HEADS)
-    w.add_rope_dimension_count(HEAD_DIM)
-    w.add_rope_freq_base(10000.0)
+    w.add_rope_dimension_count(n_rot)
+    w.add_rope_freq_base(rope_base)
     w.add_layer_norm_rms_eps(1e-5)
     w.add_vocab_size(VOCAB)
     w.add_tokenizer_model("gpt2")
@@ -86,6 +90,8 @@ def write_tiny_llama(
         ):
             product(f"{b}{name}.weight", k, n, f32_weights)
     norm("output_norm.weight")
+    if untied:
+        product("output.weight", D, VOCAB, False)
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
