@@ -256,6 +256,23 @@ def test_a_failed_run_leaves_the_outputs_file_as_it_was(tiny, tmp_path, capsys):
     assert not [p for p in os.listdir(tmp_path) if p != "run.npz"]
 
 
+def test_progress_on_a_terminal_is_one_line_rewritten():
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    progress = spatial_generate._Progress(tty)
+    progress("reading model.gguf")
+    progress("decode step 1/2")
+    progress.done()
+    assert tty.getvalue() == (
+        "\rspatial-generate: reading model.gguf"
+        "\rspatial-generate: decode step 1/2   "
+        "\r" + " " * 36 + "\r"
+    )
+
+
 def test_progress_is_quiet_when_piped(tiny, capfd):
     assert spatial_generate.main([str(tiny), "--tokens", "5,6", "--steps", "2"]) == 0
     captured = capfd.readouterr()
@@ -299,6 +316,13 @@ def test_smollm2_lowered_unlowered_and_fp64_agree(smollm2_runs):
     assert first["text"].startswith(" Paris.")
     for res in smollm2_runs:
         assert len(res["low"].tokens) == STEPS + 1
+
+
+@needs_smollm2
+def test_smollm2_emitted_model_round_trips():
+    text = emit_model(read_config(open_gguf(SMOLLM2), str(SMOLLM2)), 7, 64)
+    printed = str(parse_module(text))
+    assert str(parse_module(printed)) == printed
 
 
 @needs_smollm2
