@@ -269,7 +269,7 @@ def test_progress_on_a_terminal_is_one_line_rewritten():
     assert tty.getvalue() == (
         "\rspatial-generate: reading model.gguf"
         "\rspatial-generate: decode step 1/2   "
-        "\r" + " " * 36 + "\r"
+        "\r" + " " * 33 + "\r"
     )
 
 
