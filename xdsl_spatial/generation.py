@@ -90,25 +90,27 @@ class Model:
     """What `q8-lower` did with each product (empty when not lowered)."""
     lower_s: float = 0.0
 
-    def prefill(self, tokens: Sequence[int]) -> tuple[np.ndarray, list[np.ndarray], Any]:
+    def _run(self, entry: str, args: list[Any]) -> Any:
+        """One call of the function `entry`: the one place a step reaches the engine."""
         from xdsl_spatial.interpreters.runner import execute
 
+        return execute(self.module, entry, args)
+
+    def prefill(self, tokens: Sequence[int]) -> tuple[np.ndarray, list[np.ndarray], Any]:
         if len(tokens) != self.prompt_len:
             raise ModelError(
                 f"the module's prefill takes {self.prompt_len} tokens, got {len(tokens)}"
             )
-        r = execute(self.module, "prefill", [np.asarray(tokens, np.int32), *self.weights])
+        r = self._run("prefill", [np.asarray(tokens, np.int32), *self.weights])
         return r.outputs[0], list(r.outputs[1:]), r.traffic
 
     def decode(
         self, token: int, pos: int, caches: Sequence[np.ndarray]
     ) -> tuple[np.ndarray, list[np.ndarray], Any]:
-        from xdsl_spatial.interpreters.runner import execute
-
         if not 0 <= pos < self.positions:
             raise ModelError(f"position {pos} is outside the cache's {self.positions} positions")
         args = [np.array([token], np.int32), np.array([pos], np.int32), *self.weights, *caches]
-        r = execute(self.module, "decode", args)
+        r = self._run("decode", args)
         return r.outputs[0], list(r.outputs[1:]), r.traffic
 
 
