@@ -938,3 +938,25 @@ def test_random_generics_match_the_elementwise_reference(case):
     (got,) = run(module, "f", *arrays)
     assert got.shape == expect.shape
     np.testing.assert_array_equal(got, expect.astype(np.float32))
+
+
+@pytest.mark.parametrize("shape", [(8, 16), (96, 40), (256, 1024)])
+def test_byte_transpose_fast_path_equals_the_plain_one(shape):
+    from xdsl_spatial.interpreters.linalg import _structured, structured_kernel, transpose_bytes
+    from xdsl.dialects.linalg.ops import TransposeOp
+
+    a = np.random.default_rng(16).integers(-128, 128, shape).astype(np.int8)
+    np.testing.assert_array_equal(transpose_bytes(a), a.T)
+    n, k = shape
+    text = func(
+        f"%a: tensor<{n}x{k}xi8>",
+        f"tensor<{k}x{n}xi8>",
+        f"  %e = tensor.empty() : tensor<{k}x{n}xi8>\n"
+        f"  %t = linalg.transpose ins(%a : tensor<{n}x{k}xi8>) outs(%e : tensor<{k}x{n}xi8>) permutation = [1, 0]\n"
+        f"  func.return %t : tensor<{k}x{n}xi8>",
+    )
+    op = next(o for o in parse_module(text).walk() if isinstance(o, TransposeOp))
+    (plain,) = structured_kernel(_structured(op))([a, np.zeros((k, n), np.int8)])
+    (fast,) = prepare(op)([a, np.zeros((k, n), np.int8)])
+    np.testing.assert_array_equal(fast, plain)
+    assert fast.flags.c_contiguous and fast.dtype == np.int8

