@@ -199,12 +199,18 @@ class Dequant:
         scale = f"{_type_name(s.element_type)} scales {'x'.join(map(str, s.get_shape()))}"
         vals = "x".join(map(str, self.shape))
         text = f"values {vals} i8 ({self.source.value}), {scale}"
-        if isinstance(self.weight_type, BFloat16Type):
+        if self.rounds_to_bf16:
             text += (
-                "; dequantised to bf16 (every weight is rounded to bf16 before the "
-                "product, the fold multiplies the exact q*s)"
+                "; dequantised to bf16: unlowered, every weight q*s is rounded to bf16 "
+                "(relative error up to 2^-8); the fold multiplies the exact q*s, so the "
+                "two differ by up to 2^-8 sum|x||w|"
             )
         return text
+
+    @property
+    def rounds_to_bf16(self) -> bool:
+        """The source rounds every weight to bf16 (MLIR's mixed form)."""
+        return isinstance(self.weight_type, BFloat16Type)
 
 
 def _prod(xs) -> int:
@@ -707,6 +713,9 @@ class RaiseDecision:
     raised: bool
     detail: str
     """The raised form, or why not."""
+    bf16_weight: bool = False
+    """A raised product whose source rounds every weight to bf16: before lowering it
+    multiplies bf16 weights, after it the exact `q * s`."""
 
     def line(self) -> str:
         if self.raised:
@@ -766,7 +775,7 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
     for dead in (p.via, d.op, p.init.owner):
         _erase_if_unused(dead if isinstance(dead, Operation) else None, rewriter)
     state.decisions.append(
-        RaiseDecision(where, True, f"{m}x{k}x{n}; {d.summary()}")
+        RaiseDecision(where, True, f"{m}x{k}x{n}; {d.summary()}", d.rounds_to_bf16)
     )
 
 

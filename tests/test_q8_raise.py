@@ -241,6 +241,14 @@ def check(form, text, rng, weight="f32", must_lower=False):
     if lowered:
         y, bound = reference(form, x, q, s)
     assert (np.abs(after.reshape(y.shape) - y) <= bound).all()
+    if lowered and weight == "bf16":
+        # What the raise's decision tells --compare to expect: the bf16 rounding of
+        # each weight, at most 2^-8 relative, on top of both runs' fp32 sums.
+        w = weight_kn(form, q, s)
+        mag = np.abs(x.astype(np.float64).reshape(-1, w.shape[0])) @ np.abs(w)
+        d = np.abs(after.astype(np.float64) - before.astype(np.float64)).reshape(mag.shape)
+        assert (d <= 2.0**-8 * mag + 2 * bound).all()
+        assert any(getattr(dd, "bf16_weight", False) for dd in decisions)
 
 
 # --------------------------------------------------------------------------------------

@@ -107,7 +107,7 @@ func.func @nk(%x: tensor<2x64xbf16>, %W: tensor<32x64xi8>, %W_scale: tensor<32x2
 // CHECK:         %[[DQ:.*]] = q8.dequantize %{{.*}}, %{{.*}} source "NxK" : tensor<64x32xi8>, tensor<2x32xbf16> -> tensor<64x32xbf16>
 // CHECK-NOT:     linalg.transpose ins(%[[DQ]]
 // CHECK:         linalg.matmul ins(%{{.*}}, %[[DQ]] : tensor<1x64xbf16>, tensor<64x32xbf16>) outs(%{{.*}} : tensor<1x32xf32>)
-// REPORT: q8-raise: linalg.matmul %y: raised to linalg.matmul over q8.dequantize: 1x64x32; values 32x64 i8 (NxK), bf16 scales 32x2; dequantised to bf16 (every weight is rounded to bf16 before the product, the fold multiplies the exact q*s)
+// REPORT: q8-raise: linalg.matmul %y: raised to linalg.matmul over q8.dequantize: 1x64x32; values 32x64 i8 (NxK), bf16 scales 32x2; dequantised to bf16: unlowered, every weight q*s is rounded to bf16 (relative error up to 2^-8); the fold multiplies the exact q*s, so the two differ by up to 2^-8 sum|x||w|
 func.func @nk_bf16_transpose(%x: tensor<1x64xbf16>, %W: tensor<32x64xi8>, %W_scale: tensor<32x2xbf16>) -> tensor<1x32xf32> {
   %e = tensor.empty() : tensor<32x64xbf16>
   %w = linalg.generic {indexing_maps = [#id2, #nblock, #id2], iterator_types = ["parallel", "parallel"]} ins(%W, %W_scale : tensor<32x64xi8>, tensor<32x2xbf16>) outs(%e : tensor<32x64xbf16>) {
