@@ -765,13 +765,13 @@ def transpose_bytes(a: np.ndarray) -> np.ndarray:
 
 @kernel(TransposeOp)
 def _transpose(op: TransposeOp) -> Kernel:
-    plain = structured_kernel(_structured(op))
-    t = cast(TensorType[Attribute], op.inputs[0].type)
-    shape = tuple(t.get_shape())
+    plain = structured_kernel(_structured(op))  # also checks the op runs at all
+    t = op.inputs[0].type
     if (
-        list(op.permutation.get_values()) == [1, 0]
+        isinstance(t, TensorType)
+        and list(op.permutation.get_values()) == [1, 0]
         and numpy_dtype(t.element_type).itemsize == 1
-        and all(d % 8 == 0 and d > 0 for d in shape)
+        and all(d % 8 == 0 and d > 0 for d in t.get_shape())
     ):
         return lambda args: (transpose_bytes(args[0]),)
     return plain

@@ -960,3 +960,69 @@ def test_byte_transpose_fast_path_equals_the_plain_one(shape):
     (fast,) = prepare(op)([a, np.zeros((k, n), np.int8)])
     np.testing.assert_array_equal(fast, plain)
     assert fast.flags.c_contiguous and fast.dtype == np.int8
+
+
+@st.composite
+def random_contraction(draw):
+    """`out[par] (+)= sum over red of a[...] * b[...]`, each loop of 0-3 iterations
+    read by a only, b only, both, or neither (a reduction loop no factor reads counts
+    its iterations), in random map orders: the batched-matmul path with batch, free,
+    shared and lone reduction loops, and its einsum fallback for a third factor."""
+    n = draw(st.integers(1, 5))
+    ranges = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    red = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    who = draw(st.lists(st.sampled_from(["a", "b", "ab", "ab", "-"]), min_size=n, max_size=n))
+    # Every loop needs an extent: one read by no factor is read by the output (a
+    # parallel loop) or by the third factor c.
+    third = draw(st.booleans()) or any(w == "-" and r for w, r in zip(who, red))
+    a_dims = draw(st.permutations([d for d in range(n) if "a" in who[d]]))
+    b_dims = draw(st.permutations([d for d in range(n) if "b" in who[d]]))
+    c_dims = [d for d in range(n) if red[d] and who[d] == "-"] if third else []
+    o_dims = draw(st.permutations([d for d in range(n) if not red[d]]))
+    seed = draw(st.integers(0, 2**16))
+    return n, ranges, red, list(a_dims), list(b_dims), c_dims, list(o_dims), third, seed
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_contraction())
+def test_random_contractions_match_einsum(case):
+    n, ranges, red, a_dims, b_dims, c_dims, o_dims, third, seed = case
+    names = [f"d{i}" for i in range(n)]
+    head = "(" + ", ".join(names) + ")"
+
+    def t(dims):
+        return "tensor<" + "".join(f"{ranges[d]}x" for d in dims) + "f32>"
+
+    def m(dims):
+        return f"affine_map<{head} -> (" + ", ".join(names[d] for d in dims) + ")>"
+
+    ins = [("%a", a_dims), ("%b", b_dims)] + ([("%c", c_dims)] if third else [])
+    prod = "    %p = arith.mulf %ea, %eb : f32\n"
+    if third:
+        prod += "    %p3 = arith.mulf %p, %ec : f32\n"
+    last = "%p3" if third else "%p"
+    iters = ", ".join('"reduction"' if r else '"parallel"' for r in red)
+    text = (
+        "func.func @f(" + ", ".join(f"{v}: {t(d)}" for v, d in ins) + f", %init: {t(o_dims)}) -> {t(o_dims)} {{\n"
+        f"  %r = linalg.generic {{indexing_maps = [{', '.join(m(d) for _, d in ins)}, {m(o_dims)}], "
+        f"iterator_types = [{iters}]}} ins({', '.join(v for v, _ in ins)} : {', '.join(t(d) for _, d in ins)}) "
+        f"outs(%init : {t(o_dims)}) {{\n"
+        f"  ^bb0(%ea: f32, %eb: f32{', %ec: f32' if third else ''}, %o: f32):\n{prod}"
+        f"    %s = arith.addf %o, {last} : f32\n    linalg.yield %s : f32\n"
+        f"  }} -> {t(o_dims)}\n  func.return %r : {t(o_dims)}\n}}\n"
+    )
+    module = parse_module(text)
+    rng = np.random.default_rng(seed)
+    arrays = [rng.integers(-3, 4, [ranges[d] for d in dims]).astype(np.float32) for _, dims in ins]
+    init = rng.integers(-3, 4, [ranges[d] for d in o_dims]).astype(np.float32)
+    (got,) = run(module, "f", *arrays, init)
+    letters = "abcdefghij"
+    lone = [d for d in range(n) if red[d] and not any(d in ds for _, ds in ins)]
+    # An output loop no factor reads broadcasts: a factor of ones over it.
+    unread = [d for d in o_dims if not any(d in ds for _, ds in ins)]
+    factors = [(ds, a.astype(np.float64)) for (_, ds), a in zip(ins, arrays)]
+    factors.append((unread, np.ones([ranges[d] for d in unread])))
+    spec = ",".join("".join(letters[d] for d in ds) for ds, _ in factors) + "->" + "".join(letters[d] for d in o_dims)
+    want = np.einsum(spec, *(a for _, a in factors)) * math.prod(ranges[d] for d in lone)
+    # Integers of at most 3, at most 3^5 products of magnitude 27: exact in fp32.
+    np.testing.assert_array_equal(got, (init + want).astype(np.float32))
