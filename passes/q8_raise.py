@@ -62,6 +62,7 @@ rows, say) stays in the canonical form, which runs the same.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -92,7 +93,6 @@ from xdsl.ir.affine import (
     AffineBinaryOpKind,
     AffineConstantExpr,
     AffineDimExpr,
-    AffineMap,
 )
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -113,6 +113,7 @@ from xdsl_spatial.dialects.q8 import (
     stored_name,
     stored_part,
 )
+from xdsl_spatial.dialects.spatial import element_name
 from xdsl_spatial.ir_io import dense_array
 
 # Axis roles of a dequantised weight: K, N, or K split into groups and lanes.
@@ -133,12 +134,6 @@ def _tensor(v: SSAValue) -> TensorType[Attribute] | None:
 def _elem(v: SSAValue) -> Attribute:
     t = v.type
     return t.get_element_type() if isinstance(t, ShapedType) else t
-
-
-def _type_name(t: Attribute) -> str:
-    if isinstance(t, IntegerType):
-        return f"i{t.width.data}"
-    return {BFloat16Type: "bf16", Float16Type: "f16", Float32Type: "f32"}.get(type(t), str(t))
 
 
 def op_label(op: Operation, fallback: int) -> str:
@@ -187,7 +182,7 @@ class Dequant:
 
     @property
     def k(self) -> int:
-        return _prod(s for s, r in zip(self.shape, self.roles) if r in (K, GROUP, LANE))
+        return math.prod(s for s, r in zip(self.shape, self.roles) if r in (K, GROUP, LANE))
 
     @property
     def n(self) -> int:
@@ -196,7 +191,7 @@ class Dequant:
     def summary(self) -> str:
         s = _tensor(self.scales)
         assert s is not None
-        scale = f"{_type_name(s.element_type)} scales {'x'.join(map(str, s.get_shape()))}"
+        scale = f"{element_name(s.element_type)} scales {'x'.join(map(str, s.get_shape()))}"
         vals = "x".join(map(str, self.shape))
         text = f"values {vals} i8 ({self.source.value}), {scale}"
         if self.rounds_to_bf16:
@@ -211,13 +206,6 @@ class Dequant:
     def rounds_to_bf16(self) -> bool:
         """The source rounds every weight to bf16 (MLIR's mixed form)."""
         return isinstance(self.weight_type, BFloat16Type)
-
-
-def _prod(xs) -> int:
-    p = 1
-    for x in xs:
-        p *= x
-    return p
 
 
 def is_dequant_candidate(op: Operation | None) -> bool:
@@ -275,7 +263,7 @@ def match_dequant(op: GenericOp) -> Dequant | str:
         return "dynamic shapes"
     wtype = _elem(op.res[0])
     if not isinstance(wtype, Float32Type | BFloat16Type):
-        return f"it dequantises to {_type_name(wtype)}; q8.dequantize gives f32 or bf16"
+        return f"it dequantises to {element_name(wtype)}; q8.dequantize gives f32 or bf16"
     body = _match_body(op)
     if isinstance(body, str):
         return body
@@ -332,7 +320,7 @@ def _match_body(op: GenericOp) -> tuple[int, int] | str:
     if not (isinstance(src, BlockArgument) and src.block is body and src.index < len(op.inputs)):
         return "the converted value is not an input element"
     if not (isinstance(src.type, IntegerType) and src.type.width.data == 8):
-        return f"the values are {_type_name(src.type)}; Q8_0 stores signed i8"
+        return f"the values are {element_name(src.type)}; Q8_0 stores signed i8"
     s = scale
     if isinstance(s.owner, arith.ExtFOp):
         used.add(s.owner)
@@ -343,7 +331,7 @@ def _match_body(op: GenericOp) -> tuple[int, int] | str:
         what = f"computed by {s.owner.name}" if isinstance(s.owner, Operation) else "a value from outside"
         return f"the body does more than convert and scale: the scale is {what}"
     if not isinstance(s.type, Float32Type | Float16Type | BFloat16Type):
-        return f"the scales are {_type_name(s.type)}; f32, f16 or bf16 expected"
+        return f"the scales are {element_name(s.type)}; f32, f16 or bf16 expected"
     extra = [b for b in body.ops if b is not yielded and b not in used]
     if extra:
         return f"the body does more than convert and scale: {extra[0].name}"
@@ -507,8 +495,8 @@ def match_matmul(op: MatmulOp) -> Product | str | None:
     contracted = d.roles[1] if via is not None else d.roles[0]
     if contracted != K:
         return (
-            "the scale is blocked along the weight's N axis, but the product contracts "
-            "the other one (a scale map on the wrong axis)"
+            "the scale is blocked along one axis of the weight and the product "
+            "contracts the other (a scale map on the wrong axis)"
         )
     x, widen = op.inputs[0], False
     xt = _tensor(x)
@@ -569,7 +557,7 @@ def match_contraction(op: GenericOp) -> Product | str | None:
     if not isinstance(mul, arith.MulfOp):
         return "the product's body adds something other than a product"
     if not isinstance(_elem(op.res[0]), Float32Type):
-        return f"the product accumulates in {_type_name(_elem(op.res[0]))}; the fold accumulates f32"
+        return f"the product accumulates in {element_name(_elem(op.res[0]))}; the fold accumulates f32"
     widened = {}
     for v in mul.operands:
         base = v.owner.input if isinstance(v.owner, arith.ExtFOp) else v
@@ -585,7 +573,7 @@ def match_contraction(op: GenericOp) -> Product | str | None:
     ):
         x, widen = x.owner.input, True
     if not isinstance(_elem(x), Float32Type | BFloat16Type):
-        return f"the activation is {_type_name(_elem(x))}; bf16 or f32 expected"
+        return f"the activation is {element_name(_elem(x))}; bf16 or f32 expected"
     if widened[w_index] and not isinstance(d.weight_type, BFloat16Type):
         return "the product widens an f32 weight"
     xshape = cast(TensorType[Attribute], x.type).get_shape()
@@ -628,7 +616,7 @@ class _Builder:
         shape = t.get_shape()
         if len(groups) == len(shape):
             return v
-        new = TensorType(t.element_type, [_prod(shape[i] for i in g) for g in groups])
+        new = TensorType(t.element_type, [math.prod(shape[i] for i in g) for g in groups])
         return self.add(
             tensor.CollapseShapeOp.build(
                 operands=[v],
@@ -737,7 +725,7 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
         w = raise_weight(_Builder(rewriter, InsertPoint.after(d.op)), d)
         state.weights[d.op] = w
     b = _Builder(rewriter, InsertPoint.before(p.op))
-    m = _prod(p.m_shape)
+    m = math.prod(p.m_shape)
     k, n = d.k, d.n
     res = p.op.results[0]
     if isinstance(p.op, MatmulOp):

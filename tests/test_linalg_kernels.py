@@ -17,12 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir.affine import AffineMap
-from xdsl.parser import Parser
 
 from xdsl_spatial.interpreters.kernels import KernelError, prepare
 from xdsl_spatial.interpreters.runner import RunError, run
-from xdsl_spatial.ir_io import make_context, parse_module
+from xdsl_spatial.ir_io import parse_module
 
 U32 = 2.0**-24
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -223,7 +221,7 @@ def test_bf16_body_rounds_each_op():
 
 
 def reduction_text(combiner: str, elem: str = "f32", k: int = 5, out_first: bool = True) -> str:
-    ops = f"%o, %a" if out_first else f"%a, %o"
+    ops = "%o, %a" if out_first else "%a, %o"
     return func(
         f"%x: tensor<3x{k}x{elem}>, %init: tensor<3x{elem}>",
         f"tensor<3x{elem}>",
@@ -817,7 +815,6 @@ def reference(op: GenericOp, arrays: list[np.ndarray], captured: dict) -> np.nda
         for e, size in zip(m.results, s):
             if hasattr(e, "position") and ranges[e.position] is None:
                 ranges[e.position] = size
-    n_in = len(op.inputs)
     out = arrays[-1].astype(np.float64).copy()
     block = op.body.block
     for point in itertools.product(*(range(r) for r in ranges)):

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp
-from xdsl.printer import Printer
 
 from xdsl_spatial.dialects.q8 import DequantizeOp, Q8Part, Q8Source
 from xdsl_spatial.interpreters.runner import execute
@@ -172,9 +171,9 @@ def inputs(module, rng):
 
 
 def _elem_name(t) -> str:
-    from xdsl_spatial.passes.q8_raise import _type_name
+    from xdsl_spatial.dialects.spatial import element_name
 
-    return _type_name(t)
+    return element_name(t)
 
 
 def weight_kn(form: str, q: np.ndarray, s: np.ndarray) -> np.ndarray:

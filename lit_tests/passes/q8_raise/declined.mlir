@@ -45,7 +45,7 @@ func.func @group16(%x: tensor<1x64xf32>, %q: tensor<64x32xi8>, %s: tensor<4x32xf
 }
 
 // The scale blocked along N, a matmul contracting K: the scale map is on the wrong axis.
-// CHECK: q8-raise: linalg.matmul %y: not raised: the scale is blocked along the weight's N axis, but the product contracts the other one (a scale map on the wrong axis)
+// CHECK: q8-raise: linalg.matmul %y: not raised: the scale is blocked along one axis of the weight and the product contracts the other (a scale map on the wrong axis)
 func.func @wrong_axis(%x: tensor<1x64xf32>, %q: tensor<64x32xi8>, %s: tensor<64x1xf32>) -> tensor<1x32xf32> {
   %e = tensor.empty() : tensor<64x32xf32>
   %w = linalg.generic {indexing_maps = [#id2, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, #id2], iterator_types = ["parallel", "parallel"]} ins(%q, %s : tensor<64x32xi8>, tensor<64x1xf32>) outs(%e : tensor<64x32xf32>) {
