@@ -93,6 +93,7 @@ from xdsl.ir.affine import (
     AffineBinaryOpKind,
     AffineConstantExpr,
     AffineDimExpr,
+    AffineMap,
 )
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -169,6 +170,8 @@ class Dequant:
     """The role of each axis of the scales: BLOCK, N or UNIT."""
     weight_type: Attribute
     """f32, or bf16 (MLIR's mixed form: every weight rounded to bf16)."""
+    fused: bool = False
+    """The product's own body dequantises (`op` is the product)."""
 
     @property
     def source(self) -> Q8Source:
@@ -194,6 +197,8 @@ class Dequant:
         scale = f"{element_name(s.element_type)} scales {'x'.join(map(str, s.get_shape()))}"
         vals = "x".join(map(str, self.shape))
         text = f"values {vals} i8 ({self.source.value}), {scale}"
+        if self.fused:
+            text += ", dequantised in the product's own body"
         if self.rounds_to_bf16:
             text += (
                 "; dequantised to bf16: unlowered, every weight q*s is rounded to bf16 "
@@ -290,8 +295,31 @@ def _match_body(op: GenericOp) -> tuple[int, int] | str:
     conv_side = next((i for i, v in enumerate(sides) if _reaches_int(v, body)), None)
     if conv_side is None:
         return "neither operand of the arith.mulf reads the integer values"
-    converted, scale = sides[conv_side], sides[1 - conv_side]
     used: set[Operation] = {mul}
+    values = _values_factor(sides[conv_side], op, used)
+    if isinstance(values, str):
+        return values
+    v_index, zero_inputs = values
+    scale = _float_input(sides[1 - conv_side], op, used, "scale")
+    if isinstance(scale, str):
+        return scale
+    if not isinstance(body.args[scale].type, Float32Type | Float16Type | BFloat16Type):
+        return f"the scales are {element_name(body.args[scale].type)}; f32, f16 or bf16 expected"
+    extra = [b for b in body.ops if b is not yielded and b not in used]
+    if extra:
+        return f"the body does more than convert and scale: {extra[0].name}"
+    if set(range(len(op.inputs))) - {v_index, scale} - zero_inputs:
+        return "the body reads inputs besides the values and the scales"
+    return v_index, scale
+
+
+def _values_factor(
+    converted: SSAValue, op: GenericOp, used: set[Operation]
+) -> tuple[int, set[int]] | str:
+    """The input holding signed int8 values behind `converted` (`sitofp`, optionally
+    of an `extsi`, optionally minus a constant zero), and the inputs the zero point
+    reads; the ops on the way are added to `used`."""
+    body = op.body.block
     sub = converted.owner if isinstance(converted.owner, arith.SubfOp) else None
     conv = sub.lhs.owner if sub is not None else converted.owner
     if isinstance(conv, arith.UIToFPOp):
@@ -321,39 +349,52 @@ def _match_body(op: GenericOp) -> tuple[int, int] | str:
         return "the converted value is not an input element"
     if not (isinstance(src.type, IntegerType) and src.type.width.data == 8):
         return f"the values are {element_name(src.type)}; Q8_0 stores signed i8"
-    s = scale
-    if isinstance(s.owner, arith.ExtFOp):
-        used.add(s.owner)
-        s = s.owner.input
-    if isinstance(s.owner, arith.TruncFOp):
-        return "the scale is rounded (arith.truncf) before the multiply"
-    if not (isinstance(s, BlockArgument) and s.block is body and s.index < len(op.inputs)):
-        what = f"computed by {s.owner.name}" if isinstance(s.owner, Operation) else "a value from outside"
-        return f"the body does more than convert and scale: the scale is {what}"
-    if not isinstance(s.type, Float32Type | Float16Type | BFloat16Type):
-        return f"the scales are {element_name(s.type)}; f32, f16 or bf16 expected"
-    extra = [b for b in body.ops if b is not yielded and b not in used]
-    if extra:
-        return f"the body does more than convert and scale: {extra[0].name}"
-    if set(range(len(op.inputs))) - {src.index, s.index} - zero_inputs:
-        return "the body reads inputs besides the values and the scales"
-    return src.index, s.index
+    return src.index, zero_inputs
+
+
+def _float_input(v: SSAValue, op: GenericOp, used: set[Operation], what: str) -> int | str:
+    """The input behind `v`, itself or widened by `arith.extf` (added to `used`)."""
+    body = op.body.block
+    if isinstance(v.owner, arith.ExtFOp):
+        used.add(v.owner)
+        v = v.owner.input
+    if isinstance(v.owner, arith.TruncFOp):
+        return f"the {what} is rounded (arith.truncf) before the multiply"
+    if not (isinstance(v, BlockArgument) and v.block is body and v.index < len(op.inputs)):
+        how = f"computed by {v.owner.name}" if isinstance(v.owner, Operation) else "a value from outside"
+        return f"the body does more than convert and scale: the {what} is {how}"
+    return v.index
 
 
 def _match_layout(
     op: GenericOp, v_index: int, s_index: int
 ) -> tuple[tuple[str, ...], tuple[str, ...]] | str:
-    """The role of each axis of the values and of the scales, read off the scale map:
-    K x N / N x K have one loop the scale divides by 32 (the K block) and one it reads
-    as it is (N); N x G x 32 has a lane loop the scale does not read, 32 wide, after
-    the group loop it does read."""
+    """The role of each axis of the values and of the scales of a dequantising
+    generic, whose result is laid out as its values."""
     maps = [m.data for m in op.indexing_maps]
-    vmap, smap, omap = maps[v_index], maps[s_index], maps[-1]
+    vmap, omap = maps[v_index], maps[-1]
     if vmap != omap or any(_dim(e) is None for e in omap.results):
         return f"the values are not read in the result's layout ({vmap} for a result {omap})"
-    loops = [cast(int, _dim(e)) for e in omap.results]
-    shape = cast(TensorType[Attribute], op.inputs[v_index].type).get_shape()
-    sshape = cast(TensorType[Attribute], op.inputs[s_index].type).get_shape()
+    return layout_roles(
+        vmap,
+        maps[s_index],
+        cast(TensorType[Attribute], op.inputs[v_index].type).get_shape(),
+        cast(TensorType[Attribute], op.inputs[s_index].type).get_shape(),
+    )
+
+
+def layout_roles(
+    vmap: AffineMap, smap: AffineMap, shape: Sequence[int], sshape: Sequence[int]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | str:
+    """The role of each axis of the values and of the scales, from the maps that read
+    them over the same loops: K x N / N x K have one loop the scale divides by 32 (the K
+    block) and one it reads as it is (N); N x G x 32 has a lane loop the scale does not
+    read, 32 wide, after the group loop it does read."""
+    if any(_dim(e) is None for e in vmap.results):
+        return f"the values are not read as they are stored ({vmap})"
+    loops = [cast(int, _dim(e)) for e in vmap.results]
+    if len(set(loops)) != len(loops):
+        return f"the values map {vmap} reads a loop twice"
     rank = len(shape)
     if rank not in (2, 3):
         return f"the values have rank {rank}; Q8_0 weights are K x N, N x K or N x G x 32"
@@ -505,6 +546,47 @@ def match_matmul(op: MatmulOp) -> Product | str | None:
     return Product(op, d, via, x, widen, (xt.get_shape()[0],), op.outputs[0])
 
 
+def _product_loops(
+    xmap: AffineMap, wmap: AffineMap, omap: AffineMap, roles: Sequence[str], iters: Sequence[bool]
+) -> list[int] | str:
+    """The activation's row loops of a contraction `y = x . w` over the maps that
+    read x, the weight (axes in `roles`) and y, or why it is no such product."""
+    xdims = [cast(int, _dim(e)) for e in xmap.results]
+    wdims = [cast(int, _dim(e)) for e in wmap.results]
+    odims = [cast(int, _dim(e)) for e in omap.results]
+    red = {i for i, r in enumerate(iters) if r}
+    # The weight's K axes are the product's reduction loops, its N axis a parallel one.
+    k_loops = [lp for lp, r in zip(wdims, roles) if r in (K, GROUP, LANE)]
+    n_loop = wdims[roles.index(N)]
+    if set(k_loops) != red:
+        return (
+            "the product does not contract the weight's K axes (the one its scale is "
+            "blocked along): a scale map on the wrong axis"
+        )
+    if n_loop not in odims or n_loop in xdims:
+        return "the weight's N axis is not a column of the result"
+    m_loops = [lp for lp in xdims if lp not in red]
+    if xdims != m_loops + k_loops:
+        return "the activation is not laid out as rows then K, in the weight's K order"
+    if odims != m_loops + [n_loop]:
+        return "the result is not laid out as the activation's rows then N"
+    if len(set(xdims) | set(wdims) | set(odims)) != len(iters):
+        return "the product has a loop neither operand reads"
+    return m_loops
+
+
+def _activation(x: SSAValue, widen: bool) -> tuple[SSAValue, bool] | str:
+    """The activation as the view should read it: the bf16 value behind a tensor
+    `arith.extf`, and whether the product widens it."""
+    if not widen and isinstance(x.owner, arith.ExtFOp) and isinstance(
+        _elem(x.owner.input), BFloat16Type
+    ):
+        x, widen = x.owner.input, True
+    if not isinstance(_elem(x), Float32Type | BFloat16Type):
+        return f"the activation is {element_name(_elem(x))}; bf16 or f32 expected"
+    return x, widen
+
+
 def match_contraction(op: GenericOp) -> Product | str | None:
     """A contraction generic of an activation and a dequantising generic (None: not a
     candidate)."""
@@ -524,27 +606,9 @@ def match_contraction(op: GenericOp) -> Product | str | None:
     maps = [m.data for m in op.indexing_maps]
     if any(_dim(e) is None for m in maps for e in m.results):
         return "the product's maps are not projected permutations"
-    xdims = [cast(int, _dim(e)) for e in maps[x_index].results]
-    wdims = [cast(int, _dim(e)) for e in maps[w_index].results]
-    odims = [cast(int, _dim(e)) for e in maps[2].results]
-    red = {i for i, r in enumerate(iters) if r}
-    # The weight's K axes are the product's reduction loops, its N axis a parallel one.
-    k_loops = [l for l, r in zip(wdims, d.roles) if r in (K, GROUP, LANE)]
-    n_loop = wdims[d.roles.index(N)]
-    if set(k_loops) != red:
-        return (
-            "the product does not contract the weight's K axes (the one its scale is "
-            "blocked along): a scale map on the wrong axis"
-        )
-    if n_loop not in odims or n_loop in xdims:
-        return "the weight's N axis is not a column of the result"
-    m_loops = [l for l in xdims if l not in red]
-    if xdims != m_loops + k_loops:
-        return "the activation is not laid out as rows then K, in the weight's K order"
-    if odims != m_loops + [n_loop]:
-        return "the result is not laid out as the activation's rows then N"
-    if len(set(xdims) | set(wdims) | set(odims)) != len(iters):
-        return "the product has a loop neither operand reads"
+    m_loops = _product_loops(maps[x_index], maps[w_index], maps[-1], d.roles, iters)
+    if isinstance(m_loops, str):
+        return m_loops
     # The body: addf(out, mulf(x', w')), x' and w' the elements or their arith.extf.
     body = op.body.block
     y = body.last_op
@@ -566,16 +630,96 @@ def match_contraction(op: GenericOp) -> Product | str | None:
         widened[base.index] = base is not v
     if set(widened) != {0, 1} or len(list(body.ops)) != 3 + sum(widened.values()):
         return "the product's body does more than multiply the two elements and add"
-    x = op.inputs[x_index]
-    widen = widened[x_index]
-    if not widen and isinstance(x.owner, arith.ExtFOp) and isinstance(
-        _elem(x.owner.input), BFloat16Type
-    ):
-        x, widen = x.owner.input, True
-    if not isinstance(_elem(x), Float32Type | BFloat16Type):
-        return f"the activation is {element_name(_elem(x))}; bf16 or f32 expected"
+    act = _activation(op.inputs[x_index], widened[x_index])
+    if isinstance(act, str):
+        return act
+    x, widen = act
     if widened[w_index] and not isinstance(d.weight_type, BFloat16Type):
         return "the product widens an f32 weight"
+    xshape = cast(TensorType[Attribute], x.type).get_shape()
+    return Product(op, d, None, x, widen, tuple(xshape[: len(m_loops)]), op.outputs[0])
+
+
+def _product_factors(v: SSAValue, body, used: set[Operation]) -> list[SSAValue]:
+    """The factors of a tree of f32 `arith.mulf`s rooted at `v` (its inner products
+    used once), the multiplies added to `used`."""
+    o = v.owner
+    if not (isinstance(o, arith.MulfOp) and o.parent is body and v.has_one_use()):
+        return [v]
+    used.add(o)
+    return [f for x in o.operands for f in _product_factors(x, body, used)]
+
+
+def match_fused(op: GenericOp) -> Product | str | None:
+    """A contraction generic whose own body dequantises its weight (what linalg's
+    elementwise-op fusion makes of a dequantising generic and its product):
+    `out + x' * sitofp(q) * s'` in any order and association, over maps that read the
+    values as stored and the scale by block (None: not a candidate)."""
+    n_in = len(op.inputs)
+    if len(op.res) != 1 or len(op.outputs) != 1 or n_in < 3:
+        return None
+    iters = [it.data == IteratorType.REDUCTION for it in op.iterator_types]
+    ints = [i for i, v in enumerate(op.inputs) if isinstance(_elem(v), IntegerType)]
+    if not any(iters) or not ints:
+        return None
+    body = op.body.block
+    y = body.last_op
+    assert isinstance(y, YieldOp)
+    add, out_arg = y.operands[0].owner, body.args[n_in]
+    if not isinstance(add, arith.AddfOp) or out_arg not in add.operands:
+        return "the product's body is not an accumulation (arith.addf of its output)"
+    if not isinstance(_elem(op.res[0]), Float32Type):
+        return f"the product accumulates in {element_name(_elem(op.res[0]))}; the fold accumulates f32"
+    used: set[Operation] = {add}
+    factors = _product_factors(add.rhs if add.lhs is out_arg else add.lhs, body, used)
+    q_factor = [f for f in factors if _reaches_int(f, body)]
+    if len(factors) != 3 or len(q_factor) != 1:
+        return "the body does not multiply the activation, the converted values and a scale"
+    values = _values_factor(q_factor[0], op, used)
+    if isinstance(values, str):
+        return f"the weight the body dequantises is not Q8_0: {values}"
+    v_index, zero_inputs = values
+    a, b = (f for f in factors if f is not q_factor[0])
+    widened = {}
+    for f in (a, b):
+        i = _float_input(f, op, used, "scale")
+        if isinstance(i, str):
+            return f"the weight the body dequantises is not Q8_0: {i}"
+        widened[i] = isinstance(f.owner, arith.ExtFOp)
+    if len(widened) != 2:
+        return "the body does not multiply the activation, the converted values and a scale"
+    ia, ib = widened
+    extra = [o for o in body.ops if o is not y and o not in used]
+    if extra:
+        return f"the body does more than dequantise and multiply-add: {extra[0].name}"
+    if set(range(n_in)) - {v_index, ia, ib} - zero_inputs:
+        return "the body reads inputs besides the activation, the values and the scales"
+    maps = [m.data for m in op.indexing_maps]
+    red = {i for i, r in enumerate(iters) if r}
+    # The activation reads every reduction loop as it is; the scale reads K by block.
+    reads_k = [
+        i for i in (ia, ib) if red <= {d for e in maps[i].results if (d := _dim(e)) is not None}
+    ]
+    if len(reads_k) != 1:
+        return "cannot tell the scale from the activation: one of them must read K only by block"
+    x_index = reads_k[0]
+    s_index = ib if x_index == ia else ia
+    shape = lambda i: cast(TensorType[Attribute], op.inputs[i].type).get_shape()  # noqa: E731
+    roles = layout_roles(maps[v_index], maps[s_index], shape(v_index), shape(s_index))
+    if isinstance(roles, str):
+        return f"the weight the body dequantises is not Q8_0: {roles}"
+    if not isinstance(_elem(op.inputs[s_index]), Float32Type | Float16Type | BFloat16Type):
+        return f"the scales are {element_name(_elem(op.inputs[s_index]))}; f32, f16 or bf16 expected"
+    if any(_dim(e) is None for e in maps[x_index].results):
+        return "the activation's map is not a projected permutation"
+    m_loops = _product_loops(maps[x_index], maps[v_index], maps[-1], roles[0], iters)
+    if isinstance(m_loops, str):
+        return m_loops
+    act = _activation(op.inputs[x_index], widened[x_index])
+    if isinstance(act, str):
+        return act
+    x, widen = act
+    d = Dequant(op, op.inputs[v_index], op.inputs[s_index], roles[0], roles[1], f32, fused=True)
     xshape = cast(TensorType[Attribute], x.type).get_shape()
     return Product(op, d, None, x, widen, tuple(xshape[: len(m_loops)]), op.outputs[0])
 
@@ -720,8 +864,9 @@ class _State:
 
 def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> None:
     d = p.dequant
-    w = state.weights.get(d.op)
-    if w is None:
+    if d.fused:
+        w = raise_weight(_Builder(rewriter, InsertPoint.before(p.op)), d)
+    elif (w := state.weights.get(d.op)) is None:
         w = raise_weight(_Builder(rewriter, InsertPoint.after(d.op)), d)
         state.weights[d.op] = w
     b = _Builder(rewriter, InsertPoint.before(p.op))
@@ -760,7 +905,7 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
         rewriter.replace(p.op, [], [y2])
         y = y2
     y.name_hint = res.name_hint
-    for dead in (p.via, d.op, p.init.owner):
+    for dead in (p.via, None if d.fused else d.op, p.init.owner):
         _erase_if_unused(dead if isinstance(dead, Operation) else None, rewriter)
     state.decisions.append(
         RaiseDecision(where, True, f"{m}x{k}x{n}; {d.summary()}", d.rounds_to_bf16)
@@ -807,6 +952,8 @@ class RaiseQ8Contraction(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         p = match_contraction(op)
+        if p is None:
+            p = match_fused(op)
         if p is None:
             return
         where = op_label(op, len(self.state.decisions))

@@ -113,6 +113,33 @@ def nk_text(m, k, n, scale="f32", act="bf16", product="generic", weight="f32") -
     return text + f"  func.return %y : {yt}\n}}\n"
 
 
+def fused_text(m, k, n, scale="f16", act="bf16", order="w") -> str:
+    """The N x K form after linalg's elementwise fusion: one contraction generic whose
+    body converts and scales the weight itself, `out + x * (q * s)` (order "w"), or
+    `out + (x * q) * s` (order "x")."""
+    xin, yt = f"tensor<{m}x{k}x{act}>", f"tensor<{m}x{n}xf32>"
+    st_ = f"tensor<{n}x{k // 32}x{scale}>"
+    xa = f"    %xa = arith.extf %a : {act} to f32\n" if act != "f32" else ""
+    sa = f"    %sa = arith.extf %se : {scale} to f32\n" if scale != "f32" else ""
+    xv, sv = ("%xa" if xa else "%a"), ("%sa" if sa else "%se")
+    if order == "w":
+        prod = f"    %w = arith.mulf %qf, {sv} : f32\n    %p = arith.mulf {xv}, %w : f32\n"
+    else:
+        prod = f"    %xq = arith.mulf {xv}, %qf : f32\n    %p = arith.mulf %xq, {sv} : f32\n"
+    return (
+        f"func.func @f(%x: {xin}, %W: tensor<{n}x{k}xi8>, %W_scale: {st_}) -> {yt} {{\n"
+        + _zero(yt)
+        + "  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, "
+        "affine_map<(m, n, k) -> (n, k floordiv 32)>, affine_map<(m, n, k) -> (m, n)>], "
+        'iterator_types = ["parallel", "parallel", "reduction"]} '
+        f"ins(%x, %W, %W_scale : {xin}, tensor<{n}x{k}xi8>, {st_}) outs(%acc : {yt}) {{\n"
+        f"  ^bb0(%a: {act}, %qe: i8, %se: {scale}, %o: f32):\n{xa}"
+        f"    %qf = arith.sitofp %qe : i8 to f32\n{sa}{prod}"
+        "    %r = arith.addf %o, %p : f32\n    linalg.yield %r : f32\n"
+        f"  }} -> {yt}\n  func.return %y : {yt}\n}}\n"
+    )
+
+
 def grouped_text(rows: tuple[int, ...], g, n, scale="f32", unit=True, act="f32") -> str:
     """IREE's grouped layout: N x G x 32 values, N x G x 1 (or N x G) scales, the
     activation rows x G x 32 (rows: (1, 1), (), or (m,))."""
@@ -330,6 +357,19 @@ def test_random_nk_dequantised_to_bf16(shape, product, seed):
     m, k, n = shape
     text = nk_text(m, k, n, "bf16", "bf16", product, weight="bf16")
     check("nk", text, np.random.default_rng(seed), weight="bf16")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    SHAPES,
+    st.sampled_from(["f32", "f16", "bf16"]),
+    st.sampled_from(["bf16", "f32"]),
+    st.sampled_from(["w", "x"]),
+    st.integers(0, 2**16),
+)
+def test_random_fused(shape, scale, act, order, seed):
+    m, k, n = shape
+    check("nk", fused_text(m, k, n, scale, act, order), np.random.default_rng(seed))
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -244,6 +244,32 @@ func.func @bf16_accumulator(%x: tensor<1x64xbf16>, %W: tensor<32x64xi8>, %W_scal
   func.return %y : tensor<1x32xbf16>
 }
 
+// The fused form with unsigned values, and with one scale per 64 values.
+// CHECK: q8-raise: linalg.generic %y: not raised: the weight the body dequantises is not Q8_0: the values are read as unsigned (arith.uitofp); Q8_0 values are signed int8
+// CHECK: q8-raise: linalg.generic %y: not raised: the weight the body dequantises is not Q8_0: one scale per 64 values along K (floordiv 64); Q8_0's block is 32
+func.func @fused_unsigned(%x: tensor<2x64xf32>, %W: tensor<32x64xi8>, %W_scale: tensor<32x2xf32>, %acc: tensor<2x32xf32>) -> tensor<2x32xf32> {
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (n, k floordiv 32)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %W, %W_scale : tensor<2x64xf32>, tensor<32x64xi8>, tensor<32x2xf32>) outs(%acc : tensor<2x32xf32>) {
+  ^bb0(%a: f32, %q: i8, %s: f32, %o: f32):
+    %1 = arith.uitofp %q : i8 to f32
+    %3 = arith.mulf %1, %s : f32
+    %4 = arith.mulf %a, %3 : f32
+    %5 = arith.addf %o, %4 : f32
+    linalg.yield %5 : f32
+  } -> tensor<2x32xf32>
+  func.return %y : tensor<2x32xf32>
+}
+func.func @fused_group64(%x: tensor<2x64xf32>, %W: tensor<32x64xi8>, %W_scale: tensor<32x1xf32>, %acc: tensor<2x32xf32>) -> tensor<2x32xf32> {
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (n, k floordiv 64)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %W, %W_scale : tensor<2x64xf32>, tensor<32x64xi8>, tensor<32x1xf32>) outs(%acc : tensor<2x32xf32>) {
+  ^bb0(%a: f32, %q: i8, %s: f32, %o: f32):
+    %1 = arith.sitofp %q : i8 to f32
+    %3 = arith.mulf %1, %s : f32
+    %4 = arith.mulf %a, %3 : f32
+    %5 = arith.addf %o, %4 : f32
+    linalg.yield %5 : f32
+  } -> tensor<2x32xf32>
+  func.return %y : tensor<2x32xf32>
+}
+
 // Then q8-lower, over the eleven matmuls the raise left:
 // CHECK-COUNT-11: q8-lower: linalg.matmul %y: not lowered: the weight is not a q8.dequantize
 // CHECK-NOT: raised
