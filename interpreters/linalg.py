@@ -752,9 +752,33 @@ def _write(
 # --------------------------------------------------------------------------------------
 
 
+def transpose_bytes(a: np.ndarray) -> np.ndarray:
+    """`a.T` of a matrix of 1-byte elements whose sides are multiples of 8, copied as
+    8-byte words and then shuffled within cache-sized rows: numpy copies a transposed
+    int8 matrix one strided byte at a time, several times slower. (A fast path of the
+    plain transpose; tests/test_linalg_kernels.py checks they are equal.)"""
+    n, k = a.shape
+    words = np.ascontiguousarray(a).view(np.uint64).reshape(n, k // 8)
+    t = np.ascontiguousarray(words.T).view(a.dtype).reshape(k // 8, n, 8)
+    return np.ascontiguousarray(t.transpose(0, 2, 1)).reshape(k, n)
+
+
+@kernel(TransposeOp)
+def _transpose(op: TransposeOp) -> Kernel:
+    plain = structured_kernel(_structured(op))  # also checks the op runs at all
+    t = op.inputs[0].type
+    if (
+        isinstance(t, TensorType)
+        and list(op.permutation.get_values()) == [1, 0]
+        and numpy_dtype(t.element_type).itemsize == 1
+        and all(d % 8 == 0 and d > 0 for d in t.get_shape())
+    ):
+        return lambda args: (transpose_bytes(args[0]),)
+    return plain
+
+
 @kernel(
     GenericOp,
-    TransposeOp,
     BroadcastOp,
     ReduceOp,
     AddOp,

@@ -62,6 +62,7 @@ rows, say) stays in the canonical form, which runs the same.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -113,6 +114,7 @@ from xdsl_spatial.dialects.q8 import (
     stored_name,
     stored_part,
 )
+from xdsl_spatial.dialects.spatial import element_name
 from xdsl_spatial.ir_io import dense_array
 
 # Axis roles of a dequantised weight: K, N, or K split into groups and lanes.
@@ -133,12 +135,6 @@ def _tensor(v: SSAValue) -> TensorType[Attribute] | None:
 def _elem(v: SSAValue) -> Attribute:
     t = v.type
     return t.get_element_type() if isinstance(t, ShapedType) else t
-
-
-def _type_name(t: Attribute) -> str:
-    if isinstance(t, IntegerType):
-        return f"i{t.width.data}"
-    return {BFloat16Type: "bf16", Float16Type: "f16", Float32Type: "f32"}.get(type(t), str(t))
 
 
 def op_label(op: Operation, fallback: int) -> str:
@@ -174,6 +170,8 @@ class Dequant:
     """The role of each axis of the scales: BLOCK, N or UNIT."""
     weight_type: Attribute
     """f32, or bf16 (MLIR's mixed form: every weight rounded to bf16)."""
+    fused: bool = False
+    """The product's own body dequantises (`op` is the product)."""
 
     @property
     def source(self) -> Q8Source:
@@ -187,7 +185,7 @@ class Dequant:
 
     @property
     def k(self) -> int:
-        return _prod(s for s, r in zip(self.shape, self.roles) if r in (K, GROUP, LANE))
+        return math.prod(s for s, r in zip(self.shape, self.roles) if r in (K, GROUP, LANE))
 
     @property
     def n(self) -> int:
@@ -196,22 +194,23 @@ class Dequant:
     def summary(self) -> str:
         s = _tensor(self.scales)
         assert s is not None
-        scale = f"{_type_name(s.element_type)} scales {'x'.join(map(str, s.get_shape()))}"
+        scale = f"{element_name(s.element_type)} scales {'x'.join(map(str, s.get_shape()))}"
         vals = "x".join(map(str, self.shape))
         text = f"values {vals} i8 ({self.source.value}), {scale}"
-        if isinstance(self.weight_type, BFloat16Type):
+        if self.fused:
+            text += ", dequantised in the product's own body"
+        if self.rounds_to_bf16:
             text += (
-                "; dequantised to bf16 (every weight is rounded to bf16 before the "
-                "product, the fold multiplies the exact q*s)"
+                "; dequantised to bf16: unlowered, every weight q*s is rounded to bf16 "
+                "(relative error up to 2^-8); the fold multiplies the exact q*s, so the "
+                "two differ by up to 2^-8 sum|x||w|"
             )
         return text
 
-
-def _prod(xs) -> int:
-    p = 1
-    for x in xs:
-        p *= x
-    return p
+    @property
+    def rounds_to_bf16(self) -> bool:
+        """The source rounds every weight to bf16 (MLIR's mixed form)."""
+        return isinstance(self.weight_type, BFloat16Type)
 
 
 def is_dequant_candidate(op: Operation | None) -> bool:
@@ -269,7 +268,7 @@ def match_dequant(op: GenericOp) -> Dequant | str:
         return "dynamic shapes"
     wtype = _elem(op.res[0])
     if not isinstance(wtype, Float32Type | BFloat16Type):
-        return f"it dequantises to {_type_name(wtype)}; q8.dequantize gives f32 or bf16"
+        return f"it dequantises to {element_name(wtype)}; q8.dequantize gives f32 or bf16"
     body = _match_body(op)
     if isinstance(body, str):
         return body
@@ -296,8 +295,31 @@ def _match_body(op: GenericOp) -> tuple[int, int] | str:
     conv_side = next((i for i, v in enumerate(sides) if _reaches_int(v, body)), None)
     if conv_side is None:
         return "neither operand of the arith.mulf reads the integer values"
-    converted, scale = sides[conv_side], sides[1 - conv_side]
     used: set[Operation] = {mul}
+    values = _values_factor(sides[conv_side], op, used)
+    if isinstance(values, str):
+        return values
+    v_index, zero_inputs = values
+    scale = _float_input(sides[1 - conv_side], op, used, "scale")
+    if isinstance(scale, str):
+        return scale
+    if not isinstance(body.args[scale].type, Float32Type | Float16Type | BFloat16Type):
+        return f"the scales are {element_name(body.args[scale].type)}; f32, f16 or bf16 expected"
+    extra = [b for b in body.ops if b is not yielded and b not in used]
+    if extra:
+        return f"the body does more than convert and scale: {extra[0].name}"
+    if set(range(len(op.inputs))) - {v_index, scale} - zero_inputs:
+        return "the body reads inputs besides the values and the scales"
+    return v_index, scale
+
+
+def _values_factor(
+    converted: SSAValue, op: GenericOp, used: set[Operation]
+) -> tuple[int, set[int]] | str:
+    """The input holding signed int8 values behind `converted` (`sitofp`, optionally
+    of an `extsi`, optionally minus a constant zero), and the inputs the zero point
+    reads; the ops on the way are added to `used`."""
+    body = op.body.block
     sub = converted.owner if isinstance(converted.owner, arith.SubfOp) else None
     conv = sub.lhs.owner if sub is not None else converted.owner
     if isinstance(conv, arith.UIToFPOp):
@@ -326,40 +348,53 @@ def _match_body(op: GenericOp) -> tuple[int, int] | str:
     if not (isinstance(src, BlockArgument) and src.block is body and src.index < len(op.inputs)):
         return "the converted value is not an input element"
     if not (isinstance(src.type, IntegerType) and src.type.width.data == 8):
-        return f"the values are {_type_name(src.type)}; Q8_0 stores signed i8"
-    s = scale
-    if isinstance(s.owner, arith.ExtFOp):
-        used.add(s.owner)
-        s = s.owner.input
-    if isinstance(s.owner, arith.TruncFOp):
-        return "the scale is rounded (arith.truncf) before the multiply"
-    if not (isinstance(s, BlockArgument) and s.block is body and s.index < len(op.inputs)):
-        what = f"computed by {s.owner.name}" if isinstance(s.owner, Operation) else "a value from outside"
-        return f"the body does more than convert and scale: the scale is {what}"
-    if not isinstance(s.type, Float32Type | Float16Type | BFloat16Type):
-        return f"the scales are {_type_name(s.type)}; f32, f16 or bf16 expected"
-    extra = [b for b in body.ops if b is not yielded and b not in used]
-    if extra:
-        return f"the body does more than convert and scale: {extra[0].name}"
-    if set(range(len(op.inputs))) - {src.index, s.index} - zero_inputs:
-        return "the body reads inputs besides the values and the scales"
-    return src.index, s.index
+        return f"the values are {element_name(src.type)}; Q8_0 stores signed i8"
+    return src.index, zero_inputs
+
+
+def _float_input(v: SSAValue, op: GenericOp, used: set[Operation], what: str) -> int | str:
+    """The input behind `v`, itself or widened by `arith.extf` (added to `used`)."""
+    body = op.body.block
+    if isinstance(v.owner, arith.ExtFOp):
+        used.add(v.owner)
+        v = v.owner.input
+    if isinstance(v.owner, arith.TruncFOp):
+        return f"the {what} is rounded (arith.truncf) before the multiply"
+    if not (isinstance(v, BlockArgument) and v.block is body and v.index < len(op.inputs)):
+        how = f"computed by {v.owner.name}" if isinstance(v.owner, Operation) else "a value from outside"
+        return f"the body does more than convert and scale: the {what} is {how}"
+    return v.index
 
 
 def _match_layout(
     op: GenericOp, v_index: int, s_index: int
 ) -> tuple[tuple[str, ...], tuple[str, ...]] | str:
-    """The role of each axis of the values and of the scales, read off the scale map:
-    K x N / N x K have one loop the scale divides by 32 (the K block) and one it reads
-    as it is (N); N x G x 32 has a lane loop the scale does not read, 32 wide, after
-    the group loop it does read."""
+    """The role of each axis of the values and of the scales of a dequantising
+    generic, whose result is laid out as its values."""
     maps = [m.data for m in op.indexing_maps]
-    vmap, smap, omap = maps[v_index], maps[s_index], maps[-1]
+    vmap, omap = maps[v_index], maps[-1]
     if vmap != omap or any(_dim(e) is None for e in omap.results):
         return f"the values are not read in the result's layout ({vmap} for a result {omap})"
-    loops = [cast(int, _dim(e)) for e in omap.results]
-    shape = cast(TensorType[Attribute], op.inputs[v_index].type).get_shape()
-    sshape = cast(TensorType[Attribute], op.inputs[s_index].type).get_shape()
+    return layout_roles(
+        vmap,
+        maps[s_index],
+        cast(TensorType[Attribute], op.inputs[v_index].type).get_shape(),
+        cast(TensorType[Attribute], op.inputs[s_index].type).get_shape(),
+    )
+
+
+def layout_roles(
+    vmap: AffineMap, smap: AffineMap, shape: Sequence[int], sshape: Sequence[int]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | str:
+    """The role of each axis of the values and of the scales, from the maps that read
+    them over the same loops: K x N / N x K have one loop the scale divides by 32 (the K
+    block) and one it reads as it is (N); N x G x 32 has a lane loop the scale does not
+    read, 32 wide, after the group loop it does read."""
+    if any(_dim(e) is None for e in vmap.results):
+        return f"the values are not read as they are stored ({vmap})"
+    loops = [cast(int, _dim(e)) for e in vmap.results]
+    if len(set(loops)) != len(loops):
+        return f"the values map {vmap} reads a loop twice"
     rank = len(shape)
     if rank not in (2, 3):
         return f"the values have rank {rank}; Q8_0 weights are K x N, N x K or N x G x 32"
@@ -501,14 +536,55 @@ def match_matmul(op: MatmulOp) -> Product | str | None:
     contracted = d.roles[1] if via is not None else d.roles[0]
     if contracted != K:
         return (
-            "the scale is blocked along the weight's N axis, but the product contracts "
-            "the other one (a scale map on the wrong axis)"
+            "the scale is blocked along one axis of the weight and the product "
+            "contracts the other (a scale map on the wrong axis)"
         )
     x, widen = op.inputs[0], False
     xt = _tensor(x)
     if xt is None or xt.get_num_dims() != 2:
         return "the activation is not a matrix"
     return Product(op, d, via, x, widen, (xt.get_shape()[0],), op.outputs[0])
+
+
+def _product_loops(
+    xmap: AffineMap, wmap: AffineMap, omap: AffineMap, roles: Sequence[str], iters: Sequence[bool]
+) -> list[int] | str:
+    """The activation's row loops of a contraction `y = x . w` over the maps that
+    read x, the weight (axes in `roles`) and y, or why it is no such product."""
+    xdims = [cast(int, _dim(e)) for e in xmap.results]
+    wdims = [cast(int, _dim(e)) for e in wmap.results]
+    odims = [cast(int, _dim(e)) for e in omap.results]
+    red = {i for i, r in enumerate(iters) if r}
+    # The weight's K axes are the product's reduction loops, its N axis a parallel one.
+    k_loops = [lp for lp, r in zip(wdims, roles) if r in (K, GROUP, LANE)]
+    n_loop = wdims[roles.index(N)]
+    if set(k_loops) != red:
+        return (
+            "the product does not contract the weight's K axes (the one its scale is "
+            "blocked along): a scale map on the wrong axis"
+        )
+    if n_loop not in odims or n_loop in xdims:
+        return "the weight's N axis is not a column of the result"
+    m_loops = [lp for lp in xdims if lp not in red]
+    if xdims != m_loops + k_loops:
+        return "the activation is not laid out as rows then K, in the weight's K order"
+    if odims != m_loops + [n_loop]:
+        return "the result is not laid out as the activation's rows then N"
+    if len(set(xdims) | set(wdims) | set(odims)) != len(iters):
+        return "the product has a loop neither operand reads"
+    return m_loops
+
+
+def _activation(x: SSAValue, widen: bool) -> tuple[SSAValue, bool] | str:
+    """The activation as the view should read it: the bf16 value behind a tensor
+    `arith.extf`, and whether the product widens it."""
+    if not widen and isinstance(x.owner, arith.ExtFOp) and isinstance(
+        _elem(x.owner.input), BFloat16Type
+    ):
+        x, widen = x.owner.input, True
+    if not isinstance(_elem(x), Float32Type | BFloat16Type):
+        return f"the activation is {element_name(_elem(x))}; bf16 or f32 expected"
+    return x, widen
 
 
 def match_contraction(op: GenericOp) -> Product | str | None:
@@ -530,27 +606,9 @@ def match_contraction(op: GenericOp) -> Product | str | None:
     maps = [m.data for m in op.indexing_maps]
     if any(_dim(e) is None for m in maps for e in m.results):
         return "the product's maps are not projected permutations"
-    xdims = [cast(int, _dim(e)) for e in maps[x_index].results]
-    wdims = [cast(int, _dim(e)) for e in maps[w_index].results]
-    odims = [cast(int, _dim(e)) for e in maps[2].results]
-    red = {i for i, r in enumerate(iters) if r}
-    # The weight's K axes are the product's reduction loops, its N axis a parallel one.
-    k_loops = [l for l, r in zip(wdims, d.roles) if r in (K, GROUP, LANE)]
-    n_loop = wdims[d.roles.index(N)]
-    if set(k_loops) != red:
-        return (
-            "the product does not contract the weight's K axes (the one its scale is "
-            "blocked along): a scale map on the wrong axis"
-        )
-    if n_loop not in odims or n_loop in xdims:
-        return "the weight's N axis is not a column of the result"
-    m_loops = [l for l in xdims if l not in red]
-    if xdims != m_loops + k_loops:
-        return "the activation is not laid out as rows then K, in the weight's K order"
-    if odims != m_loops + [n_loop]:
-        return "the result is not laid out as the activation's rows then N"
-    if len(set(xdims) | set(wdims) | set(odims)) != len(iters):
-        return "the product has a loop neither operand reads"
+    m_loops = _product_loops(maps[x_index], maps[w_index], maps[-1], d.roles, iters)
+    if isinstance(m_loops, str):
+        return m_loops
     # The body: addf(out, mulf(x', w')), x' and w' the elements or their arith.extf.
     body = op.body.block
     y = body.last_op
@@ -563,7 +621,7 @@ def match_contraction(op: GenericOp) -> Product | str | None:
     if not isinstance(mul, arith.MulfOp):
         return "the product's body adds something other than a product"
     if not isinstance(_elem(op.res[0]), Float32Type):
-        return f"the product accumulates in {_type_name(_elem(op.res[0]))}; the fold accumulates f32"
+        return f"the product accumulates in {element_name(_elem(op.res[0]))}; the fold accumulates f32"
     widened = {}
     for v in mul.operands:
         base = v.owner.input if isinstance(v.owner, arith.ExtFOp) else v
@@ -572,16 +630,96 @@ def match_contraction(op: GenericOp) -> Product | str | None:
         widened[base.index] = base is not v
     if set(widened) != {0, 1} or len(list(body.ops)) != 3 + sum(widened.values()):
         return "the product's body does more than multiply the two elements and add"
-    x = op.inputs[x_index]
-    widen = widened[x_index]
-    if not widen and isinstance(x.owner, arith.ExtFOp) and isinstance(
-        _elem(x.owner.input), BFloat16Type
-    ):
-        x, widen = x.owner.input, True
-    if not isinstance(_elem(x), Float32Type | BFloat16Type):
-        return f"the activation is {_type_name(_elem(x))}; bf16 or f32 expected"
+    act = _activation(op.inputs[x_index], widened[x_index])
+    if isinstance(act, str):
+        return act
+    x, widen = act
     if widened[w_index] and not isinstance(d.weight_type, BFloat16Type):
         return "the product widens an f32 weight"
+    xshape = cast(TensorType[Attribute], x.type).get_shape()
+    return Product(op, d, None, x, widen, tuple(xshape[: len(m_loops)]), op.outputs[0])
+
+
+def _product_factors(v: SSAValue, body, used: set[Operation]) -> list[SSAValue]:
+    """The factors of a tree of f32 `arith.mulf`s rooted at `v` (its inner products
+    used once), the multiplies added to `used`."""
+    o = v.owner
+    if not (isinstance(o, arith.MulfOp) and o.parent is body and v.has_one_use()):
+        return [v]
+    used.add(o)
+    return [f for x in o.operands for f in _product_factors(x, body, used)]
+
+
+def match_fused(op: GenericOp) -> Product | str | None:
+    """A contraction generic whose own body dequantises its weight (what linalg's
+    elementwise-op fusion makes of a dequantising generic and its product):
+    `out + x' * sitofp(q) * s'` in any order and association, over maps that read the
+    values as stored and the scale by block (None: not a candidate)."""
+    n_in = len(op.inputs)
+    if len(op.res) != 1 or len(op.outputs) != 1 or n_in < 3:
+        return None
+    iters = [it.data == IteratorType.REDUCTION for it in op.iterator_types]
+    ints = [i for i, v in enumerate(op.inputs) if isinstance(_elem(v), IntegerType)]
+    if not any(iters) or not ints:
+        return None
+    body = op.body.block
+    y = body.last_op
+    assert isinstance(y, YieldOp)
+    add, out_arg = y.operands[0].owner, body.args[n_in]
+    if not isinstance(add, arith.AddfOp) or out_arg not in add.operands:
+        return "the product's body is not an accumulation (arith.addf of its output)"
+    if not isinstance(_elem(op.res[0]), Float32Type):
+        return f"the product accumulates in {element_name(_elem(op.res[0]))}; the fold accumulates f32"
+    used: set[Operation] = {add}
+    factors = _product_factors(add.rhs if add.lhs is out_arg else add.lhs, body, used)
+    q_factor = [f for f in factors if _reaches_int(f, body)]
+    if len(factors) != 3 or len(q_factor) != 1:
+        return "the body does not multiply the activation, the converted values and a scale"
+    values = _values_factor(q_factor[0], op, used)
+    if isinstance(values, str):
+        return f"the weight the body dequantises is not Q8_0: {values}"
+    v_index, zero_inputs = values
+    a, b = (f for f in factors if f is not q_factor[0])
+    widened = {}
+    for f in (a, b):
+        i = _float_input(f, op, used, "scale")
+        if isinstance(i, str):
+            return f"the weight the body dequantises is not Q8_0: {i}"
+        widened[i] = isinstance(f.owner, arith.ExtFOp)
+    if len(widened) != 2:
+        return "the body does not multiply the activation, the converted values and a scale"
+    ia, ib = widened
+    extra = [o for o in body.ops if o is not y and o not in used]
+    if extra:
+        return f"the body does more than dequantise and multiply-add: {extra[0].name}"
+    if set(range(n_in)) - {v_index, ia, ib} - zero_inputs:
+        return "the body reads inputs besides the activation, the values and the scales"
+    maps = [m.data for m in op.indexing_maps]
+    red = {i for i, r in enumerate(iters) if r}
+    # The activation reads every reduction loop as it is; the scale reads K by block.
+    reads_k = [
+        i for i in (ia, ib) if red <= {d for e in maps[i].results if (d := _dim(e)) is not None}
+    ]
+    if len(reads_k) != 1:
+        return "cannot tell the scale from the activation: one of them must read K only by block"
+    x_index = reads_k[0]
+    s_index = ib if x_index == ia else ia
+    shape = lambda i: cast(TensorType[Attribute], op.inputs[i].type).get_shape()  # noqa: E731
+    roles = layout_roles(maps[v_index], maps[s_index], shape(v_index), shape(s_index))
+    if isinstance(roles, str):
+        return f"the weight the body dequantises is not Q8_0: {roles}"
+    if not isinstance(_elem(op.inputs[s_index]), Float32Type | Float16Type | BFloat16Type):
+        return f"the scales are {element_name(_elem(op.inputs[s_index]))}; f32, f16 or bf16 expected"
+    if any(_dim(e) is None for e in maps[x_index].results):
+        return "the activation's map is not a projected permutation"
+    m_loops = _product_loops(maps[x_index], maps[v_index], maps[-1], roles[0], iters)
+    if isinstance(m_loops, str):
+        return m_loops
+    act = _activation(op.inputs[x_index], widened[x_index])
+    if isinstance(act, str):
+        return act
+    x, widen = act
+    d = Dequant(op, op.inputs[v_index], op.inputs[s_index], roles[0], roles[1], f32, fused=True)
     xshape = cast(TensorType[Attribute], x.type).get_shape()
     return Product(op, d, None, x, widen, tuple(xshape[: len(m_loops)]), op.outputs[0])
 
@@ -622,7 +760,7 @@ class _Builder:
         shape = t.get_shape()
         if len(groups) == len(shape):
             return v
-        new = TensorType(t.element_type, [_prod(shape[i] for i in g) for g in groups])
+        new = TensorType(t.element_type, [math.prod(shape[i] for i in g) for g in groups])
         return self.add(
             tensor.CollapseShapeOp.build(
                 operands=[v],
@@ -707,6 +845,9 @@ class RaiseDecision:
     raised: bool
     detail: str
     """The raised form, or why not."""
+    bf16_weight: bool = False
+    """A raised product whose source rounds every weight to bf16: before lowering it
+    multiplies bf16 weights, after it the exact `q * s`."""
 
     def line(self) -> str:
         if self.raised:
@@ -723,12 +864,13 @@ class _State:
 
 def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> None:
     d = p.dequant
-    w = state.weights.get(d.op)
-    if w is None:
+    if d.fused:
+        w = raise_weight(_Builder(rewriter, InsertPoint.before(p.op)), d)
+    elif (w := state.weights.get(d.op)) is None:
         w = raise_weight(_Builder(rewriter, InsertPoint.after(d.op)), d)
         state.weights[d.op] = w
     b = _Builder(rewriter, InsertPoint.before(p.op))
-    m = _prod(p.m_shape)
+    m = math.prod(p.m_shape)
     k, n = d.k, d.n
     res = p.op.results[0]
     if isinstance(p.op, MatmulOp):
@@ -763,10 +905,10 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
         rewriter.replace(p.op, [], [y2])
         y = y2
     y.name_hint = res.name_hint
-    for dead in (p.via, d.op, p.init.owner):
+    for dead in (p.via, None if d.fused else d.op, p.init.owner):
         _erase_if_unused(dead if isinstance(dead, Operation) else None, rewriter)
     state.decisions.append(
-        RaiseDecision(where, True, f"{m}x{k}x{n}; {d.summary()}")
+        RaiseDecision(where, True, f"{m}x{k}x{n}; {d.summary()}", d.rounds_to_bf16)
     )
 
 
@@ -810,6 +952,8 @@ class RaiseQ8Contraction(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         p = match_contraction(op)
+        if p is None:
+            p = match_fused(op)
         if p is None:
             return
         where = op_label(op, len(self.state.decisions))

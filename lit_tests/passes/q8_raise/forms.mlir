@@ -107,7 +107,7 @@ func.func @nk(%x: tensor<2x64xbf16>, %W: tensor<32x64xi8>, %W_scale: tensor<32x2
 // CHECK:         %[[DQ:.*]] = q8.dequantize %{{.*}}, %{{.*}} source "NxK" : tensor<64x32xi8>, tensor<2x32xbf16> -> tensor<64x32xbf16>
 // CHECK-NOT:     linalg.transpose ins(%[[DQ]]
 // CHECK:         linalg.matmul ins(%{{.*}}, %[[DQ]] : tensor<1x64xbf16>, tensor<64x32xbf16>) outs(%{{.*}} : tensor<1x32xf32>)
-// REPORT: q8-raise: linalg.matmul %y: raised to linalg.matmul over q8.dequantize: 1x64x32; values 32x64 i8 (NxK), bf16 scales 32x2; dequantised to bf16 (every weight is rounded to bf16 before the product, the fold multiplies the exact q*s)
+// REPORT: q8-raise: linalg.matmul %y: raised to linalg.matmul over q8.dequantize: 1x64x32; values 32x64 i8 (NxK), bf16 scales 32x2; dequantised to bf16: unlowered, every weight q*s is rounded to bf16 (relative error up to 2^-8); the fold multiplies the exact q*s, so the two differ by up to 2^-8 sum|x||w|
 func.func @nk_bf16_transpose(%x: tensor<1x64xbf16>, %W: tensor<32x64xi8>, %W_scale: tensor<32x2xbf16>) -> tensor<1x32xf32> {
   %e = tensor.empty() : tensor<32x64xbf16>
   %w = linalg.generic {indexing_maps = [#id2, #nblock, #id2], iterator_types = ["parallel", "parallel"]} ins(%W, %W_scale : tensor<32x64xi8>, tensor<32x2xbf16>) outs(%e : tensor<32x64xbf16>) {
@@ -220,4 +220,32 @@ func.func @shared(%x: tensor<1x64xf32>, %x2: tensor<2x64xf32>, %W: tensor<32x64x
   %z2 = linalg.fill ins(%c0 : f32) outs(%e2 : tensor<2x32xf32>) -> tensor<2x32xf32>
   %y2 = linalg.matmul ins(%x2, %wt : tensor<2x64xf32>, tensor<64x32xf32>) outs(%z2 : tensor<2x32xf32>) -> tensor<2x32xf32>
   func.return %y1, %y2 : tensor<1x32xf32>, tensor<2x32xf32>
+}
+
+// The N x K form after linalg's elementwise fusion: one generic that dequantises in
+// its own body (`out + x * (sitofp(q) * s)`); the same canonical form comes out.
+// CHECK-LABEL: func.func @fused(
+// CHECK-SAME:      %[[X:.*]]: tensor<2x64xbf16>, %[[W:.*]]: tensor<32x64xi8>, %[[WS:.*]]: tensor<32x2xf16>)
+// CHECK:         %[[Q:.*]] = linalg.transpose ins(%[[W]]:tensor<32x64xi8>)
+// CHECK:         %[[S:.*]] = linalg.transpose ins(%[[WS]]:tensor<32x2xf16>)
+// CHECK-NEXT:    %[[DQ:.*]] = q8.dequantize %[[Q]], %[[S]] source "NxK" : tensor<64x32xi8>, tensor<2x32xf16> -> tensor<64x32xf32>
+// CHECK-NEXT:    %[[XF:.*]] = arith.extf %[[X]] : tensor<2x64xbf16> to tensor<2x64xf32>
+// CHECK-NEXT:    %[[Y:.*]] = linalg.matmul ins(%[[XF]], %[[DQ]] : tensor<2x64xf32>, tensor<64x32xf32>)
+// CHECK-NEXT:    func.return %[[Y]]
+// REPORT: q8-raise: linalg.generic %y: raised to linalg.matmul over q8.dequantize: 2x64x32; values 32x64 i8 (NxK), f16 scales 32x2, dequantised in the product's own body
+func.func @fused(%x: tensor<2x64xbf16>, %W: tensor<32x64xi8>, %W_scale: tensor<32x2xf16>) -> tensor<2x32xf32> {
+  %c0 = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<2x32xf32>
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<2x32xf32>) -> tensor<2x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (n, k floordiv 32)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %W, %W_scale : tensor<2x64xbf16>, tensor<32x64xi8>, tensor<32x2xf16>) outs(%z : tensor<2x32xf32>) {
+  ^bb0(%a: bf16, %q: i8, %s: f16, %o: f32):
+    %0 = arith.extf %a : bf16 to f32
+    %1 = arith.sitofp %q : i8 to f32
+    %2 = arith.extf %s : f16 to f32
+    %3 = arith.mulf %1, %2 : f32
+    %4 = arith.mulf %0, %3 : f32
+    %5 = arith.addf %o, %4 : f32
+    linalg.yield %5 : f32
+  } -> tensor<2x32xf32>
+  func.return %y : tensor<2x32xf32>
 }
