@@ -191,6 +191,11 @@ def test_spatial_gguf_emit_model(tiny, tmp_path, capsys):
     assert "blk.1.ffn_down.weight__q8" in names and "blk.1.ffn_down.weight__q8_scale" in names
     assert "blk.0.attn_norm.weight" in names and names[-1] == "blk.1.cache_v"
     assert str(fns["decode"].function_type.inputs.data[-1]) == "tensor<2x20x64xf32>"
+    # a failed emit leaves the file as it was, and no temporary beside it
+    before = out.read_text()
+    assert spatial_gguf.main([str(tiny), "--emit-model", "--batch", "33", "-o", str(out)]) == 1
+    assert "a prefill takes 1 to 32 tokens, got 33" in capsys.readouterr().err
+    assert out.read_text() == before and os.listdir(tmp_path) == ["model.mlir"]
 
 
 def test_unknown_architecture_is_refused_naming_it(tmp_path, capsys):

@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 
 PROG = "spatial-generate"
-DEFAULT_CONTEXT = 256
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,8 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--context",
         type=_count,
-        help=f"positions of the KV cache (default {DEFAULT_CONTEXT}, or the model's context "
-        "length if smaller): prompt + steps must fit",
+        help="positions of the KV cache (default 256, or the model's context length if "
+        "smaller): prompt + steps must fit",
     )
     p.add_argument(
         "--requantize",
@@ -189,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise
         prompt = args.tokens if args.prompt is None else vocab.encode(args.prompt)  # type: ignore[union-attr]
         if args.context is None:
-            args.context = min(DEFAULT_CONTEXT, config.context_length)
+            args.context = config.default_positions()
         if args.context > config.context_length:
             raise ModelError(
                 f"--context {args.context} exceeds the model's context length {config.context_length}"

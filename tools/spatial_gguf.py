@@ -15,6 +15,7 @@ import argparse
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -86,7 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--context",
         type=_positive,
-        help="with --emit-model: positions of the KV cache (default 256)",
+        help="with --emit-model: positions of the KV cache (default 256, or the model's "
+        "context length if smaller)",
     )
     p.add_argument("-o", "--output", help="write the module here instead of stdout")
     return p
@@ -261,13 +263,20 @@ def _emit_model(args: argparse.Namespace) -> int:
 
     try:
         reader = open_gguf(args.file)
-        text = emit_model(read_config(reader, args.file), args.batch or 1, args.context or 256, args.file)
+        config = read_config(reader, args.file)
+        positions = args.context or config.default_positions()
+        text = emit_model(config, args.batch or 1, positions, args.file)
         if args.output is None:
             sys.stdout.write(text)
         else:
-            with open(args.output + ".tmp", "w") as f:
-                f.write(text)
-            os.replace(args.output + ".tmp", args.output)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(args.output)), suffix=".mlir.tmp")
+            try:
+                with os.fdopen(fd, "w") as f:
+                    f.write(text)
+                os.replace(tmp, args.output)
+            except BaseException:
+                os.unlink(tmp)
+                raise
     except (GGUFError, ModelError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1

@@ -54,6 +54,9 @@ ARCHITECTURES = ("llama",)
 MAX_PREFILL = 32
 """Prompt tokens one prefill step takes: a fold's rows are at most a tile's."""
 
+DEFAULT_POSITIONS = 256
+"""The KV cache's positions when none are asked for (fewer if the model's context is shorter)."""
+
 SCALE_TYPE = "f16"
 """Q8_0 scales as GGUF stores them."""
 
@@ -97,6 +100,9 @@ class LlamaConfig:
     """Positions the model was trained for: the largest cache it takes."""
     lm_head: str
     """The LM head's GGUF tensor: `output.weight`, or `token_embd.weight` when tied."""
+
+    def default_positions(self) -> int:
+        return min(DEFAULT_POSITIONS, self.context_length)
 
     @property
     def group(self) -> int:
