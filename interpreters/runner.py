@@ -166,6 +166,16 @@ def compile_module(module: ModuleOp, entry: str | None) -> Executable:
         raise RunError(str(e)) from None
 
 
+def call(exe: Executable, fn: func.FuncOp, arrays: Sequence[Any]) -> Execution:
+    """One call of a compiled function on `arrays` (checked and converted to the
+    function's types); the engine's refusals as `RunError`."""
+    args = coerce_args(fn, arrays)
+    try:
+        return exe(*args)
+    except (SpatialRuntimeError, KernelError) as e:
+        raise RunError(str(e)) from None
+
+
 def execute(
     module: ModuleOp,
     entry: str | None,
@@ -178,10 +188,14 @@ def execute(
     if engine not in ENGINES:
         raise RunError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
     fn = verified(module, entry)
+    if engine == "compiled":
+        try:
+            exe = compile_function(fn)
+        except CompileError as e:
+            raise RunError(str(e)) from None
+        return call(exe, fn, arrays)
     args = coerce_args(fn, arrays)
     try:
-        if engine == "compiled":
-            return compile_module(module, entry)(*args)
         traffic = Traffic()
         with np.errstate(all="ignore"):
             outs = make_interpreter(module, traffic).call_op(fn, tuple(args))

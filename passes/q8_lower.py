@@ -73,6 +73,7 @@ from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.dialects import q8, spatial
+from xdsl_spatial.passes.q8_raise import raise_q8
 from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
 from xdsl_spatial.dialects.spatial import (
@@ -1244,9 +1245,10 @@ def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
 
 
 def lower_q8(module: ModuleOp, **options: Any) -> list[Decision]:
-    """Lower every Q8_0 matmul of `module` in place; what happened to each matmul.
-    `options`: the fields of `TargetOptions`."""
-    pattern = LowerQ8Matmul(resolve_target(module, **options))
+    """Lower every Q8_0 matmul of `module` in place (the frontend forms `q8-raise`
+    recognises raised first); what happened to each matmul. `options`: the fields of
+    `TargetOptions`."""
+    pattern = LowerQ8Matmul(resolve_target(module, **options), decisions=list(raise_q8(module)))
     PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
     return pattern.decisions
 

@@ -350,7 +350,7 @@ def test_quantize_infers_values_and_scales():
         ((tensor((64, 96), i8), tensor((3, 96), f32), f32), "scales must have K/32 = 2 rows, got 3"),
         ((tensor((64, 96), i8), tensor((2, 95), f32), f32), "scales must have N = 96 columns, got 95"),
         ((tensor((64, 96), i16), tensor((2, 96), f32), f32), "values must have element type i8, got i16"),
-        ((tensor((64, 96), i8), tensor((2, 96), bf16), f32), "scales must have element type f32 or f16, got bf16"),
+        ((tensor((64, 96), i8), tensor((2, 96), Float64Type()), f32), "scales must have element type f32, f16 or bf16, got f64"),
         ((tensor((64, 96), i8), tensor((2, 96), f32), f16), "result must have element type f32 or bf16, got f16"),
         ((tensor((64 * 96,), i8), tensor((2, 96), f32), f32), "values must be a 2-d tensor (K x N), got rank 1"),
         ((tensor((-1, 96), i8), tensor((2, 96), f32), f32), "values must have a static shape"),

@@ -12,8 +12,10 @@ dequantisation of two arguments named by the weight's stored names, the form the
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
+import tempfile
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -62,6 +64,12 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument(
         "--emit", action="store_true", help="write an MLIR module of Q8_0 matmuls"
     )
+    what.add_argument(
+        "--emit-model",
+        action="store_true",
+        help="write the whole model (llama architecture) as @prefill of --batch tokens "
+        "and @decode of one, in linalg on tensors",
+    )
     pick = p.add_mutually_exclusive_group()
     pick.add_argument("--tensors", help="comma-separated tensor names to emit")
     pick.add_argument(
@@ -75,6 +83,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--scale-type", choices=("f16", "f32"), help="scale type (default f16)"
+    )
+    p.add_argument(
+        "--context",
+        type=_positive,
+        help="with --emit-model: positions of the KV cache (default 256, or the model's "
+        "context length if smaller)",
     )
     p.add_argument("-o", "--output", help="write the module here instead of stdout")
     return p
@@ -193,6 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
+    if args.emit_model:
+        return _emit_model(args)
     if not args.emit and any(
         v is not None
         for v in (
@@ -237,6 +253,36 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    return 0
+
+
+def _emit_model(args: argparse.Namespace) -> int:
+    """--emit-model: the whole model, from xdsl_spatial.llama."""
+    from xdsl_spatial.gguf_io import GGUFError, open_gguf
+    from xdsl_spatial.llama import ModelError, emit_model, read_config
+
+    try:
+        reader = open_gguf(args.file)
+        config = read_config(reader, args.file)
+        positions = args.context or config.default_positions()
+        text = emit_model(config, args.batch or 1, positions, args.file)
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(args.output)), suffix=".mlir.tmp")
+            try:
+                with os.fdopen(fd, "w") as f:
+                    f.write(text)
+                os.replace(tmp, args.output)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+    except (GGUFError, ModelError) as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{PROG}: error: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+        return 1
     return 0
 
 
