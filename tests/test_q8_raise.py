@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp
 
 from xdsl_spatial.dialects.q8 import DequantizeOp, Q8Part, Q8Source
+from xdsl_spatial.dialects.spatial import ViewOp
 from xdsl_spatial.interpreters.runner import execute
 from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import lower_q8
@@ -254,6 +255,13 @@ def assert_raised(mod, decisions) -> bool:
     return lowered
 
 
+def view_precision(mod) -> np.dtype | None:
+    """The element type the lowered module's views hold the activation in (the
+    target's act: an activation of another precision is converted first)."""
+    views = [o for o in mod.walk() if isinstance(o, ViewOp)]
+    return DT[_elem_name(views[0].results[0].type.element_type)] if views else None
+
+
 def check(form, text, rng, weight="f32", must_lower=False):
     args, before, after, decisions, mod = run_before_after(text, rng)
     lowered = assert_raised(mod, decisions)
@@ -262,10 +270,10 @@ def check(form, text, rng, weight="f32", must_lower=False):
     y, bound = reference(form, x, q, s, weight)
     assert after.shape == before.shape
     assert (np.abs(before.reshape(y.shape) - y) <= bound).all()
-    # The fold multiplies the exact q * s: for a bf16 dequantisation its reference is
-    # the unrounded weight.
+    # The fold multiplies the exact q * s (for a bf16 dequantisation its reference is
+    # the unrounded weight) of the activation as its view holds it.
     if lowered:
-        y, bound = reference(form, x, q, s)
+        y, bound = reference(form, x.astype(view_precision(mod)), q, s)
     assert (np.abs(after.reshape(y.shape) - y) <= bound).all()
     if lowered and weight == "bf16":
         # What the raise's decision tells --compare to expect: the bf16 rounding of
@@ -491,3 +499,4 @@ def test_smollm2_token_embd_read_as_frontends_store_it(form, m):
     bound = fp32_bound(k, np.abs(x64) @ np.abs(w64).T)
     assert (np.abs(before - y) <= bound).all()
     assert (np.abs(after - y) <= bound).all()
+    assert view_precision(mod) == BF16
