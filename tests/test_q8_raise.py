@@ -415,6 +415,23 @@ def test_raise_alone_gives_the_canonical_form_and_names_the_source():
     assert not any(isinstance(o, GenericOp) for o in module.walk())
 
 
+def test_host_source_finds_the_frontends_tensors_behind_the_layout_ops():
+    from xdsl_spatial.passes.q8_raise import host_source
+
+    for text, source in ((nk_text(2, 64, 40), "NxK"), (grouped_text((1, 1), 2, 40), "NxGx32")):
+        module = parse_module(text)
+        raise_q8(module)
+        dq = next(o for o in module.walk() if isinstance(o, DequantizeOp))
+        fn = next(o for o in module.walk() if o.name == "func.func")
+        w, ws = (a for a in fn.body.block.args if a.name_hint in ("W", "W_scale"))
+        assert host_source(dq, Q8Part.VALUES) == (w, f"q8_0.values from {source}")
+        assert host_source(dq, Q8Part.SCALES) == (ws, f"q8_0.scales from {source}")
+    module = parse_module(kn_text(1, 64, 40))
+    raise_q8(module)
+    dq = next(o for o in module.walk() if isinstance(o, DequantizeOp))
+    assert host_source(dq, Q8Part.VALUES) is None
+
+
 def test_lower_reports_the_raise_first():
     module = parse_module(kn_text(1, 256, 64))
     lines = [d.line() for d in lower_q8(module)]
