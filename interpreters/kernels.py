@@ -18,7 +18,8 @@ preparer; `KERNEL_MODULES` lists them, imported on first use.
 
 An op with regions may use values defined outside it (a `linalg.generic` body that
 reads a captured table with `tensor.extract`): its kernel takes those values after
-its operands, in the order `captured_values(op)` gives.
+its operands, in the order `captured_values(op)` gives. Captured constants are not
+among them: the preparer reads a constant as it reads the op's attributes.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from xdsl.dialects import arith
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
@@ -102,8 +104,8 @@ def prepare(op: Operation) -> Kernel:
 
 
 def captured_values(op: Operation) -> tuple[SSAValue, ...]:
-    """The values defined outside `op` that its regions use, in order of first use
-    (empty for an op without regions)."""
+    """The values defined outside `op`, other than constants, that its regions use, in
+    order of first use (empty for an op without regions)."""
     if not op.regions:
         return ()
     inside: set[Block] = set(op.walk_blocks())
@@ -112,7 +114,7 @@ def captured_values(op: Operation) -> tuple[SSAValue, ...]:
         if inner is op:
             continue
         for v in inner.operands:
-            if v in seen:
+            if v in seen or isinstance(v.owner, arith.ConstantOp):
                 continue
             home = v.block if isinstance(v, BlockArgument) else v.owner.parent
             if home not in inside:

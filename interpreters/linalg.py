@@ -39,8 +39,9 @@ permutation of the parallel loops, and a body value that would span more than
 `MAX_SPACE_ELEMENTS` elements of the iteration space. Nothing runs element by
 element.
 
-A body may use values defined outside the op (`tensor.extract %table[%i, %j]` of a
-captured table): its kernel takes them after its operands, in the order
+A body may use values defined outside the op: a constant is read when the kernel is
+prepared; anything else (`tensor.extract %table[%i, %j]` of a table that is a
+function argument) the kernel takes after its operands, in the order
 `kernels.captured_values(op)` gives.
 """
 
@@ -401,6 +402,11 @@ def _deps(
     for v in captures:
         deps[v] = frozenset()
     for op in body_ops:
+        for v in op.operands:
+            if isinstance(v.owner, arith.ConstantOp) and v not in deps:
+                deps[v] = frozenset()
+        if any(v not in deps for v in op.operands):
+            break
         if isinstance(op, IndexOp):
             d: frozenset[int] = frozenset({op.dim.value.data})
         elif isinstance(op, tensor.ExtractOp):
@@ -494,6 +500,8 @@ def structured_kernel(s: Structured) -> Kernel:
         if tensors and not (isinstance(b, tensor.ExtractOp) and tensors == [b.operands[0]]):
             raise KernelError(op, f"{b.name} in the body takes a tensor")
     deps = _deps(s, body_ops, captures)
+    if any(v not in deps for b in body_ops for v in b.operands):
+        raise KernelError(op, "the body reads a value that is neither an operand, a capture nor its own")
 
     # Slots: block arguments, captured values, then every body op's results.
     if len(body.args) != len(operands):
@@ -501,11 +509,17 @@ def structured_kernel(s: Structured) -> Kernel:
     slot: dict[SSAValue, int] = {a: i for i, a in enumerate(body.args)}
     for i, v in enumerate(captures):
         slot[v] = len(operands) + i
+    # Constants defined above the body are read now, as attributes are.
+    const: dict[int, Any] = {}
+    for b in body_ops:
+        for v in b.operands:
+            if v not in slot and isinstance(c := v.owner, arith.ConstantOp):
+                slot[v] = len(slot)
+                const[slot[v]] = prepare(c)(())[0]
     for b in body_ops:
         for r in b.results:
             slot[r] = len(slot)
     n_slots = len(slot)
-    const: dict[int, Any] = {}
     skip: set[Operation] = set()
     reduces = any(s.reduction)
     outputs: list[_Output] = []
@@ -537,7 +551,7 @@ def structured_kernel(s: Structured) -> Kernel:
             const[slot[b.result]] = _loop_grids(ranges)[d]
             continue
         steps.append(_Step(prepare(b), tuple(slot[v] for v in b.operands), slot[b.results[0]]))
-    n_ops = len(operands)
+    n_ops, n_captures = len(operands), len(captures)
     arg_reads = [(i, readers[i]) for i in range(n_ops) if body.args[i].first_use is not None]
     out_reads = [readers[s.n_inputs + j] for j in range(len(outputs))]
     parallel = tuple(d for d in range(n) if not s.reduction[d])
@@ -547,8 +561,8 @@ def structured_kernel(s: Structured) -> Kernel:
         env: list[Any] = [None] * n_slots
         for i, read in arg_reads:
             env[i] = read(args[i])
-        for i, v in enumerate(args[n_ops:]):
-            env[n_ops + i] = v
+        for i in range(n_ops, n_ops + n_captures):
+            env[i] = args[i]
         for k, v in const.items():
             env[k] = v
         for st in steps:

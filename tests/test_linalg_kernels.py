@@ -477,47 +477,50 @@ def test_zero_size_parallel_loops():
 
 
 def test_rmsnorm_shaped_generics():
-    text = func(
-        "%x: tensor<1x576xf32>, %g: tensor<576xf32>",
-        "tensor<1x576xf32>",
-        "  %c0 = arith.constant 0.0 : f32\n"
-        "  %n = arith.constant 576.0 : f32\n"
-        "  %eps = arith.constant 1.0e-5 : f32\n"
-        "  %e1 = tensor.empty() : tensor<1xf32>\n"
-        "  %z = linalg.fill ins(%c0 : f32) outs(%e1 : tensor<1xf32>) -> tensor<1xf32>\n"
-        + generic(
-            ["(m, k) -> (m, k)", "(m, k) -> (m)"],
-            ["parallel", "reduction"],
-            [("%x", "tensor<1x576xf32>")],
-            ("%z", "tensor<1xf32>"),
-            "  ^bb0(%a: f32, %o: f32):\n"
-            "    %sq = arith.mulf %a, %a : f32\n"
-            "    %s = arith.addf %o, %sq : f32\n"
-            "    linalg.yield %s : f32",
-            "%ss",
-        )
-        + "\n  %e2 = tensor.empty() : tensor<1x576xf32>\n"
-        + generic(
-            ["(m, k) -> (m, k)", "(m, k) -> (m)", "(m, k) -> (k)", "(m, k) -> (m, k)"],
-            ["parallel", "parallel"],
-            [("%x", "tensor<1x576xf32>"), ("%ss", "tensor<1xf32>"), ("%g", "tensor<576xf32>")],
-            ("%e2", "tensor<1x576xf32>"),
-            "  ^bb0(%a: f32, %s: f32, %w: f32, %o: f32):\n"
-            "    %m = arith.divf %s, %n : f32\n"
-            "    %me = arith.addf %m, %eps : f32\n"
-            "    %r = math.rsqrt %me : f32\n"
-            "    %y = arith.mulf %a, %r : f32\n"
-            "    %yw = arith.mulf %y, %w : f32\n"
-            "    linalg.yield %yw : f32",
-        )
-        + "\n  func.return %r : tensor<1x576xf32>",
-    )
+    text = RMS_TEXT
     rng = np.random.default_rng(12)
     x, g = rng_f32(rng, (1, 576)), rng_f32(rng, 576)
     (r,) = run_f(text, x, g)
     x64 = x.astype(np.float64)
     ref = x64 / np.sqrt((x64**2).mean(1, keepdims=True) + 1e-5) * g
     assert np.abs(r - ref).max() <= 1e-5 * np.abs(ref).max()
+
+
+RMS_TEXT = func(
+    "%x: tensor<1x576xf32>, %g: tensor<576xf32>",
+    "tensor<1x576xf32>",
+    "  %c0 = arith.constant 0.0 : f32\n"
+    "  %n = arith.constant 576.0 : f32\n"
+    "  %eps = arith.constant 1.0e-5 : f32\n"
+    "  %e1 = tensor.empty() : tensor<1xf32>\n"
+    "  %z = linalg.fill ins(%c0 : f32) outs(%e1 : tensor<1xf32>) -> tensor<1xf32>\n"
+    + generic(
+        ["(m, k) -> (m, k)", "(m, k) -> (m)"],
+        ["parallel", "reduction"],
+        [("%x", "tensor<1x576xf32>")],
+        ("%z", "tensor<1xf32>"),
+        "  ^bb0(%a: f32, %o: f32):\n"
+        "    %sq = arith.mulf %a, %a : f32\n"
+        "    %s = arith.addf %o, %sq : f32\n"
+        "    linalg.yield %s : f32",
+        "%ss",
+    )
+    + "\n  %e2 = tensor.empty() : tensor<1x576xf32>\n"
+    + generic(
+        ["(m, k) -> (m, k)", "(m, k) -> (m)", "(m, k) -> (k)", "(m, k) -> (m, k)"],
+        ["parallel", "parallel"],
+        [("%x", "tensor<1x576xf32>"), ("%ss", "tensor<1xf32>"), ("%g", "tensor<576xf32>")],
+        ("%e2", "tensor<1x576xf32>"),
+        "  ^bb0(%a: f32, %s: f32, %w: f32, %o: f32):\n"
+        "    %m = arith.divf %s, %n : f32\n"
+        "    %me = arith.addf %m, %eps : f32\n"
+        "    %r = math.rsqrt %me : f32\n"
+        "    %y = arith.mulf %a, %r : f32\n"
+        "    %yw = arith.mulf %y, %w : f32\n"
+        "    linalg.yield %yw : f32",
+    )
+    + "\n  func.return %r : tensor<1x576xf32>",
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -552,6 +555,27 @@ def test_embedding_lookup_gathers_rows():
     ids = np.array([3, 0, 9, 3], np.int32)
     (r,) = run_f(embedding_text(), table, ids)
     np.testing.assert_array_equal(r, table.astype(BF16).astype(np.float32)[ids])
+
+
+def test_kernels_take_captured_tables_after_operands_and_read_constants_themselves():
+    from xdsl_spatial.interpreters.kernels import captured_values
+
+    module = parse_module(embedding_text())
+    op = generic_op(embedding_text())
+    (table,) = captured_values(op)
+    assert table.name_hint == "table"
+    t = np.arange(60, dtype=np.float32).reshape(10, 6).astype(BF16)
+    ids = np.array([1, 2, 3, 4], np.int32)
+    (r,) = prepare(op)([ids, np.zeros((4, 6), np.float32), t])
+    np.testing.assert_array_equal(r, t.astype(np.float32)[ids])
+    # RMSNorm's body reads the constants %n and %eps from above: not captures, the
+    # kernel takes its operands alone.
+    rms = [o for o in parse_module(RMS_TEXT).walk() if isinstance(o, GenericOp)][1]
+    assert captured_values(rms) == ()
+    x, g = np.ones((1, 576), np.float32), np.full(576, 2, np.float32)
+    (y,) = prepare(rms)([x, np.array([576.0], np.float32), g, np.zeros((1, 576), np.float32)])
+    np.testing.assert_allclose(y, 2 / np.sqrt(1 + 1e-5), rtol=1e-6)
+    assert module is not None
 
 
 def test_gather_outside_the_table_is_refused():

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp
 
 from xdsl_spatial.dialects.q8 import DequantizeOp, Q8Part, Q8Source
+from xdsl_spatial.dialects.spatial import ViewOp
 from xdsl_spatial.interpreters.runner import execute
 from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import lower_q8
@@ -257,6 +258,13 @@ def assert_raised(mod, decisions) -> bool:
     return lowered
 
 
+def view_precision(mod) -> np.dtype | None:
+    """The element type the lowered module's views hold the activation in (the
+    target's act: an activation of another precision is converted first)."""
+    views = [o for o in mod.walk() if isinstance(o, ViewOp)]
+    return DT[_elem_name(views[0].results[0].type.element_type)] if views else None
+
+
 def check(form, text, rng, weight="f32", must_lower=False):
     args, before, after, decisions, mod = run_before_after(text, rng)
     lowered = assert_raised(mod, decisions)
@@ -265,10 +273,10 @@ def check(form, text, rng, weight="f32", must_lower=False):
     y, bound = reference(form, x, q, s, weight)
     assert after.shape == before.shape
     assert (np.abs(before.reshape(y.shape) - y) <= bound).all()
-    # The fold multiplies the exact q * s: for a bf16 dequantisation its reference is
-    # the unrounded weight.
+    # The fold multiplies the exact q * s (for a bf16 dequantisation its reference is
+    # the unrounded weight) of the activation as its view holds it.
     if lowered:
-        y, bound = reference(form, x, q, s)
+        y, bound = reference(form, x.astype(view_precision(mod)), q, s)
     assert (np.abs(after.reshape(y.shape) - y) <= bound).all()
     if lowered and weight == "bf16":
         # What the raise's decision tells --compare to expect: the bf16 rounding of
@@ -410,6 +418,23 @@ def test_raise_alone_gives_the_canonical_form_and_names_the_source():
     assert not any(isinstance(o, GenericOp) for o in module.walk())
 
 
+def test_host_source_finds_the_frontends_tensors_behind_the_layout_ops():
+    from xdsl_spatial.passes.q8_raise import host_source
+
+    for text, source in ((nk_text(2, 64, 40), "NxK"), (grouped_text((1, 1), 2, 40), "NxGx32")):
+        module = parse_module(text)
+        raise_q8(module)
+        dq = next(o for o in module.walk() if isinstance(o, DequantizeOp))
+        fn = next(o for o in module.walk() if o.name == "func.func")
+        w, ws = (a for a in fn.body.block.args if a.name_hint in ("W", "W_scale"))
+        assert host_source(dq, Q8Part.VALUES) == (w, f"q8_0.values from {source}")
+        assert host_source(dq, Q8Part.SCALES) == (ws, f"q8_0.scales from {source}")
+    module = parse_module(kn_text(1, 64, 40))
+    raise_q8(module)
+    dq = next(o for o in module.walk() if isinstance(o, DequantizeOp))
+    assert host_source(dq, Q8Part.VALUES) is None
+
+
 def test_lower_reports_the_raise_first():
     module = parse_module(kn_text(1, 256, 64))
     lines = [d.line() for d in lower_q8(module)]
@@ -494,3 +519,4 @@ def test_smollm2_token_embd_read_as_frontends_store_it(form, m):
     bound = fp32_bound(k, np.abs(x64) @ np.abs(w64).T)
     assert (np.abs(before - y) <= bound).all()
     assert (np.abs(after - y) <= bound).all()
+    assert view_precision(mod) == BF16
