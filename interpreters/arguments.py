@@ -9,10 +9,9 @@ What a function is given and what it will allocate, checked before it runs.
   legitimate) after one warning (`warnings.warn`, category `NonFiniteInput`) naming
   it; so is a value the conversion takes beyond the type's range.
 - `check_allocations(fn, limit_bytes)`: every tensor the function takes or makes
-  (arguments, op results, a program's tensors) fits `limit_bytes`, else a
-  `RunError` naming the op (or argument) and the bytes it would need; a tensor with
-  a dimension of 0 is refused naming its op, since no op here computes an empty
-  result.
+  (arguments, op results, a program's tensors), and all of them together, fit
+  `limit_bytes`, else a `RunError` naming the op (or argument) and the bytes it
+  would need.
 
 ```python
 from xdsl_spatial.interpreters.arguments import check_allocations, coerce_args
@@ -204,30 +203,37 @@ def _op_run_error(op: Operation, message: str) -> RunError:
 
 
 def check_allocations(fn: func.FuncOp, limit_bytes: int | None = None) -> None:
-    """Refuse, before anything runs, a function that takes or makes a tensor larger
-    than `limit_bytes` (default: `memory.memory_limit()`, the machine's physical
-    memory) or with a dimension of 0; the `RunError` names the op (or argument) and
-    the bytes the tensor would need."""
+    """Refuse, before anything runs, a function whose tensors do not fit
+    `limit_bytes` (default: `memory.memory_limit()`, the machine's physical memory):
+    an argument or op result larger than the limit, or all of them together (the
+    interpreter holds every value until the function returns). The `RunError` names
+    the op (or argument) and the bytes it would need."""
     limit = memory_limit() if limit_bytes is None else limit_bytes
+    sizes: list[tuple[int, str, Operation | None]] = []
     for i, t in enumerate(fn.function_type.inputs.data):
         st = _shape_and_type(t)
-        if st is None:
-            continue
-        need = _nbytes(*st)
-        if need > limit:
-            raise RunError(_too_large(f"{arg_name(fn, i)}:", *st, need, limit))
+        if st is not None:
+            need = _nbytes(*st)
+            if need > limit:
+                raise RunError(_too_large(f"{arg_name(fn, i)}:", *st, need, limit))
+            sizes.append((need, f"{arg_name(fn, i)} {_fmt_type(*st)}", None))
     for op in fn.walk():
         for r in op.results:
             st = _shape_and_type(r.type)
             if st is None:
                 continue
-            shape, elem = st
-            if 0 in shape:
-                raise _op_run_error(
-                    op,
-                    f"result {_fmt_type(shape, elem)} is empty (a dimension of 0): "
-                    "nothing to compute",
-                )
-            need = _nbytes(shape, elem)
+            need = _nbytes(*st)
             if need > limit:
-                raise _op_run_error(op, _too_large("result", shape, elem, need, limit))
+                raise _op_run_error(op, _too_large("result", *st, need, limit))
+            sizes.append((need, f"'{op.name}' op result {_fmt_type(*st)}", op))
+    total = sum(n for n, _, _ in sizes)
+    if total > limit:
+        need, what, op = max(sizes, key=lambda s: s[0])
+        where = op_location(op) if op is not None else None
+        raise RunError(
+            f"@{fn.sym_name.data} holds {format_bytes(total)} of tensors at once, more "
+            f"than the memory limit of {format_bytes(limit)} (the machine's memory; "
+            f"{MEMORY_LIMIT_ENV} sets another); the largest is {what}"
+            + (f" at {where}" if where else "") + f", {format_bytes(need)}",
+            op_location(fn),
+        )

@@ -187,7 +187,10 @@ def format_diagnostic(e: BaseException, prog: str) -> str:
         return e.render(prog)
     if isinstance(e, ParseError):
         where = e.span.get_location()
-        lines = [f"{where}: error: {e.msg}", _source_context(e.span)]
+        msg = e.msg
+        if msg.startswith(" in "):  # xDSL's message for a block label it did not find
+            msg = "expected an op, a block label (^name:) or the region's '}'" + msg
+        lines = [f"{where}: error: {msg}", _source_context(e.span)]
         for span, msg in getattr(e, "refs", ()):
             lines += [f"{span.get_location()}: note: {msg or ''}".rstrip(), _source_context(span)]
         return "\n".join(lines)
@@ -380,6 +383,23 @@ class SourceParser(Parser):
         col = pos - text.rfind("\n", 0, pos)
         return Location(self.source.name, self.line_no + self.line_offset, col)
 
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """The module of the text; an empty one for a text of comments alone, as
+        MLIR reads it."""
+        if allow_implicit_module and self.pos >= len(self.source.content):
+            return ModuleOp([])
+        return super().parse_module(allow_implicit_module)
+
+    def op_error_at(self, start: int, message: str) -> IRError:
+        """A diagnostic about the op whose text starts at `start`."""
+        m = _OP_NAME.match(self.source.content, start)
+        what = f"'{m.group(1)}' op " if m else ""
+        return IRError(
+            f"{what}{message}",
+            self.location_at(start),
+            _source_context(Span(start, start, self.source)),
+        )
+
     def parse_operation(self) -> Operation:
         start = self.pos
         try:
@@ -387,13 +407,12 @@ class SourceParser(Parser):
         except IRError:
             raise
         except VerifyException as e:
-            m = _OP_NAME.match(self.source.content, start)
-            what = f"'{m.group(1)}' op " if m else ""
-            raise IRError(
-                f"{what}{e}",
-                self.location_at(start),
-                _source_context(Span(start, start, self.source)),
-            ) from None
+            raise self.op_error_at(start, str(e)) from None
+        except (ValueError, OverflowError, IndexError, KeyError, TypeError, AssertionError) as e:
+            # xDSL's op parsers assume well-formed text: a missing `outs(...)` indexes
+            # past a tuple, an integer beyond i64 fails a conversion.
+            reason = str(e) or type(e).__name__
+            raise self.op_error_at(start, f"cannot be parsed: {reason}") from None
         if op_location(op, inherit=False) is None:
             where = self.location_at(start)
             op.location = FileLineColLoc(
@@ -452,6 +471,9 @@ def verify_module(module: Operation) -> None:
             raise
         except VerifyException as e:
             raise op_error(op, str(e)) from None
+        except OverflowError as e:
+            # A number in the op too large for the verifier's int64 arithmetic.
+            raise op_error(op, f"holds a number too large to check ({e})") from None
 
 
 def _value_name(v: SSAValue) -> str:
