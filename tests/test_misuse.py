@@ -433,3 +433,15 @@ def test_a_q8_0_tensor_with_non_finite_scales_is_refused_naming_the_tensor(tmp_p
         "(NaN or inf), the first inf for K-rows 32..63 of column 3 (row 3, block 1 in the "
         "file); the file is corrupt\n"
     )
+
+
+def test_an_output_through_a_symlink_or_to_a_device(tmp_path, capsys):
+    real = tmp_path / "real.mlir"
+    real.write_text("previous")
+    link = tmp_path / "link.mlir"
+    link.symlink_to(real)
+    assert run(capsys, "spatial-opt", EXAMPLE, "-o", link)[0] == 0
+    assert link.is_symlink() and "func.func @gemv" in real.read_text()
+    # A device is written to, never replaced by a regular file.
+    assert run(capsys, "spatial-opt", EXAMPLE, "-o", os.devnull)[0] == 0
+    assert not os.path.isfile(os.devnull)

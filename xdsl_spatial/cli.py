@@ -51,7 +51,9 @@ The API:
   cannot be written (its directory is missing, it is a directory).
 - `atomic_write(path, mode="w")`: a context manager giving a file beside `path`
   that replaces `path` when the block ends without an exception, and is removed
-  otherwise; an existing `path` keeps its permissions. `path=None` writes to stdout.
+  otherwise; an existing `path` keeps its permissions, a symlink stays a link to
+  the new file, a device (`/dev/null`) is written to directly. `path=None` or `-`
+  writes to stdout.
 """
 
 from __future__ import annotations
@@ -183,7 +185,13 @@ def atomic_write(path: str | None, mode: str = "w", option: str = "output") -> I
         yield sys.stdout.buffer if "b" in mode else sys.stdout
         return
     check_output_path(path, option)
-    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        # A device or a pipe (/dev/null, /dev/stdout): nothing to replace, write to it.
+        with open(path, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
+            yield f
+        return
+    path = os.path.realpath(path)  # through a symlink: replace the file, keep the link
+    directory = os.path.dirname(path)
     base = os.path.basename(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
