@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -24,8 +23,8 @@ from xdsl_spatial import cli
 from xdsl_spatial.ir_io import (
     SourceParser,
     check_source,
-    locate,
     parse_pipeline,
+    pass_error,
     verify_module,
 )
 
@@ -46,11 +45,8 @@ class SpatialOptMain(xDSLOptMain):
     until every chunk has gone through."""
 
     def setup_pipeline(self) -> None:
-        def verify(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
-            if prev is not None and not self.args.disable_verify:
-                verify_module(module)
-
-        self.pipeline = parse_pipeline(self.args.passes, verify)
+        parse_pipeline(self.args.passes)  # every pass and option checked, in our words
+        super().setup_pipeline()
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         if self.args.input_file is None:
@@ -77,11 +73,24 @@ class SpatialOptMain(xDSLOptMain):
     def apply_passes(self, prog: ModuleOp) -> None:
         try:
             super().apply_passes(prog)
-        except DiagnosticException as e:
-            located = locate(prog, e)
+        except (DiagnosticException, NotImplementedError) as e:
+            located = pass_error(prog, e)
             if located is e:
                 raise
             raise located from None
+        if self.pipeline.passes and not self.args.disable_verify:
+            verify_module(prog)  # xdsl-opt verified each pass; dominance too
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        try:
+            return super().output_resulting_program(prog)
+        except Exception as e:  # noqa: BLE001 - a target that cannot print this module
+            lines = str(e).strip().splitlines()
+            why = f"{type(e).__name__}: {lines[0]}" if len(lines) == 1 else type(e).__name__
+            raise cli.ToolError(
+                f"target {self.args.target} cannot print this module ({why}); it prints "
+                "only the ops it knows"
+            ) from None
 
     def prepare_output(self) -> IO[str]:
         cli.check_output_path(self.args.output_file, "-o")

@@ -49,17 +49,20 @@ The API:
   directory, unreadable, not UTF-8).
 - `check_output_path(path, option)`: a `ToolError` now, before any work, if `path`
   cannot be written (its directory is missing, it is a directory).
-- `atomic_write(path, mode="w")`: a context manager giving a file beside `path`
-  that replaces `path` when the block ends without an exception, and is removed
-  otherwise; an existing `path` keeps its permissions, a symlink stays a link to
-  the new file, a device (`/dev/null`) is written to directly. `path=None` or `-`
-  writes to stdout.
+- `atomic_write(path, mode="w")`: a context manager giving a stream (text, or
+  bytes with `"wb"`) whose contents replace `path` when the block ends without an
+  exception, through a temporary file beside `path` renamed into place; nothing is
+  written otherwise. An existing `path` keeps its permissions, a symlink stays a
+  link to the new file, a device (`/dev/null`) is written to directly; a write that
+  fails (a full disk) is a `ToolError` naming `path`. `path=None` or `-` streams to
+  stdout.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -179,27 +182,36 @@ def _mode_for(path: str) -> int:
 
 @contextlib.contextmanager
 def atomic_write(path: str | None, mode: str = "w", option: str = "output") -> Iterator[IO[Any]]:
-    """A file to write that replaces `path` only when the block succeeds; stdout
-    when `path` is None or `-`."""
+    """A stream to write the output into; it replaces `path` only when the block
+    succeeds (the text is held in memory, then written beside `path` and renamed).
+    `path` None or `-` streams to stdout instead."""
+    binary = "b" in mode
     if path is None or path == "-":
-        yield sys.stdout.buffer if "b" in mode else sys.stdout
+        yield sys.stdout.buffer if binary else sys.stdout
         return
     check_output_path(path, option)
-    if os.path.exists(path) and not os.path.isfile(path):
-        # A device or a pipe (/dev/null, /dev/stdout): nothing to replace, write to it.
-        with open(path, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
-            yield f
-        return
-    path = os.path.realpath(path)  # through a symlink: replace the file, keep the link
-    directory = os.path.dirname(path)
-    base = os.path.basename(path)
+    held: io.BytesIO | io.StringIO = io.BytesIO() if binary else io.StringIO()
+    yield held
+    data = held.getvalue()
+    payload = data if isinstance(data, bytes) else data.encode("utf-8")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
+        _replace(path, payload)
     except OSError as e:
         raise ToolError(f"cannot write {option} '{path}': {e.strerror or e}") from None
+
+
+def _replace(path: str, payload: bytes) -> None:
+    """Put `payload` in `path`: through a temporary file beside it, renamed."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        # A device or a pipe (/dev/null, /dev/stdout): nothing to replace, write to it.
+        with open(path, "wb") as f:
+            f.write(payload)
+        return
+    path = os.path.realpath(path)  # through a symlink: replace the file, keep the link
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=os.path.dirname(path))
     try:
-        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
-            yield f
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, _mode_for(path))

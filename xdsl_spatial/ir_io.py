@@ -642,22 +642,36 @@ def parse_pipeline(
     return PassPipeline(tuple(passes), callback)
 
 
+def pass_error(module: Operation, e: Exception, pass_name: str | None = None) -> Exception:
+    """A pass's failure as a diagnostic about the op it failed on, when xDSL marked
+    one that is in `module`: a `DiagnosticException` (`PassFailedException`), or a
+    `NotImplementedError` (a pass that does not handle this input). Anything else is
+    returned as it is."""
+    if isinstance(e, IRError):
+        return e
+    if isinstance(e, NotImplementedError):
+        what = f"{pass_name} does not handle this input" if pass_name else "not supported"
+        message = f"{what}: {str(e).strip() or 'not implemented'}"
+        op = marked_op(module, e)
+        return op_error(op, message) if op is not None else IRError(message)
+    if isinstance(e, DiagnosticException):
+        return locate(module, e)
+    return e
+
+
 def apply_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None) -> None:
     """Apply an `xdsl-opt -p` pipeline, e.g. `q8-lower{local-mem=393216},cse`,
     verifying the module (dominance included) after each pass."""
-
-    def verify(_prev: ModulePass | None, m: ModuleOp, _next: ModulePass | None) -> None:
-        if _prev is not None:
-            verify_module(m)
-
-    pipeline = parse_pipeline(spec, verify)
-    try:
-        pipeline.apply(ctx or make_context(), module)
-    except DiagnosticException as e:
-        located = locate(module, e)
-        if located is e:
-            raise
-        raise located from None
+    ctx = ctx or make_context()
+    for p in parse_pipeline(spec).passes:
+        try:
+            p.apply(ctx, module)
+        except (DiagnosticException, NotImplementedError) as e:
+            located = pass_error(module, e, p.name)
+            if located is e:
+                raise
+            raise located from None
+        verify_module(module)
 
 
 # --------------------------------------------------------------------------------------
