@@ -445,3 +445,14 @@ def test_an_output_through_a_symlink_or_to_a_device(tmp_path, capsys):
     # A device is written to, never replaced by a regular file.
     assert run(capsys, "spatial-opt", EXAMPLE, "-o", os.devnull)[0] == 0
     assert not os.path.isfile(os.devnull)
+
+
+def test_a_grid_of_millions_of_items_is_refused_before_it_is_enumerated(tmp_path):
+    # The verifiers check each item; 16M of them once took gigabytes before failing.
+    text = (ROOT / "examples" / "gemv_q8_lowered.mlir").read_text().replace("grid [16]", "grid [16777216]")
+    r = run_process("spatial-opt", mlir(tmp_path, text), timeout=60)
+    assert r.returncode == 1
+    assert (
+        "program 'q8_gemv_2048x4096_w8': 16,777,216 items owning 1x8 tiles each need "
+        "134,217,728 tiles, but its result (1x4096) has 128"
+    ) in r.stderr

@@ -32,8 +32,8 @@ PROG = "spatial-opt"
 
 
 class _Output(io.StringIO):
-    """What xdsl-opt writes, held until the run has succeeded (xdsl-opt closes its
-    output stream when it is done; the text must outlive that)."""
+    """What xdsl-opt writes to `-o`, held until the run has succeeded (xdsl-opt
+    closes its output stream when it is done; the text must outlive that)."""
 
     def close(self) -> None:
         pass
@@ -41,7 +41,7 @@ class _Output(io.StringIO):
 
 class SpatialOptMain(xDSLOptMain):
     """xdsl-opt reading with `ir_io` (locations, dominance, the lexer's traps checked
-    first), checking the pipeline's options up front and holding the output back
+    first), checking the pipeline's options up front and holding `-o`'s output back
     until every chunk has gone through."""
 
     def setup_pipeline(self) -> None:
@@ -93,6 +93,8 @@ class SpatialOptMain(xDSLOptMain):
             ) from None
 
     def prepare_output(self) -> IO[str]:
+        if self.args.output_file is None:
+            return sys.stdout
         cli.check_output_path(self.args.output_file, "-o")
         self.held = _Output()
         return self.held
@@ -101,8 +103,9 @@ class SpatialOptMain(xDSLOptMain):
 def _run(argv: Sequence[str] | None) -> int:
     opt = SpatialOptMain(args=list(argv) if argv is not None else None)
     opt.run()
-    with cli.atomic_write(opt.args.output_file, option="-o") as f:
-        f.write(opt.held.getvalue())
+    if opt.args.output_file is not None:
+        with cli.atomic_write(opt.args.output_file, option="-o") as f:
+            f.write(opt.held.getvalue())
     return 0
 
 
