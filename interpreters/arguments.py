@@ -183,7 +183,7 @@ def _nbytes(shape: tuple[int, ...], element_type: Attribute) -> int:
         size = numpy_dtype(element_type).itemsize
     except (SpatialRuntimeError, KeyError):
         size = 8
-    return math.prod(shape) * size
+    return math.prod(shape) * size if -1 not in shape else 0  # dynamic: sized at run time
 
 
 def _fmt_type(shape: tuple[int, ...], element_type: Attribute) -> str:
@@ -209,14 +209,17 @@ def check_allocations(fn: func.FuncOp, limit_bytes: int | None = None) -> None:
     interpreter holds every value until the function returns). The `RunError` names
     the op (or argument) and the bytes it would need."""
     limit = memory_limit() if limit_bytes is None else limit_bytes
-    sizes: list[tuple[int, str, Operation | None]] = []
+    total = 0
+    largest: tuple[int, int | Operation, tuple[int, ...], Attribute] | None = None
     for i, t in enumerate(fn.function_type.inputs.data):
         st = _shape_and_type(t)
         if st is not None:
             need = _nbytes(*st)
             if need > limit:
                 raise RunError(_too_large(f"{arg_name(fn, i)}:", *st, need, limit))
-            sizes.append((need, f"{arg_name(fn, i)} {_fmt_type(*st)}", None))
+            total += need
+            if largest is None or need > largest[0]:
+                largest = (need, i, *st)
     for op in fn.walk():
         for r in op.results:
             st = _shape_and_type(r.type)
@@ -225,15 +228,19 @@ def check_allocations(fn: func.FuncOp, limit_bytes: int | None = None) -> None:
             need = _nbytes(*st)
             if need > limit:
                 raise _op_run_error(op, _too_large("result", *st, need, limit))
-            sizes.append((need, f"'{op.name}' op result {_fmt_type(*st)}", op))
-    total = sum(n for n, _, _ in sizes)
-    if total > limit:
-        need, what, op = max(sizes, key=lambda s: s[0])
-        where = op_location(op) if op is not None else None
+            total += need
+            if largest is None or need > largest[0]:
+                largest = (need, op, *st)
+    if total > limit and largest is not None:
+        need, what, shape, elem = largest
+        if isinstance(what, int):
+            where, name = None, f"{arg_name(fn, what)} {_fmt_type(shape, elem)}"
+        else:
+            where, name = op_location(what), f"'{what.name}' op result {_fmt_type(shape, elem)}"
         raise RunError(
             f"@{fn.sym_name.data} holds {format_bytes(total)} of tensors at once, more "
             f"than the memory limit of {format_bytes(limit)} (the machine's memory; "
-            f"{MEMORY_LIMIT_ENV} sets another); the largest is {what}"
+            f"{MEMORY_LIMIT_ENV} sets another); the largest is {name}"
             + (f" at {where}" if where else "") + f", {format_bytes(need)}",
             op_location(fn),
         )

@@ -369,6 +369,7 @@ class SourceParser(Parser):
     def __init__(self, ctx: Context, text: str, name: str = "<input>", line_offset: int = 0):
         super().__init__(ctx, text, name)
         self.source = Input(text, name)
+        self.file_attr = StringAttr(name)
         self.line_offset = line_offset
         self.line_pos = 0
         self.line_no = 1
@@ -415,9 +416,7 @@ class SourceParser(Parser):
             raise self.op_error_at(start, f"cannot be parsed: {reason}") from None
         if op_location(op, inherit=False) is None:
             where = self.location_at(start)
-            op.location = FileLineColLoc(
-                StringAttr(where.file), IntAttr(where.line), IntAttr(where.col)
-            )
+            op.location = FileLineColLoc(self.file_attr, IntAttr(where.line), IntAttr(where.col))
         return op
 
 
