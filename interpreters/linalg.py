@@ -509,11 +509,12 @@ def structured_kernel(s: Structured) -> Kernel:
     slot: dict[SSAValue, int] = {a: i for i, a in enumerate(body.args)}
     for i, v in enumerate(captures):
         slot[v] = len(operands) + i
-    # Constants defined above the body are read now, as attributes are.
+    # Constants defined above the body are read now, as attributes are (the body's
+    # own constants are body ops, with slots of their own below).
     const: dict[int, Any] = {}
     for b in body_ops:
         for v in b.operands:
-            if v not in slot and isinstance(c := v.owner, arith.ConstantOp):
+            if v not in slot and isinstance(c := v.owner, arith.ConstantOp) and c.parent is not body:
                 slot[v] = len(slot)
                 const[slot[v]] = prepare(c)(())[0]
     for b in body_ops:

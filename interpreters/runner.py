@@ -18,29 +18,29 @@ function many times, compile it once: `exe = compile_module(module, "gemv")`, th
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.utils.exceptions import InterpretationError, VerifyException
 
+from xdsl_spatial.interpreters.arguments import (  # noqa: F401 - RunError, arg_name: re-exported
+    RunError,
+    arg_name,
+    check_allocations,
+    coerce_args,
+)
 from xdsl_spatial.interpreters.executable import CompileError, Executable, Execution, compile_function
 from xdsl_spatial.interpreters.kernels import KernelError, dense_functions
 from xdsl_spatial.interpreters.reference import SpatialReference
 from xdsl_spatial.interpreters.traffic import Traffic
-from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
+from xdsl_spatial.interpreters.values import SpatialRuntimeError
 
 Engine = Literal["reference", "compiled"]
 ENGINES: tuple[str, ...] = ("compiled", "reference")
-
-
-class RunError(Exception):
-    """The function could not run: a bad argument, an op with no implementation, or
-    something the chip refuses (see `SpatialRuntimeError`)."""
 
 
 def _functions(module: ModuleOp) -> Iterator[func.FuncOp]:
@@ -71,74 +71,6 @@ def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
     )
 
 
-def arg_name(fn: func.FuncOp, i: int) -> str:
-    a = fn.body.block.args[i]
-    return f"arg{i} (%{a.name_hint})" if a.name_hint else f"arg{i}"
-
-
-def coerce_args(fn: func.FuncOp, arrays: Sequence[Any]) -> list[np.ndarray]:
-    """Each argument as the function's type takes it: shape and element type checked;
-    float32 for a bf16 argument is rounded to bf16 (nearest-even)."""
-    kinds = _arg_kinds(fn)
-    if len(arrays) != len(kinds):
-        raise RunError(
-            f"@{fn.sym_name.data} takes {len(kinds)} arguments, got {len(arrays)}"
-        )
-    out = []
-    for i, (a, kind) in enumerate(zip(arrays, kinds)):
-        if kind is None:
-            t = fn.function_type.inputs.data[i]
-            raise RunError(f"{arg_name(fn, i)}: only tensor arguments are supported, got {t}")
-        shape, want = kind
-        arr = np.asarray(a)
-        if arr.shape != shape:
-            raise RunError(
-                f"{arg_name(fn, i)} must have shape {'x'.join(map(str, shape))}, got "
-                f"{'x'.join(map(str, arr.shape)) or 'a scalar'}"
-            )
-        out.append(arr if arr.dtype == want else _as_dtype(arr, want, fn, i))
-    return out
-
-
-ArgKinds = list[tuple[tuple[int, ...], np.dtype[Any]] | None]
-
-
-def _arg_kinds(fn: func.FuncOp) -> ArgKinds:
-    """The shape and numpy type of each argument (None: not a tensor)."""
-    ft = cast(FunctionType, fn.properties["function_type"])
-    return [
-        (tuple(t.get_shape()), numpy_dtype(t.element_type)) if isinstance(t, TensorType) else None
-        for t in ft.inputs.data
-    ]
-
-
-_BF16 = np.dtype(ml_dtypes.bfloat16)
-_FROM_FLOAT = (np.dtype(np.float32), np.dtype(np.float64))
-
-
-def _is_float(d: np.dtype[Any]) -> bool:
-    return d.kind == "f" or d == _BF16
-
-
-def _as_dtype(arr: np.ndarray, want: np.dtype[Any], fn: func.FuncOp, i: int) -> np.ndarray:
-    if want.kind in "iub":
-        if arr.dtype.kind not in "iub":
-            raise RunError(f"{arg_name(fn, i)} is {want} but the array holds {arr.dtype}")
-        info = np.iinfo(want) if want.kind != "b" else None
-        if info is not None and arr.size and (arr.min() < info.min or arr.max() > info.max):
-            raise RunError(
-                f"{arg_name(fn, i)} is {want} but its values leave [{info.min}, {info.max}]"
-            )
-        return arr.astype(want)
-    if _is_float(want):
-        if not _is_float(arr.dtype):
-            raise RunError(f"{arg_name(fn, i)} is {want} but the array holds {arr.dtype}")
-        if want == _BF16 and arr.dtype not in _FROM_FLOAT:
-            raise RunError(f"{arg_name(fn, i)} is bf16: give float32 values, got {arr.dtype}")
-        return arr.astype(want)
-    raise RunError(f"{arg_name(fn, i)}: unsupported element type {want}")
-
-
 def make_interpreter(module: ModuleOp, traffic: Traffic) -> Interpreter:
     """xDSL's interpreter with the reference engine's functions registered."""
     interp = Interpreter(module)
@@ -155,6 +87,7 @@ def verified(module: ModuleOp, entry: str | None) -> func.FuncOp:
         fn.verify()
     except VerifyException as e:
         raise RunError(f"@{fn.sym_name.data} does not verify: {e}") from None
+    check_allocations(fn)
     return fn
 
 
