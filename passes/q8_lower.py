@@ -73,7 +73,7 @@ from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.dialects import q8, spatial
-from xdsl_spatial.passes.q8_raise import raise_q8
+from xdsl_spatial.passes.q8_raise import host_source, raise_q8
 from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
 from xdsl_spatial.dialects.spatial import (
@@ -748,10 +748,13 @@ def build_view(
 
 @dataclass
 class WeightInit:
-    """How the fold's weight tensors start: bound from outside, zero, or given values."""
+    """How the fold's weight tensors start: bound from outside, zero, or given values,
+    and how a host fills each from a checkpoint (`q8_0.values`, or `q8_0.values from
+    NxK` for a frontend's weight stored N x K: filled by a transpose)."""
 
     values: SSAValue | DenseIntOrFPElementsAttr | None
     scales: SSAValue | DenseIntOrFPElementsAttr | None
+    repacks: tuple[str, str] = (Q8Part.VALUES.repack, Q8Part.SCALES.repack)
 
 
 def build_fold(
@@ -792,7 +795,7 @@ def build_fold(
             Role.PARAM,
             arg=arg_of.get(key),
             values=v if isinstance(v, DenseIntOrFPElementsAttr) else None,
-            repack=part.repack,
+            repack=init.repacks[0 if part == Q8Part.VALUES else 1],
             hint=hint,
         )
 
@@ -922,7 +925,11 @@ def weight_init(dq: q8.DequantizeOp, weight: str) -> WeightInit:
             out.append(o.value)
         else:
             out.append(v)
-    return WeightInit(out[0], out[1])
+    repacks = tuple(
+        found[1] if (found := host_source(dq, part)) is not None else part.repack
+        for part in (Q8Part.VALUES, Q8Part.SCALES)
+    )
+    return WeightInit(out[0], out[1], cast(tuple[str, str], repacks))
 
 
 def _quantised_constant(
