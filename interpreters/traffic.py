@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from xdsl_spatial.memory import plural
+
 
 @dataclass
 class ProgramTraffic:
@@ -56,12 +58,12 @@ class Traffic:
         rows = [("program", "tensor", "loaded B", "stored B")]
         for p in self.programs:
             for t in sorted(set(p.loaded) | set(p.stored)):
-                rows.append((p.name, t, str(p.loaded.get(t, 0)), str(p.stored.get(t, 0))))
+                rows.append((p.name, t, f"{p.loaded.get(t, 0):,}", f"{p.stored.get(t, 0):,}"))
             bpw = p.bytes_per_weight()
-            extra = f"{p.items} items, local memory {p.local_mem} B"
+            extra = f"{plural(p.items, 'item')}, local memory {p.local_mem:,} B"
             if bpw is not None:
                 extra += f", {bpw:.4f} B/weight"
-            rows.append((p.name, f"total ({extra})", str(p.load_bytes), str(p.store_bytes)))
+            rows.append((p.name, f"total ({extra})", f"{p.load_bytes:,}", f"{p.store_bytes:,}"))
         if len(rows) == 1:
             return "no spatial program ran"
         widths = [max(len(r[i]) for r in rows) for i in range(4)]

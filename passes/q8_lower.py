@@ -28,8 +28,8 @@ carry. The K mod 1024 rows (g whole Q8_0 blocks) are a tail folded once per item
 
 A product is left as it is, with its reason under `report=true`, when it is no
 static 1-32 row product over whole Q8_0 blocks on 32x32 tiles, when neither the
-fold's buffers (at one column tile) nor the view's fit a site, or when DESIGN.md
-§4's bytes, `K*Np + scale bytes*(K/32)*Np` of weight plus the items' view reads,
+fold's buffers (at one column tile) nor the view's fit a site, or when the byte
+model's (docs/lowering.md), `K*Np + scale bytes*(K/32)*Np` of weight plus the items' view reads,
 are not below a bf16 copy's `2*K*Np`.
 """
 
@@ -328,7 +328,7 @@ class FoldPlan:
         return self.k * self.n_padded + self.scale_bytes * scale_rows * self.n_padded
 
     def model_weight_bytes(self) -> int:
-        """The weight in the profitability model (DESIGN §4, the reference):
+        """The weight in the profitability model (docs/lowering.md, the reference's):
         `K * Np` values and `(K/32) * Np` scales, the padding of a tail's scale tile
         row not counted."""
         return (self.k + self.scale_bytes * (self.k // Q8_BLOCK)) * self.n_padded
@@ -1032,10 +1032,10 @@ class Decision:
         moved = pl.weight_bytes() + pl.view_reads()
         return head + (
             f"lowered: wb = {pl.wb}, items = {pl.items}, K blocks = {pl.k_blocks}, "
-            f"tail = {pl.tail_blocks} Q8_0 blocks, local memory = {pl.buffer_bytes()} B "
-            f"(view {self.view_bytes} B); bytes: weight {pl.model_weight_bytes()} + view "
-            f"reads {pl.view_reads()} = {pl.model_bytes()} < bf16 copy "
-            f"{pl.dense_bytes()}; moves {moved} B ({pl.bytes_per_weight():.4f} B/weight)"
+            f"tail = {pl.tail_blocks} Q8_0 blocks, local memory = {pl.buffer_bytes():,} B "
+            f"(view {self.view_bytes:,} B); bytes: weight {pl.model_weight_bytes():,} + view "
+            f"reads {pl.view_reads():,} = {pl.model_bytes():,} < bf16 copy "
+            f"{pl.dense_bytes():,}; moves {moved:,} B ({pl.bytes_per_weight():.4f} B/weight)"
         )
 
 

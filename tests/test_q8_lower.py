@@ -375,9 +375,9 @@ def test_lower_q8_returns_a_decision_per_matmul():
     assert d0.view_bytes == 135168
     assert d0.line() == (
         "q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, "
-        "K blocks = 2, tail = 0 Q8_0 blocks, local memory = 757760 B (view 135168 B); "
-        "bytes: weight 9437184 + view reads 65536 = 9502720 < bf16 copy 16777216; "
-        "moves 9502720 B (1.1328 B/weight)"
+        "K blocks = 2, tail = 0 Q8_0 blocks, local memory = 757,760 B (view 135,168 B); "
+        "bytes: weight 9,437,184 + view reads 65,536 = 9,502,720 < bf16 copy 16,777,216; "
+        "moves 9,502,720 B (1.1328 B/weight)"
     )
     assert d1.plan is None
     assert d1.line() == (

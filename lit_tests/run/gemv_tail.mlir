@@ -16,11 +16,11 @@
 // BEFORE-NOT: q8_gemv
 // AFTER:      q8_view_1x1088_from0  x
 // AFTER:      q8_view_1x1088_from1  x
-// AFTER:      q8_gemv_1088x96_w3    W__q8            104448         0
-// AFTER-NEXT: q8_gemv_1088x96_w3    W__q8_scale       24576         0
-// AFTER-NEXT: q8_gemv_1088x96_w3    x__q8_rows0        4096         0
-// AFTER-NEXT: q8_gemv_1088x96_w3    y                     0     12288
-// AFTER-NEXT: q8_gemv_1088x96_w3    total (1 items, local memory 319488 B, 1.2745 B/weight) 133120 12288
+// AFTER:      q8_gemv_1088x96_w3    W__q8            104,448         0
+// AFTER-NEXT: q8_gemv_1088x96_w3    W__q8_scale       24,576         0
+// AFTER-NEXT: q8_gemv_1088x96_w3    x__q8_rows0        4,096         0
+// AFTER-NEXT: q8_gemv_1088x96_w3    y                     0     12,288
+// AFTER-NEXT: q8_gemv_1088x96_w3    total (1 item, local memory 319,488 B, 1.2745 B/weight) 133,120 12,288
 // COMPARE:    res0: max |before - after| = 0, relative to max |before| = 0
 
 func.func @gemv(%x: tensor<1x1088xbf16>, %W__q8: tensor<1088x96xi8>, %W__q8_scale: tensor<34x96xf32>) -> tensor<1x96xf32> {

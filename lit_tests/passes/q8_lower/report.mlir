@@ -14,7 +14,7 @@
 // 8 x 2 x 1 x 1024 x 2 = 32768, against 2 x 1536 x 2048 = 6291456. What moves counts
 // the tail's tile row of scales whole: 1536 x 2048 + 4 x 64 x 2048 + 32768 = 3702784
 // B, 1.1771 B a weight.
-// CHECK: q8-lower: linalg.matmul %y 1x1536x2048: lowered: wb = 8, items = 8, K blocks = 1, tail = 16 Q8_0 blocks, local memory = 956416 B (view 135168 B); bytes: weight 3538944 + view reads 32768 = 3571712 < bf16 copy 6291456; moves 3702784 B (1.1771 B/weight)
+// CHECK: q8-lower: linalg.matmul %y 1x1536x2048: lowered: wb = 8, items = 8, K blocks = 1, tail = 16 Q8_0 blocks, local memory = 956,416 B (view 135,168 B); bytes: weight 3,538,944 + view reads 32,768 = 3,571,712 < bf16 copy 6,291,456; moves 3,702,784 B (1.1771 B/weight)
 func.func @tail(%x: tensor<1x1536xbf16>, %U__q8: tensor<1536x2048xi8>, %U__q8_scale: tensor<48x2048xf32>) -> tensor<1x2048xf32> {
   %w = q8.dequantize %U__q8, %U__q8_scale : tensor<1536x2048xi8>, tensor<48x2048xf32> -> tensor<1536x2048xbf16>
   %acc = arith.constant dense<0.000000e+00> : tensor<1x2048xf32>
@@ -25,7 +25,7 @@ func.func @tail(%x: tensor<1x1536xbf16>, %U__q8: tensor<1536x2048xi8>, %U__q8_sc
 // K = 64, N = 64: the gate weighs 64 x 64 + 4 x 2 x 64 = 4608 + 2048 B of view
 // against 8192 B; the scales' one tile row moves whole (8192 B), so the fold moves
 // 14336 B.
-// CHECK: q8-lower: linalg.matmul %small 1x64x64: lowered: wb = 2, items = 1, K blocks = 0, tail = 2 Q8_0 blocks, local memory = 38912 B (view 12288 B); bytes: weight 4608 + view reads 2048 = 6656 < bf16 copy 8192; moves 14336 B (3.5000 B/weight)
+// CHECK: q8-lower: linalg.matmul %small 1x64x64: lowered: wb = 2, items = 1, K blocks = 0, tail = 2 Q8_0 blocks, local memory = 38,912 B (view 12,288 B); bytes: weight 4,608 + view reads 2,048 = 6,656 < bf16 copy 8,192; moves 14,336 B (3.5000 B/weight)
 func.func @small(%x: tensor<1x64xbf16>, %S__q8: tensor<64x64xi8>, %S__q8_scale: tensor<2x64xf32>) -> tensor<1x64xf32> {
   %w = q8.dequantize %S__q8, %S__q8_scale : tensor<64x64xi8>, tensor<2x64xf32> -> tensor<64x64xbf16>
   %acc = arith.constant dense<0.000000e+00> : tensor<1x64xf32>
