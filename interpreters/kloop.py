@@ -137,10 +137,12 @@ class LoopCompiling(_Base):
         init_acc = self.access(
             self.layout[o.inits[0]], map_offsets(st.in_maps[j], ext), (1, self.items), o.inits[0]
         )
+        stacked: list[Any] = []
         if linear:
             summed = [ones if a is None else (1, *a.access.shape[1:]) for a in accs]
             summed[j] = init_acc.access.shape
             ev = StageEval(st, summed, 2, 0)
+            accs, stacked = self.stack_row_groups(ev, accs, False)
         else:
             ev = StageEval(st, shapes, 2, 0, drop_first=True)
         out = self.slot()
@@ -149,6 +151,9 @@ class LoopCompiling(_Base):
         o_map = np.broadcast_to(o_map, ext)
         size = self.tile[0] * self.tile[1] * cast(PageType, st.result.type).tiles.data
 
+        def summed_over_trips(v: np.ndarray) -> np.ndarray:
+            return v.sum(axis=0, keepdims=True, dtype=np.float32) if v.shape[0] > 1 else v
+
         def run(env: Env, trip: int | None) -> None:
             ops: list[Any] = []
             for a in accs:
@@ -156,13 +161,11 @@ class LoopCompiling(_Base):
                     ops.append(np.float32(0))
                     continue
                 v = a.read(env)
-                if linear and v.shape[0] > 1:
-                    v = v.sum(axis=0, keepdims=True, dtype=np.float32)
-                ops.append(v)
+                ops.append(summed_over_trips(v) if linear else v)
             init = init_acc.read(env)
             if linear:
                 ops[j] = init
-                total = ev.run(ops)
+                total = ev.run(ops, [summed_over_trips(r.read(env)) for r in stacked])
             else:
                 f = ev.run(ops)
                 if f.shape[0] > 1:

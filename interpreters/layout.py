@@ -388,6 +388,27 @@ def paired_access(dst: np.ndarray, src: np.ndarray) -> tuple[Access, Access]:
     return d, s_
 
 
+def stacked_reader(readers: list[Reader], axis: int, per_trip: bool) -> Reader | None:
+    """One reader of the values `readers` read, stacked along `axis` (where each has
+    extent 1), when they are windows of one array a constant step apart."""
+    first = readers[0].access
+    if first.strides is None or (per_trip and first.shape[0] > 1) or first.shape[axis] != 1:
+        return None
+    step = readers[1].access.offset - first.offset if len(readers) > 1 else 0
+    for j, r in enumerate(readers):
+        a = r.access
+        if (
+            r.slot != readers[0].slot
+            or a.strides != first.strides
+            or a.shape != first.shape
+            or a.offset != first.offset + j * step
+        ):
+            return None
+    shape = tuple(len(readers) if d == axis else e for d, e in enumerate(first.shape))
+    strides = tuple(step if d == axis else st for d, st in enumerate(first.strides))
+    return Reader(Access(shape, first.offset, strides, None), readers[0].slot)
+
+
 def live_box(mask: np.ndarray, keep: int) -> tuple[slice, ...] | None:
     """The box of leading indices along each axis where `mask` is true, when `mask`
     is exactly that box (the first `keep` axes kept whole); None otherwise."""

@@ -63,6 +63,7 @@ from xdsl_spatial.interpreters.layout import (
     c_strides,
     live_box,
     page_index,
+    stacked_reader,
     paired_access,
     strided,
 )
@@ -531,6 +532,10 @@ class ProgramCompiler(LoopCompiling):
         o = map_offsets(first.out_map, ext)[tuple(0 if k == IterKind.SUM else slice(None) for k in first.iter_kinds)]
         o = np.broadcast_to(o, [e for e, k in zip(ext, first.iter_kinds) if k == IterKind.PAR])
         size = self.tile[0] * self.tile[1] * cast(PageType, first.result.type).tiles.data
+        stacked = self.stacks_rows(ev, run, accs, per_trip, o, size)
+        if stacked is not None:
+            self.layout[first.result] = stacked
+            return None
         through = self.passes_through(ev, run, accs, per_trip)
         if through is not None:
             acc = through.access
@@ -553,12 +558,16 @@ class ProgramCompiler(LoopCompiling):
             self.statics[out] = value
             return None
 
+        readers, stacked = self.stack_row_groups(ev, list(accs), per_trip)
+
         def step(env: Env, trip: int | None) -> None:
             if trip is None:
-                ops = [a.read(env) for a in accs]
+                ops = [None if a is None else a.read(env) for a in readers]
+                rows = [a.read(env) for a in stacked]
             else:
-                ops = [a.read_trip(env, trip) for a in accs]
-            env[out] = ev.run(ops).reshape(-1)
+                ops = [None if a is None else a.read_trip(env, trip) for a in readers]
+                rows = [a.read_trip(env, trip) for a in stacked]
+            env[out] = ev.run(ops, rows).reshape(-1)
 
         return step
 
@@ -580,6 +589,64 @@ class ProgramCompiler(LoopCompiling):
         if reader.access.shape != ev.shape:
             return None
         return reader
+
+    def stacks_rows(
+        self, ev: StageEval, run: list[StageOp], accs: list[Reader], per_trip: bool,
+        out: np.ndarray, size: int,
+    ) -> Values | None:
+        """A stage that only places its inputs in rows 0, 1, ... of one axis (a sum of
+        row selects, the fold's result over its rows), each input a window of one
+        array, a constant step apart along it (siblings run as one): its page is that
+        array, read where the rows are, without running the stage."""
+        body = ev.body
+        if not self.fast or len(run) > 1 or ev.summed or ev.contraction is not None:
+            return None
+        if body.plain or body.other_rows or body.steps or len(body.row_groups) != 1:
+            return None
+        axis, _, rows, slots = body.row_groups[0]
+        m = len(rows)
+        if rows != list(range(m)) or any(k >= len(accs) for k in slots):
+            return None
+        st = run[0]
+        f32 = np.dtype(np.float32)
+        if ev.dtype != f32 or any(
+            numpy_dtype(cast(PageType, st.ins[k].type).element_type) != f32 for k in slots
+        ):
+            return None
+        stacked = stacked_reader([accs[k] for k in slots], axis, per_trip)
+        if stacked is None:
+            return None
+        a = stacked.access
+        assert a.strides is not None
+        held = out[(slice(None),) * (axis - 2) + (slice(0, m),)]
+        return Values(stacked.slot, a.shape, a.offset, a.strides, held, size)
+
+    def stack_row_groups(
+        self, ev: StageEval, accs: list[Reader | None], per_trip: bool
+    ) -> tuple[list[Reader | None], list[Reader]]:
+        """Row groups whose values are windows of one array, a constant step apart (the
+        rows of siblings run as one), read as that array: the readers left (None for
+        an operand only such a group read) and the stacked ones, in order."""
+        body = ev.body
+        if not self.fast:
+            return accs, []
+        stacked: list[Reader] = []
+        elsewhere = {t.slot for t in body.plain} | {a for st in body.steps for a in st.args}
+        elsewhere |= {t.slot for t in body.other_rows}
+        left = list(accs)
+        for g, (axis, _, rows, slots) in enumerate(body.row_groups):
+            readers = [accs[k] if k < len(accs) else None for k in slots]
+            if rows != list(range(rows[0], rows[0] + len(rows))) or any(r is None for r in readers):
+                continue
+            r = stacked_reader(cast(list[Reader], readers), axis, per_trip)
+            if r is None:
+                continue
+            body.stack(g)
+            stacked.append(r)
+            for k in slots:
+                if k not in elsewhere:
+                    left[k] = None
+        return left, stacked
 
     def _trip_shape(self, shape: Shape, per_trip: bool) -> Shape:
         return (1, *shape[1:]) if per_trip else shape
