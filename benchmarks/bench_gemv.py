@@ -88,6 +88,7 @@ import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 
 from xdsl_spatial.interpreters.runner import coerce_args, compile_module, find_function  # noqa: E402
+from xdsl_spatial.interpreters.values import as_f32  # noqa: E402
 from xdsl_spatial.ir_io import parse_module  # noqa: E402
 from xdsl_spatial.passes.q8_lower import lower_q8  # noqa: E402
 from xdsl_spatial.quant import quantize_q8_0  # noqa: E402
@@ -137,7 +138,7 @@ def q8_matmul(
     g, c = min(blocks or g_def, nb), min(cols or c_def, n)
     xb = np.ascontiguousarray(x.reshape(m, nb, Q8_BLOCK).transpose(1, 0, 2))
     q3 = q.reshape(nb, Q8_BLOCK, n)
-    s32 = s if s.dtype == np.float32 else s.astype(np.float32)
+    s32 = as_f32(s)  # f16 scales widened by table, as the interpreter widens them
     buf = line_aligned((g, Q8_BLOCK, n))
     prod = line_aligned((g, m, n))
     y = np.zeros((m, n), np.float32)
@@ -155,7 +156,7 @@ def dequant_matmul(x: np.ndarray, q: np.ndarray, s: np.ndarray) -> np.ndarray:
     """Dequantise the whole weight to fp32, then one BLAS matmul."""
     k, n = q.shape
     w = q.astype(np.float32).reshape(k // Q8_BLOCK, Q8_BLOCK, n)
-    w *= s.astype(np.float32)[:, None, :]
+    w *= as_f32(s)[:, None, :]
     return x @ w.reshape(k, n)
 
 

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from xdsl.ir import Attribute, Operation
 
 from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
-from xdsl_spatial.interpreters.values import dense_values, numpy_dtype
+from xdsl_spatial.interpreters.values import as_f32, dense_values, numpy_dtype
 
 
 def element_type(t: Attribute) -> Attribute:
@@ -45,9 +45,13 @@ def operand_dtype(op: Operation, i: int = 0) -> np.dtype[Any]:
 def _as(dt: np.dtype[Any], tensor: bool) -> Callable[[Any], Any]:
     to = dt.type
 
+    wide = dt == np.float32
+
     def cast(v: Any) -> Any:
         if isinstance(v, np.ndarray) and (tensor or v.ndim):
-            return v if v.dtype == dt else v.astype(dt)
+            if v.dtype == dt:
+                return v
+            return as_f32(v) if wide else v.astype(dt)
         if tensor:
             return np.asarray(v, dtype=dt)
         return to(v)

@@ -366,23 +366,105 @@ class _Step:
     """The slot of the first result."""
 
 
-@dataclass
+@dataclass(frozen=True)
+class _Group:
+    """Factors of a sum of products multiplied together before the sum."""
+
+    slots: tuple[int, ...]
+    dims: tuple[int, ...]
+    """The loops it spans."""
+    alone: tuple[int, ...]
+    """Its axes (positions in `dims`) along reduction loops no other group spans:
+    summed in the group first."""
+    kept: tuple[int, ...]
+    """Its loops after that sum."""
+
+
+@dataclass(frozen=True)
 class _Reduce:
-    """An output over reduction loops: `combine(out, reduce(f))`."""
+    """An output over reduction loops: `combine(out, reduce(f))`. Everything about
+    the loops is decided when the kernel is prepared; a call only computes."""
 
     combine: Kernel
     out_first: bool
     """The output is the combiner's first operand."""
     fn: Any
     """numpy's reduction ufunc."""
-    groups: list[tuple[list[int], tuple[int, ...]]]
-    """Factors of a sum or product, each (slots multiplied together, loops it spans);
-    a single group of one slot is a plain reduction of that value."""
+    groups: tuple[_Group, ...]
+    """Factors of a sum or product; a single group of one slot is a plain reduction
+    of that value."""
     acc: np.dtype[Any]
     unsigned: np.dtype[Any] | None
+    n: int
+    """Loops of the iteration space."""
+    red_axes: tuple[int, ...]
+    """The reduction loops."""
+    empty: bool
+    """A reduction loop has no iterations: the output is its initial value."""
+    full_shape: tuple[int, ...]
+    """A plain reduction's value over every loop (broadcast where it does not vary)."""
+    scale: int
+    """Times each product is added: the trips of reduction loops no group spans."""
+    axes: tuple[int, ...]
+    """One group: its axes summed after the groups' own sums."""
+    spec: str | None
+    """More than two groups: the einsum."""
+    vdims: tuple[int, ...]
+    """The loops of the summed value, in the order the sum leaves them."""
+    perm: tuple[int, ...]
+    """From that order to loop order."""
+    expand: tuple[Any, ...]
+    """Size-1 axes for the loops the value does not span."""
 
 
-@dataclass
+def _plan_reduce(
+    combine: Kernel,
+    out_first: bool,
+    fn: Any,
+    groups: Sequence[tuple[list[int], tuple[int, ...]]],
+    acc: np.dtype[Any],
+    unsigned: np.dtype[Any] | None,
+    ranges: Sequence[int],
+    reduction: Sequence[bool],
+) -> _Reduce:
+    """The reduction of `groups` over `ranges`, every decision about its loops made now."""
+    n = len(ranges)
+    red_axes = tuple(d for d in range(n) if reduction[d])
+    red = set(red_axes)
+    planned: list[_Group] = []
+    for i, (slots, dims) in enumerate(groups):
+        others = {d for k, (_, ds) in enumerate(groups) if k != i for d in ds}
+        alone = tuple(a for a, d in enumerate(dims) if d in red and d not in others)
+        kept = tuple(d for d in dims if d not in red or d in others)
+        planned.append(_Group(tuple(slots), tuple(dims), alone if fn is np.add else (), kept))
+    # A reduction loop no group spans adds the same product that many times.
+    scale = math.prod(ranges[d] for d in red if not any(d in g.dims for g in planned))
+    axes: tuple[int, ...] = ()
+    spec = None
+    if len(planned) == 1:
+        kept = planned[0].kept
+        axes = tuple(a for a, d in enumerate(kept) if d in red)
+        vdims = tuple(d for d in kept if d not in red)
+    elif len(planned) == 2:
+        (da, db) = (list(g.kept) for g in planned)
+        batch = [d for d in da if d in db and d not in red]
+        vdims = tuple(batch + [d for d in da if d not in db] + [d for d in db if d not in da])
+    else:
+        letters = {d: chr(ord("a") + d) for d in range(n)}
+        vdims = tuple(sorted({d for g in planned for d in g.kept if d not in red}))
+        spec = ",".join("".join(letters[d] for d in g.kept) for g in planned)
+        spec += "->" + "".join(letters[d] for d in vdims)
+    perm = tuple(sorted(range(len(vdims)), key=lambda i: vdims[i]))
+    expand = tuple(slice(None) if d in vdims else None for d in range(n))
+    return _Reduce(
+        combine, out_first, fn, tuple(planned), acc, unsigned, n, red_axes,
+        any(ranges[d] == 0 for d in red_axes),
+        tuple(ranges[d] if d in red else 1 for d in range(n)),
+        scale, axes, spec, vdims, perm, expand,
+    )
+
+
+@dataclass(frozen=True)
 class _Output:
     slot: int | None
     """The yielded value's slot (parallel outputs)."""
@@ -390,6 +472,32 @@ class _Output:
     dims: tuple[int, ...]
     """The loop of each output axis."""
     dtype: np.dtype[Any]
+    n: int
+    """Loops of the iteration space."""
+    select: tuple[Any, ...]
+    """From a value over every loop, the parallel ones (index 0 along the others)."""
+    over_parallel: tuple[int, ...]
+    """The parallel loops' extents."""
+    order: tuple[int, ...] | None
+    """From the parallel loops to the output's axes (None: the same order)."""
+    shape: tuple[int, ...]
+    """The output tensor's shape."""
+
+
+def _output(
+    slot: int | None, reduce: _Reduce | None, dims: tuple[int, ...], dtype: np.dtype[Any],
+    ranges: Sequence[int], reduction: Sequence[bool], shape: tuple[int, ...],
+) -> _Output:
+    n = len(ranges)
+    parallel = tuple(d for d in range(n) if not reduction[d])
+    order = tuple(parallel.index(d) for d in dims)
+    return _Output(
+        slot, reduce, dims, dtype, n,
+        tuple(slice(None) if d in parallel else 0 for d in range(n)),
+        tuple(ranges[d] for d in parallel),
+        None if order == tuple(range(len(order))) else order,
+        shape,
+    )
 
 
 def _deps(
@@ -528,10 +636,12 @@ def structured_kernel(s: Structured) -> Kernel:
         o = body.args[s.n_inputs + j]
         dims = _output_dims(s, j)
         dt = numpy_dtype(cast(TensorType[Attribute], operands[s.n_inputs + j].type).element_type)
+        shape = shapes[s.n_inputs + j]
         if not reduces:
-            outputs.append(_Output(slot[y], None, dims, dt))
+            outputs.append(_output(slot[y], None, dims, dt, ranges, s.reduction, shape))
             continue
-        outputs.append(_Output(None, _reduction(s, j, y, o, deps, slot, skip), dims, dt))
+        r = _reduction(s, j, y, o, deps, slot, skip, ranges)
+        outputs.append(_output(None, r, dims, dt, ranges, s.reduction, shape))
 
     steps: list[_Step] = []
     for b in body_ops:
@@ -554,9 +664,7 @@ def structured_kernel(s: Structured) -> Kernel:
         steps.append(_Step(prepare(b), tuple(slot[v] for v in b.operands), slot[b.results[0]]))
     n_ops, n_captures = len(operands), len(captures)
     arg_reads = [(i, readers[i]) for i in range(n_ops) if body.args[i].first_use is not None]
-    out_reads = [readers[s.n_inputs + j] for j in range(len(outputs))]
-    parallel = tuple(d for d in range(n) if not s.reduction[d])
-    out_shapes = [shapes[s.n_inputs + j] for j in range(len(outputs))]
+    out_reads = [(s.n_inputs + j, readers[s.n_inputs + j]) for j in range(len(outputs))]
 
     def run(args: Sequence[Any]) -> tuple[Any, ...]:
         env: list[Any] = [None] * n_slots
@@ -570,13 +678,12 @@ def structured_kernel(s: Structured) -> Kernel:
             vals = st.kernel([env[i] for i in st.ins])
             env[st.out : st.out + len(vals)] = vals
         results = []
-        for j, out in enumerate(outputs):
+        for out, (i, read) in zip(outputs, out_reads):
             if out.reduce is None:
                 v = env[cast(int, out.slot)]
             else:
-                init = out_reads[j](args[s.n_inputs + j])
-                v = _run_reduce(out.reduce, env, init, ranges, s.reduction)
-            results.append(_write(v, out, parallel, ranges, out_shapes[j]))
+                v = _run_reduce(out.reduce, env, read(args[i]))
+            results.append(_write(v, out))
         return tuple(results)
 
     return run
@@ -590,6 +697,7 @@ def _reduction(
     deps: dict[SSAValue, frozenset[int]],
     slot: dict[SSAValue, int],
     skip: set[Operation],
+    ranges: Sequence[int],
 ) -> _Reduce:
     """How output `j` reduces: its combiner, and the value (or factors) reduced."""
     op, body = s.op, s.body
@@ -625,7 +733,9 @@ def _reduction(
     if isinstance(c, _UNSIGNED):
         unsigned = np.dtype(numpy_dtype(rtype).str.replace("i", "u"))
     acc = _compute_dtype(rtype)
-    return _Reduce(prepare(c), out_first, _COMBINERS[type(c)], groups, acc, unsigned)
+    return _plan_reduce(
+        prepare(c), out_first, _COMBINERS[type(c)], groups, acc, unsigned, ranges, s.reduction
+    )
 
 
 def _skip_products(v: SSAValue, factors: set[SSAValue], skip: set[Operation]) -> None:
@@ -638,88 +748,57 @@ def _skip_products(v: SSAValue, factors: set[SSAValue], skip: set[Operation]) ->
         _skip_products(o, factors, skip)
 
 
-def _run_reduce(
-    r: _Reduce, env: list[Any], init: Any, ranges: Sequence[int], reduction: Sequence[bool]
-) -> Any:
-    n = len(ranges)
-    red_axes = tuple(d for d in range(n) if reduction[d])
-    if any(ranges[d] == 0 for d in red_axes):
+def _run_reduce(r: _Reduce, env: list[Any], init: Any) -> Any:
+    if r.empty:
         return init
     if r.fn is np.add:
-        red = _sum_of_products(r, env, ranges, reduction)
+        red = _sum_of_products(r, env)
     else:
-        f = np.asarray(env[r.groups[0][0][0]])
+        f = np.asarray(env[r.groups[0].slots[0]])
         if r.unsigned is not None:
             f = f.astype(r.unsigned) if f.ndim == 0 else f.view(r.unsigned)
         elif r.acc.kind == "f":
             f = f.astype(r.acc, copy=False)
-        f = _full(f, ranges, red_axes)
+        if f.ndim < r.n:
+            f = f.reshape((1,) * (r.n - f.ndim) + f.shape)
+        # Over every reduction loop, a broadcast view where it does not vary.
+        f = np.broadcast_to(f, tuple(e if g == 1 else g for e, g in zip(f.shape, r.full_shape)))
         if r.fn is np.multiply:
-            red = np.multiply.reduce(f, axis=red_axes, keepdims=True, dtype=r.acc)
+            red = np.multiply.reduce(f, axis=r.red_axes, keepdims=True, dtype=r.acc)
         else:
-            red = r.fn.reduce(f, axis=red_axes, keepdims=True)
+            red = r.fn.reduce(f, axis=r.red_axes, keepdims=True)
         if r.unsigned is not None:
             red = red.view(np.dtype(r.unsigned.str.replace("u", "i")))
     args = [init, red] if r.out_first else [red, init]
     return r.combine(args)[0]
 
 
-def _full(f: np.ndarray, ranges: Sequence[int], axes: Sequence[int]) -> np.ndarray:
-    """`f` over every loop of `axes` (a broadcast view where it does not depend on one)."""
-    n = len(ranges)
-    if f.ndim < n:
-        f = f.reshape((1,) * (n - f.ndim) + f.shape)
-    shape = tuple(ranges[d] if d in axes else f.shape[d] for d in range(n))
-    return np.broadcast_to(f, shape)
-
-
-def _sum_of_products(
-    r: _Reduce, env: list[Any], ranges: Sequence[int], reduction: Sequence[bool]
-) -> np.ndarray:
+def _sum_of_products(r: _Reduce, env: list[Any]) -> np.ndarray:
     """`sum over the reduction loops of the product of every group`, with a size-1
     axis for each reduction loop."""
-    n = len(ranges)
-    acc = r.acc
-    arrays: list[tuple[np.ndarray, list[int]]] = []
-    for slots, dims in r.groups:
-        g = np.asarray(env[slots[0]]).astype(acc, copy=False)
-        for k in slots[1:]:
+    n, acc = r.n, r.acc
+    arrays: list[np.ndarray] = []
+    for grp in r.groups:
+        g = np.asarray(env[grp.slots[0]]).astype(acc, copy=False)
+        for k in grp.slots[1:]:
             g = g * np.asarray(env[k]).astype(acc, copy=False)
-        g = _full(g, ranges, ())
-        g = g.reshape(tuple(g.shape[d] for d in dims))  # drop the size-1 axes
-        arrays.append((g, list(dims)))
-    red = {d for d in range(n) if reduction[d]}
-    # A reduction loop no group spans adds the same product that many times.
-    scale = math.prod(ranges[d] for d in red if not any(d in ds for _, ds in arrays))
-    # A reduction loop one group alone spans is summed in that group first.
-    for i, (g, dims) in enumerate(arrays):
-        others = {d for k, (_, ds) in enumerate(arrays) if k != i for d in ds}
-        alone = [a for a, d in enumerate(dims) if d in red and d not in others]
-        if alone:
-            g = np.add.reduce(g, axis=tuple(alone), dtype=acc)
-            arrays[i] = (g, [d for d in dims if d not in red or d in others])
+        if g.ndim < n:
+            g = g.reshape((1,) * (n - g.ndim) + g.shape)
+        g = g.reshape(tuple(g.shape[d] for d in grp.dims))  # drop the size-1 axes
+        if grp.alone:
+            g = np.add.reduce(g, axis=grp.alone, dtype=acc)
+        arrays.append(g)
     if len(arrays) == 1:
-        v, vdims = arrays[0]
-        axes = tuple(a for a, d in enumerate(vdims) if d in red)
-        if axes:
-            v = np.add.reduce(v, axis=axes, dtype=acc)
-        vdims = [d for d in vdims if d not in red]
+        v = np.add.reduce(arrays[0], axis=r.axes, dtype=acc) if r.axes else arrays[0]
     elif len(arrays) == 2:
-        v, vdims = _matmul(arrays[0], arrays[1], red)
+        red = set(r.red_axes)
+        v = _matmul((arrays[0], list(r.groups[0].kept)), (arrays[1], list(r.groups[1].kept)), red)[0]
     else:
-        letters = {d: chr(ord("a") + d) for d in range(n)}
-        kept = sorted({d for _, ds in arrays for d in ds if d not in red})
-        spec = ",".join("".join(letters[d] for d in ds) for _, ds in arrays)
-        spec += "->" + "".join(letters[d] for d in kept)
-        v = np.einsum(spec, *(g for g, _ in arrays), optimize="greedy")
-        vdims = kept
-    if scale != 1:
-        v = v * acc.type(scale)
+        v = np.einsum(cast(str, r.spec), *arrays, optimize="greedy")
+    if r.scale != 1:
+        v = v * acc.type(r.scale)
     v = np.asarray(v, dtype=acc)
-    perm = sorted(range(len(vdims)), key=lambda i: vdims[i])
-    v = v.transpose(perm)
-    expand = tuple(slice(None) if d in vdims else None for d in range(n))
-    return v[expand]
+    return v.transpose(r.perm)[r.expand]
 
 
 def _matmul(
@@ -743,23 +822,21 @@ def _matmul(
     return y.reshape(shape), batch + fa + fb
 
 
-def _write(
-    v: Any,
-    out: _Output,
-    parallel: tuple[int, ...],
-    ranges: Sequence[int],
-    shape: tuple[int, ...],
-) -> np.ndarray:
-    """The output tensor: the value over the parallel loops, in the output's axis order."""
-    n = len(ranges)
+def _write(v: Any, out: _Output) -> np.ndarray:
+    """The output tensor: the value over the parallel loops, in the output's axis
+    order, as a new array (never a view of an operand)."""
     v = np.asarray(v)
     if v.ndim:
-        if v.ndim < n:
-            v = v.reshape((1,) * (n - v.ndim) + v.shape)
-        v = v[tuple(slice(None) if d in parallel else 0 for d in range(n))]
-        v = np.broadcast_to(v, tuple(ranges[d] for d in parallel))
-        v = v.transpose([parallel.index(d) for d in out.dims])
-    return np.array(np.broadcast_to(v, shape), dtype=out.dtype, order="C")
+        if v.ndim < out.n:
+            v = v.reshape((1,) * (out.n - v.ndim) + v.shape)
+        v = v[out.select]
+        if v.shape != out.over_parallel:
+            v = np.broadcast_to(v, out.over_parallel)
+        if out.order is not None:
+            v = v.transpose(out.order)
+    if v.shape != out.shape:
+        v = np.broadcast_to(v, out.shape)
+    return np.array(v, dtype=out.dtype, order="C")
 
 
 # --------------------------------------------------------------------------------------

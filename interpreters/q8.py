@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, DequantizeOp, QuantizeOp
 from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
-from xdsl_spatial.interpreters.values import numpy_dtype
+from xdsl_spatial.interpreters.values import as_f32, numpy_dtype
 
 
 @kernel(DequantizeOp)
@@ -21,7 +21,7 @@ def _dequantize(op: DequantizeOp) -> Kernel:
     def run(args: Any) -> tuple[Any, ...]:
         values, scales = args
         w = values.astype(np.float32).reshape(k // Q8_BLOCK, Q8_BLOCK, n)
-        w *= scales.astype(np.float32)[:, None, :]
+        w *= as_f32(scales)[:, None, :]
         return (w.reshape(k, n).astype(out, copy=False),)
 
     return run

@@ -38,7 +38,7 @@ from xdsl.ir import Block, BlockArgument, SSAValue
 
 from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType, StageOp, YieldOp, linear_form
 from xdsl_spatial.interpreters.kernels import Kernel, prepare
-from xdsl_spatial.interpreters.values import numpy_dtype
+from xdsl_spatial.interpreters.values import as_f32, numpy_dtype
 
 Shape = tuple[int, ...]
 
@@ -439,7 +439,7 @@ class Contraction:
         A = np.ascontiguousarray(A, dtype=np.float32).reshape(self.a_shape)
         B = factors[self.b].reshape(bsh).transpose(border)
         # The other factors are small (the scales): in f32 once, as the einsum wants them.
-        rest = [np.asarray(factors[k], dtype=np.float32) for k in self.rest]
+        rest = [as_f32(factors[k]) for k in self.rest]
         buf = line_aligned((self.chunk, self.Cf, self.Nf))
         prod = line_aligned((self.chunk, self.Mf, self.Nf))
         for ab, g, rest_cuts, tidx, tshape in self.chunks:

@@ -59,3 +59,19 @@ def dense_values(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     """A dense attribute's elements as the numpy array the chip's type holds."""
     dt = numpy_dtype(attr.get_type().element_type)
     return dense_array(attr).astype(dt, copy=False)
+
+
+_F16_AS_F32 = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float32)
+_F16_AS_F32.flags.writeable = False
+"""numpy's f32 value of every f16 bit pattern (256 KiB)."""
+
+
+def as_f32(a: Any) -> np.ndarray:
+    """`np.asarray(a, dtype=np.float32)`. An f16 array is widened by looking its bits up
+    in the table of numpy's own conversion of every f16 value: the same bits for every
+    input, by construction (tests/test_interpreter.py checks all 65,536), and about
+    2.5x faster than numpy's conversion, which widens f16 an element at a time. The
+    Q8_0 scales GGUF stores are f16, and a decode step widens 3.6 million of them."""
+    if isinstance(a, np.ndarray) and a.dtype == np.float16:
+        return np.take(_F16_AS_F32, a.view(np.uint16))
+    return np.asarray(a, dtype=np.float32)

@@ -44,7 +44,7 @@ from xdsl_spatial.interpreters.runner import (
     make_interpreter,
 )
 from xdsl_spatial.interpreters.traffic import Traffic
-from xdsl_spatial.interpreters.values import SpatialRuntimeError
+from xdsl_spatial.interpreters.values import SpatialRuntimeError, as_f32
 from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import FoldPlan, lower_q8
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
@@ -166,6 +166,19 @@ def test_gemv_moves_about_1_13_bytes_per_weight():
     assert fold.loaded["W__q8"] == 2048 * 4096
     assert fold.loaded["W__q8_scale"] == 4 * 64 * 4096
     assert fold.stored["y"] == 4 * 32 * 4096  # whole tiles: 32 rows, one real
+
+
+def test_f16_widens_by_table_to_the_bits_numpy_gives():
+    """`as_f32` looks f16 values up in a table: every one of the 65,536 bit patterns
+    (zeros, subnormals, infinities, NaNs with their payloads) gives numpy's bits, in
+    any layout an engine hands it."""
+    every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
+    assert np.array_equal(as_f32(every).view(np.uint32), every.astype(np.float32).view(np.uint32))
+    strided = every.reshape(256, 256)[::3, 1::2].T
+    widened = as_f32(strided)
+    assert widened.shape == strided.shape and widened.dtype == np.float32
+    assert np.array_equal(widened.view(np.uint32), strided.astype(np.float32).view(np.uint32))
+    assert as_f32(np.arange(3, dtype=np.int8)).dtype == np.float32
 
 
 def test_bf16_argument_takes_float32_rounded_to_nearest_even():
