@@ -46,7 +46,6 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gemv import (  # noqa: E402
     Candidate,
-    ColdStart,
     fp64_reference,
     interleaved,
     keep_freed_memory,

@@ -73,7 +73,7 @@ from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.dialects import q8, spatial
-from xdsl_spatial.passes.q8_raise import host_source, raise_q8
+from xdsl_spatial.passes.q8_raise import RaiseDecision, host_source, raise_q8
 from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
 from xdsl_spatial.dialects.spatial import (
@@ -1251,13 +1251,22 @@ def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
     )
 
 
-def lower_q8(module: ModuleOp, **options: Any) -> list[Decision]:
-    """Lower every Q8_0 matmul of `module` in place (the frontend forms `q8-raise`
-    recognises raised first); what happened to each matmul. `options`: the fields of
-    `TargetOptions`."""
-    pattern = LowerQ8Matmul(resolve_target(module, **options), decisions=list(raise_q8(module)))
+def raise_and_lower(module: ModuleOp, **options: Any) -> tuple[list[RaiseDecision], list[Decision]]:
+    """What `q8-lower` does to `module`, in place: raise the frontend forms `q8-raise`
+    recognises, then lower every Q8_0 matmul; what each step decided (the raise's
+    decisions, then one per matmul). `options`: the fields of `TargetOptions`,
+    checked before anything is rewritten."""
+    target = resolve_target(module, **options)
+    raised = raise_q8(module)
+    pattern = LowerQ8Matmul(target)
     PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
-    return pattern.decisions
+    return raised, pattern.decisions
+
+
+def lower_q8(module: ModuleOp, **options: Any) -> list[Decision]:
+    """Lower every Q8_0 matmul of `module` in place (frontend forms raised first);
+    what happened to each matmul. `raise_and_lower` also says what the raise did."""
+    return raise_and_lower(module, **options)[1]
 
 
 @dataclass(frozen=True)
@@ -1286,7 +1295,7 @@ class Q8LowerPass(TargetOptions, ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = {f.name: getattr(self, f.name) for f in dataclasses.fields(TargetOptions)}
-        decisions = lower_q8(op, **options)
+        raised, decisions = raise_and_lower(op, **options)
         if self.report:
-            for d in decisions:
+            for d in (*raised, *decisions):
                 print(d.line(), file=sys.stderr)

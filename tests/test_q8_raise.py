@@ -21,7 +21,7 @@ from xdsl_spatial.dialects.q8 import DequantizeOp, Q8Part, Q8Source
 from xdsl_spatial.dialects.spatial import ViewOp
 from xdsl_spatial.interpreters.runner import execute
 from xdsl_spatial.ir_io import parse_module
-from xdsl_spatial.passes.q8_lower import lower_q8
+from xdsl_spatial.passes.q8_lower import lower_q8, raise_and_lower
 from xdsl_spatial.passes.q8_raise import RaiseDecision, raise_q8
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "frontends"
@@ -236,7 +236,8 @@ def run_before_after(text: str, rng):
     # On a chip that holds the activation's precision (a bf16 chip would round an
     # f32 activation, and say so in the fold's claim).
     act = "bf16" if args["x"].dtype == BF16 else "f32"
-    decisions = lower_q8(after_mod, act=act)
+    raised, lowered = raise_and_lower(after_mod, act=act)
+    decisions = [*raised, *lowered]
     after_mod.verify()
     after = execute(after_mod, "f", arrays).outputs[0]
     return args, before, after, decisions, after_mod
@@ -327,9 +328,9 @@ def test_non_q8_examples_are_left_as_they_were(name, reason):
     text = (EXAMPLES / f"{name}.mlir").read_text()
     module = parse_module(text)
     before = str(module)
-    decisions = lower_q8(module)
+    raised, decisions = raise_and_lower(module)
     assert str(module) == before
-    raised = [d for d in decisions if isinstance(d, RaiseDecision)]
+    assert all(isinstance(d, RaiseDecision) for d in raised)
     assert len(raised) == 1 and not raised[0].raised and reason in raised[0].line()
 
 
@@ -437,7 +438,8 @@ def test_host_source_finds_the_frontends_tensors_behind_the_layout_ops():
 
 def test_lower_reports_the_raise_first():
     module = parse_module(kn_text(1, 256, 64))
-    lines = [d.line() for d in lower_q8(module)]
+    raised, lowered = raise_and_lower(module)
+    lines = [d.line() for d in (*raised, *lowered)]
     assert lines[0].startswith("q8-raise: linalg.matmul %y: raised")
     assert lines[1].startswith("q8-lower: linalg.matmul %y 1x256x64: lowered")
 

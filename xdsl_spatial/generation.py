@@ -177,7 +177,7 @@ def load_model(
     are reused. The file is read (and its reader, which holds all its metadata, let
     go) before the module is built."""
     from xdsl_spatial.ir_io import parse_module
-    from xdsl_spatial.passes.q8_lower import Decision, lower_q8
+    from xdsl_spatial.passes.q8_lower import lower_q8
 
     if config is None or weights is None:
         if reader is None:
@@ -201,9 +201,7 @@ def load_model(
     if lower:
         progress("lowering with q8-lower")
         t0 = time.perf_counter()
-        # q8-lower also reports what q8-raise made of generics that are no weight
-        # product (the attention's contractions): only the products' decisions here.
-        decisions = [d for d in lower_q8(module) if isinstance(d, Decision)]
+        decisions = lower_q8(module)
         lower_s = time.perf_counter() - t0
     return Model(config, module, weights, prompt_len, positions, lower, decisions, lower_s)
 
