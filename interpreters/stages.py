@@ -370,7 +370,6 @@ class Contraction:
         if any(not vary[k] <= known for k in rest):
             raise ValueError("a factor varies along an axis neither A nor B does")
         self.rest = rest
-        self.rest_axes = [[d for d in range(ndim) if d in vary[k]] for k in rest]
         self.full = full
         self.summed = set(summed)
         self.out_shape = out_shape
@@ -385,7 +384,12 @@ class Contraction:
         letters = iter(string.ascii_letters)
         self.letter = {d: next(letters) for d in [last, *self.M, *self.N]}
         p_spec = self.letter[last] + "".join(self.letter[d] for d in (*self.M, *self.N))
-        r_specs = ["".join(self.letter[d] for d in range(ndim) if d in vary[k] and d in self.letter) for k in rest]
+        # The other factors are taken with their axes in P's order (the outer batch
+        # axes first), so that each chunk of them is read as P is.
+        p_order = [*self.outer, last, *self.M, *self.N]
+        self.rest_perm = [tuple(p_order + [d for d in range(ndim) if d not in p_order]) for _ in rest]
+        self.rest_axes = [[d for d in perm if d in vary[k]] for k, perm in zip(rest, self.rest_perm)]
+        r_specs = ["".join(self.letter[d] for d in axes if d in self.letter) for axes in self.rest_axes]
         # The einsum writes in P's order (its chunk axis, then M, then N), which it
         # reads fastest; the output (all axes in order) takes it through a transposed
         # view.
@@ -407,14 +411,14 @@ class Contraction:
                 c1 = min(full[last], c0 + self.chunk)
                 ab = (*outer, slice(c0, c1))
                 rest_cuts = []
-                for k, axes in zip(rest, self.rest_axes):
+                for k, axes, perm in zip(rest, self.rest_axes, self.rest_perm):
                     idx: list[Any] = [slice(None)] * ndim
                     for d, i in zip(self.outer, outer):
                         idx[d] = slice(i, i + 1) if shapes[k][d] > 1 else slice(0, 1)
                     if last in axes:
                         idx[last] = slice(c0, c1)
                     shape = tuple(c1 - c0 if d == last else full[d] for d in axes if d in self.letter)
-                    rest_cuts.append((tuple(idx), shape))
+                    rest_cuts.append((tuple(idx[d] for d in perm), shape))
                 tidx: list[Any] = [slice(None)] * ndim
                 for d, i in zip(self.outer, outer):
                     tidx[d] = slice(i, i + 1) if out_shape[d] > 1 else slice(0, 1)
@@ -438,8 +442,9 @@ class Contraction:
         A = factors[self.a].reshape(ash).transpose(aorder)
         A = np.ascontiguousarray(A, dtype=np.float32).reshape(self.a_shape)
         B = factors[self.b].reshape(bsh).transpose(border)
-        # The other factors are small (the scales): in f32 once, as the einsum wants them.
-        rest = [as_f32(factors[k]) for k in self.rest]
+        # The other factors are small (the scales): in f32 once, as the einsum wants
+        # them (f16 ones widened into P's order; f32 ones a transposed view).
+        rest = [as_f32(factors[k].transpose(perm)) for k, perm in zip(self.rest, self.rest_perm)]
         buf = line_aligned((self.chunk, self.Cf, self.Nf))
         prod = line_aligned((self.chunk, self.Mf, self.Nf))
         for ab, g, rest_cuts, tidx, tshape in self.chunks:
