@@ -36,6 +36,8 @@ KERNEL_MODULES = (
     "xdsl_spatial.interpreters.arith",
     "xdsl_spatial.interpreters.dense",
     "xdsl_spatial.interpreters.q8",
+    "xdsl_spatial.interpreters.tensor",
+    "xdsl_spatial.interpreters.shard",
 )
 """The modules whose import registers kernels."""
 
