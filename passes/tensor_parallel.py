@@ -135,11 +135,11 @@ def annotation_split(ann: shard.ShardOp, what: str) -> AxisSplit | None | str:
     it, the reason when the pass cannot honour it."""
     sharding = ann.sharding.owner
     if not isinstance(sharding, shard.ShardingOp):
-        return f"the {what}'s sharding is not a shard.sharding op"
+        return f"{_of(what)} sharding is not a shard.sharding op"
     grid_name = sharding.grid.root_reference.data
     grid = SymbolTable.lookup_symbol(ann, sharding.grid)
     if not isinstance(grid, shard.GridOp):
-        return f"the {what}'s sharding names @{grid_name}, which is no shard.grid"
+        return f"{_of(what)} sharding names @{grid_name}, which is no shard.grid"
     shape = tuple(grid.shape.get_values())
     if len(shape) != 1:
         return (
@@ -150,14 +150,14 @@ def annotation_split(ann: shard.ShardOp, what: str) -> AxisSplit | None | str:
     if chips < 1:
         return f"grid @{grid_name} has a dynamic size; the pass needs a static number of chips"
     if sharding.dynamic_halo_sizes or sharding.static_halo_sizes.get_values():
-        return f"the {what}'s sharding has halo sizes; the chips' shares must not overlap"
+        return f"{_of(what)} sharding has halo sizes; the chips' shares must not overlap"
     if sharding.dynamic_sharded_dims_offsets:
-        return f"the {what}'s sharding has dynamic offsets; the pass needs static ones"
+        return f"{_of(what)} sharding has dynamic offsets; the pass needs static ones"
     t = cast(TensorType[Attribute], ann.src.type)
     dims = t.get_shape()
     axes = [tuple(a.get_values()) for a in sharding.split_axes.axes.data]
     if len(axes) > len(dims):
-        return f"the {what}'s sharding splits {len(axes)} dimensions of a rank-{len(dims)} tensor"
+        return f"{_of(what)} sharding splits {len(axes)} dimensions of a rank-{len(dims)} tensor"
     split = [(d, a) for d, a in enumerate(axes) if a]
     if not split:
         return None
@@ -166,7 +166,7 @@ def annotation_split(ann: shard.ShardOp, what: str) -> AxisSplit | None | str:
     dim, grid_axes = split[0]
     if grid_axes != (0,):
         return (
-            f"the {what}'s dimension {dim} is split over grid axes {list(grid_axes)}; "
+            f"{_of(what)} dimension {dim} is split over grid axes {list(grid_axes)}; "
             f"grid @{grid_name} has one axis, 0"
         )
     size = dims[dim]
@@ -174,15 +174,15 @@ def annotation_split(ann: shard.ShardOp, what: str) -> AxisSplit | None | str:
     if offsets:
         if len(offsets) != chips + 1 or offsets[0] != 0 or offsets[-1] != size:
             return (
-                f"the {what}'s sharded_dims_offsets {list(offsets)} are not {chips + 1} "
+                f"{_of(what)} sharded_dims_offsets {list(offsets)} are not {chips + 1} "
                 f"offsets from 0 to {size}"
             )
         if any(b <= a for a, b in zip(offsets, offsets[1:])):
-            return f"the {what}'s sharded_dims_offsets {list(offsets)} leave a chip empty"
+            return f"{_of(what)} sharded_dims_offsets {list(offsets)} leave a chip empty"
         return AxisSplit(grid_name, dim, offsets)
     if size % chips:
         return (
-            f"the {what}'s dimension {dim} ({size}) does not divide over the {chips} chips "
+            f"{_of(what)} dimension {dim} ({size}) does not divide over the {chips} chips "
             "of an even split (give sharded_dims_offsets)"
         )
     return AxisSplit(grid_name, dim, tuple(c * (size // chips) for c in range(chips + 1)))
@@ -274,6 +274,11 @@ def annotated_split(ann: Annotations, k: int, n: int, tile_cols: int) -> ChipSpl
             f"{Q8_BLOCK}; every chip holds whole blocks"
         )
     return ChipSplit(Split.K, cut.bounds, origin)
+
+
+def _of(what: str) -> str:
+    """`the values'` / `the weight's`: whose sharding a message is about."""
+    return f"the {what}'" if what.endswith("s") else f"the {what}'s"
 
 
 def _bounds_str(bounds: tuple[int, ...]) -> str:
