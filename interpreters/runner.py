@@ -104,7 +104,7 @@ def coerce_args(fn: func.FuncOp, arrays: Sequence[Any]) -> list[np.ndarray]:
                 f"{arg_name(fn, i)} must have shape {'x'.join(map(str, shape))}, got "
                 f"{'x'.join(map(str, arr.shape)) or 'a scalar'}"
             )
-        out.append(arr if arr.dtype == want else _as_dtype(arr, want, fn, i))
+        out.append(arr if arr.dtype == want else _as_dtype(arr, want, arg_name(fn, i)))
     return out
 
 
@@ -128,23 +128,22 @@ def _is_float(d: np.dtype[Any]) -> bool:
     return d.kind == "f" or d == _BF16
 
 
-def _as_dtype(arr: np.ndarray, want: np.dtype[Any], fn: func.FuncOp, i: int) -> np.ndarray:
+def _as_dtype(arr: np.ndarray, want: np.dtype[Any], label: str) -> np.ndarray:
+    """`arr` as `want`, for the argument `label` names."""
     if want.kind in "iub":
         if arr.dtype.kind not in "iub":
-            raise RunError(f"{arg_name(fn, i)} is {want} but the array holds {arr.dtype}")
+            raise RunError(f"{label} is {want} but the array holds {arr.dtype}")
         info = np.iinfo(want) if want.kind != "b" else None
         if info is not None and arr.size and (arr.min() < info.min or arr.max() > info.max):
-            raise RunError(
-                f"{arg_name(fn, i)} is {want} but its values leave [{info.min}, {info.max}]"
-            )
+            raise RunError(f"{label} is {want} but its values leave [{info.min}, {info.max}]")
         return arr.astype(want)
     if _is_float(want):
         if not _is_float(arr.dtype):
-            raise RunError(f"{arg_name(fn, i)} is {want} but the array holds {arr.dtype}")
+            raise RunError(f"{label} is {want} but the array holds {arr.dtype}")
         if want == _BF16 and arr.dtype not in _FROM_FLOAT:
-            raise RunError(f"{arg_name(fn, i)} is bf16: give float32 values, got {arr.dtype}")
+            raise RunError(f"{label} is bf16: give float32 values, got {arr.dtype}")
         return arr.astype(want)
-    raise RunError(f"{arg_name(fn, i)}: unsupported element type {want}")
+    raise RunError(f"{label}: unsupported element type {want}")
 
 
 def make_interpreter(module: ModuleOp, traffic: Traffic) -> Interpreter:
@@ -222,8 +221,8 @@ class Chips:
     weight shards (`distributed.Distributed`): call it on the activations."""
 
     def __init__(self, fn: func.FuncOp, chips: Any):
-        self.arity = len(fn.body.block.args)
         self.kinds = _arg_kinds(fn)
+        self.labels = [arg_name(fn, i) for i in range(len(self.kinds))]
         self.name = fn.sym_name.data
         self.chips = chips
         self.inputs: tuple[int, ...] = chips.inputs
@@ -242,10 +241,10 @@ class Chips:
             arr = np.asarray(a)
             if arr.shape != shape:
                 raise RunError(
-                    f"arg{i} must have shape {'x'.join(map(str, shape))}, got "
+                    f"{self.labels[i]} must have shape {'x'.join(map(str, shape))}, got "
                     f"{'x'.join(map(str, arr.shape)) or 'a scalar'}"
                 )
-            args.append(arr if arr.dtype == want else arr.astype(want))
+            args.append(arr if arr.dtype == want else _as_dtype(arr, want, self.labels[i]))
         from xdsl_spatial.interpreters.distributed import DistributedError
 
         try:

@@ -133,8 +133,10 @@ def test_an_error_on_a_chip_is_a_run_error(ray_instance):
     with distribute(mod, "mm", args) as on_ray:
         with pytest.raises(RunError, match=r"takes 1 activations \(arguments 0\), got 2"):
             on_ray(args[0], args[0])
-        with pytest.raises(RunError, match="arg0 must have shape 1x1024, got 1x1000"):
+        with pytest.raises(RunError, match=r"arg0 \(%x\) must have shape 1x1024, got 1x1000"):
             on_ray(args[0][:, :1000])
+        with pytest.raises(RunError, match=r"arg0 \(%x\) is bfloat16 but the array holds int64"):
+            on_ray(np.zeros((1, 1024), np.int64))
 
 
 def test_spatial_run_joins_a_cluster_and_says_the_bits_are_the_same(ray_instance, tmp_path):
