@@ -14,7 +14,9 @@ xDSL 0.75 builds the implicit body in the inputs' type (`arith.mulf` on bf16, th
 `linalg.matmul` MLIR's body whenever an input's element type differs from the
 accumulator's: `arith.extf` (floats) or `arith.extsi` (integers) of each narrower
 input, then `mulf`/`addf` in the accumulator's type. Same-type matmuls keep xDSL's
-own body, untouched.
+own body, untouched. A matmul without two inputs and one output (`outs(...)` left
+off, say) is a `VerifyException` saying so, where xDSL's body builder would index
+past its arguments.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IntegerType
 from xdsl.dialects.linalg.ops import MatmulOp, YieldOp
 from xdsl.ir import BlockArgument, Region, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
 _stock_hidden_region = MatmulOp.get_hidden_region.__func__  # type: ignore[attr-defined]
 
@@ -41,6 +44,12 @@ def _widen(value: SSAValue, to: AnyFloat | IntegerType) -> SSAValue:
 def _mixed_hidden_region(
     cls: type[MatmulOp], inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
 ) -> Region:
+    if len(inputs) != 2 or len(outputs) != 1:
+        raise VerifyException(
+            "a matmul takes two inputs, ins(A, B), and one accumulator, outs(C); got "
+            f"{len(inputs)} input{'s' if len(inputs) != 1 else ''} and "
+            f"{len(outputs)} output{'s' if len(outputs) != 1 else ''}"
+        )
     arg_types = MatmulOp.body_arg_types((*inputs, *outputs))
     acc = arg_types[-1]
     mixed = any(t != acc for t in arg_types[:-1])

@@ -9,6 +9,15 @@ the two tensors apart, the way a chip stores them:
 %w = q8.dequantize %q, %s : tensor<2048x4096xi8>, tensor<64x4096xf32> -> tensor<2048x4096xf32>
 %q, %s = q8.quantize %w exact : tensor<2048x4096xf32> -> tensor<2048x4096xi8>, tensor<64x4096xf32>
 ```
+
+A weight a frontend stored in another layout (PyTorch's `Linear` and GGUF keep it
+N x K; IREE groups it N x G x 32) keeps its operands K x N and names where they came
+from, so a host fills the chip's tensors by a transpose of the source, never by
+re-quantising it:
+
+```mlir
+%w = q8.dequantize %q, %s source "NxK" : tensor<2048x4096xi8>, tensor<64x4096xf16> -> tensor<2048x4096xf32>
+```
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IntegerType,
+    StringAttr,
     TensorType,
     UnitAttr,
 )
@@ -51,6 +61,26 @@ class Q8Part(StrEnum):
         """How a host fills this tensor from a checkpoint's Q8_0 blocks."""
         return self.value
 
+    def repack_from(self, source: Q8Source | None) -> str:
+        """How a host fills this tensor from a weight stored in `source`'s layout:
+        `q8_0.values` for the chip's own K x N, `q8_0.values from NxK` for a source the
+        host transposes (values and scales alike, bit for bit)."""
+        if source is None or source == Q8Source.KN:
+            return self.value
+        return f"{self.value} from {source.value}"
+
+
+class Q8Source(StrEnum):
+    """The layout a frontend stored a Q8_0 weight in (values, scales)."""
+
+    KN = "KxN"
+    """Values K x N, scales K/32 x N: the chip's own layout."""
+    NK = "NxK"
+    """Values N x K, scales N x K/32: PyTorch's `Linear` weight, GGUF's tensors."""
+    GROUPED = "NxGx32"
+    """Values N x G x 32 (G = K/32 groups of 32 lanes), scales N x G x 1 or N x G:
+    IREE's grouped quantised matmuls."""
+
 
 _SUFFIX = {Q8Part.VALUES: "__q8", Q8Part.SCALES: "__q8_scale"}
 
@@ -73,18 +103,22 @@ Range = tuple[int, int]
 """`start, stop` of a slice, as Python spells it."""
 
 
-def shard_repack(part: Q8Part, rows: Range, cols: Range) -> str:
-    """The repack of a tensor that holds one shard of a Q8_0 weight: the weight's K rows
-    `rows` and columns `cols`, spelled in the rows of the tensor itself (K rows for the
-    values, Q8_0 blocks for the scales), e.g. `q8_0.scales[0:32, 1024:2048]`. A host fills
-    it by that slice of the stored tensor, never by re-quantising."""
+def shard_repack(whole: str, part: Q8Part, rows: Range, cols: Range) -> str:
+    """The repack of a tensor that holds one shard of a Q8_0 weight, from the repack
+    `whole` of the whole tensor: the weight's K rows `rows` and columns `cols`, spelled
+    in the rows of the tensor itself (K rows for the values, Q8_0 blocks for the scales)
+    and in its K x N layout, e.g. `q8_0.scales[0:32, 1024:2048]` (`q8_0.values[0:1024,
+    0:64] from NxK`: that slice of the K x N transpose of a source stored N x K). A host
+    fills it by that slice of the stored tensor, never by re-quantising."""
     r0, r1 = rows if part == Q8Part.VALUES else (rows[0] // Q8_BLOCK, rows[1] // Q8_BLOCK)
-    return f"{part.repack}[{r0}:{r1}, {cols[0]}:{cols[1]}]"
+    assert whole.startswith(part.repack), "a Q8_0 part's repack starts with the part"
+    return f"{part.repack}[{r0}:{r1}, {cols[0]}:{cols[1]}]{whole[len(part.repack):]}"
 
 
 def parse_repack(text: str) -> tuple[Q8Part, tuple[Range, Range] | None] | None:
     """The part a repack fills and, for a shard, its slice of the stored tensor (rows,
-    columns); None for a repack that is not a Q8_0 part's."""
+    columns, in its K x N layout); None for a repack that is not a Q8_0 part's."""
+    text = text.partition(" from ")[0]
     head, bracket, rest = text.partition("[")
     try:
         part = Q8Part(head)
@@ -141,9 +175,9 @@ def verify_q8_pair(
         raise VerifyException(
             f"values must have element type i8, got {_element_name(values.element_type)}"
         )
-    if not isinstance(scales.element_type, Float32Type | Float16Type):
+    if not isinstance(scales.element_type, Float32Type | Float16Type | BFloat16Type):
         raise VerifyException(
-            "scales must have element type f32 or f16, got "
+            "scales must have element type f32, f16 or bf16, got "
             f"{_element_name(scales.element_type)}"
         )
     if not isinstance(weight.element_type, Float32Type | BFloat16Type):
@@ -174,27 +208,46 @@ class DequantizeOp(IRDLOperation):
     values = operand_def(TensorType)
     """The int8 values, K x N."""
     scales = operand_def(TensorType)
-    """One scale per 32 K-rows of each column, K/32 x N (f32, or f16 as GGML stores it)."""
+    """One scale per 32 K-rows of each column, K/32 x N (f32, f16 as GGML stores it, or bf16)."""
     result = result_def(TensorType)
-    """The weight, K x N, in f32 or bf16."""
+    """The weight, K x N, in f32 or bf16 (a bf16 weight is `q * s` rounded to bf16)."""
+    source = opt_prop_def(StringAttr)
+    """The layout the frontend stored the weight in (`Q8Source`), when not K x N: the
+    operands are its transposes, which a host makes when it fills the chip's tensors."""
 
     traits = traits_def(NoMemoryEffect())
 
     assembly_format = (
-        "$values `,` $scales attr-dict `:` type($values) `,` type($scales) "
-        "`->` type($result)"
+        "$values `,` $scales (`source` $source^)? attr-dict `:` type($values) `,` "
+        "type($scales) `->` type($result)"
     )
 
     def __init__(
-        self, values: SSAValue, scales: SSAValue, element_type: Attribute | None = None
+        self,
+        values: SSAValue,
+        scales: SSAValue,
+        element_type: Attribute | None = None,
+        source: Q8Source | None = None,
     ):
         vt = values.type
         assert isinstance(vt, TensorType)
         result = TensorType(element_type or Float32Type(), vt.get_shape())
-        super().__init__(operands=[values, scales], result_types=[result])
+        props = {"source": StringAttr(source.value)} if source is not None else {}
+        super().__init__(operands=[values, scales], result_types=[result], properties=props)
+
+    @property
+    def source_layout(self) -> Q8Source | None:
+        """The frontend's layout of the weight, or None for the chip's own."""
+        return Q8Source(self.source.data) if self.source is not None else None
 
     def verify_(self) -> None:
         verify_q8_pair(self.values.type, self.scales.type, self.result.type, "result")
+        if self.source is not None and self.source.data not in set(Q8Source):
+            raise VerifyException(
+                "source must be one of "
+                + ", ".join(f'"{v.value}"' for v in Q8Source)
+                + f', got "{self.source.data}"'
+            )
 
 
 @irdl_op_definition

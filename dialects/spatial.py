@@ -905,7 +905,28 @@ class ProgramOp(IRDLOperation):
             raise VerifyException(
                 f"a program's chip is an index from 0, got {self.chip.value.data}"
             )
+        self.verify_item_count()
         spatial_checks.verify_program(self)
+
+    def verify_item_count(self) -> None:
+        """Items own disjoint, non-empty rectangles of the first result, so there are
+        no more of them than its tiles hold. Checked before the items are enumerated:
+        a grid of millions is refused at once, not laid out in memory first."""
+        if not self.outs or self.num_items < 1:
+            return
+        shape = cast(TensorType[Attribute], self.outs[0].type).get_shape()
+        size = [int(x) for x in self.owns_size.get_values()]
+        tr, tc = self.target.tile
+        if len(shape) != 2 or len(size) != 2 or min(*shape, *size, tr, tc) < 1:
+            return  # the checks of each say what is wrong
+        h, w = size
+        tiles = -(-shape[0] // tr) * -(-shape[1] // tc)
+        if self.num_items * h * w > tiles:
+            raise VerifyException(
+                f"program '{self.program_name.data}': {self.num_items:,} items owning "
+                f"{h}x{w} tiles each need {self.num_items * h * w:,} tiles, but its "
+                f"result ({shape[0]}x{shape[1]}) has {tiles:,}"
+            )
 
 
 @irdl_op_definition
@@ -1293,6 +1314,9 @@ class LoadOp(_TileMoveOp):
     def verify_(self) -> None:
         from xdsl_spatial.dialects import spatial_checks
 
+        program = spatial_checks.enclosing_program(self)
+        if program is not None:
+            program.verify_item_count()  # before the move is checked for every item
         spatial_checks.verify_move(self, self.tensor, self.result.type, "load")
         bt = cast(BufferType, self.buffer.type)
         pt = cast(PageType, self.result.type)
@@ -1380,6 +1404,9 @@ class StoreOp(_TileMoveOp):
     def verify_(self) -> None:
         from xdsl_spatial.dialects import spatial_checks
 
+        program = spatial_checks.enclosing_program(self)
+        if program is not None:
+            program.verify_item_count()  # before the move is checked for every item
         spatial_checks.verify_move(self, self.tensor, self.page.type, "store")
 
 

@@ -28,7 +28,7 @@ from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
 from xdsl_spatial.dialects.spatial import ProgramOp
-from xdsl_spatial.interpreters.kernels import KernelError, prepare
+from xdsl_spatial.interpreters.kernels import KernelError, captured_values, prepare
 from xdsl_spatial.interpreters.program import CompiledProgram, ProgramCompiler
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
@@ -109,7 +109,10 @@ def compile_function(fn: func.FuncOp, fast: bool = True) -> Executable:
     results: tuple[int, ...] | None = None
     for op in block.ops:
         ins = []
-        for v in op.operands:
+        # A dense op's kernel also takes the values its regions capture from outside
+        # (a gather's table in a linalg.generic body), after its operands.
+        captured = () if isinstance(op, ProgramOp) else captured_values(op)
+        for v in (*op.operands, *captured):
             if v not in slot:
                 raise CompileError(
                     f"{op.name}: an operand is used before it is defined "

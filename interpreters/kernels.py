@@ -15,6 +15,11 @@ once, when it compiles the function.
 
 A module that defines kernels registers each with `@kernel(OpType, ...)` on its
 preparer; `KERNEL_MODULES` lists them, imported on first use.
+
+An op with regions may use values defined outside it (a `linalg.generic` body that
+reads a captured table with `tensor.extract`): its kernel takes those values after
+its operands, in the order `captured_values(op)` gives. Captured constants are not
+among them: the preparer reads a constant as it reads the op's attributes.
 """
 
 from __future__ import annotations
@@ -23,8 +28,9 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from xdsl.dialects import arith
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.ir import Operation
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 Kernel = Callable[[Sequence[Any]], tuple[Any, ...]]
 """Operand values in, result values out."""
@@ -35,6 +41,8 @@ Preparer = Callable[[Any], Kernel]
 KERNEL_MODULES = (
     "xdsl_spatial.interpreters.arith",
     "xdsl_spatial.interpreters.dense",
+    "xdsl_spatial.interpreters.linalg",
+    "xdsl_spatial.interpreters.math",
     "xdsl_spatial.interpreters.q8",
     "xdsl_spatial.interpreters.tensor",
     "xdsl_spatial.interpreters.shard",
@@ -96,11 +104,33 @@ def prepare(op: Operation) -> Kernel:
     return preparer(op)
 
 
+def captured_values(op: Operation) -> tuple[SSAValue, ...]:
+    """The values defined outside `op`, other than constants, that its regions use, in
+    order of first use (empty for an op without regions)."""
+    if not op.regions:
+        return ()
+    inside: set[Block] = set(op.walk_blocks())
+    seen: dict[SSAValue, None] = {}
+    for inner in op.walk():
+        if inner is op:
+            continue
+        for v in inner.operands:
+            if v in seen or isinstance(v.owner, arith.ConstantOp):
+                continue
+            home = v.block if isinstance(v, BlockArgument) else v.owner.parent
+            if home not in inside:
+                seen[v] = None
+    return tuple(seen)
+
+
 def dense_functions() -> InterpreterFunctions:
     """xDSL interpreter functions that run every op with a kernel (prepared each time
     the op runs)."""
 
     def run(self: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: tuple[Any, ...]):
+        captured = captured_values(op)
+        if captured:
+            args = (*args, *interpreter.get_values(captured))
         return prepare(op)(args)
 
     attrs = {f"run_{i}": impl(t)(run) for i, t in enumerate(op_types())}

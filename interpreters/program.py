@@ -91,6 +91,11 @@ class TensorSpec:
     role: Role
     stored: bool = False
     loaded: bool = False
+    bind_unpadded: bool = False
+    """An input its loads read only inside its rows (and whose rows need no pad): the
+    caller's array is read as it is, not copied into a padded one."""
+    live_only: bool = False
+    """Its stores write only its live elements: it is held as rows x padded columns."""
 
 
 def _symbol_coefficient(m: Any) -> int:
@@ -123,14 +128,19 @@ class CompiledProgram:
             step(env, None)
         outs = []
         for t in self.results:
-            a = env[t.slot].reshape(t.padded)[: t.dims[0], : t.dims[1]]
+            rows = t.dims[0] if t.live_only else t.padded[0]
+            a = env[t.slot].reshape(rows, t.padded[1])[: t.dims[0], : t.dims[1]]
             outs.append(a if a.flags.c_contiguous else np.ascontiguousarray(a))
         r = self.record
         rec = ProgramTraffic(r.name, r.kind, r.items, r.local_mem, dict(r.loaded), dict(r.stored), r.weight_elems, r.chip)
         return outs, rec
 
     def _make(self, t: TensorSpec, inputs: Sequence[np.ndarray], env: Env) -> None:
+        """Bind tensor `t`: the array its loads read (`t.read`, the tile-padded
+        contents as the program starts) and, when stores write it, the array they
+        write (`t.slot`: its live rows when that is all they write)."""
         rows, cols = t.dims
+        a = None
         if t.source is not None:
             a = inputs[t.source]
             if a.shape != t.dims or a.dtype != t.dtype:
@@ -138,22 +148,34 @@ class CompiledProgram:
                     f'{self.op_name} "{self.name}": tensor \'{t.name}\' expects '
                     f"{rows}x{cols} {t.dtype}, got {'x'.join(map(str, a.shape))} {a.dtype}"
                 )
-            if a.shape == t.padded and a.flags.c_contiguous and not t.stored:
-                data = a.reshape(-1)
+        if not t.stored or t.read != t.slot:
+            if a is None:
+                initial = t.values if t.values is not None else np.zeros(t.padded[0] * t.padded[1], t.dtype)
+            elif (a.shape == t.padded or t.bind_unpadded) and a.flags.c_contiguous:
+                initial = a.reshape(-1)
             else:
                 full = np.zeros(t.padded, dtype=t.dtype)
                 full[:rows, :cols] = a
-                data = full.reshape(-1)
+                initial = full.reshape(-1)
+            env[t.read] = initial
+        if not t.stored:
+            return
+        held = (rows if t.live_only else t.padded[0], t.padded[1])
+        if a is None and t.values is None and t.role == Role.OUTPUT:
+            # Every tile of an output is written (checked when compiled), each of its
+            # live elements: what it starts as is never read.
+            env[t.slot] = np.empty(held[0] * held[1], dtype=t.dtype)
+            return
+        data = np.zeros(held, dtype=t.dtype)
+        if a is not None:
+            data[:rows, :cols] = a
         elif t.values is not None:
-            data = t.values.copy() if t.stored else t.values
-        elif t.role == Role.OUTPUT:
-            # Every tile of an output is written (checked when compiled), whole tiles.
-            data = np.empty(t.padded[0] * t.padded[1], dtype=t.dtype)
-        else:
-            data = np.zeros(t.padded[0] * t.padded[1], dtype=t.dtype)
-        env[t.slot] = data
-        if t.read != t.slot:
-            env[t.read] = data.copy()
+            data[...] = t.values.reshape(t.padded)[: held[0]]
+        env[t.slot] = data.reshape(-1)
+
+    def _held(self, t: TensorSpec) -> int:
+        """Elements of the array a tensor that stores write is held in."""
+        return (t.dims[0] if t.live_only else t.padded[0]) * t.padded[1]
 
 
 class ProgramCompiler(LoopCompiling):
@@ -179,6 +201,10 @@ class ProgramCompiler(LoopCompiling):
         """The steps being compiled into (where a page laid out in full is made)."""
         self.statics: dict[int, Any] = {}
         """Slots whose values are known now (the pages of stages that read nothing)."""
+        self.reach: dict[int, int] = {}
+        """The furthest element read of each slot."""
+        self.pad_writes: set[int] = set()
+        """Slots of tensors some store writes padding of (once a trip, in a loop)."""
 
     def slot(self) -> int:
         self.nslots += 1
@@ -212,6 +238,11 @@ class ProgramCompiler(LoopCompiling):
                     checks.check_all_written(flat, grid, t.name)
             except VerifyException as e:
                 raise self.fail(ret, str(e)) from None
+        for t in self.tensor.values():
+            t.bind_unpadded = (
+                t.padded[1] == t.dims[1] and self.reach.get(t.read, -1) < t.dims[0] * t.padded[1]
+            )
+            t.live_only = t.stored and t.slot not in self.pad_writes
         statics: list[Any] = [None] * self.nslots
         for k, v in self.statics.items():
             statics[k] = v
@@ -385,19 +416,22 @@ class ProgramCompiler(LoopCompiling):
         if mask.all() or (per_trip and box is None):
             # (when one trip's live elements cannot be told from another's: all of them)
             box = tuple(slice(None) for _ in mask.shape)
+            if not mask.all():
+                self.pad_writes.add(t.slot)
         if mask.any():
             if box is not None:
                 dst_a, src_a = paired_access(dst_idx[box], src_idx[box])
             else:
                 dst_a, src_a = paired_access(dst_idx[mask].reshape(1, 1, -1), src_idx[mask].reshape(1, 1, -1))
-            writes.append((dst_a, Reader(src_a, src_slot)))
+            writes.append((dst_a, self.reached(Reader(src_a, src_slot))))
         unheld = np.setdiff1d(np.arange(size, dtype=np.int64), held)
         if unheld.size:  # a stage's page outside what it wrote: zeros
             z_lead, z_inner = cast(tuple[np.ndarray, np.ndarray], page_index(dest, unheld, want))
             z_idx = np.broadcast_to(z_lead + z_inner, (*want, *unheld.shape))
             z_live = live(z_idx)
-            if per_trip:
+            if per_trip and not z_live.all():
                 z_live[...] = True
+                self.pad_writes.add(t.slot)
             if z_live.any():
                 z = z_idx[z_live].reshape(1, 1, -1) if not z_live.all() else z_idx
                 writes.append((Access.of(z, np.zeros((1,) * (z.ndim - 2), np.int64)), None))
@@ -454,7 +488,17 @@ class ProgramCompiler(LoopCompiling):
             parts = page_index(layout, e, want, per_lead)
             assert parts is not None
         slot = layout.tensor if isinstance(layout, Placed) else layout.slot
-        return Reader(Access.of(*parts), slot)
+        return self.reached(Reader(Access.of(*parts), slot))
+
+    def reached(self, r: Reader) -> Reader:
+        """Note the furthest element `r` reads of its slot."""
+        a = r.access
+        if a.strides is not None:
+            far = a.offset + sum(st * (e - 1) for st, e in zip(a.strides, a.shape) if st > 0)
+        else:
+            far = int(a.index.max()) if a.index is not None and a.index.size else -1
+        self.reach[r.slot] = max(self.reach.get(r.slot, -1), far)
+        return r
 
     def static_operand(self, st: StageOp, i: int, ext: Sequence[int], want: Lead) -> np.ndarray:
         """The values of input `i` over the iteration space, known now: it is a load of

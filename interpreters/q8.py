@@ -32,13 +32,14 @@ def _quantize(op: QuantizeOp) -> Kernel:
     from xdsl_spatial.quant import NotExactQ8_0, exact_q8_0, quantize_q8_0
 
     sdt = numpy_dtype(cast(TensorType[Any], op.scales.type).element_type)
-    if op.exact is None:
-        return lambda args: quantize_q8_0(args[0], sdt)
+    quantise = quantize_q8_0 if op.exact is None else exact_q8_0
 
-    def exact(args: Any) -> tuple[Any, ...]:
+    def run(args: Any) -> tuple[Any, ...]:
         try:
-            return exact_q8_0(args[0], sdt)
+            return quantise(args[0], sdt)
         except NotExactQ8_0 as e:
             raise KernelError(op, f"exact: {e}") from None
+        except ValueError as e:  # a weight GGML's rule cannot quantise (NaN, inf)
+            raise KernelError(op, str(e)) from None
 
-    return exact
+    return run

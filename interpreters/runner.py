@@ -23,32 +23,32 @@ the weights, for many calls on the activations.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.utils.exceptions import InterpretationError, VerifyException
 
+from xdsl_spatial.interpreters.arguments import (  # noqa: F401 - RunError, arg_name: re-exported
+    RunError,
+    arg_name,
+    check_allocations,
+    coerce_args,
+)
 from xdsl_spatial.interpreters.executable import CompileError, Executable, Execution, compile_function
 from xdsl_spatial.interpreters.kernels import KernelError, dense_functions
 from xdsl_spatial.interpreters.reference import SpatialReference
 from xdsl_spatial.interpreters.traffic import Traffic
-from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
+from xdsl_spatial.interpreters.values import SpatialRuntimeError
 
 Engine = Literal["reference", "compiled"]
 ENGINES: tuple[str, ...] = ("compiled", "reference")
 DISTRIBUTIONS: tuple[str, ...] = ("local", "ray")
 """Where the chips of a tensor-parallel function run: all on this host, or each in a
 Ray actor."""
-
-
-class RunError(Exception):
-    """The function could not run: a bad argument, an op with no implementation, or
-    something the chip refuses (see `SpatialRuntimeError`)."""
 
 
 def _functions(module: ModuleOp) -> Iterator[func.FuncOp]:
@@ -79,73 +79,6 @@ def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
     )
 
 
-def arg_name(fn: func.FuncOp, i: int) -> str:
-    a = fn.body.block.args[i]
-    return f"arg{i} (%{a.name_hint})" if a.name_hint else f"arg{i}"
-
-
-def coerce_args(fn: func.FuncOp, arrays: Sequence[Any]) -> list[np.ndarray]:
-    """Each argument as the function's type takes it: shape and element type checked;
-    float32 for a bf16 argument is rounded to bf16 (nearest-even)."""
-    kinds = _arg_kinds(fn)
-    if len(arrays) != len(kinds):
-        raise RunError(
-            f"@{fn.sym_name.data} takes {len(kinds)} arguments, got {len(arrays)}"
-        )
-    out = []
-    for i, (a, kind) in enumerate(zip(arrays, kinds)):
-        if kind is None:
-            t = fn.function_type.inputs.data[i]
-            raise RunError(f"{arg_name(fn, i)}: only tensor arguments are supported, got {t}")
-        shape, want = kind
-        arr = np.asarray(a)
-        if arr.shape != shape:
-            raise RunError(
-                f"{arg_name(fn, i)} must have shape {'x'.join(map(str, shape))}, got "
-                f"{'x'.join(map(str, arr.shape)) or 'a scalar'}"
-            )
-        out.append(arr if arr.dtype == want else _as_dtype(arr, want, arg_name(fn, i)))
-    return out
-
-
-ArgKinds = list[tuple[tuple[int, ...], np.dtype[Any]] | None]
-
-
-def _arg_kinds(fn: func.FuncOp) -> ArgKinds:
-    """The shape and numpy type of each argument (None: not a tensor)."""
-    ft = cast(FunctionType, fn.properties["function_type"])
-    return [
-        (tuple(t.get_shape()), numpy_dtype(t.element_type)) if isinstance(t, TensorType) else None
-        for t in ft.inputs.data
-    ]
-
-
-_BF16 = np.dtype(ml_dtypes.bfloat16)
-_FROM_FLOAT = (np.dtype(np.float32), np.dtype(np.float64))
-
-
-def _is_float(d: np.dtype[Any]) -> bool:
-    return d.kind == "f" or d == _BF16
-
-
-def _as_dtype(arr: np.ndarray, want: np.dtype[Any], label: str) -> np.ndarray:
-    """`arr` as `want`, for the argument `label` names."""
-    if want.kind in "iub":
-        if arr.dtype.kind not in "iub":
-            raise RunError(f"{label} is {want} but the array holds {arr.dtype}")
-        info = np.iinfo(want) if want.kind != "b" else None
-        if info is not None and arr.size and (arr.min() < info.min or arr.max() > info.max):
-            raise RunError(f"{label} is {want} but its values leave [{info.min}, {info.max}]")
-        return arr.astype(want)
-    if _is_float(want):
-        if not _is_float(arr.dtype):
-            raise RunError(f"{label} is {want} but the array holds {arr.dtype}")
-        if want == _BF16 and arr.dtype not in _FROM_FLOAT:
-            raise RunError(f"{label} is bf16: give float32 values, got {arr.dtype}")
-        return arr.astype(want)
-    raise RunError(f"{label}: unsupported element type {want}")
-
-
 def make_interpreter(module: ModuleOp, traffic: Traffic) -> Interpreter:
     """xDSL's interpreter with the reference engine's functions registered."""
     interp = Interpreter(module)
@@ -162,6 +95,7 @@ def verified(module: ModuleOp, entry: str | None) -> func.FuncOp:
         fn.verify()
     except VerifyException as e:
         raise RunError(f"@{fn.sym_name.data} does not verify: {e}") from None
+    check_allocations(fn)
     return fn
 
 
@@ -170,6 +104,16 @@ def compile_module(module: ModuleOp, entry: str | None) -> Executable:
     try:
         return compile_function(verified(module, entry))
     except CompileError as e:
+        raise RunError(str(e)) from None
+
+
+def call(exe: Executable, fn: func.FuncOp, arrays: Sequence[Any]) -> Execution:
+    """One call of a compiled function on `arrays` (checked and converted to the
+    function's types); the engine's refusals as `RunError`."""
+    args = coerce_args(fn, arrays)
+    try:
+        return exe(*args)
+    except (SpatialRuntimeError, KernelError) as e:
         raise RunError(str(e)) from None
 
 
@@ -197,10 +141,14 @@ def execute(
         with distribute(module, entry, arrays, address=address) as chips:
             return chips.call(arrays)
     fn = verified(module, entry)
+    if engine == "compiled":
+        try:
+            exe = compile_function(fn)
+        except CompileError as e:
+            raise RunError(str(e)) from None
+        return call(exe, fn, arrays)
     args = coerce_args(fn, arrays)
     try:
-        if engine == "compiled":
-            return compile_module(module, entry)(*args)
         traffic = Traffic()
         with np.errstate(all="ignore"):
             outs = make_interpreter(module, traffic).call_op(fn, tuple(args))
@@ -221,9 +169,8 @@ class Chips:
     weight shards (`distributed.Distributed`): call it on the activations."""
 
     def __init__(self, fn: func.FuncOp, chips: Any):
-        self.kinds = _arg_kinds(fn)
-        self.labels = [arg_name(fn, i) for i in range(len(self.kinds))]
-        self.name = fn.sym_name.data
+        self.fn = fn
+        """Read for the arguments' types and names (as `coerce_args` reads them)."""
         self.chips = chips
         self.inputs: tuple[int, ...] = chips.inputs
         """The arguments each call takes (the others are the weights, bound once)."""
@@ -232,19 +179,10 @@ class Chips:
         """Run on the activations (the arguments `inputs` names, in order)."""
         if len(activations) != len(self.inputs):
             raise RunError(
-                f"@{self.name} on chips takes {len(self.inputs)} activations (arguments "
-                f"{', '.join(map(str, self.inputs))}), got {len(activations)}"
+                f"@{self.fn.sym_name.data} on chips takes {len(self.inputs)} activations "
+                f"(arguments {', '.join(map(str, self.inputs))}), got {len(activations)}"
             )
-        args = []
-        for i, a in zip(self.inputs, activations):
-            shape, want = cast(tuple[tuple[int, ...], np.dtype[Any]], self.kinds[i])
-            arr = np.asarray(a)
-            if arr.shape != shape:
-                raise RunError(
-                    f"{self.labels[i]} must have shape {'x'.join(map(str, shape))}, got "
-                    f"{'x'.join(map(str, arr.shape)) or 'a scalar'}"
-                )
-            args.append(arr if arr.dtype == want else _as_dtype(arr, want, self.labels[i]))
+        args = coerce_args(self.fn, activations, self.inputs)
         from xdsl_spatial.interpreters.distributed import DistributedError
 
         try:
@@ -276,7 +214,10 @@ def distribute(
 
     fn = verified(module, entry)
     args = coerce_args(fn, arrays)
-    exe = compile_module(module, entry)
+    try:
+        exe = compile_function(fn)
+    except CompileError as e:
+        raise RunError(str(e)) from None
     try:
         return Chips(fn, Distributed.make(exe, args, address))
     except (DistributedError, SpatialRuntimeError, KernelError) as e:

@@ -73,6 +73,7 @@ from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.dialects import q8, spatial
+from xdsl_spatial.passes.q8_raise import host_source, raise_q8
 from xdsl_spatial.ir_io import dense_array
 from xdsl_spatial.passes.tensor_parallel import (
     Annotations,
@@ -803,16 +804,18 @@ def build_view(
 @dataclass
 class WeightInit:
     """How the fold's weight tensors start: bound from outside, zero, or given values;
-    on a chip, which shard of the weight they hold (K rows, columns)."""
+    how a host fills each from a checkpoint (`q8_0.values`, or `q8_0.values from NxK`
+    for a frontend's weight stored N x K: filled by a transpose); and on a chip, which
+    shard of the weight they hold (K rows, columns)."""
 
     values: SSAValue | DenseIntOrFPElementsAttr | None
     scales: SSAValue | DenseIntOrFPElementsAttr | None
+    repacks: tuple[str, str] = (Q8Part.VALUES.repack, Q8Part.SCALES.repack)
     shard: tuple[tuple[int, int], tuple[int, int]] | None = None
 
     def repack(self, part: Q8Part) -> str:
-        if self.shard is None:
-            return part.repack
-        return shard_repack(part, *self.shard)
+        whole = self.repacks[0 if part == Q8Part.VALUES else 1]
+        return whole if self.shard is None else shard_repack(whole, part, *self.shard)
 
 
 def build_fold(
@@ -988,7 +991,11 @@ def weight_init(dq: q8.DequantizeOp, weight: str) -> WeightInit:
             out.append(o.value)
         else:
             out.append(v)
-    return WeightInit(out[0], out[1])
+    repacks = tuple(
+        found[1] if (found := host_source(dq, part)) is not None else part.repack
+        for part in (Q8Part.VALUES, Q8Part.SCALES)
+    )
+    return WeightInit(out[0], out[1], cast(tuple[str, str], repacks))
 
 
 def _quantised_constant(
@@ -1371,7 +1378,7 @@ class LowerQ8Matmul(RewritePattern):
                 parts.append(DenseIntOrFPElementsAttr.from_list(t, a.reshape(-1).tolist()))
             else:
                 parts.append(self._slice(v, (r0, r1), cols, chip, op, rewriter))
-        return WeightInit(parts[0], parts[1], (rows, cols))
+        return WeightInit(parts[0], parts[1], init.repacks, (rows, cols))
 
     def _slice(
         self,
@@ -1597,21 +1604,22 @@ def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
 
 
 def lower_q8(module: ModuleOp, **options: Any) -> list[Decision]:
-    """Lower every Q8_0 matmul of `module` in place; what happened to each matmul.
-    `options`: the fields of `TargetOptions` and of `ParallelOptions`."""
+    """Lower every Q8_0 matmul of `module` in place (the frontend forms `q8-raise`
+    recognises raised first); what happened to each matmul. `options`: the fields of
+    `TargetOptions` and of `ParallelOptions`."""
     known = {f.name for cls in (TargetOptions, ParallelOptions) for f in dataclasses.fields(cls)}
     if unknown := sorted(set(options) - known):
         raise TypeError(f"lower_q8: unknown options {', '.join(unknown)}")
     parallel = ParallelOptions(**_options(ParallelOptions, options))
     parallel.check()
     target = resolve_target(module, **_options(TargetOptions, options))
-    pattern = LowerQ8Matmul(target, parallel)
+    pattern = LowerQ8Matmul(target, parallel, decisions=list(raise_q8(module)))
     PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
     return pattern.decisions
 
 
 @dataclass(frozen=True)
-class Q8LowerPass(TargetOptions, ParallelOptions, ModulePass):
+class Q8LowerPass(ParallelOptions, TargetOptions, ModulePass):
     """
     Rewrite `linalg.matmul` over a `q8.dequantize`d weight into a view and a fold.
 

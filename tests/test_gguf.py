@@ -395,9 +395,9 @@ def test_tool_list(tiny, capsys):
     assert main([str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["name", "type", "K", "x", "N", "bytes"]
-    assert lines[1].split() == [Q, "Q8_0", "64", "x", "48", str(48 * 68)]
+    assert lines[1].split() == [Q, "Q8_0", "64", "x", "48", f"{48 * 68:,}"]  # 3,264
     assert lines[5].split() == [NORM, "F32", "64", "256"]
-    assert lines[-1] == f"6 tensors, {sum(t.nbytes for t in list_tensors(path))} bytes"
+    assert lines[-1] == f"6 tensors, {sum(t.nbytes for t in list_tensors(path)):,} bytes"
     assert main([str(path), "--list"]) == 0
     assert capsys.readouterr().out.splitlines() == lines
 
@@ -466,24 +466,35 @@ def test_func_name():
 
 
 @pytest.mark.parametrize(
-    "args,message",
+    "args,code,message",
     [
-        (["{missing}"], "missing.gguf: cannot read the file"),
-        (["{cut}"], "cut.gguf: "),
-        (["{tiny}", "--emit", "--tensors", "nope"], "no tensor nope"),
-        (["{tiny}", "--emit", "--tensors", NORM], f"tensor {NORM} is not a 2-d tensor"),
-        (["{tiny}", "--emit", "--layer", "5"], "no 2-d tensor in layer 5"),
-        (["{tiny}", "--emit", "--batch", "0"], "expected a positive integer, got 0"),
-        (["{tiny}", "--batch", "2"], "need --emit"),
-        (["{tiny}", "--emit", "--act", "f16"], "invalid choice"),
-        (["{tiny}", "--list", "--emit"], "not allowed with"),
+        # Errors (exit code 1): the file, or a selection it cannot satisfy.
+        (["{missing}"], 1, "missing.gguf: cannot read the file"),
+        (["{cut}"], 1, "cut.gguf: "),
+        (["{tiny}", "--emit", "--tensors", "nope"], 1, "no tensor nope"),
+        (["{tiny}", "--emit", "--tensors", NORM], 1, f"tensor {NORM} is not a 2-d tensor"),
+        (["{tiny}", "--emit", "--layer", "5"], 1, "no 2-d tensor in layer 5"),
         (
             ["{tiny}", "--emit", "--layer", "0", "-o", "{tmp}/no/such/dir/x.mlir"],
-            "cannot write",
+            1,
+            "cannot write -o",
         ),
+        (["{tiny}", "--emit", "--layer", "0", "-o", "{tmp}"], 1, "it is a directory"),
+        (
+            ["{tiny}", "--emit", "--tensors", Q, "--batch", str(2**40)],
+            1,
+            f"--batch 1,099,511,627,776: {Q}'s x (bf16), 1,099,511,627,776 x 64, would "
+            "need 140,737,488,355,328 bytes (128.0 TiB), more than the memory limit",
+        ),
+        # Usage errors (exit code 2): options argparse refuses, or that need --emit.
+        (["{tiny}", "--emit", "--batch", "0"], 2, "expected a positive integer, got 0"),
+        (["{tiny}", "--emit", "--batch", "2**40"], 2, "expected a positive integer, got '2**40'"),
+        (["{tiny}", "--batch", "2"], 2, "need --emit"),
+        (["{tiny}", "--emit", "--act", "f16"], 2, "invalid choice"),
+        (["{tiny}", "--list", "--emit"], 2, "not allowed with"),
     ],
 )
-def test_tool_errors(tiny, tmp_path, capsys, args, message):
+def test_tool_errors(tiny, tmp_path, capsys, args, code, message):
     path, _ = tiny
     cut = tmp_path / "cut.gguf"
     cut.write_bytes(path.read_bytes()[:200])
@@ -493,7 +504,7 @@ def test_tool_errors(tiny, tmp_path, capsys, args, message):
         "tiny": path,
         "tmp": tmp_path,
     }
-    assert main([a.format(**names) for a in args]) == 2
+    assert main([a.format(**names) for a in args]) == code
     captured = capsys.readouterr()
     assert captured.out == ""
     err = captured.err.strip().splitlines()
@@ -528,7 +539,7 @@ def test_console_script(tiny):
         [_console_script(), str(path) + ".nope"], capture_output=True, text=True
     )
     assert (
-        bad.returncode == 2
+        bad.returncode == 1
         and "Traceback" not in bad.stderr
         and bad.stderr.count("\n") == 1
     )

@@ -1,7 +1,7 @@
 """q8-lower: the plan helpers against hand-computed numbers, the built programs
 against the plan, and lowering as a property over shapes and targets.
 
-The numbers follow DESIGN.md §4 and the reference lowering: 32 x 32 tiles (1024
+The numbers follow docs/lowering.md (the plan and the byte model): 32 x 32 tiles (1024
 elements), K blocks of 32 Q8_0 blocks = 1024 rows, a buffer's bytes are
 depth x tiles x 1024 x element bytes, and the fold's buffers are
 
@@ -81,9 +81,9 @@ def product(
     fn: str = "mm",
     weight: str = "W",
 ) -> str:
-    """`y = x . W` over a Q8_0 weight bound from outside, in one of DESIGN.md §4's
-    spellings: `extf` (bf16 x widened into an all-f32 matmul) or `mixed` (x as it
-    is against a bf16 dequantisation, MLIR's implicit widening)."""
+    """`y = x . W` over a Q8_0 weight bound from outside, in one of the two spellings
+    docs/lowering.md names: `extf` (bf16 x widened into an all-f32 matmul) or `mixed`
+    (x as it is against a bf16 dequantisation, MLIR's implicit widening)."""
     q, s = stored_name(weight, Q8Part.VALUES), stored_name(weight, Q8Part.SCALES)
     kb = k // 32
     wt = "f32" if form == "extf" else "bf16"

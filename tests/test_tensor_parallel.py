@@ -18,7 +18,7 @@ from xdsl.dialects import shard, tensor
 from xdsl.dialects.arith import AddfOp
 from xdsl.utils.exceptions import PassFailedException
 
-from xdsl_spatial.dialects.q8 import Q8Part, parse_repack, shard_repack
+from xdsl_spatial.dialects.q8 import Q8Part, Q8Source, parse_repack, shard_repack
 from xdsl_spatial.dialects.spatial import FoldOp, ProgramOp, ViewOp
 from xdsl_spatial.interpreters.executable import compile_function
 from xdsl_spatial.interpreters.runner import ENGINES, coerce_args, execute, find_function
@@ -75,9 +75,14 @@ def test_option_split_needs_a_unit_per_chip():
 
 
 def test_a_shard_repack_spells_the_slice_of_the_stored_tensor():
-    assert shard_repack(Q8Part.VALUES, (1024, 2048), (0, 4096)) == "q8_0.values[1024:2048, 0:4096]"
+    v, sc = Q8Part.VALUES, Q8Part.SCALES
+    assert shard_repack(v.repack, v, (1024, 2048), (0, 4096)) == "q8_0.values[1024:2048, 0:4096]"
     # Scale rows are Q8_0 blocks: K rows 1024..2048 are scale rows 32..64.
-    assert shard_repack(Q8Part.SCALES, (1024, 2048), (0, 4096)) == "q8_0.scales[32:64, 0:4096]"
+    assert shard_repack(sc.repack, sc, (1024, 2048), (0, 4096)) == "q8_0.scales[32:64, 0:4096]"
+    # A frontend's N x K weight: the slice of its K x N transpose.
+    whole = v.repack_from(Q8Source.NK)
+    assert shard_repack(whole, v, (0, 1024), (64, 128)) == "q8_0.values[0:1024, 64:128] from NxK"
+    assert parse_repack("q8_0.values[0:1024, 64:128] from NxK") == (v, ((0, 1024), (64, 128)))
     assert parse_repack("q8_0.scales[32:64, 0:4096]") == (Q8Part.SCALES, ((32, 64), (0, 4096)))
     assert parse_repack("q8_0.values") == (Q8Part.VALUES, None)
     assert parse_repack("q8_0.values[1:2]") is None
@@ -470,3 +475,4 @@ def test_a_chip_program_round_trips_with_its_chip():
     text = str(mod)
     assert 'spatial.fold "q8_gemv_512x64_w2_c1" chip 1 grid [1]' in text
     assert str(parse_module(text)) == text
+

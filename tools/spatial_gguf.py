@@ -6,7 +6,9 @@
 
 `--emit` writes one `func.func` per 2-d weight: `y = x . W` with `W` the Q8_0
 dequantisation of two arguments named by the weight's stored names, the form the
-`q8-lower` pass rewrites and `bind_weights` fills from the file.
+`q8-lower` pass rewrites and `bind_weights` fills from the file. `-o` is written
+whole or not at all. Exit codes: 0 success, 1 an error (one diagnostic on
+stderr), 2 a usage error.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from xdsl_spatial import cli
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
+from xdsl_spatial.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit, plural
 
 if TYPE_CHECKING:
     from xdsl_spatial.gguf_io import TensorInfo
@@ -40,17 +44,12 @@ _FUNC = """\
 _EXTF = "    %xf = arith.extf %x : tensor<{m}x{k}xbf16> to tensor<{m}x{k}xf32>\n"
 
 
-class _BadInput(Exception):
-    """A selection the file cannot satisfy; reported on one line, exit code 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+_BadInput = cli.ToolError
+"""A selection the file cannot satisfy; reported on one line, exit code 1."""
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = cli.ArgumentParser(
         prog=PROG,
         description="List a GGUF file's tensors or emit Q8_0 matmuls over them.",
     )
@@ -62,13 +61,19 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument(
         "--emit", action="store_true", help="write an MLIR module of Q8_0 matmuls"
     )
+    what.add_argument(
+        "--emit-model",
+        action="store_true",
+        help="write the whole model (llama architecture) as @prefill of --batch tokens "
+        "and @decode of one, in linalg on tensors",
+    )
     pick = p.add_mutually_exclusive_group()
     pick.add_argument("--tensors", help="comma-separated tensor names to emit")
     pick.add_argument(
         "--layer", type=int, help="emit every 2-d tensor named blk.LAYER.*"
     )
     p.add_argument(
-        "--batch", type=_positive, help="rows of the activation x (default 1)"
+        "--batch", type=cli.positive_int, help="rows of the activation x (default 1)"
     )
     p.add_argument(
         "--act", choices=("bf16", "f32"), help="activation type (default bf16)"
@@ -76,20 +81,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--scale-type", choices=("f16", "f32"), help="scale type (default f16)"
     )
+    p.add_argument(
+        "--context",
+        type=cli.positive_int,
+        help="with --emit-model: positions of the KV cache (default 256, or the model's "
+        "context length if smaller)",
+    )
     p.add_argument("-o", "--output", help="write the module here instead of stdout")
     return p
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a positive integer, got {text!r}"
-        ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
 
 
 def _shape(t: TensorInfo) -> str:
@@ -98,14 +97,14 @@ def _shape(t: TensorInfo) -> str:
 
 def _table(tensors: list[TensorInfo]) -> str:
     rows = [("name", "type", "K x N", "bytes")]
-    rows += [(t.name, t.type_name, _shape(t), str(t.nbytes)) for t in tensors]
+    rows += [(t.name, t.type_name, _shape(t), f"{t.nbytes:,}") for t in tensors]
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = [
         f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:>{widths[3]}}"
         for r in rows
     ]
     total = sum(t.nbytes for t in tensors)
-    lines.append(f"{len(tensors)} tensors, {total} bytes")
+    lines.append(f"{plural(len(tensors), 'tensor')}, {plural(total, 'byte')}")
     return "\n".join(lines) + "\n"
 
 
@@ -160,6 +159,25 @@ def _selected(args: argparse.Namespace, tensors: list[TensorInfo]) -> list[Tenso
     return matrices
 
 
+_ACT_BYTES = {"bf16": 2, "f32": 4}
+
+
+def _check_fits(t: TensorInfo, batch: int, act: str) -> None:
+    """Refuse a batch whose activation or result could not be allocated here."""
+    limit = memory_limit()
+    for what, rows, cols, size in (
+        (f"x ({act})", batch, t.k, _ACT_BYTES[act]),
+        ("y (f32)", batch, t.n, 4),
+    ):
+        need = rows * cols * size
+        if need > limit:
+            raise cli.ToolError(
+                f"--batch {batch:,}: {t.name}'s {what}, {rows:,} x {cols:,}, would need "
+                f"{format_bytes(need)}, more than the memory limit of {format_bytes(limit)} "
+                f"(the machine's memory; {MEMORY_LIMIT_ENV} sets another)"
+            )
+
+
 def _module(args: argparse.Namespace, tensors: list[TensorInfo]) -> str:
     batch, act, scale = args.batch or 1, args.act or "bf16", args.scale_type or "f16"
     funcs, used = [], set()
@@ -176,6 +194,7 @@ def _module(args: argparse.Namespace, tensors: list[TensorInfo]) -> str:
                 file=sys.stderr,
             )
             continue
+        _check_fits(t, batch, act)
         fn = func_name(t.name)
         while fn in used:
             fn += "_"
@@ -188,11 +207,12 @@ def _module(args: argparse.Namespace, tensors: list[TensorInfo]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:
-        return int(e.code or 0)
+    return cli.run(_parser(), _main, argv)
+
+
+def _main(args: argparse.Namespace) -> int:
+    if args.emit_model:
+        return _emit_model(args)
     if not args.emit and any(
         v is not None
         for v in (
@@ -204,39 +224,42 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.output,
         )
     ):
-        print(
-            f"{PROG}: error: --tensors, --layer, --batch, --act, --scale-type and -o need --emit",
-            file=sys.stderr,
-        )
-        return 2
+        raise cli.UsageError("--tensors, --layer, --batch, --act, --scale-type and -o need --emit")
     try:
         from xdsl_spatial.gguf_io import GGUFError, list_tensors
     except ImportError as e:
-        print(
-            f"{PROG}: error: needs the gguf package ({e}); pip install 'xdsl-spatial[gguf]'",
-            file=sys.stderr,
-        )
-        return 2
+        raise cli.ToolError(
+            f"needs the gguf package ({e}); pip install 'xdsl-spatial[gguf]'"
+        ) from None
+    cli.check_output_path(args.output, "-o")
     try:
         tensors = list_tensors(args.file)
-        if not args.emit:
-            sys.stdout.write(_table(tensors))
-            return 0
-        text = _module(args, tensors)
-        if args.output is None:
-            sys.stdout.write(text)
-        else:
-            with open(args.output, "w") as f:
-                f.write(text)
-    except (GGUFError, _BadInput) as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(
-            f"{PROG}: error: cannot write {args.output}: {e.strerror or e}",
-            file=sys.stderr,
-        )
-        return 2
+    except GGUFError as e:
+        raise cli.ToolError(str(e)) from None
+    if not args.emit:
+        sys.stdout.write(_table(tensors))
+        return 0
+    text = _module(args, tensors)
+    with cli.atomic_write(args.output, option="-o") as f:
+        f.write(text)
+    return 0
+
+
+def _emit_model(args: argparse.Namespace) -> int:
+    """--emit-model: the whole model, from xdsl_spatial.llama."""
+    from xdsl_spatial.gguf_io import GGUFError, open_gguf
+    from xdsl_spatial.llama import ModelError, emit_model, read_config
+
+    cli.check_output_path(args.output, "-o")
+    try:
+        reader = open_gguf(args.file)
+        config = read_config(reader, args.file)
+        positions = args.context or config.default_positions()
+        text = emit_model(config, args.batch or 1, positions, args.file)
+    except (GGUFError, ModelError) as e:
+        raise cli.ToolError(str(e)) from None
+    with cli.atomic_write(args.output, "w", option="-o") as f:
+        f.write(text)
     return 0
 
 

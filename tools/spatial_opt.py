@@ -1,32 +1,116 @@
 """
-`spatial-opt`: `xdsl-opt` with this package's dialects and passes, reporting a
-diagnostic (a verifier error, a failed pass, a parse error) as its message on stderr
-with exit code 1 instead of a Python traceback. Everything else is xdsl-opt's.
+`spatial-opt`: `xdsl-opt` with this package's dialects and passes, and diagnostics as
+MLIR gives them: a parse error, a verifier error (dominance included) or a failed
+pass is one `FILE:LINE:COL: error: MESSAGE` with the op as written, exit code 1,
+never a Python traceback; `-o FILE` is written whole or not at all. Everything else
+(options, output) is xdsl-opt's.
 
-    spatial-opt -p 'q8-lower{report=true}' examples/gemv_q8.mlir
+    spatial-opt -p 'q8-lower{report=true}' examples/gemv_q8.mlir -o lowered.mlir
 """
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Sequence
+from typing import IO
 
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from xdsl_spatial.ir_io import diagnostic_text
+from xdsl_spatial import cli
+from xdsl_spatial.ir_io import (
+    SourceParser,
+    check_source,
+    parse_pipeline,
+    pass_error,
+    verify_module,
+)
+
+PROG = "spatial-opt"
+
+
+class _Output(io.StringIO):
+    """What xdsl-opt writes to `-o`, held until the run has succeeded (xdsl-opt
+    closes its output stream when it is done; the text must outlive that)."""
+
+    def close(self) -> None:
+        pass
+
+
+class SpatialOptMain(xDSLOptMain):
+    """xdsl-opt reading with `ir_io` (locations, dominance, the lexer's traps checked
+    first), checking the pipeline's options up front and holding `-o`'s output back
+    until every chunk has gone through."""
+
+    def setup_pipeline(self) -> None:
+        parse_pipeline(self.args.passes)  # every pass and option checked, in our words
+        super().setup_pipeline()
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        if self.args.input_file is None:
+            return sys.stdin.buffer, "mlir"
+        text = cli.read_text(self.args.input_file, "input")
+        ext = self.args.input_file.rsplit(".", 1)[-1] if "." in self.args.input_file else "mlir"
+        return io.BytesIO(text.encode("utf-8")), ext if ext in self.available_frontends else "mlir"
+
+    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
+        if self.args.frontend or file_extension != "mlir":
+            return super().parse_chunk(chunk, file_extension, start_offset)
+        try:
+            text = chunk.read().decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise cli.ToolError(f"cannot read input: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        name = self.get_input_name()
+        check_source(text, name)
+        parser = SourceParser(self.ctx, text, name, line_offset=start_offset)
+        module = parser.parse_module(not self.args.no_implicit_module)
+        if not self.args.disable_verify:
+            verify_module(module)
+        return module
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        try:
+            super().apply_passes(prog)
+        except (DiagnosticException, NotImplementedError) as e:
+            located = pass_error(prog, e)
+            if located is e:
+                raise
+            raise located from None
+        if self.pipeline.passes and not self.args.disable_verify:
+            verify_module(prog)  # xdsl-opt verified each pass; dominance too
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        try:
+            return super().output_resulting_program(prog)
+        except Exception as e:  # noqa: BLE001 - a target that cannot print this module
+            lines = str(e).strip().splitlines()
+            why = f"{type(e).__name__}: {lines[0]}" if len(lines) == 1 else type(e).__name__
+            raise cli.ToolError(
+                f"target {self.args.target} cannot print this module ({why}); it prints "
+                "only the ops it knows"
+            ) from None
+
+    def prepare_output(self) -> IO[str]:
+        if self.args.output_file is None:
+            return sys.stdout
+        cli.check_output_path(self.args.output_file, "-o")
+        self.held = _Output()
+        return self.held
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    opt = SpatialOptMain(args=list(argv) if argv is not None else None)
+    opt.run()
+    if opt.args.output_file is not None:
+        with cli.atomic_write(opt.args.output_file, option="-o") as f:
+            f.write(opt.held.getvalue())
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        xDSLOptMain(args=list(argv) if argv is not None else None).run()
-    except (DiagnosticException, ParseError) as e:
-        print(f"spatial-opt: error: {diagnostic_text(e)}", file=sys.stderr)
-        return 1
-    except ValueError as e:  # an unknown pass or a malformed pass option
-        print(f"spatial-opt: error: {e}", file=sys.stderr)
-        return 1
-    return 0
+    return cli.guarded(PROG, lambda: _run(argv))
 
 
 if __name__ == "__main__":

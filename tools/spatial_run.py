@@ -9,28 +9,30 @@
 
 `in.npz` holds one array per function argument, `arg0`, `arg1`, ...; `out.npz`
 receives `res0`, `res1`, ... A bf16 argument takes a float32 array, rounded to bf16
-(nearest-even); an int8 argument given floats, or a float argument given integers,
-is refused.
+(nearest-even); an int8 argument given floats or values beyond int8, or a float
+argument given integers, is refused; NaN or inf in an input is warned about. A
+tensor larger than the machine's memory is refused before anything is allocated.
+Exit codes: 0 success, 1 an error (one diagnostic on stderr), 2 a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import time
+import warnings
 import zipfile
 from collections.abc import Sequence
 from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from xdsl_spatial import cli
+from xdsl_spatial.cli import ToolError
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
+from xdsl_spatial.interpreters.arguments import check_allocations
 from xdsl_spatial.dialects.spatial import ProgramOp
-from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.interpreters.runner import (
     DISTRIBUTIONS,
     ENGINES,
@@ -42,16 +44,13 @@ from xdsl_spatial.interpreters.runner import (
     execute,
     find_function,
 )
-from xdsl_spatial.ir_io import apply_pipeline, diagnostic_text, make_context, parse_module
-from xdsl_spatial.traffic_io import TrafficRun, write_json
-
-
-class UsageError(Exception):
-    pass
+from xdsl_spatial.interpreters.values import numpy_dtype
+from xdsl_spatial.ir_io import apply_pipeline, make_context, parse_module
+from xdsl_spatial.traffic_io import TrafficRun, to_json
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = cli.ArgumentParser(
         prog="spatial-run",
         description="Run a function of an MLIR module (before or after q8-lower) "
         "on numpy arrays, counting the bytes each spatial program moves.",
@@ -65,8 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-p", "--pipeline", help="xdsl-opt passes to apply first, e.g. q8-lower")
     p.add_argument(
         "--seed",
-        type=int,
-        help="draw arguments missing from --inputs at random with this seed",
+        type=cli.non_negative_int,
+        help="draw arguments missing from --inputs at random with this seed (>= 0)",
     )
     p.add_argument(
         "--weights",
@@ -128,10 +127,25 @@ def _arg_types(module: ModuleOp, entry: str | None) -> tuple[str, list[tuple[str
 
 def _load_inputs(path: str) -> dict[str, np.ndarray]:
     try:
+        if not zipfile.is_zipfile(path):
+            kind = "a .npy file" if _is_npy(path) else "not an .npz archive"
+            raise ToolError(
+                f"cannot read inputs '{path}': {kind}; --inputs takes an .npz "
+                "(np.savez(path, arg0=..., arg1=...)), one array per argument"
+            )
         with np.load(path, allow_pickle=False) as z:
             return {k: z[k] for k in z.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise UsageError(f"cannot read inputs '{path}': {e}") from None
+    except IsADirectoryError:
+        raise ToolError(f"cannot read inputs '{path}': it is a directory") from None
+    except OSError as e:
+        raise ToolError(f"cannot read inputs '{path}': {e.strerror or e}") from None
+    except (ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise ToolError(f"cannot read inputs '{path}': {e}") from None
+
+
+def _is_npy(path: str) -> bool:
+    with open(path, "rb") as f:
+        return f.read(6) == b"\x93NUMPY"
 
 
 def _draw(name: str | None, t: TensorType, rng: np.random.Generator) -> np.ndarray:
@@ -156,9 +170,10 @@ def gather_arguments(
     bound: dict[str, np.ndarray],
 ) -> list[np.ndarray]:
     _, args = _arg_types(module, entry)
+    check_allocations(find_function(module, entry))  # before drawing any argument
     extra = set(inputs) - {f"arg{i}" for i in range(len(args))}
     if extra:
-        raise UsageError(
+        raise ToolError(
             f"inputs hold {', '.join(sorted(extra))}, which name no argument "
             f"(the function takes arg0..arg{len(args) - 1})"
         )
@@ -174,7 +189,7 @@ def gather_arguments(
             out.append(_draw(name, t, rng))
         else:
             label = f"{key} (%{name})" if name else key
-            raise UsageError(
+            raise ToolError(
                 f"{label} is missing: give it in --inputs, bind it with --weights, "
                 "or pass --seed to draw it at random"
             )
@@ -193,7 +208,7 @@ def _bind_weights(
         if name is not None and stored_part(name) is not None
     }
     if not wanted:
-        raise UsageError(
+        raise ToolError(
             "--weights binds arguments named NAME__q8 / NAME__q8_scale; the function "
             "has none"
         )
@@ -202,10 +217,10 @@ def _bind_weights(
             path,
             wanted,
             requantize=requantize,
-            on_requantize=lambda err: print(f"spatial-run: {err}", file=sys.stderr),
+            on_requantize=lambda err: print(f"spatial-run: note: {err}", file=sys.stderr),
         )
     except GGUFError as e:
-        raise UsageError(str(e)) from None
+        raise ToolError(str(e)) from None
 
 
 def _write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
@@ -213,16 +228,8 @@ def _write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
         f"res{i}": (o.astype(np.float32) if o.dtype.kind == "V" or str(o.dtype) == "bfloat16" else o)
         for i, o in enumerate(outputs)
     }
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".spatial-run-", suffix=".npz", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with cli.atomic_write(path, "wb", option="--outputs") as f:
+        np.savez(f, **arrays)
 
 
 def _timed(
@@ -285,30 +292,24 @@ def rounding_notes(module: ModuleOp) -> list[str]:
     return notes
 
 
+def _warn_non_finite(outputs: Sequence[np.ndarray]) -> None:
+    for i, o in enumerate(outputs):
+        if o.dtype.kind == "f" and o.size and not np.isfinite(o).all():
+            n = int(np.count_nonzero(~np.isfinite(o)))
+            warnings.warn(f"res{i}: {n:,} of its {o.size:,} values are NaN or inf", stacklevel=2)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    try:
-        return _main(args)
-    except (UsageError, RunError) as e:
-        print(f"spatial-run: error: {e}", file=sys.stderr)
-        return 1
-    except ParseError as e:
-        print(f"spatial-run: error: cannot parse {args.file}:\n{e}", file=sys.stderr)
-        return 1
-    except DiagnosticException as e:
-        print(f"spatial-run: error: {diagnostic_text(e)}", file=sys.stderr)
-        return 1
-    except ValueError as e:  # a pipeline spec xDSL cannot read
-        print(f"spatial-run: error: {e}", file=sys.stderr)
-        return 1
+    return cli.run(_parser(), _main, argv)
 
 
 def _main(args: argparse.Namespace) -> int:
-    try:
-        with open(args.file) as f:
-            text = f.read()
-    except OSError as e:
-        raise UsageError(f"cannot read {args.file}: {e.strerror}") from None
+    if args.address is not None and args.distributed != "ray":
+        raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
+    if args.distributed == "ray" and args.engine != "compiled":
+        raise cli.UsageError("--distributed ray runs the compiled engine; drop --engine reference")
+    text = cli.read_text(args.file)
+    cli.check_output_path(args.outputs, "--outputs")
     ctx = make_context()
     module = parse_module(text, args.file, ctx)
     inputs = _load_inputs(args.inputs) if args.inputs else {}
@@ -320,27 +321,27 @@ def _main(args: argparse.Namespace) -> int:
     arrays = gather_arguments(module, args.entry, inputs, args.seed, bound)
 
     before = None
-    if args.compare:
-        before, t_before = _timed(module.clone(), args.entry, arrays, args.engine)
-    pipeline = args.pipeline or ("q8-lower" if args.compare else None)
-    if pipeline:
-        apply_pipeline(module, pipeline, ctx)
-    if args.address is not None and args.distributed != "ray":
-        raise UsageError("--address joins a Ray cluster: it needs --distributed ray")
-    if args.distributed == "ray" and args.engine != "compiled":
-        raise UsageError("--distributed ray runs the compiled engine; drop --engine reference")
     local = None
-    if args.compare:
-        after, t_after = _timed(
-            module, args.entry, arrays, args.engine, args.address, args.distributed
-        )
-        if args.distributed == "ray":
-            local = execute(module, args.entry, arrays)
-    else:
-        after = execute(
-            module, args.entry, arrays, engine=args.engine,
-            distributed=args.distributed, address=args.address,
-        )
+    # NaN and inf in the inputs were warned about, once each; what they do inside
+    # the arithmetic is legitimate and not warned about again.
+    with np.errstate(all="ignore"):
+        if args.compare:
+            before, t_before = _timed(module.clone(), args.entry, arrays, args.engine)
+        pipeline = args.pipeline or ("q8-lower" if args.compare else None)
+        if pipeline:
+            apply_pipeline(module, pipeline, ctx)
+        if args.compare:
+            after, t_after = _timed(
+                module, args.entry, arrays, args.engine, args.address, args.distributed
+            )
+            if args.distributed == "ray":
+                local = execute(module, args.entry, arrays)
+        else:
+            after = execute(
+                module, args.entry, arrays, engine=args.engine,
+                distributed=args.distributed, address=args.address,
+            )
+    _warn_non_finite(after.outputs)
 
     print(_describe(after.outputs))
     if args.print_outputs:
@@ -372,14 +373,12 @@ def _main(args: argparse.Namespace) -> int:
         )
     if args.stats:
         print(after.traffic.table())
-    if args.outputs:
-        _write_outputs(args.outputs, after.outputs)
     if args.stats_json:
         entry = find_function(module, args.entry).sym_name.data
-        try:
-            write_json(args.stats_json, [TrafficRun(entry, after.traffic.programs)])
-        except OSError as e:
-            raise UsageError(f"cannot write {args.stats_json}: {e.strerror}") from None
+        with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:
+            f.write(to_json([TrafficRun(entry, after.traffic.programs)]) + "\n")
+    if args.outputs:
+        _write_outputs(args.outputs, after.outputs)
     return 0
 
 

@@ -20,22 +20,18 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import VerifyException
 
-from xdsl_spatial.atomic import write_atomic
-from xdsl_spatial.interpreters.runner import RunError, execute
+from xdsl_spatial import cli
+from xdsl_spatial.interpreters.runner import execute
 from xdsl_spatial.ir_io import apply_pipeline, diagnostic_text, make_context
 from xdsl_spatial.traffic_io import TrafficFileError, TrafficRun, read_json
 
 PROG = "spatial-viz"
 
 
-class UsageError(Exception):
-    pass
-
-
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = cli.ArgumentParser(
         prog=PROG,
         description="Draw a module's spatial programs: a program's or a function's "
         "dataflow, the tiles each work item owns, or the bytes a run moves.",
@@ -82,43 +78,29 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    return cli.run(_parser(), _main, argv)
+
+
+def _main(args: argparse.Namespace) -> int:
     from xdsl_spatial import viz
 
     try:
-        try:
-            fmt = viz.output_format(args.output)
-        except viz.VizError as e:
-            raise UsageError(str(e)) from None
-        if args.traffic is not None and args.traffic and args.file:
-            raise UsageError("give a module to run or traffic files, not both")
-        if args.traffic is None and not args.file:
-            raise UsageError("--graph and --tiles draw a module: give FILE")
-        if args.traffic is not None and not args.traffic and not args.file:
-            raise UsageError("--traffic needs a module to run (FILE) or STATS files")
+        fmt = viz.output_format(args.output)
+    except viz.VizError as e:
+        raise cli.UsageError(str(e)) from None
+    if args.traffic is not None and args.traffic and args.file:
+        raise cli.UsageError("give a module to run or traffic files, not both")
+    if args.traffic is None and not args.file:
+        raise cli.UsageError("--graph and --tiles draw a module: give FILE")
+    if args.traffic is not None and not args.traffic and not args.file:
+        raise cli.UsageError("--traffic needs a module to run (FILE) or STATS files")
+    cli.check_output_path(args.output, "-o")
+    try:
         viz.check_extra()
         data = _picture(args, fmt)
-        write_atomic(args.output, data)
-    except UsageError as e:
-        parser.print_usage(sys.stderr)
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
-    except (viz.VizError, RunError, TrafficFileError) as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 1
-    except ParseError as e:
-        print(f"{PROG}: error: cannot parse {args.file}:\n{e}", file=sys.stderr)
-        return 1
-    except DiagnosticException as e:
-        print(f"{PROG}: error: {diagnostic_text(e)}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{PROG}: error: cannot write {args.output}: {e.strerror}", file=sys.stderr)
-        return 1
-    except ValueError as e:  # a pipeline spec xDSL cannot read
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 1
+    except (viz.VizError, TrafficFileError) as e:
+        raise cli.ToolError(str(e)) from None
+    cli.write_file(args.output, data, "-o")
     return 0
 
 

@@ -17,8 +17,9 @@ args = bind_weights(reader, {
 }, requantize=True, on_requantize=print)
 ```
 
-Every failure, from a missing or cut-short file to a tensor of the wrong shape, is a
-`GGUFError` naming the file and the tensor. The header is walked with bounds checks
+Every failure, from a missing or cut-short file to a tensor of the wrong shape or a
+Q8_0 tensor whose scales are NaN or inf, is a `GGUFError` naming the file and the
+tensor. The header is walked with bounds checks
 before `gguf.GGUFReader` sees it, because the reader trusts the counts it reads and
 loops for as long as a corrupt array length says.
 """
@@ -47,6 +48,7 @@ from gguf.quants import dequantize as gguf_dequantize
 from numpy.typing import DTypeLike
 
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_part
+from xdsl_spatial.memory import plural
 from xdsl_spatial.quant import quantize_q8_0
 
 Q8_0_BLOCK_BYTES = 2 + Q8_BLOCK
@@ -338,7 +340,28 @@ def q8_0_parts(
     k, n = _matrix(path, t)
     if t.tensor_type != GGMLQuantizationType.Q8_0:
         raise GGUFError(f"{path}: tensor {name} is {t.tensor_type.name}, not Q8_0")
-    return _repack(np.asarray(t.data), k, n, _scale_dtype(scale_dtype))
+    values, scales = _repack(np.asarray(t.data), k, n, _scale_dtype(scale_dtype))
+    _check_scales(path, name, scales)
+    return values, scales
+
+
+_F16_EXPONENT = 0x7C00
+"""An fp16 whose exponent bits are all set is inf or NaN."""
+
+
+def _check_scales(path: str, name: str, scales: np.ndarray) -> None:
+    """Refuse Q8_0 scales that are NaN or inf: no weight has them, only a corrupt file."""
+    bits = scales.view(np.uint16) if scales.dtype == np.float16 else None
+    bad = (bits & _F16_EXPONENT) == _F16_EXPONENT if bits is not None else ~np.isfinite(scales)
+    if not bad.any():
+        return
+    b, col = (int(i) for i in np.argwhere(bad)[0])
+    raise GGUFError(
+        f"{path}: tensor {name} has {plural(int(np.count_nonzero(bad)), 'non-finite Q8_0 scale')} "
+        f"(NaN or inf), the first {scales[b, col]} for K-rows "
+        f"{b * Q8_BLOCK}..{b * Q8_BLOCK + Q8_BLOCK - 1} of column {col} (row {col}, "
+        f"block {b} in the file); the file is corrupt"
+    )
 
 
 def _dequantized(path: str, t: Any, k: int, n: int) -> np.ndarray:

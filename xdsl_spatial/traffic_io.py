@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl_spatial.atomic import write_atomic
+from xdsl_spatial.cli import write_file
 from xdsl_spatial.interpreters.traffic import ProgramTraffic
 
 FORMAT = "spatial-traffic"
@@ -69,7 +69,7 @@ def to_json(runs: Sequence[TrafficRun]) -> str:
 
 
 def write_json(path: str, runs: Sequence[TrafficRun]) -> None:
-    write_atomic(path, (to_json(runs) + "\n").encode())
+    write_file(path, (to_json(runs) + "\n").encode(), "traffic file")
 
 
 def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:

@@ -23,11 +23,17 @@ def _q8_lower():
     return Q8LowerPass
 
 
+def _q8_raise():
+    from xdsl_spatial.passes.q8_raise import Q8RaisePass
+
+    return Q8RaisePass
+
+
 # Loading the universe is what every xdsl-opt run does first, so the mixed-precision
 # `linalg.matmul` is understood even by modules that never mention q8 or spatial.
 linalg_mixed.install()
 
 SPATIAL_UNIVERSE = Universe(
     all_dialects={"q8": _q8, "spatial": _spatial},
-    all_passes={"q8-lower": _q8_lower},
+    all_passes={"q8-lower": _q8_lower, "q8-raise": _q8_raise},
 )

@@ -11,7 +11,8 @@
 // RUN: xdsl-opt -p q8-lower %S/../../examples/tensor_parallel_n4.mlir | filecheck %s --check-prefix=N4
 // RUN: xdsl-opt -p q8-lower %S/../../examples/tensor_parallel_k2.mlir | filecheck %s --check-prefix=K2
 //
-// Each bad example gets its diagnostic, as one message and the op, with exit code 1.
+// Each bad example gets its diagnostic, in MLIR's FILE:LINE:COL: error: MESSAGE shape
+// with the op as written, and exit code 1.
 // RUN: not spatial-opt %S/../../examples/bad/scales_rows.mlir 2>&1 | filecheck %s --check-prefix=SCALES
 // RUN: not spatial-opt %S/../../examples/bad/buffers_beyond_local_memory.mlir 2>&1 | filecheck %s --check-prefix=MEMORY
 // RUN: not spatial-opt %S/../../examples/bad/load_outside_its_tensor.mlir 2>&1 | filecheck %s --check-prefix=OUTSIDE
@@ -19,21 +20,22 @@
 // RUN: not spatial-opt %S/../../examples/bad/unwritten_output_tiles.mlir 2>&1 | filecheck %s --check-prefix=UNWRITTEN
 // RUN: not spatial-opt -p q8-lower %S/../../examples/bad/inexact_weight.mlir 2>&1 | filecheck %s --check-prefix=INEXACT
 
-// SCALES:      spatial-opt: error: scales must have K/32 = 64 rows, got 65
-// SCALES-NEXT:   at: %w = "q8.dequantize"(%W__q8, %W__q8_scale)
+// SCALES:      {{.*}}bad/scales_rows.mlir:6:3: error: 'q8.dequantize' op scales must have K/32 = 64 rows, got 65
+// SCALES-NEXT:   %w = q8.dequantize %W__q8, %W__q8_scale : tensor<2048x4096xi8>, tensor<65x4096xf32> -> tensor<2048x4096xf32>
 // SCALES-NOT:  Traceback
 
-// MEMORY:      spatial-opt: error: buffers need 757760 bytes of local memory but a site has 524288 (in_x 4096, in_q8 524288, in_scale 65536, run_sum 65536, block 32768, out 65536)
-// MEMORY-NEXT:   at: %y = "spatial.fold"
+// MEMORY:      {{.*}}bad/buffers_beyond_local_memory.mlir:7:3: error: 'spatial.fold' op buffers need 757760 bytes of local memory but a site has 524288 (in_x 4096, in_q8 524288, in_scale 65536, run_sum 65536, block 32768, out 65536)
+// MEMORY-NEXT:   %y = spatial.fold "q8_gemv_1024x512_w8" grid [2]
 
-// OUTSIDE:     spatial-opt: error: load block 32x8 at tile 9 (row 0 starts at tile 9) runs outside tensor 'W__q8' (32x16 tiles) for item 1
-// OUTSIDE-NEXT:  at: %p_in_q8 = "spatial.load"
+// OUTSIDE:     {{.*}}bad/load_outside_its_tensor.mlir:28:7: error: 'spatial.load' op load block 32x8 at tile 9 (row 0 starts at tile 9) runs outside tensor 'W__q8' (32x16 tiles) for item 1
+// OUTSIDE-NEXT:  %p_in_q8 = spatial.load %q[%kb * 512 + %item * 8 + 1] block 32x8
 
-// OVERLAP:     spatial-opt: error: items 0 and 1 both write tile (0, 4) of 'y'
+// OVERLAP:     {{.*}}bad/overlapping_items.mlir:7:3: error: 'spatial.fold' op items 0 and 1 both write tile (0, 4) of 'y'
 
-// UNWRITTEN:   spatial-opt: error: tile (0, 8) of output 'y' is written by no item (8 of 16 tiles unwritten)
+// UNWRITTEN:   {{.*}}bad/unwritten_output_tiles.mlir:7:3: error: 'spatial.fold' op tile (0, 8) of output 'y' is written by no item (8 of 16 tiles unwritten)
 
-// INEXACT:     spatial-opt: error: q8-lower: weight 'W' (q8.quantize of a constant) is not exact Q8_0, so it cannot be stored as int8 values and scales: block K-rows 0..31 of column 0: its scale max|w|/127 = 0.011811023622047244 is not representable in float32
+// INEXACT:     {{.*}}bad/inexact_weight.mlir:13:3: error: 'linalg.matmul' op q8-lower: weight 'W' (q8.quantize of a constant) is not exact Q8_0, so it cannot be stored as int8 values and scales: block K-rows 0..31 of column 0: its scale max|w|/127 = 0.011811023622047244 is not representable in float32
+// INEXACT-NEXT:  %y = linalg.matmul ins(%x, %w : tensor<1x1024xbf16>, tensor<1024x256xbf16>)
 
 // N4:      %x__q8_rows0_c0 = spatial.view "q8_view_1x2048_from0_c0" chip 0
 // N4:      %x__q8_rows0_c1 = spatial.view "q8_view_1x2048_from0_c1" chip 1

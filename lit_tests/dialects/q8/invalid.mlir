@@ -37,11 +37,19 @@ func.func @values_not_i8(%q: tensor<64x96xi16>, %s: tensor<2x96xf32>) {
 
 // -----
 
-func.func @scales_bf16(%q: tensor<64x96xi8>, %s: tensor<2x96xbf16>) {
-  %w = q8.dequantize %q, %s : tensor<64x96xi8>, tensor<2x96xbf16> -> tensor<64x96xf32>
+func.func @scales_f64(%q: tensor<64x96xi8>, %s: tensor<2x96xf64>) {
+  %w = q8.dequantize %q, %s : tensor<64x96xi8>, tensor<2x96xf64> -> tensor<64x96xf32>
   func.return
 }
-// CHECK: scales must have element type f32 or f16, got bf16
+// CHECK: scales must have element type f32, f16 or bf16, got f64
+
+// -----
+
+func.func @source_unknown(%q: tensor<64x96xi8>, %s: tensor<2x96xf16>) {
+  %w = q8.dequantize %q, %s source "KxM" : tensor<64x96xi8>, tensor<2x96xf16> -> tensor<64x96xf32>
+  func.return
+}
+// CHECK: source must be one of "KxN", "NxK", "NxGx32", got "KxM"
 
 // -----
 
@@ -121,7 +129,7 @@ func.func @quantize_scales_i8(%w: tensor<64x96xf32>) {
   %q, %s = q8.quantize %w : tensor<64x96xf32> -> tensor<64x96xi8>, tensor<2x96xi8>
   func.return
 }
-// CHECK: scales must have element type f32 or f16, got i8
+// CHECK: scales must have element type f32, f16 or bf16, got i8
 
 // -----
 

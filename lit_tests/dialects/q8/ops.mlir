@@ -20,6 +20,17 @@ func.func @dequantize(%q: tensor<64x96xi8>, %s: tensor<2x96xf32>, %h: tensor<2x9
   func.return %w, %wb : tensor<64x96xf32>, tensor<64x96xbf16>
 }
 
+// A weight a frontend stored N x K, with bf16 scales: its operands are the K x N
+// transposes, and the op names the layout they came from.
+// CHECK-LABEL: func.func @dequantize_source
+// CHECK-NEXT:    q8.dequantize %{{.*}}, %{{.*}} source "NxK" : tensor<64x96xi8>, tensor<2x96xbf16> -> tensor<64x96xf32>
+// GENERIC-LABEL: "func.func"() <{sym_name = "dequantize_source"
+// GENERIC:         "q8.dequantize"(%{{.*}}, %{{.*}}) <{source = "NxK"}> : (tensor<64x96xi8>, tensor<2x96xbf16>) -> tensor<64x96xf32>
+func.func @dequantize_source(%q: tensor<64x96xi8>, %s: tensor<2x96xbf16>) -> tensor<64x96xf32> {
+  %w = q8.dequantize %q, %s source "NxK" : tensor<64x96xi8>, tensor<2x96xbf16> -> tensor<64x96xf32>
+  func.return %w : tensor<64x96xf32>
+}
+
 // CHECK-LABEL: func.func @quantize
 // CHECK-SAME:    (%[[W:.*]]: tensor<64x96xf32>, %[[WB:.*]]: tensor<64x96xbf16>)
 // CHECK-NEXT:    %{{.*}}, %{{.*}} = q8.quantize %[[W]] : tensor<64x96xf32> -> tensor<64x96xi8>, tensor<2x96xf32>

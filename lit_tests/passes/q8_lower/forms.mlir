@@ -1,4 +1,4 @@
-// The input spellings DESIGN.md §4 names, the activation and scale precisions, and
+// The input spellings docs/lowering.md names, the activation and scale precisions, and
 // what each changes in the programs and in the byte model.
 //
 // RUN: xdsl-opt %s -p q8-lower | filecheck %s
@@ -151,7 +151,7 @@ func.func @from_f16(%x: tensor<1x2048xf16>, %W__q8: tensor<2048x4096xi8>, %W__q8
 // CHECK-NOT:   linalg.matmul
 // CHECK-NOT:   q8.dequantize
 
-// Byte model (DESIGN.md §4): weight K * Np + scale bytes * K/32 * Np; view reads
+// Byte model (docs/lowering.md): weight K * Np + scale bytes * K/32 * Np; view reads
 // items * K blocks * m * 1024 * activation bytes.
 // REPORT: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 757760 B (view 135168 B); bytes: weight 9437184 + view reads 65536 = 9502720 < bf16 copy 16777216; moves 9502720 B (1.1328 B/weight)
 // REPORT: q8-lower: linalg.matmul %y 1x2048x4096: lowered: wb = 8, items = 16, K blocks = 2, tail = 0 Q8_0 blocks, local memory = 757760 B (view 135168 B); bytes: weight 9437184 + view reads 65536 = 9502720 < bf16 copy 16777216

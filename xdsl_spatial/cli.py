@@ -1,0 +1,314 @@
+"""
+What every command-line tool of the package shares: one diagnostic per error, the
+exit codes, and outputs that are written whole or not at all.
+
+Exit codes: 0 success; 1 an error (a diagnostic on stderr); 2 a usage error (an
+option argparse cannot read, or options that do not go together).
+
+A tool is a parser and a body; `run` does the rest:
+
+```python
+from xdsl_spatial import cli
+
+def _parser() -> cli.ArgumentParser:
+    p = cli.ArgumentParser(prog="spatial-foo", description="...")
+    p.add_argument("file", help="the .mlir module")
+    p.add_argument("--seed", type=cli.non_negative_int, help="...")
+    p.add_argument("-o", "--output", help="write here instead of stdout")
+    return p
+
+def _main(args) -> int:
+    text = cli.read_text(args.file)                 # ToolError naming the file
+    cli.check_output_path(args.output, "-o")        # before any work is done
+    with cli.atomic_write(args.output) as f:        # renamed into place on success
+        f.write(text)
+    return 0
+
+def main(argv=None) -> int:
+    return cli.run(_parser(), _main, argv)
+```
+
+The API:
+
+- `ToolError(message)`: raise it for an error the user can fix; printed as
+  `PROG: error: MESSAGE`, exit code 1. `UsageError(message)`: the same with exit
+  code 2, for options that do not go together.
+- `ArgumentParser`: argparse's, printing a usage error as one line
+  (`PROG: error: argument --seed: ...`), exit code 2. Option types:
+  `non_negative_int`, `positive_int`, `byte_count` (`512M`).
+- `run(parser, body, argv)`: parses `argv` and calls `body(args)`, returning its
+  exit code; every error becomes one diagnostic. `guarded(prog, body)` does the
+  same for a `body()` that reads its own arguments. An `ir_io.IRError` or xDSL
+  `ParseError` prints in MLIR's `FILE:LINE:COL: error: MESSAGE` shape; a
+  `RunError` with a location likewise; `ToolError`, `PipelineError`, an `OSError`
+  with its file, a `MemoryError` as `PROG: error: ...`. A warning
+  (`warnings.warn`) prints as `PROG: warning: MESSAGE`, once. An exception nothing
+  expects prints as `PROG: internal error: TYPE: MESSAGE`, exit code 1, no
+  traceback (set `XDSL_SPATIAL_TRACEBACK=1` to see it); it is a bug to report.
+- `read_text(path)`: a file's text, or a `ToolError` saying why not (missing, a
+  directory, unreadable, not UTF-8).
+- `check_output_path(path, option)`: a `ToolError` now, before any work, if `path`
+  cannot be written (its directory is missing, it is a directory).
+- `write_file(path, payload, option)`: `payload` (bytes) into `path` the same way.
+- `atomic_write(path, mode="w")`: a context manager giving a stream (text, or
+  bytes with `"wb"`) whose contents replace `path` when the block ends without an
+  exception, through a temporary file beside `path` renamed into place; nothing is
+  written otherwise. An existing `path` keeps its permissions, a symlink stays a
+  link to the new file, a device (`/dev/null`) is written to directly; a write that
+  fails (a full disk) is a `ToolError` naming `path`. `path=None` or `-` streams to
+  stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, Any, NoReturn
+
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from xdsl_spatial.ir_io import PipelineError, format_diagnostic
+from xdsl_spatial.memory import parse_bytes
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+TRACEBACK_ENV = "XDSL_SPATIAL_TRACEBACK"
+"""Set to 1 to let an internal error raise with its traceback."""
+
+
+class ToolError(Exception):
+    """An error the user can fix: `PROG: error: MESSAGE`, exit code 1."""
+
+    exit_code = EXIT_ERROR
+
+
+class UsageError(ToolError):
+    """Options that do not go together: `PROG: error: MESSAGE`, exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser, with a usage error as one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer >= 0."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def byte_count(text: str) -> int:
+    """An argparse type: bytes, as `1048576`, `512M` or `4G`."""
+    try:
+        return parse_bytes(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+# --------------------------------------------------------------------------------------
+# Files
+# --------------------------------------------------------------------------------------
+
+
+def read_text(path: str, what: str = "") -> str:
+    """The UTF-8 text of `path` (`-` reads stdin), or a ToolError saying why not."""
+    label = f"{what} '{path}'" if what else f"'{path}'"
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except IsADirectoryError:
+        raise ToolError(f"cannot read {label}: it is a directory") from None
+    except OSError as e:
+        raise ToolError(f"cannot read {label}: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ToolError(
+            f"cannot read {label}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})"
+        ) from None
+
+
+def check_output_path(path: str | None, option: str) -> None:
+    """A ToolError now if `path` (given with `option`) cannot be written."""
+    if path is None or path == "-":
+        return
+    if os.path.isdir(path):
+        raise ToolError(f"cannot write {option} '{path}': it is a directory")
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise ToolError(f"cannot write {option} '{path}': no directory '{directory}'")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise ToolError(f"cannot write {option} '{path}': '{directory}' is not writable")
+
+
+def _mode_for(path: str) -> int:
+    """The permissions the written file gets: the existing file's, else the umask's."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | None, mode: str = "w", option: str = "output") -> Iterator[IO[Any]]:
+    """A stream to write the output into; it replaces `path` only when the block
+    succeeds (the text is held in memory, then written beside `path` and renamed).
+    `path` None or `-` streams to stdout instead."""
+    binary = "b" in mode
+    if path is None or path == "-":
+        yield sys.stdout.buffer if binary else sys.stdout
+        return
+    check_output_path(path, option)
+    held: io.BytesIO | io.StringIO = io.BytesIO() if binary else io.StringIO()
+    yield held
+    data = held.getvalue()
+    write_file(path, data if isinstance(data, bytes) else data.encode("utf-8"), option)
+
+
+def write_file(path: str, payload: bytes, option: str = "output") -> None:
+    """Write `payload` to `path` whole or not at all (see `atomic_write`); a write
+    that fails is a `ToolError` naming `option` and `path`."""
+    try:
+        _replace(path, payload)
+    except OSError as e:
+        raise ToolError(f"cannot write {option} '{path}': {e.strerror or e}") from None
+
+
+def _replace(path: str, payload: bytes) -> None:
+    """Put `payload` in `path`: through a temporary file beside it, renamed."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        # A device or a pipe (/dev/null, /dev/stdout): nothing to replace, write to it.
+        with open(path, "wb") as f:
+            f.write(payload)
+        return
+    path = os.path.realpath(path)  # through a symlink: replace the file, keep the link
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, _mode_for(path))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# --------------------------------------------------------------------------------------
+# Running a tool
+# --------------------------------------------------------------------------------------
+
+
+def diagnostic(prog: str, e: BaseException) -> tuple[str, int] | None:
+    """The text (one diagnostic) and exit code of an error the tools expect, or None
+    for one nothing expects."""
+    from xdsl_spatial.interpreters.arguments import RunError
+
+    if isinstance(e, ToolError):
+        return f"{prog}: error: {e}", e.exit_code
+    if isinstance(e, (ParseError, DiagnosticException)):
+        return format_diagnostic(e, prog), EXIT_ERROR
+    if isinstance(e, RunError):
+        where = e.location or prog
+        return f"{where}: error: {e}", EXIT_ERROR
+    if isinstance(e, PipelineError):
+        return f"{prog}: error: {e}", EXIT_ERROR
+    if isinstance(e, OSError):
+        where = f" '{e.filename}'" if e.filename else ""
+        return f"{prog}: error: cannot access{where}: {e.strerror or e}", EXIT_ERROR
+    if isinstance(e, MemoryError):
+        return f"{prog}: error: out of memory{f' ({e})' if str(e) else ''}", EXIT_ERROR
+    if isinstance(e, RecursionError):
+        return f"{prog}: error: the input nests too deeply to read", EXIT_ERROR
+    return None
+
+
+def report(prog: str, e: BaseException) -> int:
+    """Print `e` as the one diagnostic it is (an error nothing expects as an internal
+    error); the exit code."""
+    known = diagnostic(prog, e)
+    if known is None:
+        known = (
+            f"{prog}: internal error: {type(e).__name__}: {e}\n"
+            f"  this is a bug in xdsl-spatial; {TRACEBACK_ENV}=1 shows where",
+            EXIT_ERROR,
+        )
+    print(known[0], file=sys.stderr)
+    return known[1]
+
+
+def _show_warning(prog: str) -> Callable[..., None]:
+    def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        print(f"{prog}: warning: {message}", file=sys.stderr)
+
+    return show
+
+
+def run(
+    parser: argparse.ArgumentParser,
+    body: Callable[[argparse.Namespace], int | None],
+    argv: Sequence[str] | None = None,
+) -> int:
+    """Parse `argv` with `parser`, run `body`; its exit code, every error one diagnostic."""
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help (0) or a usage error (2), already printed
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    return guarded(parser.prog, lambda: body(args))
+
+
+def guarded(prog: str, body: Callable[[], int | None]) -> int:
+    """`body()`'s exit code, with every error one diagnostic and every warning one
+    line, both naming `prog`."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _show_warning(prog)
+        try:
+            return body() or EXIT_OK
+        except SystemExit as e:  # a library that exits (argparse inside xdsl-opt)
+            return e.code if isinstance(e.code, int) else EXIT_USAGE
+        except KeyboardInterrupt:
+            print(f"{prog}: interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            with contextlib.suppress(OSError):
+                sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stdout's reader has gone
+            return EXIT_ERROR
+        except Exception as e:  # every error is one diagnostic
+            if diagnostic(prog, e) is None and os.environ.get(TRACEBACK_ENV):
+                raise
+            return report(prog, e)

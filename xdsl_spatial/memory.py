@@ -1,0 +1,60 @@
+"""
+How much memory a run may take, and byte counts written the way people read them.
+
+A tensor the machine cannot hold is refused before anything allocates it (by the
+parser for a dense attribute, by `interpreters.arguments.check_allocations` for a
+function's values), with the bytes it would need. The limit is the machine's
+physical memory, or `XDSL_SPATIAL_MEMORY_LIMIT` (bytes, or with a K, M, G or T
+suffix: `512M`) when set.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+MEMORY_LIMIT_ENV = "XDSL_SPATIAL_MEMORY_LIMIT"
+"""The environment variable that lowers (or raises) the memory limit."""
+
+_SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def physical_memory() -> int:
+    """Bytes of physical memory, as the OS reports them (2**63 when it does not)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 63
+
+
+def parse_bytes(text: str) -> int:
+    """`1048576`, `512M`, `4G` as bytes; ValueError for anything else."""
+    m = re.fullmatch(r"\s*(\d+)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if m is None:
+        raise ValueError(f"expected a byte count such as 1048576, 512M or 4G, got {text!r}")
+    return int(m.group(1)) * _SUFFIX[m.group(2).upper()]
+
+
+def memory_limit() -> int:
+    """The most bytes one value may take: `XDSL_SPATIAL_MEMORY_LIMIT`, else physical memory."""
+    text = os.environ.get(MEMORY_LIMIT_ENV)
+    if text:
+        try:
+            return parse_bytes(text)
+        except ValueError:
+            pass  # a malformed setting falls back to the machine's own limit
+    return physical_memory()
+
+
+def format_bytes(n: int) -> str:
+    """`9,437,184 bytes (9.0 MiB)`: exact, with thousands separators, and readable."""
+    exact = f"{n:,} byte" + ("" if n == 1 else "s")
+    for unit, shift in (("EiB", 60), ("PiB", 50), ("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            return f"{exact} ({n / (1 << shift):.1f} {unit})"
+    return exact
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """`1 item`, `2 items`, `1,024 tiles`."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
