@@ -15,9 +15,10 @@ The function is compiled once, on the driver, by the compiled engine
 
 - a *weight* is a value read only as a `param` of chips' programs, or by the dense ops
   that cut it into such params (the `tensor.extract_slice` of each chip's shard); the
-  function arguments that are weights are bound when the chips are made, the ops
-  that cut them run then, on the driver, and each chip's actor receives its shards
-  (and its compiled programs) once;
+  function arguments some chip's param is (or is cut from) are the weights, bound when
+  the chips are made: the ops that cut them run then, on the driver, and each chip's
+  actor receives its shards (and its compiled programs) once. A weight the driver's
+  own ops read too (a tied embedding's lookup) stays with the driver as well;
 - each program that names a chip (`spatial.fold "..." chip 2`) runs in that chip's
   actor; a value it makes stays there unless a step elsewhere reads it (the view a
   chip's folds read never leaves the chip);
@@ -82,7 +83,10 @@ class Placement:
     setup: tuple[int, ...]
     """The steps that cut weights, run once when the chips are made."""
     weight_args: tuple[int, ...]
-    """The arguments that are weights, bound when the chips are made."""
+    """The arguments that are weights (some chip's param is one, or is cut from one),
+    bound when the chips are made."""
+    driver_weights: tuple[int, ...]
+    """The weight arguments the driver's own steps read too: it keeps them."""
     activations: tuple[int, ...]
     """The other arguments: what each call takes."""
     shards: dict[int, tuple[int, ...]]
@@ -117,21 +121,33 @@ def place(exe: Executable) -> Placement:
             pos in params[s] or s in cutting for s, pos in us
         )
 
+    def a_param(s: int, pos: int, cutting: set[int]) -> bool:
+        return pos in params[s] or s in cutting
+
     # Cutting steps: dense ops all of whose results are weights, read as chips' params
     # (or by other cutting steps), found from the end; then only those whose inputs
-    # are weight arguments or cut weights, until nothing changes.
+    # are weight arguments (an argument some chip's param is cut from, or is) or cut
+    # weights, until nothing changes.
     cutting: set[int] = set()
     for s in range(len(steps) - 1, -1, -1):
         st = steps[s]
         if st.program is None and st.outs and all(feeds_params(v, cutting) for v in st.outs):
             cutting.add(s)
     while True:
-        weight_args = {a for a in range(exe.arity) if feeds_params(a, cutting)}
+        weight_args = {
+            a for a in range(exe.arity) if any(a_param(s, pos, cutting) for s, pos in uses.get(a, []))
+        }
         cut = {v for s in cutting for v in steps[s].outs}
         bad = {s for s in cutting if not all(v in weight_args or v in cut for v in steps[s].ins)}
         if not bad:
             break
         cutting -= bad
+    # A weight the driver reads too (a tied embedding: the driver's lookup, the LM
+    # head's shards) stays with the driver as well.
+    driver_weights = {
+        a for a in weight_args
+        if a in results or any(chip_of[s] is None and s not in cutting for s, _ in uses.get(a, []))
+    }
     known = weight_args | cut
     shards: dict[int, set[int]] = {}
     sent: dict[int, tuple[int, ...]] = {}
@@ -157,6 +173,7 @@ def place(exe: Executable) -> Placement:
         chip_of,
         tuple(sorted(cutting)),
         tuple(sorted(weight_args)),
+        tuple(sorted(driver_weights)),
         tuple(a for a in range(exe.arity) if a not in weight_args),
         {c: tuple(sorted(v)) for c, v in shards.items()},
         sent,
@@ -281,6 +298,8 @@ class Distributed:
     placement: Placement
     actors: dict[int, Any]
     ray: Any
+    kept: dict[int, np.ndarray]
+    """The weights the driver reads itself (`Placement.driver_weights`)."""
     inputs: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -316,7 +335,7 @@ class Distributed:
             for a in actors.values():
                 ray.kill(a)
             raise DistributedError(f"a chip's Ray actor could not start: {_cause(e)}") from None
-        return Distributed(exe, pl, actors, ray)
+        return Distributed(exe, pl, actors, ray, {a: arrays[a] for a in pl.driver_weights})
 
     def __call__(self, *activations: np.ndarray) -> Execution:
         ray, pl, steps = self.ray, self.placement, self.exe.steps
@@ -325,7 +344,7 @@ class Distributed:
                 f"@{self.exe.name} on chips takes {len(pl.activations)} activations "
                 f"(arguments {list(pl.activations)}), got {len(activations)}"
             )
-        env: dict[int, Any] = dict(zip(pl.activations, activations))
+        env: dict[int, Any] = {**self.kept, **dict(zip(pl.activations, activations))}
         records: list[Any] = []
         refs: dict[int, Any] = {}
 
