@@ -174,3 +174,33 @@ def test_an_unreachable_address_is_an_error_at_once(tmp_path):
     )
     assert r.returncode == 1
     assert r.stderr.startswith("spatial-run: error: cannot reach the Ray cluster at 127.0.0.1:1")
+
+
+def test_a_program_of_no_chip_runs_on_the_driver(ray_instance):
+    """One product split over 2 chips, another of the same x on no chip: the second's
+    view and fold run on the driver, the first's on the actors; the bits are one host's."""
+    text = sharded(1, 1024, 128, 2, "n").replace(
+        "  func.return %y : tensor<1x128xf32>",
+        "  %v = q8.dequantize %W__q8, %W__q8_scale : tensor<1024x128xi8>, tensor<32x128xf32> -> tensor<1024x128xf32>\n"
+        "  %y2 = linalg.matmul ins(%xf, %v : tensor<1x1024xf32>, tensor<1024x128xf32>) outs(%zero : tensor<1x128xf32>) -> tensor<1x128xf32>\n"
+        "  %sum = arith.addf %y, %y2 : tensor<1x128xf32>\n"
+        "  func.return %sum : tensor<1x128xf32>",
+    )
+    mod = module(text)
+    d1, d2 = lower_q8(mod)
+    assert d1.split is not None and d2.lowered and d2.split is None
+    exe = compile_module(mod, "mm")
+    pl = place(exe)
+    on = {st.program.name: pl.chip_of[s] for s, st in enumerate(exe.steps) if st.program is not None}
+    assert on == {
+        "q8_view_1x1024_from0_c0": 0, "q8_view_1x1024_from0_c1": 1,
+        "q8_gemv_1024x64_w2_c0": 0, "q8_gemv_1024x64_w2_c1": 1,
+        "q8_view_1x1024_from0": None, "q8_gemv_1024x128_w4": None,
+    }
+    # The weight's arguments feed the chips' shards and the driver's fold: both.
+    assert pl.weight_args == (1, 2) and pl.driver_weights == (1, 2)
+    args = list(operands(1, 1024, 128, False, np.random.default_rng(1)))
+    local = execute(mod, "mm", args)
+    on_ray = execute(mod, "mm", args, distributed="ray")
+    assert same_bits(on_ray.outputs, local.outputs)
+    assert on_ray.traffic.programs == local.traffic.programs
