@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             fresh = parse_module(text)
             dt, _ = timed(lambda: lower_q8(fresh), collect=False)
             nogc_t.append(dt)
-            del module, fresh, out
+            module = fresh = out = None  # freed before the next repeat parses
         if not args.no_subprocess:
             with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
                 f.write(text)

@@ -99,6 +99,42 @@ def stored_part(name: str) -> tuple[str, Q8Part] | None:
     return None
 
 
+Range = tuple[int, int]
+"""`start, stop` of a slice, as Python spells it."""
+
+
+def shard_repack(whole: str, part: Q8Part, rows: Range, cols: Range) -> str:
+    """The repack of a tensor that holds one shard of a Q8_0 weight, from the repack
+    `whole` of the whole tensor: the weight's K rows `rows` and columns `cols`, spelled
+    in the rows of the tensor itself (K rows for the values, Q8_0 blocks for the scales)
+    and in its K x N layout, e.g. `q8_0.scales[0:32, 1024:2048]` (`q8_0.values[0:1024,
+    0:64] from NxK`: that slice of the K x N transpose of a source stored N x K). A host
+    fills it by that slice of the stored tensor, never by re-quantising."""
+    r0, r1 = rows if part == Q8Part.VALUES else (rows[0] // Q8_BLOCK, rows[1] // Q8_BLOCK)
+    assert whole.startswith(part.repack), "a Q8_0 part's repack starts with the part"
+    return f"{part.repack}[{r0}:{r1}, {cols[0]}:{cols[1]}]{whole[len(part.repack):]}"
+
+
+def parse_repack(text: str) -> tuple[Q8Part, tuple[Range, Range] | None] | None:
+    """The part a repack fills and, for a shard, its slice of the stored tensor (rows,
+    columns, in its K x N layout); None for a repack that is not a Q8_0 part's."""
+    text = text.partition(" from ")[0]
+    head, bracket, rest = text.partition("[")
+    try:
+        part = Q8Part(head)
+    except ValueError:
+        return None
+    if not bracket:
+        return part, None
+    try:
+        rows, cols = (tuple(int(v) for v in r.split(":")) for r in rest.rstrip("]").split(","))
+    except ValueError:
+        return None
+    if len(rows) != 2 or len(cols) != 2 or not rest.endswith("]"):
+        return None
+    return part, ((rows[0], rows[1]), (cols[0], cols[1]))
+
+
 def _element_name(t: Attribute) -> str:
     if isinstance(t, IntegerType):
         return f"i{t.width.data}"

@@ -51,7 +51,9 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IndexType,
+    I64,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     StringAttr,
     TensorType,
@@ -688,6 +690,9 @@ class ProgramOp(IRDLOperation):
     """The block plan."""
     numerics = prop_def(NumericsAttr)
     """Whether the result is bit-exact."""
+    chip = opt_prop_def(IntegerAttr[I64])
+    """The chip of a tensor-parallel deployment the program runs on (absent: the one
+    chip of a single-chip deployment)."""
 
     ins = var_operand_def(TensorType)
     """Tensors from outside; the body sees them as block arguments after the coordinates."""
@@ -712,21 +717,30 @@ class ProgramOp(IRDLOperation):
         ins: Sequence[SSAValue],
         result_types: Sequence[Attribute],
         body: Region,
+        chip: int | None = None,
     ):
+        properties: dict[str, Attribute] = {
+            "sym_name": StringAttr(name),
+            "grid": DenseArrayBase.from_list(i64, grid),
+            "owns": AffineMapAttr(owns),
+            "owns_size": DenseArrayBase.from_list(i64, owns_size),
+            "target": target,
+            "plan": plan,
+            "numerics": numerics,
+        }
+        if chip is not None:
+            properties["chip"] = IntegerAttr(chip, i64)
         super().__init__(
             operands=[ins],
             result_types=[result_types],
             regions=[body],
-            properties={
-                "sym_name": StringAttr(name),
-                "grid": DenseArrayBase.from_list(i64, grid),
-                "owns": AffineMapAttr(owns),
-                "owns_size": DenseArrayBase.from_list(i64, owns_size),
-                "target": target,
-                "plan": plan,
-                "numerics": numerics,
-            },
+            properties=properties,
         )
+
+    @property
+    def chip_index(self) -> int | None:
+        """The chip the program runs on, or None on a single-chip deployment."""
+        return self.chip.value.data if self.chip is not None else None
 
     @property
     def grid_shape(self) -> tuple[int, ...]:
@@ -773,6 +787,8 @@ class ProgramOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_string_literal(self.program_name.data)
+        if self.chip is not None:
+            printer.print_string(f" chip {self.chip.value.data}")
         grid = ", ".join(str(g) for g in self.grid_shape)
         owns = self.owns.data
         dims = [f"d{i}" for i in range(owns.num_dims)]
@@ -811,6 +827,9 @@ class ProgramOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ProgramOp:
         name = parser.parse_str_literal(" (the program's name)")
+        chip = None
+        if parser.parse_optional_keyword("chip") is not None:
+            chip = parser.parse_integer(allow_negative=False, allow_boolean=False)
         parser.parse_keyword("grid")
         grid = parser.parse_comma_separated_list(
             parser.Delimiter.SQUARE,
@@ -871,6 +890,7 @@ class ProgramOp(IRDLOperation):
             ins=ins,
             result_types=res_types,
             body=body,
+            chip=chip,
         )
         if attrs is not None:
             op.attributes.update(attrs.data)
@@ -881,6 +901,10 @@ class ProgramOp(IRDLOperation):
     def verify_(self) -> None:
         from xdsl_spatial.dialects import spatial_checks
 
+        if self.chip is not None and self.chip.value.data < 0:
+            raise VerifyException(
+                f"a program's chip is an index from 0, got {self.chip.value.data}"
+            )
         self.verify_item_count()
         spatial_checks.verify_program(self)
 

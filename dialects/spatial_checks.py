@@ -188,6 +188,7 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
     shape = (program.num_items, trips)
     if not all(shape):
         return  # no item or no trip: the program's or the loop's verifier says so
+    check_enumerable(program)
     t0 = eval_linear(origin, values, shape)
     if table_form is not None and op.table is not None:
         decl = op.table.owner
@@ -201,6 +202,34 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
         t0, (bh, bw), op.stride.data, tile_grid(h, program.target.tile), kind,
         _tensor_name(tensor), range(trips) if loop is not None else None,
     )
+
+
+ENUMERATION_COPIES = 4
+"""Arrays of a check's size alive at once (its indices, their rows and columns, a sort)."""
+
+
+def check_enumerable(program: ProgramOp) -> None:
+    """The checks that enumerate every item's tiles (moves, owned rectangles) fit the
+    memory limit: a program too large for them is refused before they allocate, not
+    after minutes of swapping (`XDSL_SPATIAL_MEMORY_LIMIT` sets the limit)."""
+    from xdsl_spatial.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
+
+    items = program.num_items
+    tiles = items * math.prod(int(x) for x in program.owns_size.get_values())
+    for mv in program.body.walk():
+        if isinstance(mv, _TileMoveOp):
+            bh, bw = mv.block_shape
+            loop = enclosing_loop(mv)
+            trips = loop.trips.data if loop is not None else 1
+            tiles = max(tiles, items * trips * bh * (bw if isinstance(mv, StoreOp) else 1))
+    need = tiles * 8 * ENUMERATION_COPIES
+    limit = memory_limit()
+    if need > limit:
+        raise VerifyException(
+            f"program '{program.program_name.data}': checking its {items:,} items "
+            f"enumerates {tiles:,} tiles at once, {format_bytes(need)}, more than the "
+            f"memory limit ({format_bytes(limit)}; {MEMORY_LIMIT_ENV} sets another)"
+        )
 
 
 def _tensor_name(v: SSAValue) -> str:
@@ -392,6 +421,7 @@ def verify_program(op: ProgramOp) -> None:
 
 def verify_items(op: ProgramOp, returned: list[TensorOp]) -> None:
     """Items own disjoint rectangles; stores write exactly what items own; outputs are whole."""
+    check_enumerable(op)
     tile = op.target.tile
     owns = op.owns.data
     if (

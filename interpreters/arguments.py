@@ -73,16 +73,21 @@ def _arg_kinds(ft: FunctionType) -> ArgKinds:
     )
 
 
-def coerce_args(fn: func.FuncOp, arrays: Sequence[Any]) -> list[np.ndarray]:
+def coerce_args(
+    fn: func.FuncOp, arrays: Sequence[Any], positions: Sequence[int] | None = None
+) -> list[np.ndarray]:
     """Each argument as the function's type takes it: shape and element type checked;
-    float32 for a bf16 argument is rounded to bf16 (nearest-even)."""
+    float32 for a bf16 argument is rounded to bf16 (nearest-even). `positions`: which
+    arguments `arrays` are (default: all of them, in order)."""
     kinds = _arg_kinds(cast(FunctionType, fn.properties["function_type"]))
-    if len(arrays) != len(kinds):
+    if positions is None and len(arrays) != len(kinds):
         raise RunError(
             f"@{fn.sym_name.data} takes {len(kinds)} arguments, got {len(arrays)}"
         )
+    at = range(len(kinds)) if positions is None else positions
     out = []
-    for i, (a, kind) in enumerate(zip(arrays, kinds)):
+    for i, a in zip(at, arrays):
+        kind = kinds[i]
         if kind is None:
             t = fn.function_type.inputs.data[i]
             raise RunError(f"{arg_name(fn, i)}: only tensor arguments are supported, got {t}")

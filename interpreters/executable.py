@@ -30,7 +30,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.kernels import KernelError, captured_values, prepare
 from xdsl_spatial.interpreters.program import CompiledProgram, ProgramCompiler
-from xdsl_spatial.interpreters.traffic import Traffic
+from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
 
 
@@ -46,12 +46,27 @@ class Execution:
 
 
 @dataclass(frozen=True)
-class _Step:
+class FunctionStep:
+    """One op of the function: a dense op's kernel or a compiled program, reading and
+    writing slots of the environment."""
+
     run: Callable[[Sequence[Any]], tuple[Any, ...]] | None
     program: CompiledProgram | None
     ins: tuple[int, ...]
     outs: tuple[int, ...]
     name: str
+
+    def __call__(self, args: Sequence[Any]) -> tuple[Sequence[Any], ProgramTraffic | None]:
+        """The step's results, and a program's traffic."""
+        if self.program is not None:
+            return self.program.run(args)
+        assert self.run is not None
+        try:
+            return self.run(args), None
+        except KernelError:
+            raise
+        except (ValueError, IndexError, TypeError, MemoryError) as e:
+            raise SpatialRuntimeError(f"{self.name}: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -61,7 +76,7 @@ class Executable:
 
     name: str
     arity: int
-    steps: tuple[_Step, ...]
+    steps: tuple[FunctionStep, ...]
     slots: int
     results: tuple[int, ...]
 
@@ -75,18 +90,9 @@ class Executable:
         # them are not the user's concern (inputs are checked where they come in).
         with np.errstate(all="ignore"):
             for st in self.steps:
-                args = [env[i] for i in st.ins]
-                if st.program is not None:
-                    outs, record = st.program.run(args)
+                outs, record = st([env[i] for i in st.ins])
+                if record is not None:
                     traffic.programs.append(record)
-                else:
-                    assert st.run is not None
-                    try:
-                        outs = st.run(args)
-                    except KernelError:
-                        raise
-                    except (ValueError, IndexError, TypeError, MemoryError) as e:
-                        raise SpatialRuntimeError(f"{st.name}: {e}") from None
                 for i, v in zip(st.outs, outs):
                     env[i] = v
         return Execution(tuple(np.asarray(env[i]) for i in self.results), traffic)
@@ -99,7 +105,7 @@ def compile_function(fn: func.FuncOp, fast: bool = True) -> Executable:
         raise CompileError(f"@{fn.sym_name.data}: a function of more than one block cannot run")
     block = fn.body.block
     slot: dict[SSAValue, int] = {a: i for i, a in enumerate(block.args)}
-    steps: list[_Step] = []
+    steps: list[FunctionStep] = []
     results: tuple[int, ...] | None = None
     for op in block.ops:
         ins = []
@@ -125,13 +131,13 @@ def compile_function(fn: func.FuncOp, fast: bool = True) -> Executable:
                 program = ProgramCompiler(op, fast).compile()
             except SpatialRuntimeError as e:
                 raise CompileError(str(e)) from None
-            steps.append(_Step(None, program, tuple(ins), tuple(outs), op.name))
+            steps.append(FunctionStep(None, program, tuple(ins), tuple(outs), op.name))
         else:
             try:
                 kernel = prepare(op)
             except KernelError as e:
                 raise CompileError(str(e)) from None
-            steps.append(_Step(kernel, None, tuple(ins), tuple(outs), op.name))
+            steps.append(FunctionStep(kernel, None, tuple(ins), tuple(outs), op.name))
     if results is None:
         raise CompileError(f"@{fn.sym_name.data}: the function does not end with func.return")
     return Executable(fn.sym_name.data, len(block.args), tuple(steps), len(slot), results)

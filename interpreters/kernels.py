@@ -45,6 +45,7 @@ KERNEL_MODULES = (
     "xdsl_spatial.interpreters.math",
     "xdsl_spatial.interpreters.q8",
     "xdsl_spatial.interpreters.tensor",
+    "xdsl_spatial.interpreters.shard",
 )
 """The modules whose import registers kernels."""
 

@@ -133,7 +133,7 @@ class CompiledProgram:
             a = env[t.slot].reshape(rows, t.padded[1])[: t.dims[0], : t.dims[1]]
             outs.append(a if a.flags.c_contiguous else np.ascontiguousarray(a))
         r = self.record
-        rec = ProgramTraffic(r.name, r.kind, r.items, r.local_mem, dict(r.loaded), dict(r.stored), r.weight_elems)
+        rec = ProgramTraffic(r.name, r.kind, r.items, r.local_mem, dict(r.loaded), dict(r.stored), r.weight_elems, r.chip)
         return outs, rec
 
     def _make(self, t: TensorSpec, inputs: Sequence[np.ndarray], env: Env) -> None:
@@ -194,7 +194,9 @@ class ProgramCompiler(LoopCompiling):
         self.tensor: dict[SSAValue, TensorSpec] = {}
         self.layout: dict[SSAValue, Layout] = {}
         self.dense: dict[SSAValue, Dense] = {}
-        self.record = ProgramTraffic(op.program_name.data, op.KIND, self.items, op.buffer_bytes())
+        self.record = ProgramTraffic(
+            op.program_name.data, op.KIND, self.items, op.buffer_bytes(), chip=op.chip_index
+        )
         self.writes: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         self.current: list[Step] = []
         """The steps being compiled into (where a page laid out in full is made)."""

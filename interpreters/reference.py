@@ -135,7 +135,7 @@ class SpatialReference(InterpreterFunctions):
         except VerifyException as e:
             raise self.fail(op, str(e)) from None
         record = ProgramTraffic(
-            op.program_name.data, op.KIND, op.num_items, op.buffer_bytes()
+            op.program_name.data, op.KIND, op.num_items, op.buffer_bytes(), chip=op.chip_index
         )
         coords = op.item_coords()
         self.running.append(record)

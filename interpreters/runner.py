@@ -13,6 +13,11 @@ interpreter (`reference.py`: what a program means), `compiled` (the default) rea
 the function once into an executable and runs that (`executable.py`: fast). To run a
 function many times, compile it once: `exe = compile_module(module, "gemv")`, then
 `exe(*arrays)` (arguments already of the function's types: `coerce_args`).
+
+A function lowered over chips runs the same way on one host, or with
+`distributed="ray"` with each chip's programs in a Ray actor of its own
+(`distributed.py`); `distribute(module, "gemv", arrays)` makes the actors once, with
+the weights, for many calls on the activations.
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ from xdsl_spatial.interpreters.values import SpatialRuntimeError
 
 Engine = Literal["reference", "compiled"]
 ENGINES: tuple[str, ...] = ("compiled", "reference")
+DISTRIBUTIONS: tuple[str, ...] = ("local", "ray")
+"""Where the chips of a tensor-parallel function run: all on this host, or each in a
+Ray actor."""
 
 
 def _functions(module: ModuleOp) -> Iterator[func.FuncOp]:
@@ -115,11 +123,23 @@ def execute(
     arrays: Sequence[Any],
     *,
     engine: Engine | str = "compiled",
+    distributed: str = "local",
+    address: str | None = None,
 ) -> Execution:
     """Run `entry` on `arrays` with `engine`; the outputs and the traffic of every
-    program that ran."""
+    program that ran. `distributed="ray"` runs each chip's programs in a Ray actor (the
+    compiled engine; `address`: a Ray cluster to join, else a local instance)."""
     if engine not in ENGINES:
         raise RunError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
+    if distributed not in DISTRIBUTIONS:
+        raise RunError(
+            f"unknown distribution '{distributed}', expected one of {', '.join(DISTRIBUTIONS)}"
+        )
+    if distributed == "ray":
+        if engine != "compiled":
+            raise RunError("chips run as Ray actors with the compiled engine only")
+        with distribute(module, entry, arrays, address=address) as chips:
+            return chips.call(arrays)
     fn = verified(module, entry)
     if engine == "compiled":
         try:
@@ -142,3 +162,63 @@ def execute(
 def run(module: ModuleOp, entry: str | None, *arrays: Any, engine: Engine | str = "compiled") -> tuple[np.ndarray, ...]:
     """The outputs of `entry` on `arrays`."""
     return execute(module, entry, arrays, engine=engine).outputs
+
+
+class Chips:
+    """A function lowered over chips, each chip's programs in a Ray actor holding its
+    weight shards (`distributed.Distributed`): call it on the activations."""
+
+    def __init__(self, fn: func.FuncOp, chips: Any):
+        self.fn = fn
+        """Read for the arguments' types and names (as `coerce_args` reads them)."""
+        self.chips = chips
+        self.inputs: tuple[int, ...] = chips.inputs
+        """The arguments each call takes (the others are the weights, bound once)."""
+
+    def __call__(self, *activations: Any) -> Execution:
+        """Run on the activations (the arguments `inputs` names, in order)."""
+        if len(activations) != len(self.inputs):
+            raise RunError(
+                f"@{self.fn.sym_name.data} on chips takes {len(self.inputs)} activations "
+                f"(arguments {', '.join(map(str, self.inputs))}), got {len(activations)}"
+            )
+        args = coerce_args(self.fn, activations, self.inputs)
+        from xdsl_spatial.interpreters.distributed import DistributedError
+
+        try:
+            return self.chips(*args)
+        except (DistributedError, SpatialRuntimeError, KernelError) as e:
+            raise RunError(str(e)) from None
+
+    def call(self, arrays: Sequence[Any]) -> Execution:
+        """Run on all of the function's arguments, taking the activations among them."""
+        return self(*(arrays[i] for i in self.inputs))
+
+    def close(self) -> None:
+        self.chips.close()
+
+    def __enter__(self) -> Chips:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def distribute(
+    module: ModuleOp, entry: str | None, arrays: Sequence[Any], *, address: str | None = None
+) -> Chips:
+    """`entry` compiled, its chips' programs each in a Ray actor that holds its weight
+    shards, cut from `arrays` (the function's arguments; only the weights are read:
+    the arguments no dense op but a chip's cut reads)."""
+    from xdsl_spatial.interpreters.distributed import Distributed, DistributedError
+
+    fn = verified(module, entry)
+    args = coerce_args(fn, arrays)
+    try:
+        exe = compile_function(fn)
+    except CompileError as e:
+        raise RunError(str(e)) from None
+    try:
+        return Chips(fn, Distributed.make(exe, args, address))
+    except (DistributedError, SpatialRuntimeError, KernelError) as e:
+        raise RunError(str(e)) from None

@@ -34,7 +34,7 @@ from typing import Any, cast
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, FloatAttr
-from xdsl.ir import Block, BlockArgument, SSAValue
+from xdsl.ir import BlockArgument, SSAValue
 
 from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType, StageOp, YieldOp, linear_form
 from xdsl_spatial.interpreters.kernels import Kernel, prepare
@@ -148,9 +148,11 @@ class Body:
                 self.shape[r] = broadcast(*(self.shape[a] for a in args))
         self.size = len(self.slot)
         self.ndim = ndim
-        self.yielded = cast(YieldOp, block.last_op).value
         self.rows = rows
-        self.terms = self._terms(block)[1 if drop_first else 0 :]
+        self.terms = self._terms(cast(YieldOp, block.last_op).value)[1 if drop_first else 0 :]
+        # The body's values indexed the slots while it was read; the compiled body
+        # keeps none of them (it holds no reference into the IR, and pickles alone).
+        del self.slot
         # Only the ops the terms read run (a row term's select does not).
         needed = {t.slot for t in self.terms}
         for st in reversed(self.steps):
@@ -189,7 +191,7 @@ class Body:
                 self.other_rows += ts
         """The shape of the yielded value, a row term's axis at its full extent."""
 
-    def _terms(self, block: Block) -> list[Term]:
+    def _terms(self, yielded: SSAValue) -> list[Term]:
         """The yielded value as a sum: a chain of f32 adds whose inner adds have no
         other use is flattened into its terms, left to right."""
         out: list[Term] = []
@@ -207,7 +209,7 @@ class Body:
                 return
             out.append(self._term(v))
 
-        walk(self.yielded, True)
+        walk(yielded, True)
         return out
 
     def _term(self, v: SSAValue) -> Term:
@@ -480,7 +482,6 @@ class StageEval:
         drop_first: bool = False,
         fast: bool = True,
     ):
-        self.op = op
         ext = op.iter_extents
         kinds = op.iter_kinds
         base = nlead + extra

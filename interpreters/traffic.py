@@ -4,6 +4,10 @@ The bytes every program moves: per program run, per tensor, loaded and stored.
 The chip moves whole tiles, so a load or store of an `h x w` block moves
 `h * w * tile elements * element bytes`, once per item and per time it runs (its
 `repeat`: the K loop's trips). Both engines count the same numbers.
+
+A program of a tensor-parallel deployment records its chip, so a run's bytes add up
+per chip (`Traffic.per_chip`): each chip moves its own shard of the weights and its
+own view of the activations.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ class ProgramTraffic:
     stored: dict[str, int] = field(default_factory=dict)
     weight_elems: int = 0
     """K x N of the Q8_0 weight a fold reads (0 when it reads none)."""
+    chip: int | None = None
+    """The chip the program ran on (None: a single-chip deployment)."""
 
     @property
     def load_bytes(self) -> int:
@@ -48,30 +54,81 @@ class ProgramTraffic:
         self.stored[tensor] = self.stored.get(tensor, 0) + nbytes
 
 
+@dataclass(frozen=True)
+class ChipTraffic:
+    """What one chip's programs moved in one call."""
+
+    chip: int
+    programs: int
+    load_bytes: int
+    store_bytes: int
+    weight_elems: int
+    """K x N of the weight shards its folds read."""
+    fold_load_bytes: int
+    """What its folds loaded: their shards and view reads."""
+
+    def bytes_per_weight(self) -> float | None:
+        return self.fold_load_bytes / self.weight_elems if self.weight_elems else None
+
+
 @dataclass
 class Traffic:
     """Every program run of one call, in the order they ran."""
 
     programs: list[ProgramTraffic] = field(default_factory=list)
 
+    def per_chip(self) -> list[ChipTraffic]:
+        """The bytes of each chip's programs, by chip (empty when no program names a
+        chip)."""
+        chips = sorted({p.chip for p in self.programs if p.chip is not None})
+        out = []
+        for c in chips:
+            ps = [p for p in self.programs if p.chip == c]
+            folds = [p for p in ps if p.weight_elems]
+            out.append(
+                ChipTraffic(
+                    c,
+                    len(ps),
+                    sum(p.load_bytes for p in ps),
+                    sum(p.store_bytes for p in ps),
+                    sum(p.weight_elems for p in folds),
+                    sum(p.load_bytes for p in folds),
+                )
+            )
+        return out
+
     def table(self) -> str:
-        rows = [("program", "tensor", "loaded B", "stored B")]
-        for p in self.programs:
+        """One row per program and tensor, and a total per program; with chips, a
+        chip column and a total per chip."""
+        chipped = any(p.chip is not None for p in self.programs)
+        rows = [("chip", "program", "tensor", "loaded B", "stored B")]
+        # A chip's programs together, in the order they ran.
+        order = sorted(self.programs, key=lambda p: -1 if p.chip is None else p.chip)
+        for p in order:
+            c = "" if p.chip is None else str(p.chip)
             for t in sorted(set(p.loaded) | set(p.stored)):
-                rows.append((p.name, t, f"{p.loaded.get(t, 0):,}", f"{p.stored.get(t, 0):,}"))
+                rows.append((c, p.name, t, f"{p.loaded.get(t, 0):,}", f"{p.stored.get(t, 0):,}"))
             bpw = p.bytes_per_weight()
             extra = f"{plural(p.items, 'item')}, local memory {p.local_mem:,} B"
             if bpw is not None:
                 extra += f", {bpw:.4f} B/weight"
-            rows.append((p.name, f"total ({extra})", f"{p.load_bytes:,}", f"{p.store_bytes:,}"))
+            rows.append((c, p.name, f"total ({extra})", f"{p.load_bytes:,}", f"{p.store_bytes:,}"))
         if len(rows) == 1:
             return "no spatial program ran"
-        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for ct in self.per_chip():
+            bpw = ct.bytes_per_weight()
+            extra = plural(ct.programs, "program") + (f", folds {bpw:.4f} B/weight" if bpw is not None else "")
+            rows.append((str(ct.chip), f"chip {ct.chip}", f"total ({extra})", f"{ct.load_bytes:,}", f"{ct.store_bytes:,}"))
+        if not chipped:
+            rows = [r[1:] for r in rows]
+        cols = len(rows[0])
+        widths = [max(len(r[i]) for r in rows) for i in range(cols)]
         lines = []
         for j, r in enumerate(rows):
             lines.append(
                 "  ".join(
-                    c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))
+                    c.ljust(w) if i < cols - 2 else c.rjust(w)
+                    for i, (c, w) in enumerate(zip(r, widths))
                 ).rstrip()
             )
             if j == 0:

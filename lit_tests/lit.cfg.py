@@ -4,6 +4,7 @@
 # environment that runs lit, so `/tmp/venv/bin/lit lit_tests` and
 # `python -m lit lit_tests` from a venv work without activating it.
 
+import importlib.util
 import os
 import shlex
 import shutil
@@ -37,3 +38,7 @@ for _tool in ("xdsl-opt", "filecheck"):
         )
 
 config.substitutions.append(("%python", shlex.quote(sys.executable)))
+
+# `REQUIRES: ray`: the tests that run chips as Ray actors (the [ray] extra).
+if importlib.util.find_spec("ray") is not None:
+    config.available_features.add("ray")

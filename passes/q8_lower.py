@@ -43,7 +43,7 @@ from typing import Any, cast
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, shard, tensor
 from xdsl.dialects.linalg.ops import FillOp, MatmulOp
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -75,7 +75,15 @@ from xdsl.utils.exceptions import PassFailedException
 from xdsl_spatial.dialects import q8, spatial
 from xdsl_spatial.passes.q8_raise import RaiseDecision, host_source, raise_q8
 from xdsl_spatial.ir_io import dense_array
-from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
+from xdsl_spatial.passes.tensor_parallel import (
+    Annotations,
+    ChipSplit,
+    Split,
+    annotated_split,
+    option_split,
+    unshard,
+)
+from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, shard_repack, stored_name, stored_part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     FoldOp,
@@ -107,12 +115,16 @@ ACC_BYTES = 4
 
 def q8_rows_name(x: str, writes: int, chip: int | None = None) -> str:
     """The view of the value `x` holds after the program wrote `x` `writes` times."""
-    name = f"{x}__q8_rows{writes}"
-    return name if chip is None else f"{name}_c{chip}"
+    return f"{x}__q8_rows{writes}{chip_suffix(chip)}"
 
 
 def value_name(v: SSAValue, fallback: str) -> str:
     return v.name_hint or fallback
+
+
+def chip_suffix(chip: int | None) -> str:
+    """What a name of chip `chip`'s (a program, a tensor, a value) ends with."""
+    return "" if chip is None else f"_c{chip}"
 
 
 # --------------------------------------------------------------------------------------
@@ -232,6 +244,26 @@ class ViewPlan:
         """Local memory of the largest section's buffers."""
         return max(sum(b.bytes(self.tile) for b in s.buffers) for s in self.sections)
 
+    def load_bytes(self) -> int:
+        """Bytes the view's sections load: each item its K block of the activation
+        (and, for a batch, its tiles of the lanes table)."""
+        te = self.tile[0] * self.tile[1]
+        act = element_bytes(self.act)
+        total = 0
+        for s in self.sections:
+            items = s.kbs * (self.m // self.rows if self.m > 1 else 1)
+            tiles = s.width // self.tile[1] * act
+            if self.m > 1:
+                tiles += self.rows * element_bytes(s.buffers[-1].element)
+            total += items * tiles * te
+        return total
+
+    def store_bytes(self) -> int:
+        """Bytes the view's sections store: each item its tiles of the view."""
+        te = self.tile[0] * self.tile[1]
+        items = sum(s.kbs * (self.m // self.rows if self.m > 1 else 1) for s in self.sections)
+        return items * self.rows * te * element_bytes(self.act)
+
 
 @dataclass(frozen=True)
 class FoldPlan:
@@ -338,6 +370,10 @@ class FoldPlan:
         te = self.tile[0] * self.tile[1]
         return self.items * self.x_loads * self.m * te * self.act_bytes
 
+    def store_bytes(self) -> int:
+        """Bytes the fold stores: one fp32 tile row of the result per column tile."""
+        return self.col_tiles * self.tile[0] * self.tile[1] * ACC_BYTES
+
     def dense_bytes(self) -> int:
         """What a bf16 copy of the weight would move."""
         return 2 * self.k * self.n_padded
@@ -386,6 +422,17 @@ class Q8Matmul:
     m: int
     k: int
     n: int
+    ann: Annotations
+    """The `shard.shard` ops on its operands, which say over which chips it runs."""
+
+    @property
+    def values(self) -> SSAValue:
+        """The weight's int8 values, as stored (behind any `shard.shard`)."""
+        return unshard(self.dequant.values)[0]
+
+    @property
+    def scales(self) -> SSAValue:
+        return unshard(self.dequant.scales)[0]
 
     @property
     def x_type(self) -> Attribute:
@@ -430,6 +477,8 @@ def match_q8_matmul(op: MatmulOp) -> Q8Matmul | str:
     ].default_value:
         return "transposed or broadcast indexing maps"
     a, b = op.inputs
+    a, x_ann = unshard(a)
+    b, w_ann = unshard(b)
     dq = b.owner
     if not isinstance(dq, q8.DequantizeOp):
         return "the weight is not a q8.dequantize"
@@ -449,13 +498,16 @@ def match_q8_matmul(op: MatmulOp) -> Q8Matmul | str:
         src = cast(TensorType[Attribute], a.owner.input.type)
         if isinstance(src.element_type, BFloat16Type):
             x, extf = a.owner.input, a.owner
+            if x_ann is None:
+                x, x_ann = unshard(x)
     xe = cast(TensorType[Attribute], x.type).element_type
     if not isinstance(xe, BFloat16Type | Float32Type):
         return f"the activation is {element_name(xe)}; the view holds bf16 or f32"
     fill = _zero_fill(op.outputs[0])
     if fill is None:
         return "the accumulator is not zero (y = x . W + acc is not a fold)"
-    return Q8Matmul(op, x, extf, dq, fill, m, k, n)
+    ann = Annotations(unshard(dq.values)[1], unshard(dq.scales)[1], w_ann, x_ann)
+    return Q8Matmul(op, x, extf, dq, fill, m, k, n, ann)
 
 
 # --------------------------------------------------------------------------------------
@@ -656,9 +708,11 @@ def build_view(
     view_name: str,
     plan: ViewPlan,
     target: TargetAttr,
+    chip: int | None = None,
 ) -> list[ViewOp]:
     """The view of `x` (of the plan's element type) in sections: the whole
-    1024-blocks, then the tail."""
+    1024-blocks, then the tail; on `chip` of a tensor-parallel deployment, programs
+    named for it."""
     m, k, act, rows = plan.m, plan.k, plan.act, plan.rows
     tr, tc = target.tile
     block = tr * Q8_BLOCK
@@ -730,7 +784,7 @@ def build_view(
         alloc.done()
         items = kbs * chunks
         view = ViewOp(
-            f"q8_view_{m}x{k}_from{kb0}",
+            f"q8_view_{m}x{k}_from{kb0}" + chip_suffix(chip),
             grid=p.grid,
             owns=owns,
             owns_size=(rows, 1),
@@ -740,6 +794,7 @@ def build_view(
             ins=ins,
             result_types=[TensorType(act, shape)],
             body=p.finish([dst]),
+            chip=chip,
         )
         out.append(view)
         prev = view.results[0]
@@ -748,13 +803,19 @@ def build_view(
 
 @dataclass
 class WeightInit:
-    """How the fold's weight tensors start: bound from outside, zero, or given values,
-    and how a host fills each from a checkpoint (`q8_0.values`, or `q8_0.values from
-    NxK` for a frontend's weight stored N x K: filled by a transpose)."""
+    """How the fold's weight tensors start: bound from outside, zero, or given values;
+    how a host fills each from a checkpoint (`q8_0.values`, or `q8_0.values from NxK`
+    for a frontend's weight stored N x K: filled by a transpose); and on a chip, which
+    shard of the weight they hold (K rows, columns)."""
 
     values: SSAValue | DenseIntOrFPElementsAttr | None
     scales: SSAValue | DenseIntOrFPElementsAttr | None
     repacks: tuple[str, str] = (Q8Part.VALUES.repack, Q8Part.SCALES.repack)
+    shard: tuple[tuple[int, int], tuple[int, int]] | None = None
+
+    def repack(self, part: Q8Part) -> str:
+        whole = self.repacks[0 if part == Q8Part.VALUES else 1]
+        return whole if self.shard is None else shard_repack(whole, part, *self.shard)
 
 
 def build_fold(
@@ -766,8 +827,10 @@ def build_fold(
     plan: FoldPlan,
     target: TargetAttr,
     numerics: str,
+    chip: int | None = None,
 ) -> FoldOp:
-    """The fold the plan describes; `numerics`, the reason its result is approximate."""
+    """The fold the plan describes; `numerics`, the reason its result is approximate;
+    on `chip` of a tensor-parallel deployment, named for it."""
     m, k, n, wb = plan.m, plan.k, plan.n, plan.wb
     act, scale_type = plan.act, plan.scale
     alloc = Allocation(plan.buffers())
@@ -795,7 +858,7 @@ def build_fold(
             Role.PARAM,
             arg=arg_of.get(key),
             values=v if isinstance(v, DenseIntOrFPElementsAttr) else None,
-            repack=init.repacks[0 if part == Q8Part.VALUES else 1],
+            repack=init.repack(part),
             hint=hint,
         )
 
@@ -876,7 +939,7 @@ def build_fold(
     p.store(result, yt, 0, [(y, wb)], (1, wb), n_t)
     name = f"q8_gemv_{k}x{n}_w{wb}" if m == 1 else f"q8_gemm_{m}x{k}x{n}_w{wb}"
     return FoldOp(
-        name,
+        name + chip_suffix(chip),
         grid=[plan.items],
         owns=AffineMap(1, 0, (_lin(), _lin(d0=wb))),
         owns_size=(1, wb),
@@ -886,6 +949,7 @@ def build_fold(
         ins=ins,
         result_types=[TensorType(f32, (m, n))],
         body=p.finish([yt]),
+        chip=chip,
     )
 
 
@@ -895,19 +959,21 @@ def build_fold(
 
 
 def weight_name(dq: q8.DequantizeOp, index: int) -> str:
-    """The weight's name: from its stored parts' names, else its own, else `w<index>`."""
-    for v in (dq.values, dq.scales):
+    """The weight's name: from its stored parts' names, else its own, else `w<index>`
+    (a `shard.shard` annotation names nothing: the value it annotates does)."""
+    values, scales = unshard(dq.values)[0], unshard(dq.scales)[0]
+    for v in (values, scales):
         if v.name_hint and (parsed := stored_part(v.name_hint)) is not None:
             return parsed[0]
-    src = dq.values.owner
+    src = values.owner
     if isinstance(src, q8.QuantizeOp) and src.input.name_hint:
         return src.input.name_hint
-    return dq.result.name_hint or dq.values.name_hint or f"w{index}"
+    return dq.result.name_hint or values.name_hint or f"w{index}"
 
 
 def weight_init(dq: q8.DequantizeOp, weight: str) -> WeightInit:
     """Zero constants start zero; a quantised constant is quantised now and must be exact."""
-    vals, scales = dq.values, dq.scales
+    vals, scales = unshard(dq.values)[0], unshard(dq.scales)[0]
     vo, so = vals.owner, scales.owner
     if _is_zero_constant(vo) and _is_zero_constant(so):
         return WeightInit(None, None)
@@ -967,18 +1033,26 @@ def plan_q8_matmul(
 ) -> tuple[FoldPlan | None, ViewPlan | None, str | None]:
     """The fold's and the view's plans, and why the product is not lowered (None when
     it is). The view holds the target's activation precision."""
-    if (why := declines(mm.m, mm.k, mm.n, target)) is not None:
+    return plan_product(mm.m, mm.k, mm.n, mm.scale_type, target)
+
+
+def plan_product(
+    m: int, k: int, n: int, scale: Attribute, target: TargetAttr
+) -> tuple[FoldPlan | None, ViewPlan | None, str | None]:
+    """`plan_q8_matmul` for an m x K activation and a K x N weight with `scale`
+    scales: also each chip's share of a product split over chips."""
+    if (why := declines(m, k, n, target)) is not None:
         return None, None, why
     act = target.act
-    plan = choose_wb(mm.m, mm.k, mm.n, act, mm.scale_type, target)
+    plan = choose_wb(m, k, n, act, scale, target)
     budget = target.local_mem.data
     if plan is None:
-        need = FoldPlan(mm.m, mm.k, mm.n, 1, act, mm.scale_type, target.tile).buffer_bytes()
+        need = FoldPlan(m, k, n, 1, act, scale, target.tile).buffer_bytes()
         return None, None, (
             f"no column group fits: one column tile needs {need} B of local memory, "
             f"a site has {budget}"
         )
-    view = ViewPlan.make(mm.m, mm.k, act, target)
+    view = ViewPlan.make(m, k, act, target)
     if (need := view.buffer_bytes()) > budget:
         return plan, view, (
             f"the view's buffers need {need} B of local memory, a site has {budget}"
@@ -1007,6 +1081,31 @@ def numerics_claim(mm: Q8Matmul, act: Attribute) -> str:
     return claim
 
 
+@dataclass(frozen=True)
+class ChipPlan:
+    """One chip's share of a product split over chips: the weight rows and columns it
+    holds, and its fold's and view's plans."""
+
+    chip: int
+    rows: tuple[int, int]
+    cols: tuple[int, int]
+    plan: FoldPlan
+    view: ViewPlan
+    made_view: bool = True
+    """Whether this product made the chip's view (False: an earlier product of the
+    same value on the chip did, and this one reads it)."""
+
+    def moved(self) -> tuple[int, int]:
+        """The bytes the chip loads and stores for this product: its fold's (its shard
+        and its view reads, its columns of the result) and, when it made it, its view's."""
+        loads = self.plan.weight_bytes() + self.plan.view_reads()
+        stores = self.plan.store_bytes()
+        if self.made_view:
+            loads += self.view.load_bytes()
+            stores += self.view.store_bytes()
+        return loads, stores
+
+
 @dataclass
 class Decision:
     """What the pass did with one matmul, for `report=true`."""
@@ -1017,6 +1116,10 @@ class Decision:
     reason: str
     plan: FoldPlan | None = None
     view: ViewPlan | None = None
+    split: ChipSplit | None = None
+    """The chips it runs on, when lowered over several (then `chips` holds their plans
+    and `plan` and `view` are None)."""
+    chips: tuple[ChipPlan, ...] = ()
 
     @property
     def view_bytes(self) -> int:
@@ -1027,6 +1130,8 @@ class Decision:
         head = f"q8-lower: {self.where}{' ' + self.shape if self.shape else ''}: "
         if not self.lowered:
             return head + f"not lowered: {self.reason}"
+        if self.split is not None:
+            return self._chip_lines(head)
         pl = self.plan
         assert pl is not None
         moved = pl.weight_bytes() + pl.view_reads()
@@ -1038,29 +1143,88 @@ class Decision:
             f"{pl.dense_bytes():,}; moves {moved:,} B ({pl.bytes_per_weight():.4f} B/weight)"
         )
 
+    def _chip_lines(self, head: str) -> str:
+        sp = self.split
+        assert sp is not None
+        gather = (
+            "columns gathered by tensor.concat"
+            if sp.axis == Split.N
+            else "partial sums added in chip order by arith.addf"
+        )
+        lines = [
+            head + f"lowered over {sp.chips} chips ({sp.origin}), split on "
+            f"{sp.axis.value.upper()}, {gather}"
+        ]
+        for cp in self.chips:
+            pl = cp.plan
+            loads, stores = cp.moved()
+            view = (
+                f"view {cp.view.load_bytes():,} + {cp.view.store_bytes():,} B"
+                if cp.made_view
+                else "view shared"
+            )
+            lines.append(
+                f"q8-lower:   chip {cp.chip}: {sp.describe(cp.chip)}: {pl.k}x{pl.n}, "
+                f"wb = {pl.wb}, items = {pl.items}, K blocks = {pl.k_blocks}, tail = "
+                f"{pl.tail_blocks} Q8_0 blocks, local memory = {pl.buffer_bytes():,} B "
+                f"(view {cp.view.buffer_bytes():,} B); moves: fold {pl.weight_bytes():,} + "
+                f"{pl.view_reads():,} + {pl.store_bytes():,} B ({pl.bytes_per_weight():.4f} "
+                f"B/weight), {view}; chip loads {loads:,} B, stores {stores:,} B"
+            )
+        return "\n".join(lines)
+
 
 @dataclass
 class Naming:
     """What the pattern has named so far in one module, so that names stay one per
-    thing: every product of an activation value reads one view of it, named after the
-    value and how often its variable was written before (`x__q8_rows1`: `x`'s second
-    value); every weight (its values and scales) has one name however often it is
-    read."""
+    thing: every product of an activation value reads one view of it (one per chip it
+    runs on), named after the value and how often its variable was written before
+    (`x__q8_rows1`: `x`'s second value; `x__q8_rows1_c2`: its view on chip 2); every
+    weight (its values and scales) has one name however often it is read, and every
+    shard of it one slice."""
 
-    views: dict[SSAValue, SSAValue] = field(default_factory=dict)
-    """The view of each activation value."""
+    views: dict[tuple[SSAValue, int | None], tuple[SSAValue, tuple[int, int]]] = field(
+        default_factory=dict
+    )
+    """The view of each activation value on each chip, and the K columns it views."""
+    viewed: dict[SSAValue, tuple[str, int]] = field(default_factory=dict)
+    """Each viewed value's name and writes before it."""
+    after: dict[SSAValue, Operation] = field(default_factory=dict)
+    """The last op the pattern put after each viewed value (its chips' views in order)."""
     writes: dict[SSAValue, int] = field(default_factory=dict)
     """How many same-named tensors a function defined before each named value."""
     unnamed: dict[Operation, int] = field(default_factory=dict)
     """Unnamed activations viewed so far, per function."""
     weights: dict[tuple[SSAValue, SSAValue], str] = field(default_factory=dict)
     """The name of each weight (values, scales)."""
+    slices: dict[tuple[SSAValue, tuple[int, int], tuple[int, int]], SSAValue] = field(
+        default_factory=dict
+    )
+    """The slice (rows, columns) of a weight's values or scales each chip reads."""
 
     def weight(self, dq: q8.DequantizeOp) -> str:
-        key = (dq.values, dq.scales)
+        key = (unshard(dq.values)[0], unshard(dq.scales)[0])
         if key not in self.weights:
             self.weights[key] = weight_name(dq, len(self.weights))
         return self.weights[key]
+
+    def value(self, x: SSAValue) -> tuple[str, int]:
+        """The name a view of `x` takes after, and how often it was written before."""
+        if x not in self.viewed:
+            self.viewed[x] = (value_name(x, "x"), self.writes_before(x))
+        return self.viewed[x]
+
+    def view_conflict(self, x: SSAValue, chip: int | None, cols: tuple[int, int]) -> str | None:
+        """Why a product cannot read a view of columns `cols` of `x` on `chip`: the
+        chip already views another slice of `x` under the one name a chip's view has."""
+        made = self.views.get((x, chip))
+        if made is None or made[1] == cols:
+            return None
+        base, writes = self.value(x)
+        return (
+            f"{q8_rows_name(base, writes, chip)} already views columns "
+            f"{made[1][0]}..{made[1][1]} of %{base}; this product reads {cols[0]}..{cols[1]}"
+        )
 
     def writes_before(self, x: SSAValue) -> int:
         """How many times the function wrote the tensor `x` names before `x`: the
@@ -1082,9 +1246,11 @@ class Naming:
 
 @dataclass
 class LowerQ8Matmul(RewritePattern):
-    """`linalg.matmul(x, q8.dequantize(values, scales))` -> view + fold."""
+    """`linalg.matmul(x, q8.dequantize(values, scales))` -> view + fold, or a view and a
+    fold per chip and the gather or sum of their results."""
 
     target: TargetAttr
+    parallel: ParallelOptions = field(default_factory=lambda: ParallelOptions())
     names: Naming = field(default_factory=Naming)
     decisions: list[Decision] = field(default_factory=list)
 
@@ -1097,13 +1263,23 @@ class LowerQ8Matmul(RewritePattern):
             self.decisions.append(Decision(where, "", False, mm))
             return
         shape = f"{mm.m}x{mm.k}x{mm.n}"
+        split = self._split(mm)
+        if isinstance(split, str):
+            self.decisions.append(Decision(where, shape, False, split))
+            return
+        if split is not None:
+            self.decisions.append(self._lower_over_chips(mm, split, rewriter, where, shape))
+            return
         plan, view_plan, why = plan_q8_matmul(mm, self.target)
         if plan is None or view_plan is None or why is not None:
             self.decisions.append(Decision(where, shape, False, why or "", plan, view_plan))
             return
+        if (why := self.names.view_conflict(mm.x, None, (0, mm.k))) is not None:
+            self.decisions.append(Decision(where, shape, False, why, plan, view_plan))
+            return
         weight = self.names.weight(mm.dequant)
         init = weight_init(mm.dequant, weight)
-        view = self._view_of(mm, view_plan, rewriter)
+        view = self._view_of(mm, view_plan, rewriter, None, (0, mm.k))
         fold = build_fold(
             view,
             _view_tensor_name(view),
@@ -1116,28 +1292,159 @@ class LowerQ8Matmul(RewritePattern):
         )
         rewriter.replace(op, fold)
         fold.results[0].name_hint = op.res[0].name_hint
-        for dead in (mm.fill, mm.dequant, mm.extf):
-            _erase_if_unused(dead, rewriter)
+        self._erase_sources(mm, rewriter)
         self.decisions.append(Decision(where, shape, True, "", plan, view_plan))
 
-    def _view_of(self, mm: Q8Matmul, plan: ViewPlan, rewriter: PatternRewriter) -> SSAValue:
-        """One view per value: made after the value is defined (and converted to the
-        target's activation precision by an explicit op, when it is held in another),
-        shared by its products."""
-        if (v := self.names.views.get(mm.x)) is not None:
+    def _split(self, mm: Q8Matmul) -> ChipSplit | None | str:
+        """Over which chips the product runs: as its `shard` annotations say, else as
+        the pass options do (None: on one chip, as a product without chips)."""
+        if mm.ann.any():
+            return annotated_split(mm.ann, mm.k, mm.n, self.target.tile_cols.data)
+        if self.parallel.chips == 1:
+            return None
+        axis = Split(self.parallel.split)
+        return option_split(mm.k, mm.n, self.parallel.chips, axis, self.target.tile_cols.data)
+
+    def _lower_over_chips(
+        self, mm: Q8Matmul, split: ChipSplit, rewriter: PatternRewriter, where: str, shape: str
+    ) -> Decision:
+        """A view and a fold per chip over its shard, then the chips' results gathered
+        (N) or added in chip order (K); the product as it was when a chip cannot fold
+        its share."""
+        op = mm.op
+        chips: list[ChipPlan] = []
+        for c in range(split.chips):
+            rows, cols = split.rows(c, mm.k), split.cols(c, mm.n)
+            plan, view_plan, why = plan_product(
+                mm.m, rows[1] - rows[0], cols[1] - cols[0], mm.scale_type, self.target
+            )
+            if why is None:
+                why = self.names.view_conflict(mm.x, c, rows)
+            if plan is None or view_plan is None or why is not None:
+                return Decision(
+                    where, shape, False,
+                    f"chip {c} of {split.chips} ({split.describe(c)}): {why}", split=split,
+                )
+            made = (mm.x, c) not in self.names.views
+            chips.append(ChipPlan(c, rows, cols, plan, view_plan, made))
+        weight = self.names.weight(mm.dequant)
+        init = weight_init(mm.dequant, weight)
+        y = value_name(op.res[0], "y")
+        claim = numerics_claim(mm, self.target.act)
+        results: list[SSAValue] = []
+        for cp in chips:
+            view = self._view_of(mm, cp.view, rewriter, cp.chip, cp.rows)
+            fold = build_fold(
+                view,
+                _view_tensor_name(view),
+                weight,
+                f"{y}{chip_suffix(cp.chip)}",
+                self._shard_init(init, cp.chip, cp.rows, cp.cols, op, rewriter),
+                cp.plan,
+                self.target,
+                claim + f"; chip {cp.chip} of {split.chips}: {split.describe(cp.chip)}"
+                + ("" if split.axis == Split.N else ", a partial sum the chips add in order"),
+                cp.chip,
+            )
+            fold.results[0].name_hint = f"{y}{chip_suffix(cp.chip)}"
+            rewriter.insert(fold, InsertPoint.before(op))
+            results.append(fold.results[0])
+        gather = _gather(results, split.axis, cast(TensorType[Attribute], op.res[0].type), y)
+        rewriter.replace(op, gather, [gather[-1].results[0]] if gather else [results[0]])
+        self._erase_sources(mm, rewriter)
+        return Decision(where, shape, True, "", split=split, chips=tuple(chips))
+
+    def _shard_init(
+        self,
+        init: WeightInit,
+        chip: int,
+        rows: tuple[int, int],
+        cols: tuple[int, int],
+        op: Operation,
+        rewriter: PatternRewriter,
+    ) -> WeightInit:
+        """The chip's shard of the weight: a slice of each stored tensor (values K rows,
+        scales their Q8_0 blocks), made once per shard and read by every product."""
+        parts: list[SSAValue | DenseIntOrFPElementsAttr | None] = []
+        for v, (r0, r1) in (
+            (init.values, rows),
+            (init.scales, (rows[0] // Q8_BLOCK, rows[1] // Q8_BLOCK)),
+        ):
+            if v is None:
+                parts.append(None)
+            elif isinstance(v, DenseIntOrFPElementsAttr):
+                a = dense_array(v)[r0:r1, cols[0] : cols[1]]
+                t = TensorType(v.get_element_type(), a.shape)
+                parts.append(DenseIntOrFPElementsAttr.from_list(t, a.reshape(-1).tolist()))
+            else:
+                parts.append(self._slice(v, (r0, r1), cols, chip, op, rewriter))
+        return WeightInit(parts[0], parts[1], init.repacks, (rows, cols))
+
+    def _slice(
+        self,
+        v: SSAValue,
+        rows: tuple[int, int],
+        cols: tuple[int, int],
+        chip: int,
+        op: Operation,
+        rewriter: PatternRewriter,
+    ) -> SSAValue:
+        """`v[rows, cols]` as a `tensor.extract_slice` (`v` itself when that is all of it)."""
+        t = cast(TensorType[Attribute], v.type)
+        r, c = t.get_shape()
+        if rows == (0, r) and cols == (0, c):
             return v
-        base = value_name(mm.x, "x")
-        writes = self.names.writes_before(mm.x)
-        name = q8_rows_name(base, writes)
+        key = (v, rows, cols)
+        if key not in self.names.slices:
+            size = (rows[1] - rows[0], cols[1] - cols[0])
+            sl = tensor.ExtractSliceOp(
+                v, [rows[0], cols[0]], list(size), [1, 1], TensorType(t.element_type, size)
+            )
+            sl.result.name_hint = f"{value_name(v, 'w')}{chip_suffix(chip)}"
+            self.names.slices[key] = sl.result
+            rewriter.insert(sl, InsertPoint.before(op))
+        return self.names.slices[key]
+
+    def _erase_sources(self, mm: Q8Matmul, rewriter: PatternRewriter) -> None:
+        for dead in (mm.fill, mm.dequant, mm.extf, *mm.ann.ops()):
+            _erase_if_unused(dead, rewriter)
+
+    def _view_of(
+        self,
+        mm: Q8Matmul,
+        plan: ViewPlan,
+        rewriter: PatternRewriter,
+        chip: int | None,
+        cols: tuple[int, int],
+    ) -> SSAValue:
+        """One view per value and chip: made after the value is defined (and, on a chip
+        of a K split, after the slice of its columns the chip holds; converted to the
+        target's activation precision by an explicit op, when it is held in another),
+        shared by its products on the chip."""
+        if (made := self.names.views.get((mm.x, chip))) is not None:
+            return made[0]
+        base, writes = self.names.value(mm.x)
+        name = q8_rows_name(base, writes, chip)
         # The tensor the view reads is the value as printed (`%x_1` is `x_1`).
         tensor_name = base if not writes else f"{base}_{writes}"
         x = mm.x
         if mm.x_type != plan.act and mm.extf is not None and mm.extf.result.type == mm.op.inputs[0].type and cast(TensorType[Attribute], mm.extf.result.type).element_type == plan.act:
             x = mm.extf.result  # the activation the matmul reads, already widened
-        if isinstance(x, BlockArgument):
+        if (last := self.names.after.get(mm.x)) is not None:
+            point = InsertPoint.after(last)
+        elif isinstance(x, BlockArgument):
             point = InsertPoint.at_start(x.block)
         else:
             point = InsertPoint.after(cast(Operation, x.owner))
+        inserted: list[Operation] = []
+        xt = cast(TensorType[Attribute], x.type)
+        if cols != (0, mm.k):
+            tensor_name += chip_suffix(chip)
+            size = (mm.m, cols[1] - cols[0])
+            sl = tensor.ExtractSliceOp(x, [0, cols[0]], list(size), [1, 1], TensorType(xt.element_type, size))
+            sl.result.name_hint = tensor_name
+            inserted.append(sl)
+            x = sl.result
         if cast(TensorType[Attribute], x.type).element_type != plan.act:
             shaped = TensorType(plan.act, cast(TensorType[Attribute], x.type).get_shape())
             convert = (
@@ -1146,16 +1453,38 @@ class LowerQ8Matmul(RewritePattern):
                 else arith.TruncFOp(x, shaped)
             )
             convert.result.name_hint = f"{tensor_name}_{element_name(plan.act)}"
-            rewriter.insert(convert, point)
-            point = InsertPoint.after(convert)
+            inserted.append(convert)
             x = convert.result
-        views = build_view(x, tensor_name, name, plan, self.target)
-        for v in views:
-            rewriter.insert(v, point)
+        views = build_view(x, tensor_name, name, plan, self.target, chip)
         for i, v in enumerate(views):
             v.results[0].name_hint = name + ("" if i == len(views) - 1 else f"_part{i}")
-        self.names.views[mm.x] = views[-1].results[0]
+        inserted += views
+        for o in inserted:
+            rewriter.insert(o, point)
+        if chip is not None:
+            self.names.after[mm.x] = inserted[-1]
+        self.names.views[(mm.x, chip)] = (views[-1].results[0], cols)
         return views[-1].results[0]
+
+
+def _gather(
+    results: Sequence[SSAValue], axis: Split, y: TensorType[Attribute], name: str
+) -> list[Operation]:
+    """What makes `y` of the chips' results: their columns side by side
+    (`tensor.concat`), or their partial sums added in chip order (`arith.addf`); nothing
+    for one chip."""
+    if len(results) == 1:
+        return []
+    if axis == Split.N:
+        return [tensor.ConcatOp(list(results), 1, y)]
+    ops: list[Operation] = []
+    acc = results[0]
+    for c, r in enumerate(results[1:], start=1):
+        add = arith.AddfOp(acc, r)
+        add.result.name_hint = f"{name}_sum{c}" if c < len(results) - 1 else None
+        ops.append(add)
+        acc = add.result
+    return ops
 
 
 def _function_of(v: SSAValue) -> Operation:
@@ -1193,7 +1522,7 @@ def _erase_if_unused(op: Operation | None, rewriter: PatternRewriter) -> None:
     producers = [o.owner for o in op.operands if isinstance(o.owner, Operation)]
     rewriter.erase(op)
     for p in producers:
-        if isinstance(p, arith.ConstantOp | tensor.EmptyOp | q8.QuantizeOp):
+        if isinstance(p, arith.ConstantOp | tensor.EmptyOp | q8.QuantizeOp | shard.ShardOp | shard.ShardingOp):
             _erase_if_unused(p, rewriter)
 
 
@@ -1213,6 +1542,29 @@ class TargetOptions:
     tile_rows: int | None = None
     tile_cols: int | None = None
     act: str | None = None
+
+
+@dataclass(frozen=True)
+class ParallelOptions:
+    """The options that spread every product without a `shard` annotation over chips
+    (an annotated product follows its annotation)."""
+
+    chips: int = 1
+    split: str = Split.N.value
+
+    def check(self) -> None:
+        if self.chips < 1:
+            raise PassFailedException(f"q8-lower: chips must be positive, got {self.chips}")
+        if self.split not in [s.value for s in Split]:
+            raise PassFailedException(
+                f"q8-lower: split must be one of {', '.join(s.value for s in Split)}, "
+                f"got '{self.split}'"
+            )
+
+
+def _options(cls: type, options: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in options.items() if k in names}
 
 
 def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
@@ -1254,11 +1606,16 @@ def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
 def raise_and_lower(module: ModuleOp, **options: Any) -> tuple[list[RaiseDecision], list[Decision]]:
     """What `q8-lower` does to `module`, in place: raise the frontend forms `q8-raise`
     recognises, then lower every Q8_0 matmul; what each step decided (the raise's
-    decisions, then one per matmul). `options`: the fields of `TargetOptions`,
-    checked before anything is rewritten."""
-    target = resolve_target(module, **options)
+    decisions, then one per matmul). `options`: the fields of `TargetOptions` and of
+    `ParallelOptions`, checked before anything is rewritten."""
+    known = {f.name for cls in (TargetOptions, ParallelOptions) for f in dataclasses.fields(cls)}
+    if unknown := sorted(set(options) - known):
+        raise TypeError(f"lower_q8: unknown options {', '.join(unknown)}")
+    parallel = ParallelOptions(**_options(ParallelOptions, options))
+    parallel.check()
+    target = resolve_target(module, **_options(TargetOptions, options))
     raised = raise_q8(module)
-    pattern = LowerQ8Matmul(target)
+    pattern = LowerQ8Matmul(target, parallel)
     PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
     return raised, pattern.decisions
 
@@ -1270,7 +1627,7 @@ def lower_q8(module: ModuleOp, **options: Any) -> list[Decision]:
 
 
 @dataclass(frozen=True)
-class Q8LowerPass(TargetOptions, ModulePass):
+class Q8LowerPass(ParallelOptions, TargetOptions, ModulePass):
     """
     Rewrite `linalg.matmul` over a `q8.dequantize`d weight into a view and a fold.
 
@@ -1285,6 +1642,14 @@ class Q8LowerPass(TargetOptions, ModulePass):
       act         the precision activations are held in on the chip, bf16 (the
                   presets') or f32: a view holds it, and an activation of another
                   precision is converted by an explicit op before its view.
+      chips       spread every product over this many chips of a tensor-parallel
+                  deployment (default 1: one chip), each with its own view and fold
+                  over its shard of the weight; a product whose weight carries a
+                  shard.sharding follows the sharding instead.
+      split       n (default): each chip folds whole column tiles of the weight and
+                  the columns are gathered (tensor.concat); k: each chip folds whole
+                  Q8_0 blocks of K into a partial sum and the sums are added in chip
+                  order (arith.addf).
       report      print to stderr, per matmul, whether it was lowered and why, the
                   column group, items, K blocks, tail and bytes.
     """
@@ -1294,7 +1659,11 @@ class Q8LowerPass(TargetOptions, ModulePass):
     report: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        options = {f.name: getattr(self, f.name) for f in dataclasses.fields(TargetOptions)}
+        options = {
+            f.name: getattr(self, f.name)
+            for cls in (TargetOptions, ParallelOptions)
+            for f in dataclasses.fields(cls)
+        }
         raised, decisions = raise_and_lower(op, **options)
         if self.report:
             for d in (*raised, *decisions):

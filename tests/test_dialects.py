@@ -881,3 +881,23 @@ def test_install_is_idempotent():
     linalg_mixed.install()
     linalg_mixed.install()
     assert MatmulOp.get_hidden_region == before
+
+
+def test_a_program_too_large_to_check_is_refused_before_it_is_enumerated(monkeypatch):
+    """The verifier enumerates every item's tiles; a program whose enumeration alone
+    exceeds the memory limit is a diagnostic at once (a fold of N = 2^31 - 1 would take
+    11 GB and minutes to check), one that fits is checked as before."""
+    from xdsl_spatial.ir_io import IRError, parse_module, verify_module
+    from xdsl_spatial.passes.q8_lower import lower_q8
+    from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
+
+    mod = parse_module("builtin.module {\n" + q8_matmul_func("mm", "W", 1024, 2**20, 1, "bf16", "f32") + "}\n")
+    lower_q8(mod)
+    verify_module(mod)
+    monkeypatch.setenv("XDSL_SPATIAL_MEMORY_LIMIT", "1M")
+    with pytest.raises(IRError, match=(
+        r"program 'q8_gemv_1024x1048576_w8': checking its 4,096 items enumerates 131,072 "
+        r"tiles at once, 4,194,304 bytes \(4\.0 MiB\), more than the memory limit "
+        r"\(1,048,576 bytes \(1\.0 MiB\); XDSL_SPATIAL_MEMORY_LIMIT sets another\)"
+    )):
+        verify_module(mod)

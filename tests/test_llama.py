@@ -360,3 +360,99 @@ def test_smollm2_greedy_tokens_match_llama_cpp_where_its_margin_is_large(smollm2
         for i, row in enumerate(scores):
             if margin(row) >= 0.5:
                 assert int(np.argmax(row)) == run.tokens[i], (i, run.tokens)
+
+
+# --------------------------------------------------------------------------------------
+# Over chips: every product split, Megatron-style
+# --------------------------------------------------------------------------------------
+
+
+def chip_model_bytes(decisions) -> dict[int, tuple[int, int]]:
+    """Per chip, what the pass's per-chip plans say its programs load and store."""
+    out: dict[int, tuple[int, int]] = {}
+    for d in decisions:
+        for cp in d.chips:
+            lo, so = out.get(cp.chip, (0, 0))
+            ld, st = cp.moved()
+            out[cp.chip] = (lo + ld, so + st)
+    return out
+
+
+@pytest.mark.parametrize("chips", [2, 4])
+def test_tiny_model_over_chips_agrees_with_the_reference(tiny, tiny_models, chips):
+    """Every product split over the chips (q, k, v, gate, up and the head on N, attn_output
+    and down on K): within the same bound of the fp64 reference as on one chip, every
+    chip moving what the pass's per-chip plans say, one decode step at a time."""
+    lowered, unlowered = tiny_models
+    over = load_model(str(tiny), 3, 24, config=lowered.config, weights=lowered.weights, chips=chips)
+    assert all(d.lowered and d.split is not None and d.split.chips == chips for d in over.decisions)
+    # `linalg.matmul %blk.0.down`: the product's result, named after it.
+    splits = {d.where.rsplit(".", 1)[-1]: d.split.axis.value for d in over.decisions}
+    assert splits == {"q": "n", "k": "n", "v": "n", "o": "k", "gate": "n", "up": "n", "down": "k", "matmul %logits": "n"}
+    out = check_against_reference(str(tiny), over, unlowered, [104, 101, 108], 6)
+    assert out["low"].tokens == out["plain"].tokens
+    run = generate(over, [104, 101, 108], 1)
+    decode = [d for d in over.decisions if d.shape.startswith("1x")]
+    per_chip = {c.chip: (c.load_bytes, c.store_bytes) for c in run.traffic.per_chip()}
+    assert per_chip == chip_model_bytes(decode)
+
+
+def test_spatial_generate_over_chips_prints_each_chip_bytes(tiny, capsys):
+    assert spatial_generate.main([str(tiny), "--tokens", "104,101", "--steps", "2", "--chips", "2", "--stats"]) == 0
+    text = capsys.readouterr().out
+    assert "q8-lower: 30 of 30 products lowered" in text
+    lines = [ln for ln in text.splitlines() if ln.startswith("chip ") and " per decode step: " in ln]
+    assert [ln.split()[1] for ln in lines] == ["0", "1"]
+    assert "B/weight over" in lines[0]
+    assert "chip 1                         total" in text or "chip 1" in text.split("traffic of")[1]
+
+
+def test_spatial_generate_refuses_more_chips_than_a_product_has_units(tiny, capsys):
+    rc = spatial_generate.main([str(tiny), "--tokens", "104", "--steps", "1", "--chips", "8"])
+    assert rc == 1
+    err = capsys.readouterr().err
+    assert "8 chips split every product, but blk.0.attn_k.weight has 4 column tiles; at most 4 chips" in err
+    assert spatial_generate.main([str(tiny), "--tokens", "104", "--distributed", "ray"]) == 2
+    assert "give --chips 2 or more" in capsys.readouterr().err
+
+
+def test_the_chips_on_ray_generate_the_same_bits(tiny, tiny_models):
+    """The tiny model over 2 chips, each a Ray actor holding its shards: the prefill's
+    and every decode step's logits the same bits as the chips on this host."""
+    pytest.importorskip("ray")
+    lowered, _ = tiny_models
+    here = load_model(str(tiny), 3, 24, config=lowered.config, weights=lowered.weights, chips=2)
+    there = load_model(str(tiny), 3, 24, config=lowered.config, weights=lowered.weights, chips=2)
+    there.distributed = "ray"
+    try:
+        a = generate(here, [104, 101, 108], 3)
+        b = generate(there, [104, 101, 108], 3)
+    finally:
+        there.close()
+    assert a.tokens == b.tokens
+    assert a.logits.tobytes() == b.logits.tobytes()
+    assert a.prompt_logits.tobytes() == b.prompt_logits.tobytes()
+
+
+@needs_smollm2
+def test_smollm2_over_two_chips_generates_as_on_one(smollm2_runs):
+    """SmolLM2-135M with every one of its 211 products split over 2 chips: all lowered,
+    each chip holding half of every weight, the greedy tokens those of one chip wherever
+    the margin leaves no room for the other's rounding, and each chip's bytes per decode
+    step its model."""
+    one = smollm2_runs[0]
+    model = one["model"]
+    over = load_model(
+        str(SMOLLM2), len(one["low"].prompt), 64, config=model.config, weights=model.weights, chips=2
+    )
+    assert len(over.decisions) == 422 and all(d.lowered and d.split.chips == 2 for d in over.decisions)
+    run = generate(over, one["low"].prompt, 4)
+    bound = one["bound"]
+    for i, (a, b) in enumerate(zip(run.tokens, one["low"].tokens)):
+        if margin(one["low"].logits[i]) > 4 * bound[i]:
+            assert a == b, (i, run.tokens, one["low"].tokens)
+    assert run.tokens[:2] == [7042, 30]  # " Paris."
+    decode = [d for d in over.decisions if d.shape.startswith("1x")]
+    per_chip = {c.chip: (c.load_bytes, c.store_bytes) for c in run.traffic.per_chip()}
+    assert per_chip == chip_model_bytes(decode)
+    assert [c.weight_elems for c in run.traffic.per_chip()] == [sum(k * n for _, k, n in model.config.products()) // 2] * 2

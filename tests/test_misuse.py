@@ -222,7 +222,7 @@ def test_a_comment_only_file_is_an_empty_module(tmp_path, capsys):
         ("q8-lower{", "pass pipeline 'q8-lower{': expected argument name here at column 10"),
         ("q8-lower}", "pass pipeline 'q8-lower}': expected a comma or pass arguments here at column 9"),
         ("q8-lowr", "unknown pass 'q8-lowr' in the pipeline (did you mean q8-lower?)"),
-        ("q8-lower{nope=1}", "pass q8-lower has no option 'nope' (its options: preset, local-mem, acc-tiles, tile-rows, tile-cols, act, report)"),
+        ("q8-lower{nope=1}", "pass q8-lower has no option 'nope' (its options: preset, local-mem, acc-tiles, tile-rows, tile-cols, act, chips, split, report)"),
         ("q8-lower{local-mem=abc}", "option local-mem of pass q8-lower takes an integer, got abc"),
         ("q8-lower{report=maybe}", "option report of pass q8-lower takes true or false, got maybe"),
         ("q8-lower{local-mem=-5}", "q8-lower: local-mem must be positive, got -5"),

@@ -81,6 +81,27 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-lower", action="store_true", help="run the products unlowered (no q8-lower)")
     p.add_argument(
+        "--chips",
+        type=_count,
+        default=1,
+        help="split every product over this many chips of a tensor-parallel deployment "
+        "(default 1): q, k, v, gate, up and the LM head on their columns, attn_output and "
+        "down on their rows, as Megatron-style tensor parallelism does; prints the bytes "
+        "each chip moves per decode step",
+    )
+    p.add_argument(
+        "--distributed",
+        choices=("local", "ray"),
+        default="local",
+        help="with --chips: local (default: every chip on this host) or ray (each chip's "
+        "programs in a Ray actor holding only its weight shards; needs the [ray] extra); "
+        "the same tokens and logits, bit for bit",
+    )
+    p.add_argument(
+        "--address",
+        help="with --distributed ray: the Ray cluster to join (default: a local Ray instance)",
+    )
+    p.add_argument(
         "--compare",
         action="store_true",
         help="run lowered and unlowered on the same tokens; print the largest logit "
@@ -156,6 +177,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.no_lower and args.compare:
         print(f"{PROG}: error: --compare runs both; drop --no-lower", file=sys.stderr)
         return 2
+    if args.chips < 1:
+        print(f"{PROG}: error: argument --chips: expected at least 1, got {args.chips}", file=sys.stderr)
+        return 2
+    if args.distributed == "ray" and (args.chips < 2 or args.no_lower):
+        print(
+            f"{PROG}: error: --distributed ray runs the chips of a lowered model: give "
+            "--chips 2 or more (and not --no-lower)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.address is not None and args.distributed != "ray":
+        print(f"{PROG}: error: --address joins a Ray cluster: it needs --distributed ray", file=sys.stderr)
+        return 2
     if args.outputs is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.outputs))):
         print(f"{PROG}: error: --outputs {args.outputs}: no such directory", file=sys.stderr)
         return 2
@@ -218,6 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=progress,
             reader=reader,
             config=config,
+            chips=args.chips,
         )
         del reader  # all its metadata: the weights are bound
         if costs:
@@ -230,7 +265,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             declined = [d for d in model.decisions if not d.lowered]
             for d in declined:
                 note(d.line())
-        run = generate(model, prompt, args.steps, progress=progress)
+        model.distributed, model.address = args.distributed, args.address
+        try:
+            run = generate(model, prompt, args.steps, progress=progress)
+        finally:
+            model.close()
+        here = None
+        if args.compare and args.distributed == "ray":
+            import dataclasses
+
+            local = dataclasses.replace(model, distributed="local", executables={})
+            here = generate(local, prompt, args.steps, progress=progress)
         other = None
         if args.compare:
             plain = load_model(
@@ -253,6 +298,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             lines.append(
                 f"bytes per decode step: weights {b.weight} + view reads {b.view} = {b.total} B "
                 f"over {b.weight_elems} weights ({b.per_weight:.4f} B/weight, {b.programs} folds)"
+            )
+        if model.chips > 1 and model.lowered:
+            step = "decode step" if args.steps else "prefill"
+            for ct in run.traffic.per_chip():
+                bpw = ct.bytes_per_weight()
+                lines.append(
+                    f"chip {ct.chip} per {step}: loads {ct.load_bytes} B, stores "
+                    f"{ct.store_bytes} B, {ct.programs} programs"
+                    + (f" (folds {bpw:.4f} B/weight over {ct.weight_elems} weights)" if bpw else "")
+                )
+        if here is not None:
+            same = here.tokens == run.tokens and here.logits.tobytes() == run.logits.tobytes()
+            lines.append(
+                f"on {model.chips} Ray actors vs on this host: "
+                + ("the same tokens and logits, bit for bit" if same else "DIFFERENT logits")
             )
         if other is not None:
             diff = float(np.abs(run.logits - other.logits).max())

@@ -5,6 +5,7 @@
     spatial-run gemv.mlir --entry gemv --inputs in.npz --outputs out.npz
     spatial-run gemv.mlir -p q8-lower --seed 0 --stats
     spatial-run gemv.mlir --seed 0 --compare --stats
+    spatial-run gemv.mlir -p 'q8-lower{chips=4}' --seed 0 --distributed ray --stats
 
 `in.npz` holds one array per function argument, `arg0`, `arg1`, ...; `out.npz`
 receives `res0`, `res1`, ... A bf16 argument takes a float32 array, rounded to bf16
@@ -33,11 +34,13 @@ from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.interpreters.arguments import check_allocations
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.runner import (
+    DISTRIBUTIONS,
     ENGINES,
     Execution,
     RunError,
     coerce_args,
     compile_module,
+    distribute,
     execute,
     find_function,
 )
@@ -80,6 +83,19 @@ def _parser() -> argparse.ArgumentParser:
         default="compiled",
         help="compiled (default: the function read once into a fast executable) or "
         "reference (op by op, what the programs mean); both give the same numbers",
+    )
+    p.add_argument(
+        "--distributed",
+        choices=DISTRIBUTIONS,
+        default="local",
+        help="local (default: every chip's programs on this host) or ray (each chip's "
+        "programs in a Ray actor holding only its weight shard; needs the [ray] extra); "
+        "the outputs are the same bits",
+    )
+    p.add_argument(
+        "--address",
+        help="with --distributed ray: the Ray cluster to join (e.g. ray://head:10001 or "
+        "auto); default: a local Ray instance started for the run",
     )
     p.add_argument("--stats", action="store_true", help="print the traffic table")
     p.add_argument(
@@ -217,10 +233,22 @@ def _write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
 
 
 def _timed(
-    module: ModuleOp, entry: str | None, arrays: list[np.ndarray], engine: str
+    module: ModuleOp,
+    entry: str | None,
+    arrays: list[np.ndarray],
+    engine: str,
+    address: str | None = None,
+    distributed: str = "local",
 ) -> tuple[Execution, float]:
     """Run and time one call (with the compiled engine: of the executable, compiled
-    first, and after one untimed call that maps the buffers later calls reuse)."""
+    first, and after one untimed call that maps the buffers later calls reuse; on Ray,
+    of the chips, made first with their weights)."""
+    if distributed == "ray":
+        with distribute(module, entry, arrays, address=address) as chips:
+            chips.call(arrays)
+            t = time.perf_counter()
+            result = chips.call(arrays)
+            return result, time.perf_counter() - t
     if engine != "compiled":
         t = time.perf_counter()
         result = execute(module, entry, arrays, engine=engine)
@@ -276,6 +304,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
+    if args.address is not None and args.distributed != "ray":
+        raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
+    if args.distributed == "ray" and args.engine != "compiled":
+        raise cli.UsageError("--distributed ray runs the compiled engine; drop --engine reference")
     text = cli.read_text(args.file)
     cli.check_output_path(args.outputs, "--outputs")
     ctx = make_context()
@@ -289,6 +321,7 @@ def _main(args: argparse.Namespace) -> int:
     arrays = gather_arguments(module, args.entry, inputs, args.seed, bound)
 
     before = None
+    local = None
     # NaN and inf in the inputs were warned about, once each; what they do inside
     # the arithmetic is legitimate and not warned about again.
     with np.errstate(all="ignore"):
@@ -298,9 +331,16 @@ def _main(args: argparse.Namespace) -> int:
         if pipeline:
             apply_pipeline(module, pipeline, ctx)
         if args.compare:
-            after, t_after = _timed(module, args.entry, arrays, args.engine)
+            after, t_after = _timed(
+                module, args.entry, arrays, args.engine, args.address, args.distributed
+            )
+            if args.distributed == "ray":
+                local = execute(module, args.entry, arrays)
         else:
-            after = execute(module, args.entry, arrays, engine=args.engine)
+            after = execute(
+                module, args.entry, arrays, engine=args.engine,
+                distributed=args.distributed, address=args.address,
+            )
     _warn_non_finite(after.outputs)
 
     print(_describe(after.outputs))
@@ -311,7 +351,9 @@ def _main(args: argparse.Namespace) -> int:
         print(
             f"before: {t_before * 1e3:.1f} ms, after {pipeline}: {t_after * 1e3:.1f} ms "
             + (
-                "(one call of each compiled function, after a first)"
+                "(one call of each compiled function, after a first; after on Ray actors)"
+                if args.distributed == "ray"
+                else "(one call of each compiled function, after a first)"
                 if args.engine == "compiled"
                 else f"(one run each, {args.engine} engine)"
             )
@@ -319,6 +361,16 @@ def _main(args: argparse.Namespace) -> int:
         print(_compare(before, after))
         for note in rounding_notes(module):
             print(note)
+    if local is not None:
+        chips = sorted({p.chip for p in after.traffic.programs if p.chip is not None})
+        same = all(
+            a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+            for a, b in zip(after.outputs, local.outputs)
+        )
+        print(
+            f"on {len(chips)} Ray actors (chips {', '.join(map(str, chips))}) vs on this "
+            f"host: {'the same bits' if same else 'DIFFERENT bits'}"
+        )
     if args.stats:
         print(after.traffic.table())
     if args.stats_json:

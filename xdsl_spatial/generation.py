@@ -89,17 +89,37 @@ class Model:
     decisions: list[Any] = field(default_factory=list)
     """What `q8-lower` did with each product (empty when not lowered)."""
     lower_s: float = 0.0
+    chips: int = 1
+    """The chips every product is split over (1: one chip)."""
+    distributed: str = "local"
+    """`ray`: each chip's programs in a Ray actor holding its weight shards."""
+    address: str | None = None
+    """With `ray`: the cluster to join (None: a local instance)."""
     executables: dict[str, Any] = field(default_factory=dict)
-    """Each function compiled once, when first called."""
+    """Each function compiled once, when first called (on Ray: its chips made then,
+    with the weights)."""
 
     def _run(self, entry: str, args: list[Any]) -> Any:
         """One call of the function `entry`: the one place a step reaches the engine."""
-        from xdsl_spatial.interpreters.runner import call, compile_module, find_function
+        from xdsl_spatial.interpreters.runner import call, compile_module, distribute, find_function
 
         exe = self.executables.get(entry)
+        if self.distributed == "ray":
+            if exe is None:
+                exe = self.executables[entry] = distribute(
+                    self.module, entry, args, address=self.address
+                )
+            return exe.call(args)
         if exe is None:
             exe = self.executables[entry] = compile_module(self.module, entry)
         return call(exe, find_function(self.module, entry), args)
+
+    def close(self) -> None:
+        """End the chips' Ray actors, if any."""
+        for exe in self.executables.values():
+            if hasattr(exe, "close"):
+                exe.close()
+        self.executables.clear()
 
     def prefill(self, tokens: Sequence[int]) -> tuple[np.ndarray, list[np.ndarray], Any]:
         if len(tokens) != self.prompt_len:
@@ -170,12 +190,14 @@ def load_model(
     reader: Any = None,
     config: LlamaConfig | None = None,
     weights: list[np.ndarray] | None = None,
+    chips: int = 1,
 ) -> Model:
     """Read, bind, emit, parse and lower (unless `lower=False`) the model of the GGUF
-    file `path` for a prompt of `prompt_len` tokens and a cache of `positions`. An
-    open `reader`, and the `config` and bound `weights` of a model of the same file,
-    are reused. The file is read (and its reader, which holds all its metadata, let
-    go) before the module is built."""
+    file `path` for a prompt of `prompt_len` tokens and a cache of `positions`, every
+    product split over `chips` chips (`llama.ROW_SPLIT`). An open `reader`, and the
+    `config` and bound `weights` of a model of the same file, are reused. The file is
+    read (and its reader, which holds all its metadata, let go) before the module is
+    built."""
     from xdsl_spatial.ir_io import parse_module
     from xdsl_spatial.passes.q8_lower import lower_q8
 
@@ -187,13 +209,15 @@ def load_model(
             reader = open_gguf(path)
         if config is None:
             config = read_config(reader, str(path))
+        if chips > 1:
+            config.check_chips(chips)  # before the seconds that binding takes
         if weights is None:
             progress("binding the weights")
             weights = bind_model(
                 reader, str(path), config, requantize=requantize, on_requantize=on_requantize
             )
     reader = None
-    text = emit_model(config, prompt_len, positions, source=str(path))
+    text = emit_model(config, prompt_len, positions, source=str(path), chips=chips)
     progress(f"parsing the model ({config.n_layer} layers, {len(config.products())} products)")
     module = parse_module(text, str(path))
     decisions: list[Any] = []
@@ -203,7 +227,7 @@ def load_model(
         t0 = time.perf_counter()
         decisions = lower_q8(module)
         lower_s = time.perf_counter() - t0
-    return Model(config, module, weights, prompt_len, positions, lower, decisions, lower_s)
+    return Model(config, module, weights, prompt_len, positions, lower, decisions, lower_s, chips)
 
 
 def greedy(logits: np.ndarray) -> int:

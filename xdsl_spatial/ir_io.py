@@ -38,6 +38,7 @@ import difflib
 import io
 import math
 import re
+import struct
 from collections.abc import Callable, Sequence
 from typing import Any, get_args, get_origin, get_type_hints
 
@@ -409,9 +410,12 @@ class SourceParser(Parser):
             raise
         except VerifyException as e:
             raise self.op_error_at(start, str(e)) from None
-        except (ValueError, OverflowError, IndexError, KeyError, TypeError, AssertionError) as e:
+        except (
+            ValueError, OverflowError, IndexError, KeyError, TypeError, AssertionError, struct.error
+        ) as e:
             # xDSL's op parsers assume well-formed text: a missing `outs(...)` indexes
-            # past a tuple, an integer beyond i64 fails a conversion.
+            # past a tuple, an integer beyond i64 fails a conversion, a grid axis beyond
+            # i16 fails to pack (`shard.sharding`'s split axes).
             reason = str(e) or type(e).__name__
             raise self.op_error_at(start, f"cannot be parsed: {reason}") from None
         if op_location(op, inherit=False) is None:

@@ -63,6 +63,12 @@ SCALE_TYPE = "f16"
 LAYER_PRODUCTS = ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down")
 """The weight products of one layer, by their GGUF names `blk.L.NAME.weight`."""
 
+ROW_SPLIT = ("attn_output", "ffn_down")
+"""Over several chips, the products whose weight is split on its rows (K), each chip
+adding a partial sum, as Megatron-style tensor parallelism splits the products that
+read a split result; every other product (q, k, v, gate, up, the LM head) is split on
+its columns (N)."""
+
 LAYER_NORMS = ("attn_norm", "ffn_norm")
 
 LOWEST = "-3.40282347e+38"
@@ -116,6 +122,23 @@ class LlamaConfig:
     @property
     def kv_dim(self) -> int:
         return self.n_kv * self.head_dim
+
+    def split_of(self, weight: str) -> str:
+        """`k` for a product split on its rows over chips, `n` for one split on its columns."""
+        return "k" if any(f".{p}.weight" in weight for p in ROW_SPLIT) else "n"
+
+    def check_chips(self, chips: int) -> None:
+        """Every product has a whole unit (a column tile, or a Q8_0 block of K) per chip."""
+        for name, k, n in self.products():
+            size, unit, what = (k, Q8_BLOCK, "Q8_0 blocks of K") if self.split_of(name) == "k" else (
+                n, Q8_BLOCK, "column tiles"
+            )
+            units = -(-size // unit)
+            if units < chips:
+                raise ModelError(
+                    f"{chips} chips split every product, but {name} has {units} {what}; "
+                    f"at most {units} chips"
+                )
 
     def products(self) -> list[tuple[str, int, int]]:
         """(GGUF tensor, K, N) of every weight product, in the order a step runs them."""
@@ -400,8 +423,10 @@ def cache_types(c: LlamaConfig, positions: int) -> list[str]:
 class _Graph:
     """Emits one step (prefill or decode) of the model into a `_Func`."""
 
-    def __init__(self, c: LlamaConfig, f: _Func, m: int, positions: int):
+    def __init__(self, c: LlamaConfig, f: _Func, m: int, positions: int, chips: int = 1):
         self.c, self.f, self.m, self.positions = c, f, m, positions
+        self.chips = chips
+        """Over more than one chip, every product's weight carries a `shard` annotation."""
         self.cos = self.sin = ""
         """The step's RoPE tables (`rope_tables`), made once for every layer."""
 
@@ -485,9 +510,11 @@ class _Graph:
     def product(self, xf: str, weight: str, k: int, n: int, hint: str) -> str:
         """`xf . W` for the Q8_0 weight `weight` (K x N): the canonical form."""
         f, m = self.f, self.m
-        q, s = stored_name(weight, Q8Part.VALUES), stored_name(weight, Q8Part.SCALES)
+        q, s = "%" + stored_name(weight, Q8Part.VALUES), "%" + stored_name(weight, Q8Part.SCALES)
         wt, st = _ty((k, n), "i8"), _ty((k // Q8_BLOCK, n), SCALE_TYPE)
-        w = f.op(f"{hint}.w", f"q8.dequantize %{q}, %{s} : {wt}, {st} -> {_ty((k, n), 'f32')}")
+        if self.chips > 1:
+            q, s = self.sharded(q, s, weight, k, n, hint)
+        w = f.op(f"{hint}.w", f"q8.dequantize {q}, {s} : {wt}, {st} -> {_ty((k, n), 'f32')}")
         acc = f.filled((m, n), _f32(0.0))
         yt = _ty((m, n), "f32")
         return f.op(
@@ -495,6 +522,31 @@ class _Graph:
             f"linalg.matmul ins({xf}, {w} : {_ty((m, k), 'f32')}, {_ty((k, n), 'f32')}) "
             f"outs({acc} : {yt}) -> {yt}",
         )
+
+    def sharded(self, q: str, s: str, weight: str, k: int, n: int, hint: str) -> tuple[str, str]:
+        """The weight's values and scales annotated with their split over the chips
+        (`split_of`): whole column tiles, or whole Q8_0 blocks of K, dealt evenly, the
+        larger shares last (`sharded_dims_offsets`, so that a size the chips do not
+        divide splits as well)."""
+        from xdsl_spatial.passes.tensor_parallel import even_bounds
+
+        f, chips = self.f, self.chips
+        on_rows = self.c.split_of(weight) == "k"
+        bounds = even_bounds(k if on_rows else n, Q8_BLOCK, chips)
+        axes = "[[0]]" if on_rows else "[[], [0]]"
+        scale_bounds = [b // Q8_BLOCK for b in bounds] if on_rows else list(bounds)
+        out = []
+        for v, shape, elem, b, part in (
+            (q, (k, n), "i8", list(bounds), "q"),
+            (s, (k // Q8_BLOCK, n), SCALE_TYPE, scale_bounds, "s"),
+        ):
+            sh = f.op(
+                f"{hint}.{part}_sharding",
+                f"shard.sharding @chips split_axes = {axes} sharded_dims_offsets = {b} : "
+                "!shard.sharding",
+            )
+            out.append(f.op(f"{hint}.{part}_sharded", f"shard.shard {v} to {sh} : {_ty(shape, elem)}"))
+        return out[0], out[1]
 
     def rope_tables(self, pos: str) -> tuple[str, str]:
         """cos and sin of each row's angles, m x head_dim/2: row r is position pos + r."""
@@ -791,7 +843,7 @@ class _Graph:
         return logits, new_caches
 
 
-def _function(c: LlamaConfig, name: str, m: int, positions: int, decode: bool) -> str:
+def _function(c: LlamaConfig, name: str, m: int, positions: int, decode: bool, chips: int = 1) -> str:
     f = _Func()
     params = [("tokens", _ty((m,), "i32"))]
     if decode:
@@ -803,7 +855,7 @@ def _function(c: LlamaConfig, name: str, m: int, positions: int, decode: bool) -
         caches = ["%" + n for n in cache_names(c)]
     for p, _ in params:
         f.used.add(p)
-    graph = _Graph(c, f, m, positions)
+    graph = _Graph(c, f, m, positions, chips)
     pos = "%pos" if decode else f.const("dense<0>", _ty((1,), "i32"))
     logits, new_caches = graph.step("%tokens", pos, caches)
     results = [_ty((m, c.vocab), "f32")] + cache_types(c, positions)
@@ -819,9 +871,12 @@ def emit_model(
     positions: int,
     source: str = "",
     functions: Sequence[str] = ("prefill", "decode"),
+    chips: int = 1,
 ) -> str:
     """The module text: `@prefill` over `prefill` tokens and `@decode` of one token,
-    with a KV cache of `positions` positions (or only those of `functions`)."""
+    with a KV cache of `positions` positions (or only those of `functions`). Over
+    `chips` chips (more than one), every product's weight is annotated with its split
+    over the 1-d grid `@chips` (`ROW_SPLIT`), for `q8-lower` to lower per chip."""
     if not 1 <= prefill <= MAX_PREFILL:
         raise ModelError(f"a prefill takes 1 to {MAX_PREFILL} tokens, got {prefill}")
     if prefill > positions:
@@ -830,16 +885,22 @@ def emit_model(
         raise ModelError(
             f"a cache of {positions} positions exceeds the model's context length {c.context_length}"
         )
+    if chips < 1:
+        raise ModelError(f"the chips are at least 1, got {chips}")
+    if chips > 1:
+        c.check_chips(chips)
     header = (
         f"// {c.n_layer} layers, d_model {c.d_model}, {c.n_head} heads ({c.n_kv} KV heads of "
         f"{c.head_dim}), FFN {c.d_ff}, vocabulary {c.vocab}; prefill of {prefill} tokens, "
-        f"cache of {positions} positions{'; from ' + source if source else ''}\n"
+        f"cache of {positions} positions{'; from ' + source if source else ''}"
+        f"{f'; over {chips} chips' if chips > 1 else ''}\n"
     )
     return (
         header
         + "builtin.module {\n"
-        + (_function(c, "prefill", prefill, positions, False) if "prefill" in functions else "")
-        + (_function(c, "decode", 1, positions, True) if "decode" in functions else "")
+        + (f"  shard.grid @chips(shape = {chips})\n" if chips > 1 else "")
+        + (_function(c, "prefill", prefill, positions, False, chips) if "prefill" in functions else "")
+        + (_function(c, "decode", 1, positions, True, chips) if "decode" in functions else "")
         + "}\n"
     )
 

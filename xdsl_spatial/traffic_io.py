@@ -10,7 +10,7 @@ The traffic of runs as JSON: what `spatial-run --stats-json` writes and
 ```
 
 A run is one call of one function (`entry`); a model's traffic is many runs, in one
-file or several.
+file or several. A program of a tensor-parallel deployment also names its `"chip"`.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ def to_json(runs: Sequence[TrafficRun]) -> str:
                             "loaded": dict(p.loaded),
                             "stored": dict(p.stored),
                             "weight_elems": p.weight_elems,
+                            **({"chip": p.chip} if p.chip is not None else {}),
                         }
                         for p in r.programs
                     ],
@@ -123,6 +124,7 @@ def from_json(text: str, name: str = "<traffic>") -> list[TrafficRun]:
                     loaded=_bytes_map(p, "loaded", pw),
                     stored=_bytes_map(p, "stored", pw),
                     weight_elems=_field(p, "weight_elems", int, pw),
+                    chip=_field(p, "chip", int, pw) if "chip" in p else None,
                 )
             )
         runs.append(TrafficRun(_field(r, "entry", str, where), programs))

@@ -7,6 +7,10 @@
 // RUN: xdsl-opt %t.bundled.mlir | diff - %t.bundled.mlir
 // RUN: xdsl-opt %t.bundled.mlir --print-op-generic | xdsl-opt | diff - %t.bundled.mlir
 //
+// The tensor-parallel examples lower to a view and a fold per chip, gathered or added.
+// RUN: xdsl-opt -p q8-lower %S/../../examples/tensor_parallel_n4.mlir | filecheck %s --check-prefix=N4
+// RUN: xdsl-opt -p q8-lower %S/../../examples/tensor_parallel_k2.mlir | filecheck %s --check-prefix=K2
+//
 // Each bad example gets its diagnostic, in MLIR's FILE:LINE:COL: error: MESSAGE shape
 // with the op as written, and exit code 1.
 // RUN: not spatial-opt %S/../../examples/bad/scales_rows.mlir 2>&1 | filecheck %s --check-prefix=SCALES
@@ -32,3 +36,19 @@
 
 // INEXACT:     {{.*}}bad/inexact_weight.mlir:13:3: error: 'linalg.matmul' op q8-lower: weight 'W' (q8.quantize of a constant) is not exact Q8_0, so it cannot be stored as int8 values and scales: block K-rows 0..31 of column 0: its scale max|w|/127 = 0.011811023622047244 is not representable in float32
 // INEXACT-NEXT:  %y = linalg.matmul ins(%x, %w : tensor<1x1024xbf16>, tensor<1024x256xbf16>)
+
+// N4:      %x__q8_rows0_c0 = spatial.view "q8_view_1x2048_from0_c0" chip 0
+// N4:      %x__q8_rows0_c1 = spatial.view "q8_view_1x2048_from0_c1" chip 1
+// N4:      %x__q8_rows0_c2 = spatial.view "q8_view_1x2048_from0_c2" chip 2
+// N4:      %x__q8_rows0_c3 = spatial.view "q8_view_1x2048_from0_c3" chip 3
+// N4:      %y_c0 = spatial.fold "q8_gemv_2048x1024_w8_c0" chip 0
+// N4:      %y_c1 = spatial.fold "q8_gemv_2048x1024_w8_c1" chip 1
+// N4:      %y_c2 = spatial.fold "q8_gemv_2048x1024_w8_c2" chip 2
+// N4:      %y_c3 = spatial.fold "q8_gemv_2048x1024_w8_c3" chip 3
+// N4:      %y = tensor.concat dim(1) %y_c0, %y_c1, %y_c2, %y_c3
+
+// K2:      %x__q8_rows0_c0 = spatial.view "q8_view_1x1024_from0_c0" chip 0
+// K2:      %x__q8_rows0_c1 = spatial.view "q8_view_1x1024_from0_c1" chip 1
+// K2:      %y_c0 = spatial.fold "q8_gemv_1024x4096_w8_c0" chip 0
+// K2:      %y_c1 = spatial.fold "q8_gemv_1024x4096_w8_c1" chip 1
+// K2:      %y = arith.addf %y_c0, %y_c1 : tensor<1x4096xf32>

@@ -1701,3 +1701,17 @@
   spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
   spatial.return %yt : !spatial.tensor<32x64xf32, output>
 }
+
+// -----
+
+// CHECK: Operation does not verify: a program's chip is an index from 0, got -1
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = "spatial.view"(%x) <{sym_name = "copy_c-1", grid = array<i64: 2>, owns = affine_map<(d0) -> (0, d0)>, owns_size = array<i64: 1, 1>, target = #spatial.target<"tensix">, plan = #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]>, numerics = #spatial.numerics<exact>, chip = -1 : i64}> ({
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %p = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}) : (tensor<32x64xf32>) -> tensor<32x64xf32>

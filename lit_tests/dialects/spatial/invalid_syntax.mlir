@@ -317,3 +317,15 @@
   spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
   spatial.return %yt : !spatial.tensor<32x64xf32, output>
 }
+
+// -----
+
+// CHECK: Expected integer literal
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" chip c1 grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}

@@ -343,3 +343,25 @@ func.func @copy_k(%x: tensor<32x64xf32>, %acc: tensor<32x64xf32>) -> (tensor<32x
   }
   func.return %y, %acc_out : tensor<32x64xf32>, tensor<32x64xf32>
 }
+
+// A program of a tensor-parallel deployment names its chip, after its name.
+
+// CHECK-LABEL: func.func @on_chip
+// CHECK-NEXT: %[[Y:.*]] = spatial.view "copy_c3" chip 3 grid [2] owns (d0) -> (0, d0) size [1, 1]
+// CHECK-NEXT: target #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>
+// CHECK-NEXT: plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+// CHECK-NEXT: ins(%{{.*}} : tensor<32x64xf32>) -> tensor<32x64xf32> {
+func.func @on_chip(%x: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %y = spatial.view "copy_c3" chip 3 grid [2] owns (d0) -> (0, d0) size [1, 1]
+      target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+      ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+  ^bb0(%i: index, %x_in: tensor<32x64xf32>):
+    %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+    %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+    %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+    %p = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+    spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+    spatial.return %yt : !spatial.tensor<32x64xf32, output>
+  }
+  func.return %y : tensor<32x64xf32>
+}
