@@ -333,6 +333,54 @@ def page_index(
     return lead.reshape(*want, *(1,) * e.ndim), e.astype(np.int64)
 
 
+VERIFY_CHUNK = 1 << 16
+"""Page elements `placed_view` checks at a time (its memory, in int64 elements)."""
+
+
+def placed_view(layout: Placed, e: np.ndarray, want: Lead) -> Access | None:
+    """`Access.of(*page_index(layout, e, want))` when that is a strided view whose lead
+    and page parts are each affine, found without an index array of `e`'s size (a weight
+    page of millions of elements): the strides are read off `e`'s first element and its
+    unit steps, then checked against every element `VERIFY_CHUNK` at a time. None
+    otherwise (the caller takes `page_index`'s way, which decides the rest)."""
+    o = layout.origins
+    src_t = np.arange(want[0]) if o.shape[0] > 1 else np.zeros(want[0], np.int64)
+    src_i = np.arange(want[1]) if o.shape[1] > 1 else np.zeros(want[1], np.int64)
+    sel = o[src_t[:, None], src_i[None, :]]
+    rows = sel - sel[:, :, :1]
+    if e.size == 0 or not (rows == rows[:1, :1]).all():
+        return None
+    la = affine_strides(sel[:, :, 0])
+    if la is None:
+        return None
+    first = rows[0, 0]
+
+    def inner(x: np.ndarray) -> np.ndarray:
+        a, w = layout.geometry.split(x)
+        return np.take(first, a) + w
+
+    base = int(inner(e.reshape(-1)[:1])[0])
+    steps = []
+    for d, n in enumerate(e.shape):
+        at = [0] * e.ndim
+        if n > 1:
+            at[d] = 1
+        steps.append(int(inner(np.array([e[tuple(at)]]))[0]) - base if n > 1 else 0)
+    flat = e.reshape(-1)
+    for c0 in range(0, flat.size, VERIFY_CHUNK):
+        k = np.arange(c0, min(flat.size, c0 + VERIFY_CHUNK))
+        want_at = np.full(k.size, base, dtype=np.int64)
+        for coord, st in zip(np.unravel_index(k, e.shape), steps):
+            if st:
+                want_at += st * coord
+        if not np.array_equal(inner(flat[k]), want_at):
+            return None
+    strides = (*la[1], *steps)
+    full = (*want, *e.shape)
+    shape = tuple(1 if st == 0 else n for n, st in zip(full, strides))
+    return Access(shape, la[0] + base, strides, None)
+
+
 def _page_index_per_lead(
     layout: Layout, e: np.ndarray, want: Lead
 ) -> tuple[np.ndarray, np.ndarray] | None:

@@ -63,6 +63,7 @@ from xdsl_spatial.interpreters.layout import (
     c_strides,
     live_box,
     page_index,
+    placed_view,
     stacked_reader,
     paired_access,
     strided,
@@ -454,7 +455,9 @@ class ProgramCompiler(LoopCompiling):
         page = st.ins[i]
         e = map_offsets(st.in_maps[i], ext)
         if extra is not None:
-            e = e[None] + extra.reshape(-1, *(1,) * len(ext))
+            # Siblings that all read the same elements (the weight of one stage a row)
+            # share them: extent 1 along the siblings' axis, not one copy a sibling.
+            e = e[None] + (extra.reshape(-1, *(1,) * len(ext)) if extra.any() else 0)
         via = st.indirect_of[i]
         per_lead = False
         if via >= 0:
@@ -482,6 +485,10 @@ class ProgramCompiler(LoopCompiling):
     def access(self, layout: Layout, e: np.ndarray, want: Lead, page: SSAValue | None = None, per_lead: bool = False) -> Reader:
         """How to reach page elements `e` of a page of `layout` for the lead `want`
         (a stage's page is laid out in full first when it does not hold them all)."""
+        if isinstance(layout, Placed) and not per_lead:
+            view = placed_view(layout, e, want)
+            if view is not None:
+                return self.reached(Reader(view, layout.tensor))
         parts = page_index(layout, e, want, per_lead)
         if parts is None:
             assert page is not None

@@ -298,6 +298,57 @@ EINSUMS = [
 ]
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    tile=st.sampled_from([(32, 32), (4, 8), (2, 2)]),
+    block=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+    lead=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+    lead_steps=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    ragged=st.booleans(),
+    axes=st.lists(st.tuples(st.integers(1, 6), st.integers(0, 70)), min_size=1, max_size=3),
+    chunk=st.sampled_from([1 << 16, 7]),
+)
+def test_a_placed_page_found_strided_without_its_index_is_the_same_access(
+    tile, block, lead, lead_steps, ragged, axes, chunk
+):
+    """`placed_view` (strides read off a few elements, then checked a chunk at a time)
+    gives exactly the access `page_index` + `Access.of` build from whole index arrays,
+    and, where every lead position's block rows lie alike, declines exactly where that
+    one is not a view of affine lead and page parts."""
+    from xdsl_spatial.interpreters import layout as L
+
+    bh, bw = block
+    g = L.Geometry(tile, block, row_len=bw * tile[1] * 3)
+    t, i = np.meshgrid(np.arange(lead[0]), np.arange(lead[1]), indexing="ij")
+    rows = np.arange(bh) * tile[0] * g.row_len
+    origins = (t * lead_steps[0] * bh * tile[0] * g.row_len + i * lead_steps[1] * bw * tile[1])[..., None] + rows
+    if ragged and origins.size > bh:
+        origins.reshape(-1, bh)[-1, -1] += 1  # one lead position's last row elsewhere
+    placed = L.Placed(0, origins.astype(np.int64), g)
+    # The page elements a stage map reaches: a sum of aranges, folded into the page.
+    e = np.zeros((1,) * len(axes), np.int64)
+    for d, (n, c) in enumerate(axes):
+        e = e + c * np.arange(n).reshape([n if j == d else 1 for j in range(len(axes))])
+    e = e % g.size
+    lead_part, inner = L.page_index(placed, e, lead)
+    want = L.Access.of(lead_part, inner)
+    rel = origins - origins[..., :1]
+    uniform = bool((rel == rel[:1, :1]).all())  # every lead position's rows alike
+    separable = (
+        lead_part.shape[2:] == (1,) * e.ndim
+        and L.affine_strides(lead_part.reshape(lead)) is not None
+        and L.affine_strides(inner) is not None
+    )
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(L, "VERIFY_CHUNK", chunk)
+        got = L.placed_view(placed, e, lead)
+    if uniform:  # the case it is for; else it may decline and leave it to page_index
+        assert (got is not None) == separable
+    if got is not None:
+        assert want.index is None
+        assert (got.shape, got.offset, got.strides) == (want.shape, want.offset, want.strides)
+
+
 @pytest.mark.parametrize("spec", EINSUMS)
 @pytest.mark.parametrize("chunk_bytes", [1 << 22, 64])
 def test_contraction_equals_einsum(spec, chunk_bytes, monkeypatch):
