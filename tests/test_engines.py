@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from q8_operands import q8_operands
 from xdsl_spatial.interpreters.executable import compile_function
 from xdsl_spatial.interpreters.runner import ENGINES, coerce_args, execute, find_function, run
 from xdsl_spatial.interpreters.stages import Contraction
@@ -405,17 +406,7 @@ def product(m, k, n, act, scale):
 
 
 def operands(m, k, n, scale, exact, rng):
-    if exact:
-        x = rng.integers(-4, 5, (m, k)).astype(np.float32)
-        q = rng.integers(-8, 9, (k, n)).astype(np.int8)
-        s = (2.0 ** -rng.integers(0, 6, (k // 32, n))).astype(np.float32)
-    else:
-        x = rng.standard_normal((m, k)).astype(np.float32)
-        q = rng.integers(-127, 128, (k, n)).astype(np.int8)
-        s = rng.uniform(0.001, 0.02, (k // 32, n)).astype(np.float32)
-    if scale == "f16":
-        s = s.astype(np.float16)
-    return x, q, s
+    return q8_operands(m, k, n, rng, exact=exact, scale=scale)
 
 
 def fp64(x, q, s, act):

@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import AffineMapAttr, IntAttr, ModuleOp, StringAttr
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.utils.exceptions import VerifyException
 
+from q8_operands import q8_operands
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
@@ -57,17 +58,7 @@ def module_text(m: int, k: int, n: int, act: str = "bf16", scale: str = "f32") -
 
 
 def inputs(m, k, n, rng, scale="f32", small=False):
-    if small:
-        x = rng.integers(-4, 5, (m, k)).astype(np.float32)
-        q = rng.integers(-8, 9, (k, n)).astype(np.int8)
-        s = (2.0 ** -rng.integers(0, 6, (k // 32, n))).astype(np.float32)
-    else:
-        x = rng.standard_normal((m, k)).astype(np.float32)
-        q = rng.integers(-127, 128, (k, n)).astype(np.int8)
-        s = rng.uniform(0.001, 0.02, (k // 32, n)).astype(np.float32)
-    if scale == "f16":
-        s = s.astype(np.float16)
-    return x, q, s
+    return q8_operands(m, k, n, rng, exact=small, scale=scale)
 
 
 def reference(x, q, s, act="bf16"):

@@ -57,6 +57,7 @@ import pytest
 
 from llama_reference import Reference
 from tiny_llama import write_tiny_llama
+from tp_modules import chip_model
 from xdsl_spatial.generation import Generation, Model, generate, load_model
 from xdsl_spatial.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.interpreters.runner import find_function
@@ -367,17 +368,6 @@ def test_smollm2_greedy_tokens_match_llama_cpp_where_its_margin_is_large(smollm2
 # --------------------------------------------------------------------------------------
 
 
-def chip_model_bytes(decisions) -> dict[int, tuple[int, int]]:
-    """Per chip, what the pass's per-chip plans say its programs load and store."""
-    out: dict[int, tuple[int, int]] = {}
-    for d in decisions:
-        for cp in d.chips:
-            lo, so = out.get(cp.chip, (0, 0))
-            ld, st = cp.moved()
-            out[cp.chip] = (lo + ld, so + st)
-    return out
-
-
 @pytest.mark.parametrize("chips", [2, 4])
 def test_tiny_model_over_chips_agrees_with_the_reference(tiny, tiny_models, chips):
     """Every product split over the chips (q, k, v, gate, up and the head on N, attn_output
@@ -394,7 +384,7 @@ def test_tiny_model_over_chips_agrees_with_the_reference(tiny, tiny_models, chip
     run = generate(over, [104, 101, 108], 1)
     decode = [d for d in over.decisions if d.shape.startswith("1x")]
     per_chip = {c.chip: (c.load_bytes, c.store_bytes) for c in run.traffic.per_chip()}
-    assert per_chip == chip_model_bytes(decode)
+    assert per_chip == chip_model(decode)
 
 
 def test_spatial_generate_over_chips_prints_each_chip_bytes(tiny, capsys):
@@ -454,5 +444,5 @@ def test_smollm2_over_two_chips_generates_as_on_one(smollm2_runs):
     assert run.tokens[:2] == [7042, 30]  # " Paris."
     decode = [d for d in over.decisions if d.shape.startswith("1x")]
     per_chip = {c.chip: (c.load_bytes, c.store_bytes) for c in run.traffic.per_chip()}
-    assert per_chip == chip_model_bytes(decode)
+    assert per_chip == chip_model(decode)
     assert [c.weight_elems for c in run.traffic.per_chip()] == [sum(k * n for _, k, n in model.config.products()) // 2] * 2

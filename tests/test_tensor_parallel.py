@@ -24,11 +24,11 @@ from xdsl_spatial.interpreters.executable import compile_function
 from xdsl_spatial.interpreters.runner import ENGINES, coerce_args, execute, find_function
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.ir_io import apply_pipeline, parse_module
-from xdsl_spatial.passes.q8_lower import Decision, lower_q8
+from xdsl_spatial.passes.q8_lower import lower_q8
 from xdsl_spatial.passes.tensor_parallel import Split, even_bounds, option_split
 from xdsl_spatial.traffic_io import TrafficRun, from_json, to_json
 
-from tp_modules import fp64, module, operands, sharded
+from tp_modules import chip_model, fp64, module, operands, sharded
 
 U32 = 2.0**-24
 
@@ -336,17 +336,6 @@ def all_engines(mod, arrays):
         compile_function(fn)(*args),
         compile_function(fn, fast=False)(*args),
     ]
-
-
-def chip_model(decisions: list[Decision]) -> dict[int, tuple[int, int]]:
-    """Per chip, the loads and stores the pass's plans say it moves."""
-    out: dict[int, tuple[int, int]] = {}
-    for d in decisions:
-        for cp in d.chips:
-            lo, so = out.get(cp.chip, (0, 0))
-            ld, st_ = cp.moved()
-            out[cp.chip] = (lo + ld, so + st_)
-    return out
 
 
 def test_shard_annotations_run_as_identities_in_both_engines():

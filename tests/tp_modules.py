@@ -1,11 +1,13 @@
 """Modules the tensor-parallel tests lower and run: a Q8_0 product whose weight (and
-activation) carries a `shard` annotation, and its operands."""
+activation) carries a `shard` annotation, its operands, and the bytes each chip moves
+by the pass's plans."""
 
 from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
 
+from q8_operands import q8_operands
 from xdsl_spatial.ir_io import parse_module
 
 
@@ -79,18 +81,21 @@ def module(text: str):
 
 
 def operands(m, k, n, exact, rng):
-    if exact:
-        x = rng.integers(-4, 5, (m, k)).astype(np.float32)
-        q = rng.integers(-8, 9, (k, n)).astype(np.int8)
-        s = (2.0 ** -rng.integers(0, 6, (k // 32, n))).astype(np.float32)
-    else:
-        x = rng.standard_normal((m, k)).astype(np.float32)
-        q = rng.integers(-127, 128, (k, n)).astype(np.int8)
-        s = rng.uniform(0.001, 0.02, (k // 32, n)).astype(np.float32)
-    return x, q, s
+    return q8_operands(m, k, n, rng, exact=exact)
 
 
 def fp64(x, q, s):
     xr = x.astype(ml_dtypes.bfloat16).astype(np.float64)
     w = q.astype(np.float64) * np.repeat(s.astype(np.float64), 32, axis=0)
     return xr @ w, np.abs(xr) @ np.abs(w)
+
+
+def chip_model(decisions) -> dict[int, tuple[int, int]]:
+    """Per chip, the loads and stores the pass's per-chip plans say it moves."""
+    out: dict[int, tuple[int, int]] = {}
+    for d in decisions:
+        for cp in d.chips:
+            lo, so = out.get(cp.chip, (0, 0))
+            ld, st = cp.moved()
+            out[cp.chip] = (lo + ld, so + st)
+    return out

@@ -1,0 +1,25 @@
+"""The operands of a Q8_0 product that the tests draw: an activation, int8 values and
+their scales, either integer-exact or random."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def q8_operands(m: int, k: int, n: int, rng: np.random.Generator, *, exact: bool = False, scale: str = "f32"):
+    """x (m x K, f32), values (K x N, int8) and scales (K/32 x N, f32 or f16).
+
+    `exact`: small integers and power-of-two scales, so that every product and every
+    partial sum is exact in fp32 and no order of summation changes a bit; else a normal
+    activation, int8 values over the whole range and scales as GGML's are in size."""
+    if exact:
+        x = rng.integers(-4, 5, (m, k)).astype(np.float32)
+        q = rng.integers(-8, 9, (k, n)).astype(np.int8)
+        s = (2.0 ** -rng.integers(0, 6, (k // 32, n))).astype(np.float32)
+    else:
+        x = rng.standard_normal((m, k)).astype(np.float32)
+        q = rng.integers(-127, 128, (k, n)).astype(np.int8)
+        s = rng.uniform(0.001, 0.02, (k // 32, n)).astype(np.float32)
+    if scale == "f16":
+        s = s.astype(np.float16)
+    return x, q, s
