@@ -180,6 +180,25 @@ class CompiledProgram:
         return (t.dims[0] if t.live_only else t.padded[0]) * t.padded[1]
 
 
+def below_the_rows_cut(dest: Placed, e: np.ndarray, rows: int) -> np.ndarray:
+    """The page elements `e` of a store without those that lie below the tensor's last
+    row at every lead position (the padding rows of a tile taller than the tensor: 31
+    of a 32-row page for a one-row output), when the ones left are a box of `e` (or
+    none); else `e`. A store writes no element outside the tensor's rows, so this
+    changes nothing it writes, only the size of the index arrays worked out to find
+    them."""
+    g = dest.geometry
+    a, w = g.split(e)
+    lowest = dest.origins.min(axis=(0, 1))  # each block row's first element, at its highest
+    keep = (np.take(lowest, a) + w) // g.row_len < rows
+    if keep.all():
+        return e
+    if not keep.any():
+        return e[(slice(0, 0),) * e.ndim]
+    box = tuple(slice(int(ix.min()), int(ix.max()) + 1) for ix in np.nonzero(keep))
+    return e[box] if keep[box].all() else e
+
+
 class ProgramCompiler(LoopCompiling):
     """Reads one program into a `CompiledProgram`."""
 
@@ -406,7 +425,7 @@ class ProgramCompiler(LoopCompiling):
             r, c = np.divmod(idx, row_len)
             return (r < rows) & (c < cols)
 
-        e = src.out if isinstance(src, Values) else held
+        e = below_the_rows_cut(dest, src.out if isinstance(src, Values) else held, rows)
         d_lead, d_inner = cast(tuple[np.ndarray, np.ndarray], page_index(dest, e, want))
         dst_idx = np.broadcast_to(d_lead + d_inner, (*want, *e.shape))
         s_lead, s_inner = cast(tuple[np.ndarray, np.ndarray], page_index(src, e, want))
@@ -426,7 +445,7 @@ class ProgramCompiler(LoopCompiling):
             else:
                 dst_a, src_a = paired_access(dst_idx[mask].reshape(1, 1, -1), src_idx[mask].reshape(1, 1, -1))
             writes.append((dst_a, self.reached(Reader(src_a, src_slot))))
-        unheld = np.setdiff1d(np.arange(size, dtype=np.int64), held)
+        unheld = below_the_rows_cut(dest, np.setdiff1d(np.arange(size, dtype=np.int64), held), rows)
         if unheld.size:  # a stage's page outside what it wrote: zeros
             z_lead, z_inner = cast(tuple[np.ndarray, np.ndarray], page_index(dest, unheld, want))
             z_idx = np.broadcast_to(z_lead + z_inner, (*want, *unheld.shape))
