@@ -98,6 +98,11 @@ class TensorSpec:
     caller's array is read as it is, not copied into a padded one."""
     live_only: bool = False
     """Its stores write only its live elements: it is held as rows x padded columns."""
+    stores: int = 0
+    """How many store ops write it."""
+    zeroed: bool = False
+    """An output that starts as zeros, because its one store writes each of its tiles
+    once and leaves the zeros of its pages unwritten."""
 
 
 def _symbol_coefficient(m: Any) -> int:
@@ -165,8 +170,9 @@ class CompiledProgram:
         held = (rows if t.live_only else t.padded[0], t.padded[1])
         if a is None and t.values is None and t.role == Role.OUTPUT:
             # Every tile of an output is written (checked when compiled), each of its
-            # live elements: what it starts as is never read.
-            env[t.slot] = np.empty(held[0] * held[1], dtype=t.dtype)
+            # live elements: what it starts as is never read, unless its store leaves
+            # its zeros to it.
+            env[t.slot] = (np.zeros if t.zeroed else np.empty)(held[0] * held[1], dtype=t.dtype)
             return
         data = np.zeros(held, dtype=t.dtype)
         if a is not None:
@@ -330,7 +336,8 @@ class ProgramCompiler(LoopCompiling):
         if o.repack is not None and "values" in o.repack.data:
             self.record.weight_elems = h.dims[0] * h.dims[1]
         uses = [u.operation for u in o.result.uses]
-        spec.stored = any(isinstance(u, StoreOp) and u.tensor is o.result for u in uses)
+        spec.stores = sum(1 for u in uses if isinstance(u, StoreOp) and u.tensor is o.result)
+        spec.stored = spec.stores > 0
         spec.loaded = any(
             isinstance(u, LoadOp | StoreOp) and (u.tensor is o.result and isinstance(u, LoadOp) or u.table is o.result)
             for u in uses
@@ -446,7 +453,17 @@ class ProgramCompiler(LoopCompiling):
                 dst_a, src_a = paired_access(dst_idx[mask].reshape(1, 1, -1), src_idx[mask].reshape(1, 1, -1))
             writes.append((dst_a, self.reached(Reader(src_a, src_slot))))
         unheld = below_the_rows_cut(dest, np.setdiff1d(np.arange(size, dtype=np.int64), held), rows)
-        if unheld.size:  # a stage's page outside what it wrote: zeros
+        # The zeros need no write when the tensor can start as zeros: an output whose
+        # one store writes each of its tiles once over all trips and items (so nothing
+        # else writes where the zeros go).
+        once = (
+            self.fast and t.role == Role.OUTPUT and t.source is None
+            and t.values is None and t.stores == 1
+            and np.unique(tiles).size == tiles.size
+        )
+        if once and unheld.size:
+            t.zeroed = True
+        elif unheld.size:  # a stage's page outside what it wrote: zeros
             z_lead, z_inner = cast(tuple[np.ndarray, np.ndarray], page_index(dest, unheld, want))
             z_idx = np.broadcast_to(z_lead + z_inner, (*want, *unheld.shape))
             z_live = live(z_idx)
