@@ -133,9 +133,9 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
             m = rng.choice(hits)
             return text[: m.start()] + text[m.end() :], f"delete {m.group()!r} at {m.start()}"
     if kind == "quote":
-        i = rng.randrange(len(text))
+        i = rng.randrange(len(text) + 1)
         return text[:i] + '"' + text[i:], f"insert '\"' at {i}"
-    i = rng.randrange(len(text))
+    i = rng.randrange(len(text) + 1)  # (an earlier edit may have left nothing)
     return text[:i], f"truncate at {i}"
 
 

@@ -134,6 +134,30 @@ func.func @f(%c: i1, %a: f32) -> f32 {
     assert run(capsys, "spatial-opt", mlir(tmp_path, fine, "fine.mlir"))[0] == 0
 
 
+def test_an_operand_defined_only_inside_the_ops_own_region_is_a_dominance_error(tmp_path, capsys):
+    # The parser keeps a placeholder for a use whose definition it met only inside
+    # the using op's own region (a loop's init value defined in its body): a
+    # diagnostic naming the op, not an internal error.
+    text = """\
+func.func @f(%a: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%acc = %in) -> (f32) {
+    %in = arith.addf %a, %a : f32
+    scf.yield %in : f32
+  }
+  func.return %r : f32
+}
+"""
+    f = mlir(tmp_path, text)
+    code, _, err = run(capsys, "spatial-opt", f)
+    assert code == 1
+    assert err.splitlines()[0] == (
+        f"{f}:4:3: error: 'scf.for' op operand #3 (a value) does not dominate this use: "
+        "it is defined nowhere this use can see (later, or inside a region)"
+    )
+
+
 @pytest.mark.parametrize(
     "attr,kind",
     [

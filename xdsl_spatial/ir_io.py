@@ -480,9 +480,13 @@ def verify_module(module: Operation) -> None:
 
 
 def _value_name(v: SSAValue) -> str:
-    return f"%{v.name_hint}" if v.name_hint else (
-        f"result #{v.index}" if isinstance(v, OpResult) else f"block argument #{v.index}"
-    )
+    if v.name_hint:
+        return f"%{v.name_hint}"
+    if isinstance(v, OpResult):
+        return f"result #{v.index}"
+    if isinstance(v, BlockArgument):
+        return f"block argument #{v.index}"
+    return "a value"  # (the parser's placeholder for a use it never saw defined)
 
 
 class _Dominance:
@@ -520,8 +524,8 @@ class _Dominance:
             def_block = value.op.parent
         elif isinstance(value, BlockArgument):
             def_op, def_block = None, value.block
-        else:
-            return "it is not defined in this module"
+        else:  # the parser's placeholder: no definition it could see
+            return "it is defined nowhere this use can see (later, or inside a region)"
         if def_block is None:
             return "its definition is in no block"
         x: Operation | None = user
