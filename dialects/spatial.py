@@ -778,8 +778,12 @@ class ProgramOp(IRDLOperation):
         return sum(cast(BufferType, b.result.type).bytes(tile) for b in self.buffers())
 
     def item_coords(self) -> np.ndarray:
-        """Coordinates of every item, shape (items, rank), row-major over the grid."""
+        """Coordinates of every item, shape (items, rank), row-major over the grid
+        (checked first: the ops inside a program, verified before it, ask for them)."""
+        from xdsl_spatial.dialects.spatial_checks import check_grid
+
         grid = self.grid_shape
+        check_grid(grid)
         return np.indices(grid).reshape(len(grid), -1).T.astype(np.int64)
 
     # --- syntax ---------------------------------------------------------------------

@@ -322,10 +322,15 @@ def check_local_memory(op: ProgramOp) -> None:
         )
 
 
-def verify_program(op: ProgramOp) -> None:
-    grid = op.grid_shape
+def check_grid(grid: Sequence[int]) -> None:
+    """A program's item grid: at least one axis, every extent positive."""
     if not grid or any(g < 1 for g in grid):
         raise VerifyException(f"item grid must have positive extents, got {list(grid)}")
+
+
+def verify_program(op: ProgramOp) -> None:
+    grid = op.grid_shape
+    check_grid(grid)
     block = op.entry
     expected = [*(["index"] * len(grid))]
     args = list(block.args)

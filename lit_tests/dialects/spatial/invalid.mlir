@@ -116,6 +116,22 @@
 
 // -----
 
+// CHECK: item grid must have positive extents, got [-9223372036854775808]
+// An extent past i64 (it wraps): the load, verified first, asks for the items and is told.
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [9223372036854775808] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %p = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
 // CHECK: Operation does not verify: program body takes 1 item coordinates and 1 inputs, got 1 block arguments
 %x = "test.op"() : () -> tensor<32x64xf32>
 %y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
