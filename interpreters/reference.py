@@ -83,20 +83,9 @@ class Tensor:
 
 
 def program_of(op: Operation) -> ProgramOp:
-    p = op.parent_op()
-    while not isinstance(p, ProgramOp):
-        assert p is not None, "a spatial op lies inside a program (verified)"
-        p = p.parent_op()
+    p = checks.enclosing_program(op)
+    assert p is not None, "a spatial op lies inside a program (verified)"
     return p
-
-
-def loop_of(op: Operation) -> KLoopOp | None:
-    p = op.parent_op()
-    while p is not None and not isinstance(p, ProgramOp):
-        if isinstance(p, KLoopOp):
-            return p
-        p = p.parent_op()
-    return None
 
 
 def linear(m: Any, values: list[Any]) -> Any:
@@ -231,7 +220,7 @@ class SpatialReference(InterpreterFunctions):
         try:
             checks.check_block_inside(
                 t0[:, None], (bh, bw), op.stride.data, t.grid, kind, t.name,
-                self.trips[-1:] if loop_of(op) is not None else None,
+                self.trips[-1:] if checks.enclosing_loop(op) is not None else None,
             )
         except VerifyException as e:
             raise self.fail(op, str(e)) from None

@@ -205,6 +205,16 @@ def first(mod: ModuleOp, kind, pred=lambda o: True):
     return next(o for o in mod.walk() if isinstance(o, kind) and pred(o))
 
 
+def replace_op(old, new) -> None:
+    """Put `new` where `old` is in its block, its result taking over `old`'s uses."""
+    block = old.parent_block()
+    assert block is not None
+    block.insert_op_before(new, old)
+    old.result.replace_all_uses_with(new.result)
+    old.detach()
+    old.erase()
+
+
 @pytest.fixture(params=ENGINES)
 def engine(request) -> str:
     return request.param
@@ -370,13 +380,7 @@ def test_changing_one_stage_body_changes_the_output(engine):
     good = outputs(mod, a)
     stage = first(mod, StageOp, lambda s: s.stage_name.data == "fold_sum")
     add = first(stage, arith.AddfOp)
-    sub = arith.SubfOp(add.lhs, add.rhs)
-    block = add.parent_block()
-    assert block is not None
-    block.insert_op_before(sub, add)
-    add.result.replace_all_uses_with(sub.result)
-    add.detach()
-    add.erase()
+    replace_op(add, arith.SubfOp(add.lhs, add.rhs))
     mod.verify()
     assert not np.array_equal(outputs(mod, a, engine), good)
 
@@ -387,13 +391,7 @@ def test_changing_a_buffer_depth_changes_the_local_memory_counted():
     before = execute(mod, "mm", a).traffic.programs[-1].local_mem
     buf = first(mod, BufferOp, lambda b: b.buffer_name.data == "in_q8")
     bt = cast(BufferType, buf.result.type)
-    deeper = BufferOp("in_q8", bt.tiles.data, bt.element_type, 3)
-    block = buf.parent_block()
-    assert block is not None
-    block.insert_op_before(deeper, buf)
-    buf.result.replace_all_uses_with(deeper.result)
-    buf.detach()
-    buf.erase()
+    replace_op(buf, BufferOp("in_q8", bt.tiles.data, bt.element_type, 3))
     mod.verify()
     after = execute(mod, "mm", a).traffic.programs[-1].local_mem
     assert after - before == bt.tiles.data * 1024  # one more int8 page of the buffer
@@ -470,14 +468,8 @@ def test_a_compiled_function_computes_what_the_module_was():
     exe = compile_module(mod, "mm")
     before = exe(*a).outputs[0]
     stage = first(mod, StageOp, lambda s: s.stage_name.data == "tail")
-    add = first(stage, arith.MulfOp)
-    sub = arith.AddfOp(add.lhs, add.rhs)
-    block = add.parent_block()
-    assert block is not None
-    block.insert_op_before(sub, add)
-    add.result.replace_all_uses_with(sub.result)
-    add.detach()
-    add.erase()
+    mul = first(stage, arith.MulfOp)
+    replace_op(mul, arith.AddfOp(mul.lhs, mul.rhs))
     mod.verify()
     np.testing.assert_array_equal(exe(*a).outputs[0], before)
     changed = compile_module(mod, "mm")(*a).outputs[0]

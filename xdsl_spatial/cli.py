@@ -103,26 +103,26 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def non_negative_int(text: str) -> int:
-    """An argparse type: an integer >= 0."""
+def _int_from(text: str, low: int, what: str) -> int:
+    """`text` as an integer (any base prefix) of at least `low`, else an argparse
+    type error saying it expected `what`."""
     try:
         value = int(text, 0)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
     return value
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer >= 0."""
+    return _int_from(text, 0, "a non-negative integer")
 
 
 def positive_int(text: str) -> int:
     """An argparse type: an integer >= 1."""
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
+    return _int_from(text, 1, "a positive integer")
 
 
 def byte_count(text: str) -> int:

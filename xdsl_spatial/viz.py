@@ -30,7 +30,7 @@ import shutil
 import subprocess
 import sysconfig
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -254,25 +254,8 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
         f"{program.num_items} items (grid [{', '.join(map(str, program.grid_shape))}])",
         f"{owns_text(program)} · buffers {human_bytes(used)} of {human_bytes(local)} local memory",
     ]
-    g = gv.Digraph(program.program_name.data)
-    g.attr(
-        rankdir="TB",
-        labelloc="t",
-        fontname="Helvetica",
-        fontsize="16",
-        nodesep="0.35",
-        ranksep="0.45",
-        label=_graph_title(title, refusal),
-    )
-    g.attr("node", fontname="Helvetica", fontsize="12", margin="0.12,0.06")
-    g.attr("edge", fontname="Helvetica", fontsize="10", color="#555555")
-
-    ids: dict[object, str] = {}
-
-    def nid(key: object) -> str:
-        if key not in ids:
-            ids[key] = f"n{len(ids)}"
-        return ids[key]
+    g = _digraph(program.program_name.data, _graph_title(title, refusal), nodesep="0.35", ranksep="0.45")
+    nid = _node_ids()
 
     loops = [op for op in program.body.walk() if isinstance(op, KLoopOp)]
     loop = loops[0] if loops else None
@@ -460,6 +443,27 @@ def _buffer_name(b: SSAValue) -> str:
     return b.owner.buffer_name.data if isinstance(b.owner, BufferOp) else _value_name(b)
 
 
+def _digraph(name: str, label: str, **spacing: str) -> graphviz.Digraph:
+    """A top-to-bottom graph titled `label`, in the pictures' one style."""
+    g = require("graphviz").Digraph(name)
+    g.attr(rankdir="TB", labelloc="t", fontname="Helvetica", fontsize="16", label=label, **spacing)
+    g.attr("node", fontname="Helvetica", fontsize="12", margin="0.12,0.06")
+    g.attr("edge", fontname="Helvetica", fontsize="10", color="#555555")
+    return g
+
+
+def _node_ids() -> Callable[[object], str]:
+    """A namer of graph nodes: the same id for the same key, a new one for a new key."""
+    ids: dict[object, str] = {}
+
+    def nid(key: object) -> str:
+        if key not in ids:
+            ids[key] = f"n{len(ids)}"
+        return ids[key]
+
+    return nid
+
+
 def _graph_title(lines: Sequence[str], refusal: str) -> str:
     out = [_h(x) for x in lines]
     for j, x in enumerate(_short_refusal(refusal) if refusal else []):
@@ -488,19 +492,12 @@ def function_graph(functions: Sequence[func.FuncOp], refusal: str = "") -> graph
     """Views, folds and other ops of each function, with the tensors between them."""
     gv = require("graphviz")
     names = ", ".join(f"@{f.sym_name.data}" for f in functions)
-    g = gv.Digraph("functions")
-    g.attr(
-        rankdir="TB", labelloc="t", fontname="Helvetica", fontsize="16", nodesep="0.3",
-        label=_graph_title([f"the programs of {names} and the tensors between them"], refusal),
+    g = _digraph(
+        "functions",
+        _graph_title([f"the programs of {names} and the tensors between them"], refusal),
+        nodesep="0.3",
     )
-    g.attr("node", fontname="Helvetica", fontsize="12", margin="0.12,0.06")
-    g.attr("edge", fontname="Helvetica", fontsize="10", color="#555555")
-    ids: dict[object, str] = {}
-
-    def nid(key: object) -> str:
-        if key not in ids:
-            ids[key] = f"n{len(ids)}"
-        return ids[key]
+    nid = _node_ids()
 
     for f in functions:
         sub = gv.Digraph(f"cluster_{nid(f)}")
