@@ -214,6 +214,14 @@ class Placed:
     def lead(self) -> Lead:
         return self.origins.shape[0], self.origins.shape[1]
 
+    def origins_for(self, want: Lead) -> np.ndarray:
+        """The block-row origins of every lead position of `want` (trips, items, block
+        rows): a page of trip (item) extent 1 is shared along that axis."""
+        o = self.origins
+        src_t = np.arange(want[0]) if o.shape[0] > 1 else np.zeros(want[0], np.int64)
+        src_i = np.arange(want[1]) if o.shape[1] > 1 else np.zeros(want[1], np.int64)
+        return o[src_t[:, None], src_i[None, :]]
+
 
 @dataclass(frozen=True)
 class Values:
@@ -308,10 +316,7 @@ def page_index(
         return _page_index_per_lead(layout, e, want)
     if isinstance(layout, Placed):
         a, w = layout.geometry.split(e)
-        o = layout.origins
-        src_t = np.arange(want[0]) if o.shape[0] > 1 else np.zeros(want[0], np.int64)
-        src_i = np.arange(want[1]) if o.shape[1] > 1 else np.zeros(want[1], np.int64)
-        sel = o[src_t[:, None], src_i[None, :]]  # (want trips, want items, block rows)
+        sel = layout.origins_for(want)  # (want trips, want items, block rows)
         ones = (1,) * e.ndim
         rows = sel - sel[:, :, :1]
         if (rows == rows[:1, :1]).all():  # block rows at the same offsets for every lead
@@ -343,10 +348,7 @@ def placed_view(layout: Placed, e: np.ndarray, want: Lead) -> Access | None:
     page of millions of elements): the strides are read off `e`'s first element and its
     unit steps, then checked against every element `VERIFY_CHUNK` at a time. None
     otherwise (the caller takes `page_index`'s way, which decides the rest)."""
-    o = layout.origins
-    src_t = np.arange(want[0]) if o.shape[0] > 1 else np.zeros(want[0], np.int64)
-    src_i = np.arange(want[1]) if o.shape[1] > 1 else np.zeros(want[1], np.int64)
-    sel = o[src_t[:, None], src_i[None, :]]
+    sel = layout.origins_for(want)
     rows = sel - sel[:, :, :1]
     if e.size == 0 or not (rows == rows[:1, :1]).all():
         return None
@@ -389,10 +391,7 @@ def _page_index_per_lead(
     zeros = np.zeros((1,) * len(inner), dtype=np.int64)
     if isinstance(layout, Placed):
         a, w = layout.geometry.split(ee)
-        o = layout.origins
-        src_t = np.arange(want[0]) if o.shape[0] > 1 else np.zeros(want[0], np.int64)
-        src_i = np.arange(want[1]) if o.shape[1] > 1 else np.zeros(want[1], np.int64)
-        sel = o[src_t[:, None], src_i[None, :]]
+        sel = layout.origins_for(want)
         first = np.take_along_axis(sel, a.reshape(*want, -1), axis=2).reshape(ee.shape)
         return first + w, zeros
     if isinstance(layout, Values):
