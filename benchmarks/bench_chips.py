@@ -20,17 +20,17 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
+import argparse
+import statistics
+import time
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from xdsl_spatial.interpreters.distributed import start_ray  # noqa: E402
-from xdsl_spatial.interpreters.runner import coerce_args, compile_module, distribute, find_function  # noqa: E402
-from xdsl_spatial.ir_io import parse_module  # noqa: E402
-from xdsl_spatial.passes.q8_lower import lower_q8  # noqa: E402
-from xdsl_spatial.tools.spatial_gguf import q8_matmul_func  # noqa: E402
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.interpreters.distributed import start_ray
+from xdsl_spatial.interpreters.runner import coerce_args, compile_module, distribute, find_function
+from xdsl_spatial.passes.q8_lower import lower_q8
+from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
 
 
 def median_ms(f, calls: int) -> float:
@@ -56,19 +56,27 @@ def main() -> None:
     t = time.perf_counter()
     start_ray()
     print(f"local Ray instance started in {time.perf_counter() - t:.1f} s")
-    print(f"m = 1, K = {k}, N = {n}: weight {(q.nbytes + s.nbytes) / 1e6:.2f} MB (values and f32 scales)")
-    print(f"{'chips':>5} {'split':>5} {'local ms':>9} {'make s':>7} {'Ray ms':>7} {'actor MB':>9} {'bits':>5}")
+    print(
+        f"m = 1, K = {k}, N = {n}: weight {(q.nbytes + s.nbytes) / 1e6:.2f} MB (values and f32 scales)"
+    )
+    print(
+        f"{'chips':>5} {'split':>5} {'local ms':>9} {'make s':>7} {'Ray ms':>7} {'actor MB':>9} {'bits':>5}"
+    )
     for chips, split in ((1, "n"), (2, "n"), (4, "n"), (2, "k"), (4, "k")):
-        mod = parse_module("builtin.module {\n" + q8_matmul_func("mm", "W", k, n, 1, "bf16", "f32") + "}\n")
+        mod = parse_module(
+            "builtin.module {\n" + q8_matmul_func("mm", "W", k, n, 1, "bf16", "f32") + "}\n"
+        )
         lower_q8(mod, chips=chips, split=split)
         if chips == 1:
             # One chip as an annotation would give it: a program named for chip 0.
             mod = parse_module(
                 "shard.grid @g(shape = 1)\n"
-                + q8_matmul_func("mm", "W", k, n, 1, "bf16", "f32").replace(
+                + q8_matmul_func("mm", "W", k, n, 1, "bf16", "f32")
+                .replace(
                     "q8.dequantize %W__q8, %W__q8_scale",
                     "q8.dequantize %q, %s",
-                ).replace(
+                )
+                .replace(
                     "{\n",
                     "{\n  %sh = shard.sharding @g split_axes = [[], [0]] : !shard.sharding\n"
                     f"  %q = shard.shard %W__q8 to %sh : tensor<{k}x{n}xi8>\n"
@@ -87,7 +95,9 @@ def main() -> None:
             got = on_ray(x)
             same = all(a.tobytes() == b.tobytes() for a, b in zip(got.outputs, local.outputs))
             if not same:
-                raise SystemExit(f"{chips} chips split {split}: Ray's outputs differ from this host's")
+                raise SystemExit(
+                    f"{chips} chips split {split}: Ray's outputs differ from this host's"
+                )
             t_ray = median_ms(lambda: on_ray(x), calls)
             held = max(on_ray.chips.held_bytes().values())
         print(

@@ -27,24 +27,23 @@ from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_q8_raise import (  # noqa: E402
+from test_q8_raise import (
     grouped_text,
     inputs,
     kn_text,
     nk_text,
     reference,
 )
+from xdsl.dialects.linalg.ops import GenericOp
 
-from xdsl.dialects.linalg.ops import GenericOp  # noqa: E402
-
-from xdsl_spatial.interpreters.kernels import prepare  # noqa: E402
-from xdsl_spatial.interpreters.runner import execute  # noqa: E402
-from xdsl_spatial.ir_io import parse_module  # noqa: E402
-from xdsl_spatial.passes.q8_lower import lower_q8  # noqa: E402
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.interpreters.kernels import prepare
+from xdsl_spatial.interpreters.runner import execute
+from xdsl_spatial.passes.q8_lower import lower_q8
 
 
 def median_ms(fn, repeat: int) -> float:
@@ -61,7 +60,11 @@ def forms(m: int, k: int, n: int):
     yield "K x N, floordiv scales, matmul", "kn", kn_text(m, k, n, "f16", "bf16")
     yield "N x K, contraction generic", "nk", nk_text(m, k, n, "f16", "bf16", "generic")
     yield "N x K, transpose + matmul", "nk", nk_text(m, k, n, "f16", "bf16", "transpose")
-    yield "grouped N x G x 32 (IREE)", "grouped", grouped_text((m,), k // 32, n, "f16", True, "bf16")
+    yield (
+        "grouped N x G x 32 (IREE)",
+        "grouped",
+        grouped_text((m,), k // 32, n, "f16", True, "bf16"),
+    )
 
 
 def bench_forms(k: int, n: int, repeat: int) -> None:
@@ -127,7 +130,10 @@ def bench_kernels(repeat: int) -> None:
     m = parse_module(RMSNORM)
     g1, g2 = (o for o in m.walk() if isinstance(o, GenericOp))
     k1, k2 = prepare(g1), prepare(g2)
-    x, w = rng.standard_normal((1, 576)).astype(np.float32), rng.standard_normal(576).astype(np.float32)
+    x, w = (
+        rng.standard_normal((1, 576)).astype(np.float32),
+        rng.standard_normal(576).astype(np.float32),
+    )
     z, e = np.zeros(1, np.float32), np.zeros((1, 576), np.float32)
     (ss,) = k1([x, z])
     (y,) = k2([x, ss, w, e])
@@ -135,8 +141,12 @@ def bench_kernels(repeat: int) -> None:
     ref = x64 / np.sqrt((x64**2).mean() + 1e-5) * w
     assert np.abs(y - ref).max() <= 1e-5 * np.abs(ref).max()
     print(f"{'kernel':48} {'us':>8}")
-    print(f"{'RMSNorm 1 x 576: sum of squares':48} {1e3 * median_ms(lambda: k1([x, z]), repeat * 100):>8.1f}")
-    print(f"{'RMSNorm 1 x 576: scale':48} {1e3 * median_ms(lambda: k2([x, ss, w, e]), repeat * 100):>8.1f}")
+    print(
+        f"{'RMSNorm 1 x 576: sum of squares':48} {1e3 * median_ms(lambda: k1([x, z]), repeat * 100):>8.1f}"
+    )
+    print(
+        f"{'RMSNorm 1 x 576: scale':48} {1e3 * median_ms(lambda: k2([x, ss, w, e]), repeat * 100):>8.1f}"
+    )
     s = parse_module(SCORES)
     ks = prepare(next(o for o in s.walk() if isinstance(o, GenericOp)))
     q = rng.standard_normal((32, 64, 2048)).astype(np.float32)

@@ -69,30 +69,30 @@ import os
 # make the rounds incomparable.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import cProfile  # noqa: E402
-import ctypes  # noqa: E402
-import gc  # noqa: E402
-import io  # noqa: E402
-import math  # noqa: E402
-import pstats  # noqa: E402
-import random  # noqa: E402
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-import tracemalloc  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
+import argparse
+import cProfile
+import ctypes
+import gc
+import io
+import math
+import pstats
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
-import ml_dtypes  # noqa: E402
-import numpy as np  # noqa: E402
+import ml_dtypes
+import numpy as np
 
-from xdsl_spatial.interpreters.runner import coerce_args, compile_module, find_function  # noqa: E402
-from xdsl_spatial.interpreters.values import as_f32  # noqa: E402
-from xdsl_spatial.ir_io import parse_module  # noqa: E402
-from xdsl_spatial.passes.q8_lower import lower_q8  # noqa: E402
-from xdsl_spatial.quant import quantize_q8_0  # noqa: E402
-from xdsl_spatial.tools.spatial_gguf import q8_matmul_func  # noqa: E402
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.core.quant import quantize_q8_0
+from xdsl_spatial.interpreters.runner import coerce_args, compile_module, find_function
+from xdsl_spatial.interpreters.values import as_f32
+from xdsl_spatial.passes.q8_lower import lower_q8
+from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
 
 Q8_BLOCK = 32
 U = 2.0**-24
@@ -398,8 +398,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--k", type=int, help="K (default 4096; 512 with --quick)")
     p.add_argument("--n", type=int, help="N (default 4096; 512 with --quick)")
     p.add_argument("--rounds", type=int, help="interleaved rounds (default 15; 3 with --quick)")
-    p.add_argument("--scales", choices=("f32", "f16"), default="f32",
-                   help="scale type: f32 as the chip stores it (default) or f16 as GGUF does")
+    p.add_argument(
+        "--scales",
+        choices=("f32", "f16"),
+        default="f32",
+        help="scale type: f32 as the chip stores it (default) or f16 as GGUF does",
+    )
     p.add_argument("--blocks", type=int, help="(a): Q8_0 blocks per chunk (default 8)")
     p.add_argument(
         "--cols", type=int, help="(a): columns per chunk (default N at m = 1, 2048 else)"
@@ -422,9 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{os.cpu_count()} CPUs, {args.scales} scales, bf16 activations, {allocator}"
     )
     for m in ms:
-        cands = bench_one(
-            m, k, n, args.scales, rounds, args.blocks, args.cols, args.profile
-        )
+        cands = bench_one(m, k, n, args.scales, rounds, args.blocks, args.cols, args.profile)
         print()
         print(report(m, k, n, cands, rounds))
         sys.stdout.flush()

@@ -32,19 +32,19 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import gc  # noqa: E402
-import random  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import gc
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
 
-import ml_dtypes  # noqa: E402
-import numpy as np  # noqa: E402
+import ml_dtypes
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_gemv import (  # noqa: E402
+from bench_gemv import (
     Candidate,
     fp64_reference,
     interleaved,
@@ -53,10 +53,10 @@ from bench_gemv import (  # noqa: E402
     q8_matmul,
 )
 
-from xdsl_spatial.interpreters.runner import coerce_args, compile_module, find_function  # noqa: E402
-from xdsl_spatial.ir_io import parse_module  # noqa: E402
-from xdsl_spatial.passes.q8_lower import lower_q8  # noqa: E402
-from xdsl_spatial.quant import quantize_q8_0  # noqa: E402
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.core.quant import quantize_q8_0
+from xdsl_spatial.interpreters.runner import coerce_args, compile_module, find_function
+from xdsl_spatial.passes.q8_lower import lower_q8
 
 SHAPES = [
     ("attn_q", 576, 576),
@@ -156,10 +156,12 @@ def in_a_model(m: int, rounds: int, layers: int = LAYERS) -> None:
                 run()
                 times.setdefault((name, key), []).append(time.perf_counter() - t0)
     programs = {name: p for name, _k, _n, _c, p in products}
-    table([
-        (name, k, n, {key: float(np.median(times[name, key])) for key in "acd"}, programs[name])
-        for name, k, n in SHAPES
-    ])
+    table(
+        [
+            (name, k, n, {key: float(np.median(times[name, key])) for key in "acd"}, programs[name])
+            for name, k, n in SHAPES
+        ]
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -168,7 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, help="interleaved rounds (default 15)")
     p.add_argument("--m", default="1,8", help="comma-separated batch sizes (default 1,8)")
     p.add_argument(
-        "--timing", choices=("cold", "model", "both"), default="both",
+        "--timing",
+        choices=("cold", "model", "both"),
+        default="both",
         help="each product from cold caches, layer after layer as in a model, or both (default)",
     )
     args = p.parse_args(argv)
@@ -182,7 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\nm = {m}, cold: each product alone, from cold caches")
             cold(m, rounds)
         if args.timing in ("model", "both"):
-            print(f"\nm = {m}, in a model: {LAYERS} layers' products back to back, each layer's weights its own")
+            print(
+                f"\nm = {m}, in a model: {LAYERS} layers' products back to back, each layer's weights its own"
+            )
             in_a_model(m, rounds)
     return 0
 

@@ -35,8 +35,8 @@ from collections.abc import Callable, Sequence
 
 from xdsl.printer import Printer
 
+from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.q8 import Q8Part, stored_name
-from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 GROUP = 4
@@ -48,7 +48,7 @@ def module_text(count: int, k: int = 4096, n: int = 4096) -> str:
     if k != n:
         raise ValueError("the chain feeds each result back as an activation: K must equal N")
     groups = -(-count // GROUP)
-    args = ["%x0: tensor<1x{k}xbf16>".format(k=k)]
+    args = [f"%x0: tensor<1x{k}xbf16>"]
     body: list[str] = []
     kb = k // 32
     done = 0
@@ -65,7 +65,7 @@ def module_text(count: int, k: int = 4096, n: int = 4096) -> str:
             f"-> tensor<1x{n}xf32>"
         )
         last = ""
-        for j in range(min(GROUP, count - done)):
+        for _j in range(min(GROUP, count - done)):
             w = f"W{done}"
             q, s = stored_name(w, Q8Part.VALUES), stored_name(w, Q8Part.SCALES)
             args += [f"%{q}: tensor<{k}x{n}xi8>", f"%{s}: tensor<{kb}x{n}xf16>"]
@@ -111,9 +111,7 @@ def printed(module: object) -> str:
 
 
 def xdsl_opt() -> list[str]:
-    exe = shutil.which("xdsl-opt", path=os.path.dirname(sys.executable)) or shutil.which(
-        "xdsl-opt"
-    )
+    exe = shutil.which("xdsl-opt", path=os.path.dirname(sys.executable)) or shutil.which("xdsl-opt")
     return [exe] if exe else [sys.executable, "-m", "xdsl.tools.xdsl_opt"]
 
 
@@ -193,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(head)
     print("-" * len(head))
     for count, lowered, tin, tout, pa, lo, ng, ve, pr, noop, opt in rows:
-        fmt = lambda v: f"{v:.2f}" if v is not None else "-"  # noqa: E731
+        fmt = lambda v: f"{v:.2f}" if v is not None else "-"
         print(
             f"{count:>7} {lowered:>7} {tin:>9} {tout:>9} {pa:>6.2f} {lo:>8.2f} {ng:>7.2f} "
             f"{ve:>6.2f} {pr:>6.2f} {fmt(noop):>8} {fmt(opt):>11} {lo / count * 1e3:>9.2f} "

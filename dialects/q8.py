@@ -44,8 +44,7 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-Q8_BLOCK = 32
-"""K-rows of one Q8_0 block: one scale for every 32 int8 values of a column."""
+from xdsl_spatial.core.quant import Q8_BLOCK
 
 
 class Q8Part(StrEnum):
@@ -112,7 +111,7 @@ def shard_repack(whole: str, part: Q8Part, rows: Range, cols: Range) -> str:
     fills it by that slice of the stored tensor, never by re-quantising."""
     r0, r1 = rows if part == Q8Part.VALUES else (rows[0] // Q8_BLOCK, rows[1] // Q8_BLOCK)
     assert whole.startswith(part.repack), "a Q8_0 part's repack starts with the part"
-    return f"{part.repack}[{r0}:{r1}, {cols[0]}:{cols[1]}]{whole[len(part.repack):]}"
+    return f"{part.repack}[{r0}:{r1}, {cols[0]}:{cols[1]}]{whole[len(part.repack) :]}"
 
 
 def parse_repack(text: str) -> tuple[Q8Part, tuple[Range, Range] | None] | None:
@@ -165,13 +164,8 @@ def verify_q8_pair(
     assert isinstance(weight, TensorType)
     k, n = values.get_shape()
     if k % Q8_BLOCK:
-        raise VerifyException(
-            f"K must be a multiple of the Q8_0 block ({Q8_BLOCK}), got K = {k}"
-        )
-    if not (
-        isinstance(values.element_type, IntegerType)
-        and values.element_type.width.data == 8
-    ):
+        raise VerifyException(f"K must be a multiple of the Q8_0 block ({Q8_BLOCK}), got K = {k}")
+    if not (isinstance(values.element_type, IntegerType) and values.element_type.width.data == 8):
         raise VerifyException(
             f"values must have element type i8, got {_element_name(values.element_type)}"
         )
@@ -187,9 +181,7 @@ def verify_q8_pair(
         )
     sk, sn = scales.get_shape()
     if sk != k // Q8_BLOCK:
-        raise VerifyException(
-            f"scales must have K/{Q8_BLOCK} = {k // Q8_BLOCK} rows, got {sk}"
-        )
+        raise VerifyException(f"scales must have K/{Q8_BLOCK} = {k // Q8_BLOCK} rows, got {sk}")
     if sn != n:
         raise VerifyException(f"scales must have N = {n} columns, got {sn}")
     if tuple(weight.get_shape()) != (k, n):
@@ -268,13 +260,10 @@ class QuantizeOp(IRDLOperation):
     traits = traits_def(NoMemoryEffect())
 
     assembly_format = (
-        "$input (`exact` $exact^)? attr-dict `:` type($input) `->` type($values) "
-        "`,` type($scales)"
+        "$input (`exact` $exact^)? attr-dict `:` type($input) `->` type($values) `,` type($scales)"
     )
 
-    def __init__(
-        self, input: SSAValue, exact: bool = False, scale_type: Attribute | None = None
-    ):
+    def __init__(self, input: SSAValue, exact: bool = False, scale_type: Attribute | None = None):
         it = input.type
         assert isinstance(it, TensorType)
         k, n = it.get_shape()

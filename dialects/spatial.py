@@ -41,8 +41,8 @@ from typing import ClassVar, cast
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.dialects.builtin import (
+    I64,
     AffineMapAttr,
     ArrayAttr,
     BFloat16Type,
@@ -51,7 +51,6 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IndexType,
-    I64,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -60,6 +59,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
     Block,
@@ -356,21 +356,16 @@ class PlanAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         g = ", ".join(str(i.data) for i in self.grid)
         s = ", ".join(str(i.data) for i in self.site)
-        printer.print_string(
-            f"<grid = [{g}], k_blocks = {self.k_blocks.data}, site = [{s}]>"
-        )
+        printer.print_string(f"<grid = [{g}], k_blocks = {self.k_blocks.data}, site = [{s}]>")
 
     def verify(self) -> None:
         for what, arr in (("grid", self.grid), ("site", self.site)):
             if len(arr) != 2 or any(i.data < 1 for i in arr):
                 raise VerifyException(
-                    f"plan {what} must be two positive integers, got "
-                    f"{[i.data for i in arr]}"
+                    f"plan {what} must be two positive integers, got {[i.data for i in arr]}"
                 )
         if self.k_blocks.data < 1:
-            raise VerifyException(
-                f"plan k_blocks must be at least 1, got {self.k_blocks.data}"
-            )
+            raise VerifyException(f"plan k_blocks must be at least 1, got {self.k_blocks.data}")
 
 
 class Numerics(StrEnum):
@@ -401,9 +396,7 @@ class NumericsAttr(ParametrizedAttribute):
 
     def verify(self) -> None:
         if self.kind.data not in (Numerics.EXACT, Numerics.APPROX):
-            raise VerifyException(
-                f"numerics must be 'exact' or 'approx', got '{self.kind.data}'"
-            )
+            raise VerifyException(f"numerics must be 'exact' or 'approx', got '{self.kind.data}'")
         if self.kind.data == Numerics.APPROX and not self.reason.data:
             raise VerifyException("an 'approx' numerics claim must give its reason")
 
@@ -478,9 +471,7 @@ class TensorHandleType(ParametrizedAttribute, TypeAttribute):
     role: StringAttr
 
     def __init__(self, shape: Sequence[int], element_type: Attribute, role: Role | str):
-        super().__init__(
-            ArrayAttr(IntAttr(d) for d in shape), element_type, StringAttr(str(role))
-        )
+        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element_type, StringAttr(str(role)))
 
     @property
     def dims(self) -> tuple[int, int]:
@@ -504,13 +495,10 @@ class TensorHandleType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if len(self.shape) != 2 or any(d.data < 1 for d in self.shape):
             raise VerifyException(
-                f"a spatial tensor is 2-d with positive sizes, got "
-                f"{[d.data for d in self.shape]}"
+                f"a spatial tensor is 2-d with positive sizes, got {[d.data for d in self.shape]}"
             )
         if not _is_element(self.element_type):
-            raise VerifyException(
-                f"a spatial tensor holds ints or floats, got {self.element_type}"
-            )
+            raise VerifyException(f"a spatial tensor holds ints or floats, got {self.element_type}")
         if self.role.data not in [r.value for r in Role]:
             raise VerifyException(f"unknown tensor role '{self.role.data}'")
 
@@ -546,18 +534,11 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
 
     def bytes(self, tile_elems: int) -> int:
         """Local memory the buffer takes: depth x tiles x tile elements x element bytes."""
-        return (
-            self.depth.data
-            * self.tiles.data
-            * tile_elems
-            * element_bytes(self.element_type)
-        )
+        return self.depth.data * self.tiles.data * tile_elems * element_bytes(self.element_type)
 
     def verify(self) -> None:
         if self.tiles.data < 1:
-            raise VerifyException(
-                f"a buffer holds at least 1 tile, got {self.tiles.data}"
-            )
+            raise VerifyException(f"a buffer holds at least 1 tile, got {self.tiles.data}")
         if self.depth.data < 1:
             raise VerifyException(f"buffer depth must be at least 1, got {self.depth.data}")
         if not _is_element(self.element_type):
@@ -818,11 +799,7 @@ class ProgramOp(IRDLOperation):
                 printer.print_string("(")
                 printer.print_list(self.outs.types, printer.print_attribute)
                 printer.print_string(")")
-        extra = {
-            k: v
-            for k, v in self.attributes.items()
-            if k not in ("sym_name",)
-        }
+        extra = {k: v for k, v in self.attributes.items() if k not in ("sym_name",)}
         if extra:
             printer.print_op_attributes(extra, print_keyword=True)
         printer.print_string(" ")
@@ -861,17 +838,13 @@ class ProgramOp(IRDLOperation):
                 parser.Delimiter.NONE, parser.parse_unresolved_operand
             )
             parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_type
-            )
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             parser.parse_punctuation(")")
         pos = parser.pos
         ins = parser.resolve_operands(unresolved, types, pos)
         parser.parse_punctuation("->")
         if parser.parse_optional_punctuation("(") is not None:
-            res_types = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_type
-            )
+            res_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             parser.parse_punctuation(")")
         else:
             res_types = [parser.parse_type()]
@@ -1034,8 +1007,7 @@ class TensorOp(IRDLOperation):
             st = cast(TensorType[Attribute], self.source.type)
             if tuple(st.get_shape()) != h.dims or st.element_type != h.element_type:
                 raise VerifyException(
-                    f"tensor '{self.tensor_name.data}' is {_handle_str(h)} but is bound "
-                    f"to {st}"
+                    f"tensor '{self.tensor_name.data}' is {_handle_str(h)} but is bound to {st}"
                 )
             if not (
                 isinstance(self.source, BlockArgument)
@@ -1049,14 +1021,12 @@ class TensorOp(IRDLOperation):
             vt = self.values.get_type()
             if tuple(vt.get_shape()) != h.dims or vt.element_type != h.element_type:
                 raise VerifyException(
-                    f"tensor '{self.tensor_name.data}' is {_handle_str(h)} but its "
-                    f"values are {vt}"
+                    f"tensor '{self.tensor_name.data}' is {_handle_str(h)} but its values are {vt}"
                 )
         role = h.role.data
         if role == Role.INPUT and self.init != "external":
             raise VerifyException(
-                f"input tensor '{self.tensor_name.data}' must be external, got "
-                f"{self.init}"
+                f"input tensor '{self.tensor_name.data}' must be external, got {self.init}"
             )
         if role == Role.OUTPUT and self.init == "external":
             raise VerifyException(
@@ -1137,14 +1107,14 @@ class _TileMoveOp(IRDLOperation):
             printer.print_string("]")
         printer.print_string("]")
         h, w = self.block_shape
-        printer.print_string(
-            f" block {h}x{w} stride {self.stride.data} repeat {self.repeat.data}"
-        )
+        printer.print_string(f" block {h}x{w} stride {self.stride.data} repeat {self.repeat.data}")
 
     @staticmethod
     def _parse_origin(
         parser: Parser,
-    ) -> tuple[AffineMap, list[SSAValue], SSAValue | None, AffineMap | None, tuple[int, int], int, int]:
+    ) -> tuple[
+        AffineMap, list[SSAValue], SSAValue | None, AffineMap | None, tuple[int, int], int, int
+    ]:
         """`[%a * 4 + %b + %tbl[%a]] block HxW stride S repeat R`."""
         # The origin and the table position share one symbol space (the loop variables).
         parser.parse_punctuation("[")
@@ -1200,7 +1170,9 @@ def _lookup_type(parser: Parser, op: UnresolvedOperand) -> Attribute:
     return parser.ssa_values[name][op.index].type
 
 
-def _parse_linear_with_table(parser: Parser, sym) -> tuple[AffineExpr, UnresolvedOperand | None, AffineExpr | None]:
+def _parse_linear_with_table(
+    parser: Parser, sym
+) -> tuple[AffineExpr, UnresolvedOperand | None, AffineExpr | None]:
     """`term (+ term)*` where a term is `int`, `%v`, `%v * int`, or one `%table[linear]`."""
     expr: AffineExpr = AffineExpr.constant(0)
     table: UnresolvedOperand | None = None
@@ -1208,11 +1180,10 @@ def _parse_linear_with_table(parser: Parser, sym) -> tuple[AffineExpr, Unresolve
     first = True
     while True:
         neg = False
-        if not first:
-            if parser.parse_optional_punctuation("+") is None:
-                if parser.parse_optional_punctuation("-") is None:
-                    break
-                neg = True
+        if not first and parser.parse_optional_punctuation("+") is None:
+            if parser.parse_optional_punctuation("-") is None:
+                break
+            neg = True
         first = False
         if (i := parser.parse_optional_integer(allow_boolean=False)) is not None:
             term = AffineExpr.constant(i)
@@ -1728,17 +1699,14 @@ class KLoopOp(IRDLOperation):
 
             carried = parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
             parser.parse_punctuation("->")
-            types = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            )
+            types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
         attrs = parser.parse_optional_attr_dict_with_keyword()
         if len(types) != len(carried):
-            parser.raise_error(
-                f"{len(carried)} carried values but {len(types)} result types"
-            )
+            parser.raise_error(f"{len(carried)} carried values but {len(types)} result types")
         inits = [parser.resolve_operand(u, t) for (_, u), t in zip(carried, types)]
         args = [iv.resolve(IndexType())] + [
-            a.resolve(t) for (a, _), t in zip(carried, types)  # type: ignore[attr-defined]
+            a.resolve(t)
+            for (a, _), t in zip(carried, types)  # type: ignore[attr-defined]
         ]
         body = parser.parse_region(args)
         op = cls(trips, inits, body)
@@ -1766,9 +1734,7 @@ class KLoopOp(IRDLOperation):
                 f"({', '.join(map(str, self.inits.types))}), got "
                 f"({', '.join(map(str, term.values.types))})"
             )
-        if self.parent_op() is not None and any(
-            isinstance(a, KLoopOp) for a in _ancestors(self)
-        ):
+        if self.parent_op() is not None and any(isinstance(a, KLoopOp) for a in _ancestors(self)):
             raise VerifyException("K loops do not nest")
 
 

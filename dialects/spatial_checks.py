@@ -74,8 +74,7 @@ def single_linear(m: AffineMap, what: str) -> LinearForm:
     form = linear_form(m.results[0], m.num_dims, m.num_symbols)
     if form is None:
         raise VerifyException(
-            f"{what} must be linear (sums of variables times constants), got "
-            f"{m.results[0]}"
+            f"{what} must be linear (sums of variables times constants), got {m.results[0]}"
         )
     return form
 
@@ -93,8 +92,10 @@ def loop_var_values(
     trips = loop.trips.data if loop is not None else 1
     out: list[np.ndarray] = []
     for v in vars_:
-        if isinstance(v, BlockArgument) and v.owner is program.entry and v.index < len(
-            program.grid_shape
+        if (
+            isinstance(v, BlockArgument)
+            and v.owner is program.entry
+            and v.index < len(program.grid_shape)
         ):
             col = coords[:, v.index][:, None]
             out.append(np.broadcast_to(col, (len(coords), trips)))
@@ -143,8 +144,7 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
         raise VerifyException(f"{kind} stride must be non-negative, got {op.stride.data}")
     if pt.tiles.data != bh * bw:
         raise VerifyException(
-            f"{kind} block {bh}x{bw} moves {bh * bw} tiles but the page holds "
-            f"{pt.tiles.data}"
+            f"{kind} block {bh}x{bw} moves {bh * bw} tiles but the page holds {pt.tiles.data}"
         )
     if pt.element_type != h.element_type:
         raise VerifyException(
@@ -160,7 +160,9 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
     origin = single_linear(omap, f"{kind} origin")
     table_form = None
     if (op.table is None) != (op.table_at is None):
-        raise VerifyException(f"{kind} with an indirect table needs both the table and where it is read")
+        raise VerifyException(
+            f"{kind} with an indirect table needs both the table and where it is read"
+        )
     if op.table is not None and op.table_at is not None:
         th = cast(TensorHandleType, op.table.type)
         if not isinstance(th.element_type, IntegerType):
@@ -170,9 +172,7 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
         table_form = single_linear(op.table_at.data, f"{kind} table position")
     if kind == "store" and h.role.data in (Role.INPUT, Role.PARAM):
         article = "an" if h.role.data == Role.INPUT else "a"
-        raise VerifyException(
-            f"a store writes an output or a state, not {article} {h.role.data}"
-        )
+        raise VerifyException(f"a store writes an output or a state, not {article} {h.role.data}")
 
     program = enclosing_program(op)
     if program is None:
@@ -181,9 +181,7 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
     trips = loop.trips.data if loop is not None else 1
     if op.repeat.data != trips:
         where = "its K loop's trip count" if loop is not None else "1 outside a K loop"
-        raise VerifyException(
-            f"{kind} repeat must be {where}, {trips}, got {op.repeat.data}"
-        )
+        raise VerifyException(f"{kind} repeat must be {where}, {trips}, got {op.repeat.data}")
     values = loop_var_values(program, loop, op.origin_vars, f"{kind} origin")
     shape = (program.num_items, trips)
     if not all(shape):
@@ -199,8 +197,13 @@ def verify_move(op: _TileMoveOp, tensor: SSAValue, page_type: Attribute, kind: s
         check_table_reach(at, flat.size, kind)
         t0 = t0 + flat[at]
     check_block_inside(
-        t0, (bh, bw), op.stride.data, tile_grid(h, program.target.tile), kind,
-        _tensor_name(tensor), range(trips) if loop is not None else None,
+        t0,
+        (bh, bw),
+        op.stride.data,
+        tile_grid(h, program.target.tile),
+        kind,
+        _tensor_name(tensor),
+        range(trips) if loop is not None else None,
     )
 
 
@@ -212,7 +215,7 @@ def check_enumerable(program: ProgramOp) -> None:
     """The checks that enumerate every item's tiles (moves, owned rectangles) fit the
     memory limit: a program too large for them is refused before they allocate, not
     after minutes of swapping (`XDSL_SPATIAL_MEMORY_LIMIT` sets the limit)."""
-    from xdsl_spatial.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
+    from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
 
     items = program.num_items
     tiles = items * math.prod(int(x) for x in program.owns_size.get_values())
@@ -248,8 +251,7 @@ def check_table_reach(at: np.ndarray, size: int, kind: str) -> None:
     if at.size and (at.min() < 0 or at.max() >= size):
         bad = int(np.argmax((at < 0) | (at >= size)))
         raise VerifyException(
-            f"{kind} reads its table at element {int(at.flat[bad])}, outside its "
-            f"{size} elements"
+            f"{kind} reads its table at element {int(at.flat[bad])}, outside its {size} elements"
         )
 
 
@@ -290,16 +292,12 @@ def written_tiles(store: StoreOp, program: ProgramOp) -> tuple[np.ndarray, np.nd
     if store.table is not None and store.table_at is not None:
         decl = store.table.owner
         if not (isinstance(decl, TensorOp) and decl.values is not None):
-            raise VerifyException(
-                "a store through an external table cannot be checked for overlap"
-            )
+            raise VerifyException("a store through an external table cannot be checked for overlap")
         flat = np.asarray(decl.values.get_values()).reshape(-1).astype(np.int64)
         t0 = t0 + flat[eval_linear(single_linear(store.table_at.data, "table"), values, shape)]
     bh, bw = store.block_shape
     tiles = block_rows(t0, bh, store.stride.data)[..., None] + np.arange(bw)
-    items = np.broadcast_to(
-        np.arange(program.num_items)[:, None, None, None], tiles.shape
-    )
+    items = np.broadcast_to(np.arange(program.num_items)[:, None, None, None], tiles.shape)
     return items.reshape(-1), tiles.reshape(-1)
 
 
@@ -345,8 +343,7 @@ def verify_program(op: ProgramOp) -> None:
     for a, v in zip(args[len(grid) :], op.ins):
         if a.type != v.type:
             raise VerifyException(
-                f"program input #{a.index - len(grid)} is {v.type} but the body "
-                f"takes {a.type}"
+                f"program input #{a.index - len(grid)} is {v.type} but the body takes {a.type}"
             )
     del expected
 
@@ -381,10 +378,7 @@ def verify_program(op: ProgramOp) -> None:
         )
     for t, r in zip(returned, op.outs):
         rt = cast(TensorType[Attribute], r.type)
-        if (
-            tuple(rt.get_shape()) != t.handle.dims
-            or rt.element_type != t.handle.element_type
-        ):
+        if tuple(rt.get_shape()) != t.handle.dims or rt.element_type != t.handle.element_type:
             raise VerifyException(
                 f"result {rt} does not match the returned tensor '{t.tensor_name.data}'"
             )
@@ -400,25 +394,19 @@ def verify_program(op: ProgramOp) -> None:
             f"program has {op.num_items}"
         )
     if not loops and plan.k_blocks.data != 1:
-        raise VerifyException(
-            f"plan k_blocks must be 1 with no K loop, got {plan.k_blocks.data}"
-        )
+        raise VerifyException(f"plan k_blocks must be 1 with no K loop, got {plan.k_blocks.data}")
     if loops and plan.k_blocks.data != loops[0].trips.data:
         raise VerifyException(
-            f"plan k_blocks is {plan.k_blocks.data} but the K loop runs "
-            f"{loops[0].trips.data} trips"
+            f"plan k_blocks is {plan.k_blocks.data} but the K loop runs {loops[0].trips.data} trips"
         )
     size = tuple(op.owns_size.get_values())
     if len(size) != 2:
         raise VerifyException(f"owns size must be [rows, cols], got {list(size)}")
     if any(s < 1 for s in size):
-        raise VerifyException(
-            f"an item owns at least 1x1 tiles, got {'x'.join(map(str, size))}"
-        )
+        raise VerifyException(f"an item owns at least 1x1 tiles, got {'x'.join(map(str, size))}")
     if tuple(s.data for s in plan.site) != size:
         raise VerifyException(
-            f"plan site {[s.data for s in plan.site]} must be the tiles an item owns, "
-            f"{list(size)}"
+            f"plan site {[s.data for s in plan.site]} must be the tiles an item owns, {list(size)}"
         )
     if returned:
         verify_items(op, returned)
@@ -429,20 +417,14 @@ def verify_items(op: ProgramOp, returned: list[TensorOp]) -> None:
     check_enumerable(op)
     tile = op.target.tile
     owns = op.owns.data
-    if (
-        owns.num_dims != len(op.grid_shape)
-        or owns.num_symbols
-        or len(owns.results) != 2
-    ):
+    if owns.num_dims != len(op.grid_shape) or owns.num_symbols or len(owns.results) != 2:
         raise VerifyException(
             f"owns must map the {len(op.grid_shape)} item coordinates to (tile row, "
             f"tile column), got {owns}"
         )
     h, w = (int(x) for x in op.owns_size.get_values())
     coords = op.item_coords()
-    forms = [
-        linear_form(e, owns.num_dims, 0) for e in owns.results
-    ]
+    forms = [linear_form(e, owns.num_dims, 0) for e in owns.results]
     if any(f is None for f in forms):
         raise VerifyException(f"owns must be linear, got {owns}")
     r0, c0 = (
@@ -519,8 +501,7 @@ def check_disjoint(
         others = pairs[pairs[:, 0] == tile, 1]
         r, c = divmod(tile, grid[1])
         raise VerifyException(
-            f"items {int(others[0])} and {int(others[1])} both {verb} tile ({r}, {c}) of "
-            f"'{name}'"
+            f"items {int(others[0])} and {int(others[1])} both {verb} tile ({r}, {c}) of '{name}'"
         )
 
 
@@ -586,14 +567,11 @@ def verify_stage(op: StageOp) -> None:
         if i < len(op.ins):
             via = op.indirect_of[i]
             if (via >= 0) != (m.num_symbols == 1) or m.num_symbols > 1:
-                raise VerifyException(
-                    f"{what}: a map has symbol s0 exactly when an input gives it"
-                )
+                raise VerifyException(f"{what}: a map has symbol s0 exactly when an input gives it")
             if via >= 0:
                 if via == i or via >= len(op.ins) or op.indirect_of[via] >= 0:
                     raise VerifyException(
-                        f"{what} reads s0 from input {via}, which must be another, "
-                        "direct input"
+                        f"{what} reads s0 from input {via}, which must be another, direct input"
                     )
                 vt = cast(PageType, op.ins[via].type).element_type
                 if not isinstance(vt, IntegerType):
@@ -611,15 +589,12 @@ def verify_stage(op: StageOp) -> None:
                 f"stage '{name}' output map uses d{d}, a summed axis; the sum has one "
                 "value per parallel point"
             )
-    par = sorted(
-        (abs(c), ext[d]) for d, c in enumerate(out.dims) if kinds[d] == IterKind.PAR
-    )
+    par = sorted((abs(c), ext[d]) for d, c in enumerate(out.dims) if kinds[d] == IterKind.PAR)
     reach = 0
     for c, e in par:
         if e > 1 and c <= reach:
             raise VerifyException(
-                f"stage '{name}' output map {op.out_map.results[0]} writes some element "
-                "twice"
+                f"stage '{name}' output map {op.out_map.results[0]} writes some element twice"
             )
         reach += c * (e - 1)
 

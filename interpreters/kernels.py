@@ -127,7 +127,9 @@ def dense_functions() -> InterpreterFunctions:
     """xDSL interpreter functions that run every op with a kernel (prepared each time
     the op runs)."""
 
-    def run(self: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: tuple[Any, ...]):
+    def run(
+        self: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: tuple[Any, ...]
+    ):
         captured = captured_values(op)
         if captured:
             args = (*args, *interpreter.get_values(captured))

@@ -100,12 +100,24 @@ class LoopCompiling(_Base):
 
         return run
 
-    def accumulate(self, o: KLoopOp, dependent: list[Operation], carry: list[BlockArgument], yields: list[SSAValue], steps: list[Step]) -> bool:
+    def accumulate(
+        self,
+        o: KLoopOp,
+        dependent: list[Operation],
+        carry: list[BlockArgument],
+        yields: list[SSAValue],
+        steps: list[Step],
+    ) -> bool:
         """A loop whose carry only accumulates (`carry' = carry + f(...)`, the carry
         read where it is written, f of what runs for every trip): the result is the
         initial carry plus f summed over the trips, computed once. When f is a sum of
         its inputs and rows of them, the inputs are summed over the trips first."""
-        if not self.fast or len(carry) != 1 or len(dependent) != 1 or not isinstance(dependent[0], StageOp):
+        if (
+            not self.fast
+            or len(carry) != 1
+            or len(dependent) != 1
+            or not isinstance(dependent[0], StageOp)
+        ):
             return False
         st = dependent[0]
         if yields != [st.result] or any(k == IterKind.SUM for k in st.iter_kinds):
@@ -126,7 +138,9 @@ class LoopCompiling(_Base):
             return False
         ext = st.iter_extents
         want = (o.trips.data, self.items)
-        accs = [None if i == j else self.operand(st, i, ext, want, None) for i in range(len(st.ins))]
+        accs = [
+            None if i == j else self.operand(st, i, ext, want, None) for i in range(len(st.ins))
+        ]
         ones = (1,) * (2 + len(ext))
         shapes = [ones if a is None else a.access.shape for a in accs]
         ev = StageEval(st, shapes, 2, 0)
@@ -171,7 +185,9 @@ class LoopCompiling(_Base):
                 if f.shape[0] > 1:
                     f = f.sum(axis=0, keepdims=True, dtype=np.float32)
                 total = np.add(init, f, dtype=np.float32)
-            env[out] = np.ascontiguousarray(np.broadcast_to(total, shape), dtype=np.float32).reshape(-1)
+            env[out] = np.ascontiguousarray(
+                np.broadcast_to(total, shape), dtype=np.float32
+            ).reshape(-1)
 
         steps.append(run)
         self.layout[o.results[0]] = Values(out, shape, 0, c_strides(shape), o_map, size)

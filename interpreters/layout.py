@@ -71,14 +71,18 @@ def affine_strides(idx: np.ndarray) -> tuple[int, tuple[int, ...]] | None:
     return base, tuple(strides)
 
 
-def strided(flat: np.ndarray, offset: int, shape: Sequence[int], strides: Sequence[int]) -> np.ndarray:
+def strided(
+    flat: np.ndarray, offset: int, shape: Sequence[int], strides: Sequence[int]
+) -> np.ndarray:
     """The view of the contiguous 1-d array `flat` whose element `x` is
     `flat[offset + sum(strides * x)]` (strides in elements). numpy checks that every
     element it reaches lies inside `flat`."""
     item = flat.itemsize
     if 0 in shape:
         return np.empty(shape, dtype=flat.dtype)
-    return np.ndarray(tuple(shape), flat.dtype, flat, offset * item, tuple(s * item for s in strides))
+    return np.ndarray(
+        tuple(shape), flat.dtype, flat, offset * item, tuple(s * item for s in strides)
+    )
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,9 @@ class Access:
                 parts = la[0] + ia[0], la[1] + ia[1]
         idx = None
         if parts is None:
-            idx = np.broadcast_to(lead + inner, (*lead.shape[:nl], *np.broadcast_shapes(lead.shape[nl:], inner.shape)))
+            idx = np.broadcast_to(
+                lead + inner, (*lead.shape[:nl], *np.broadcast_shapes(lead.shape[nl:], inner.shape))
+            )
             parts = affine_strides(idx)
         if parts is not None:
             full = (*lead.shape[:nl], *np.broadcast_shapes(lead.shape[nl:], inner.shape))
@@ -129,7 +135,11 @@ class Access:
                 return np.empty(self.shape, dtype=flat.dtype)
             item = flat.itemsize
             return np.ndarray(
-                self.shape, flat.dtype, flat, self.offset * item, tuple(s * item for s in self.strides)
+                self.shape,
+                flat.dtype,
+                flat,
+                self.offset * item,
+                tuple(s * item for s in self.strides),
             )
         assert self.index is not None
         return flat[self.index]
@@ -191,7 +201,7 @@ class Geometry:
     def split(self, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For page elements `e`: the block row `a` of their tile, and their offset
         past that block row's first element in the tensor's array."""
-        tr, tc = self.tile
+        _tr, tc = self.tile
         _, bw = self.block
         r, col = np.divmod(e, self.page_width)
         pt, c = np.divmod(col, tc)
@@ -252,8 +262,12 @@ class Values:
         inner = k.shape[2:] if per_lead else k.shape
         coords = np.unravel_index(k, self.out.shape) if self.out.ndim else ()
         ex = (1,) * len(inner)
-        t = (np.arange(want[0]) if self.shape[0] > 1 else np.zeros(want[0], np.int64)).reshape(-1, 1, *ex)
-        i = (np.arange(want[1]) if self.shape[1] > 1 else np.zeros(want[1], np.int64)).reshape(1, -1, *ex)
+        t = (np.arange(want[0]) if self.shape[0] > 1 else np.zeros(want[0], np.int64)).reshape(
+            -1, 1, *ex
+        )
+        i = (np.arange(want[1]) if self.shape[1] > 1 else np.zeros(want[1], np.int64)).reshape(
+            1, -1, *ex
+        )
         if self.index is not None:
             at = [c if e > 1 else np.zeros_like(c) for c, e in zip(coords, self.shape[2:])]
             return np.broadcast_to(self.index[(t, i, *at)], (*want, *inner))

@@ -129,9 +129,7 @@ def _structured(op: Operation) -> Structured:
         added = set(op.dimensions.get_values())
         kept = tuple(AffineDimExpr(d) for d in range(rank) if d not in added)
         maps = (AffineMap(rank, 0, kept), AffineMap.identity(rank))
-        return Structured(
-            op, maps, (False,) * rank, op.hidden_region.block, 1, tuple(op.result)
-        )
+        return Structured(op, maps, (False,) * rank, op.hidden_region.block, 1, tuple(op.result))
     if isinstance(op, ReduceOp):
         rank = _rank(op.input.type)
         dims = set(op.dimensions.get_values())
@@ -141,9 +139,7 @@ def _structured(op: Operation) -> Structured:
         return Structured(op, maps, reduction, op.region.block, 1, tuple(op.result))
     assert isinstance(op, LinalgStructuredOperation)
     maps = tuple(m.data for m in op.get_indexing_maps())
-    reduction = tuple(
-        it.data == IteratorType.REDUCTION for it in op.get_iterator_types()
-    )
+    reduction = tuple(it.data == IteratorType.REDUCTION for it in op.get_iterator_types())
     return Structured(op, maps, reduction, op.body.block, len(op.inputs), tuple(op.res))
 
 
@@ -221,13 +217,17 @@ def eval_expr(e: AffineExpr, dims: Sequence[Any]) -> Any:
 def _divisors_nonzero(e: AffineExpr) -> bool:
     """Whether every mod/floordiv/ceildiv in `e` divides by a positive constant."""
     for sub in e.dfs():
-        if isinstance(sub, AffineBinaryOpExpr) and sub.kind in (
-            AffineBinaryOpKind.Mod,
-            AffineBinaryOpKind.FloorDiv,
-            AffineBinaryOpKind.CeilDiv,
+        if (
+            isinstance(sub, AffineBinaryOpExpr)
+            and sub.kind
+            in (
+                AffineBinaryOpKind.Mod,
+                AffineBinaryOpKind.FloorDiv,
+                AffineBinaryOpKind.CeilDiv,
+            )
+            and not (isinstance(sub.rhs, AffineConstantExpr) and sub.rhs.value > 0)
         ):
-            if not (isinstance(sub.rhs, AffineConstantExpr) and sub.rhs.value > 0):
-                return False
+            return False
     return True
 
 
@@ -245,7 +245,7 @@ def make_reader(
         raise KernelError(op, f"the map of operand #{index} has symbols: {m}")
     empty = any(r == 0 for r in ranges)
     kinds: list[tuple[str, Any]] = []
-    for j, e in enumerate(m.results):
+    for e in m.results:
         if not _divisors_nonzero(e):
             raise KernelError(
                 op, f"the map of operand #{index} divides by a non-constant or zero: {m}"
@@ -274,9 +274,7 @@ def make_reader(
                     f"the map of operand #{index} ({m}) reaches index {lo if lo < 0 else hi} "
                     f"of its dimension {j}, of size {size}",
                 )
-    dims_after = [x for k, x in kinds if k == "dim"] + [
-        x[0] for k, x in kinds if k == "take"
-    ]
+    dims_after = [x for k, x in kinds if k == "dim"] + [x[0] for k, x in kinds if k == "take"]
     if any(k == "gather" for k, _ in kinds) or len(set(dims_after)) != len(dims_after):
         return _gather_reader(m, ranges)
     return _view_reader(kinds, n)
@@ -457,10 +455,22 @@ def _plan_reduce(
     perm = tuple(sorted(range(len(vdims)), key=lambda i: vdims[i]))
     expand = tuple(slice(None) if d in vdims else None for d in range(n))
     return _Reduce(
-        combine, out_first, fn, tuple(planned), acc, unsigned, n, red_axes,
+        combine,
+        out_first,
+        fn,
+        tuple(planned),
+        acc,
+        unsigned,
+        n,
+        red_axes,
         any(ranges[d] == 0 for d in red_axes),
         tuple(ranges[d] if d in red else 1 for d in range(n)),
-        scale, axes, spec, vdims, perm, expand,
+        scale,
+        axes,
+        spec,
+        vdims,
+        perm,
+        expand,
     )
 
 
@@ -485,14 +495,23 @@ class _Output:
 
 
 def _output(
-    slot: int | None, reduce: _Reduce | None, dims: tuple[int, ...], dtype: np.dtype[Any],
-    ranges: Sequence[int], reduction: Sequence[bool], shape: tuple[int, ...],
+    slot: int | None,
+    reduce: _Reduce | None,
+    dims: tuple[int, ...],
+    dtype: np.dtype[Any],
+    ranges: Sequence[int],
+    reduction: Sequence[bool],
+    shape: tuple[int, ...],
 ) -> _Output:
     n = len(ranges)
     parallel = tuple(d for d in range(n) if not reduction[d])
     order = tuple(parallel.index(d) for d in dims)
     return _Output(
-        slot, reduce, dims, dtype, n,
+        slot,
+        reduce,
+        dims,
+        dtype,
+        n,
         tuple(slice(None) if d in parallel else 0 for d in range(n)),
         tuple(ranges[d] for d in parallel),
         None if order == tuple(range(len(order))) else order,
@@ -535,9 +554,7 @@ def _factors(v: SSAValue, product: type[Operation], body: Block, top: bool) -> l
         return [v]
     if not top:
         t = v.type
-        if not v.has_one_use() or not (
-            isinstance(t, IntegerType) or numpy_dtype(t).itemsize >= 4
-        ):
+        if not v.has_one_use() or not (isinstance(t, IntegerType) or numpy_dtype(t).itemsize >= 4):
             return [v]
     return [f for o in op.operands for f in _factors(o, product, body, False)]
 
@@ -554,9 +571,7 @@ def _groups(
     while merged and len(groups) > 1:
         merged = False
         for i, (si, di) in enumerate(groups):
-            j = next(
-                (j for j, (_, dj) in enumerate(groups) if j != i and di <= dj), None
-            )
+            j = next((j for j, (_, dj) in enumerate(groups) if j != i and di <= dj), None)
             if j is not None:
                 groups[j] = (groups[j][0] + si, groups[j][1])
                 del groups[i]
@@ -600,20 +615,22 @@ def structured_kernel(s: Structured) -> Kernel:
     if not isinstance(yield_op, YieldOp) or len(yield_op.operands) != len(s.results):
         raise KernelError(op, "the body must end in a linalg.yield of one value per output")
     for b in body_ops:
-        if b.regions or not (
-            isinstance(b, _BODY_TYPES) or b.dialect_name() in ("arith", "math")
-        ):
+        if b.regions or not (isinstance(b, _BODY_TYPES) or b.dialect_name() in ("arith", "math")):
             raise KernelError(op, f"{b.name} in the body is not an elementwise op")
         tensors = [v for v in b.operands if isinstance(v.type, TensorType)]
         if tensors and not (isinstance(b, tensor.ExtractOp) and tensors == [b.operands[0]]):
             raise KernelError(op, f"{b.name} in the body takes a tensor")
     deps = _deps(s, body_ops, captures)
     if any(v not in deps for b in body_ops for v in b.operands):
-        raise KernelError(op, "the body reads a value that is neither an operand, a capture nor its own")
+        raise KernelError(
+            op, "the body reads a value that is neither an operand, a capture nor its own"
+        )
 
     # Slots: block arguments, captured values, then every body op's results.
     if len(body.args) != len(operands):
-        raise KernelError(op, f"the body takes {len(body.args)} arguments for {len(operands)} operands")
+        raise KernelError(
+            op, f"the body takes {len(body.args)} arguments for {len(operands)} operands"
+        )
     slot: dict[SSAValue, int] = {a: i for i, a in enumerate(body.args)}
     for i, v in enumerate(captures):
         slot[v] = len(operands) + i
@@ -622,7 +639,11 @@ def structured_kernel(s: Structured) -> Kernel:
     const: dict[int, Any] = {}
     for b in body_ops:
         for v in b.operands:
-            if v not in slot and isinstance(c := v.owner, arith.ConstantOp) and c.parent is not body:
+            if (
+                v not in slot
+                and isinstance(c := v.owner, arith.ConstantOp)
+                and c.parent is not body
+            ):
                 slot[v] = len(slot)
                 const[slot[v]] = prepare(c)(())[0]
     for b in body_ops:
@@ -728,7 +749,9 @@ def _reduction(
         factors = _factors(f, product, body, True) if f.has_one_use() else [f]
         if len(factors) > 1:
             _skip_products(f, set(factors), skip)
-    groups = _groups(factors, deps, slot) if len(factors) > 1 else [([slot[f]], tuple(sorted(deps[f])))]
+    groups = (
+        _groups(factors, deps, slot) if len(factors) > 1 else [([slot[f]], tuple(sorted(deps[f])))]
+    )
     unsigned = None
     if isinstance(c, _UNSIGNED):
         unsigned = np.dtype(numpy_dtype(rtype).str.replace("i", "u"))
@@ -792,7 +815,9 @@ def _sum_of_products(r: _Reduce, env: list[Any]) -> np.ndarray:
         v = np.add.reduce(arrays[0], axis=r.axes, dtype=acc) if r.axes else arrays[0]
     elif len(arrays) == 2:
         red = set(r.red_axes)
-        v = _matmul((arrays[0], list(r.groups[0].kept)), (arrays[1], list(r.groups[1].kept)), red)[0]
+        v = _matmul((arrays[0], list(r.groups[0].kept)), (arrays[1], list(r.groups[1].kept)), red)[
+            0
+        ]
     else:
         v = np.einsum(cast(str, r.spec), *arrays, optimize="greedy")
     if r.scale != 1:

@@ -63,9 +63,9 @@ from xdsl_spatial.interpreters.layout import (
     c_strides,
     live_box,
     page_index,
+    paired_access,
     placed_view,
     stacked_reader,
-    paired_access,
     strided,
 )
 from xdsl_spatial.interpreters.siblings import sibling_run, sibling_steps
@@ -139,7 +139,16 @@ class CompiledProgram:
             a = env[t.slot].reshape(rows, t.padded[1])[: t.dims[0], : t.dims[1]]
             outs.append(a if a.flags.c_contiguous else np.ascontiguousarray(a))
         r = self.record
-        rec = ProgramTraffic(r.name, r.kind, r.items, r.local_mem, dict(r.loaded), dict(r.stored), r.weight_elems, r.chip)
+        rec = ProgramTraffic(
+            r.name,
+            r.kind,
+            r.items,
+            r.local_mem,
+            dict(r.loaded),
+            dict(r.stored),
+            r.weight_elems,
+            r.chip,
+        )
         return outs, rec
 
     def _make(self, t: TensorSpec, inputs: Sequence[np.ndarray], env: Env) -> None:
@@ -152,12 +161,16 @@ class CompiledProgram:
             a = inputs[t.source]
             if a.shape != t.dims or a.dtype != t.dtype:
                 raise SpatialRuntimeError(
-                    f'{self.op_name} "{self.name}": tensor \'{t.name}\' expects '
+                    f"{self.op_name} \"{self.name}\": tensor '{t.name}' expects "
                     f"{rows}x{cols} {t.dtype}, got {'x'.join(map(str, a.shape))} {a.dtype}"
                 )
         if not t.stored or t.read != t.slot:
             if a is None:
-                initial = t.values if t.values is not None else np.zeros(t.padded[0] * t.padded[1], t.dtype)
+                initial = (
+                    t.values
+                    if t.values is not None
+                    else np.zeros(t.padded[0] * t.padded[1], t.dtype)
+                )
             elif (a.shape == t.padded or t.bind_unpadded) and a.flags.c_contiguous:
                 initial = a.reshape(-1)
             else:
@@ -285,11 +298,31 @@ class ProgramCompiler(LoopCompiling):
             statics,
         )
 
-    def block(self, block: Block, steps: list[Step], want: Lead, loop: KLoopOp | None, per_trip: bool = False) -> None:
+    def block(
+        self,
+        block: Block,
+        steps: list[Step],
+        want: Lead,
+        loop: KLoopOp | None,
+        per_trip: bool = False,
+    ) -> None:
         """Compile the ops of `block` (not its terminator) into `steps`."""
-        self.ops([o for o in block.ops if not isinstance(o, ReturnOp | KYieldOp | BufferOp)], steps, want, loop, per_trip)
+        self.ops(
+            [o for o in block.ops if not isinstance(o, ReturnOp | KYieldOp | BufferOp)],
+            steps,
+            want,
+            loop,
+            per_trip,
+        )
 
-    def ops(self, ops: list[Operation], steps: list[Step], want: Lead, loop: KLoopOp | None, per_trip: bool) -> None:
+    def ops(
+        self,
+        ops: list[Operation],
+        steps: list[Step],
+        want: Lead,
+        loop: KLoopOp | None,
+        per_trip: bool,
+    ) -> None:
         outer, self.current = self.current, steps
         i = 0
         while i < len(ops):
@@ -331,7 +364,9 @@ class ProgramCompiler(LoopCompiling):
         if o.source is not None:
             source = cast(BlockArgument, o.source).index - len(self.op.grid_shape)
         slot = self.slot()
-        spec = TensorSpec(slot, slot, o.tensor_name.data, h.dims, padded, dt, source, values, Role(h.role.data))
+        spec = TensorSpec(
+            slot, slot, o.tensor_name.data, h.dims, padded, dt, source, values, Role(h.role.data)
+        )
         self.tensor[o.result] = spec
         if o.repack is not None and "values" in o.repack.data:
             self.record.weight_elems = h.dims[0] * h.dims[1]
@@ -339,7 +374,8 @@ class ProgramCompiler(LoopCompiling):
         spec.stores = sum(1 for u in uses if isinstance(u, StoreOp) and u.tensor is o.result)
         spec.stored = spec.stores > 0
         spec.loaded = any(
-            isinstance(u, LoadOp | StoreOp) and (u.tensor is o.result and isinstance(u, LoadOp) or u.table is o.result)
+            isinstance(u, LoadOp | StoreOp)
+            and ((u.tensor is o.result and isinstance(u, LoadOp)) or u.table is o.result)
             for u in uses
         )
         if spec.stored and spec.loaded:
@@ -360,7 +396,9 @@ class ProgramCompiler(LoopCompiling):
                 raise self.fail(o, "an origin may only use item coordinates and the K loop's index")
         return out
 
-    def origins(self, o: _TileMoveOp, want: Lead, loop: KLoopOp | None, kind: str) -> tuple[TensorSpec, np.ndarray, np.ndarray]:
+    def origins(
+        self, o: _TileMoveOp, want: Lead, loop: KLoopOp | None, kind: str
+    ) -> tuple[TensorSpec, np.ndarray, np.ndarray]:
         """The move's tensor, its block rows' first elements (trips, items, block rows)
         and the linear tiles it moves (trips, items, h, w)."""
         t = self.tensor[o.tensor]
@@ -390,7 +428,12 @@ class ProgramCompiler(LoopCompiling):
         bh, bw = o.block_shape
         try:
             checks.check_block_inside(
-                t0.T, (bh, bw), o.stride.data, grid, kind, t.name,
+                t0.T,
+                (bh, bw),
+                o.stride.data,
+                grid,
+                kind,
+                t.name,
                 range(want[0]) if loop is not None else None,
             )
         except VerifyException as e:
@@ -412,7 +455,9 @@ class ProgramCompiler(LoopCompiling):
         uses_kb = loop is not None and loop.induction_var in o.origin_vars
         if not uses_kb:
             first = first[:1]
-        self.layout[o.result] = Placed(t.read, first, Geometry(self.tile, o.block_shape, t.padded[1]))
+        self.layout[o.result] = Placed(
+            t.read, first, Geometry(self.tile, o.block_shape, t.padded[1])
+        )
 
     def store(self, o: StoreOp, want: Lead, loop: KLoopOp | None, per_trip: bool) -> Step:
         t, first, tiles = self.origins(o, want, loop, "store")
@@ -450,15 +495,20 @@ class ProgramCompiler(LoopCompiling):
             if box is not None:
                 dst_a, src_a = paired_access(dst_idx[box], src_idx[box])
             else:
-                dst_a, src_a = paired_access(dst_idx[mask].reshape(1, 1, -1), src_idx[mask].reshape(1, 1, -1))
+                dst_a, src_a = paired_access(
+                    dst_idx[mask].reshape(1, 1, -1), src_idx[mask].reshape(1, 1, -1)
+                )
             writes.append((dst_a, self.reached(Reader(src_a, src_slot))))
         unheld = below_the_rows_cut(dest, np.setdiff1d(np.arange(size, dtype=np.int64), held), rows)
         # The zeros need no write when the tensor can start as zeros: an output whose
         # one store writes each of its tiles once over all trips and items (so nothing
         # else writes where the zeros go).
         once = (
-            self.fast and t.role == Role.OUTPUT and t.source is None
-            and t.values is None and t.stores == 1
+            self.fast
+            and t.role == Role.OUTPUT
+            and t.source is None
+            and t.values is None
+            and t.stores == 1
             and np.unique(tiles).size == tiles.size
         )
         if once and unheld.size:
@@ -480,13 +530,17 @@ class ProgramCompiler(LoopCompiling):
                 if trip is None:
                     dst.write(env[slot], 0 if src_r is None else src_r.read(env))
                 else:
-                    dst.write_trip(env[slot], 0 if src_r is None else src_r.read_trip(env, trip), trip)
+                    dst.write_trip(
+                        env[slot], 0 if src_r is None else src_r.read_trip(env, trip), trip
+                    )
 
         return run
 
     # --- stages --------------------------------------------------------------------
 
-    def operand(self, st: StageOp, i: int, ext: Sequence[int], want: Lead, extra: np.ndarray | None) -> Reader:
+    def operand(
+        self, st: StageOp, i: int, ext: Sequence[int], want: Lead, extra: np.ndarray | None
+    ) -> Reader:
         """How stage `st` reads its input `i` over `want` + ([siblings]) + `ext`."""
         page = st.ins[i]
         e = map_offsets(st.in_maps[i], ext)
@@ -510,15 +564,25 @@ class ProgramCompiler(LoopCompiling):
         if e.size:
             try:
                 checks.check_page_reach(
-                    int(e.min()), int(e.max()), cast(PageType, page.type).tiles.data,
+                    int(e.min()),
+                    int(e.max()),
+                    cast(PageType, page.type).tiles.data,
                     self.tile[0] * self.tile[1] * cast(PageType, page.type).tiles.data,
-                    st.stage_name.data, i,
+                    st.stage_name.data,
+                    i,
                 )
             except VerifyException as ex:
                 raise self.fail(st, str(ex)) from None
         return self.access(layout, e, want, page, per_lead)
 
-    def access(self, layout: Layout, e: np.ndarray, want: Lead, page: SSAValue | None = None, per_lead: bool = False) -> Reader:
+    def access(
+        self,
+        layout: Layout,
+        e: np.ndarray,
+        want: Lead,
+        page: SSAValue | None = None,
+        per_lead: bool = False,
+    ) -> Reader:
         """How to reach page elements `e` of a page of `layout` for the lead `want`
         (a stage's page is laid out in full first when it does not hold them all)."""
         if isinstance(layout, Placed) and not per_lead:
@@ -548,9 +612,19 @@ class ProgramCompiler(LoopCompiling):
         """The values of input `i` over the iteration space, known now: it is a load of
         a constant tensor (an indirect map's table of offsets)."""
         layout = self.layout[st.ins[i]]
-        spec = next((t for t in self.tensor.values() if isinstance(layout, Placed) and t.read == layout.tensor), None)
+        spec = next(
+            (
+                t
+                for t in self.tensor.values()
+                if isinstance(layout, Placed) and t.read == layout.tensor
+            ),
+            None,
+        )
         if not isinstance(layout, Placed) or spec is None or spec.values is None or spec.stored:
-            raise self.fail(st, f"stage '{st.stage_name.data}' reads s0 from input {i}, which must be a load of a constant tensor to run")
+            raise self.fail(
+                st,
+                f"stage '{st.stage_name.data}' reads s0 from input {i}, which must be a load of a constant tensor to run",
+            )
         acc = self.access(layout, map_offsets(st.in_maps[i], ext), want)
         return np.asarray(acc.access.read(spec.values))
 
@@ -574,7 +648,9 @@ class ProgramCompiler(LoopCompiling):
         out = self.slot()
         shape = ev.shape
         strides = c_strides(shape)
-        o = map_offsets(first.out_map, ext)[tuple(0 if k == IterKind.SUM else slice(None) for k in first.iter_kinds)]
+        o = map_offsets(first.out_map, ext)[
+            tuple(0 if k == IterKind.SUM else slice(None) for k in first.iter_kinds)
+        ]
         o = np.broadcast_to(o, [e for e, k in zip(ext, first.iter_kinds) if k == IterKind.PAR])
         size = self.tile[0] * self.tile[1] * cast(PageType, first.result.type).tiles.data
         stacked = self.stacks_rows(ev, run, accs, per_trip, o, size)
@@ -585,14 +661,24 @@ class ProgramCompiler(LoopCompiling):
         if through is not None:
             acc = through.access
             self.layout[first.result] = Values(
-                through.slot, acc.shape, acc.offset, acc.strides or (0,) * len(acc.shape),
-                o, size, acc.index,
+                through.slot,
+                acc.shape,
+                acc.offset,
+                acc.strides or (0,) * len(acc.shape),
+                o,
+                size,
+                acc.index,
             )
             return None
         if len(run) > 1:
             for j, st in enumerate(run):
                 self.layout[st.result] = Values(
-                    out, (*shape[:2], *shape[3:]), j * strides[2], (*strides[:2], *strides[3:]), o, size
+                    out,
+                    (*shape[:2], *shape[3:]),
+                    j * strides[2],
+                    (*strides[:2], *strides[3:]),
+                    o,
+                    size,
                 )
         else:
             self.layout[first.result] = Values(out, shape, 0, strides, o, size)
@@ -616,7 +702,9 @@ class ProgramCompiler(LoopCompiling):
 
         return step
 
-    def passes_through(self, ev: StageEval, run: list[StageOp], accs: list[Reader], per_trip: bool) -> Reader | None:
+    def passes_through(
+        self, ev: StageEval, run: list[StageOp], accs: list[Reader], per_trip: bool
+    ) -> Reader | None:
         """The input a stage yields as it is (no sum, no other op, no conversion), if
         its values can be read where it reads them without running it."""
         if not self.fast or len(run) > 1 or ev.summed or ev.contraction is not None:
@@ -626,7 +714,10 @@ class ProgramCompiler(LoopCompiling):
             return None
         st = run[0]
         j = terms[0].slot
-        if cast(PageType, st.ins[j].type).element_type != cast(PageType, st.result.type).element_type:
+        if (
+            cast(PageType, st.ins[j].type).element_type
+            != cast(PageType, st.result.type).element_type
+        ):
             return None
         reader = accs[j]
         if per_trip and reader.access.shape[0] > 1:
@@ -636,8 +727,13 @@ class ProgramCompiler(LoopCompiling):
         return reader
 
     def stacks_rows(
-        self, ev: StageEval, run: list[StageOp], accs: list[Reader], per_trip: bool,
-        out: np.ndarray, size: int,
+        self,
+        ev: StageEval,
+        run: list[StageOp],
+        accs: list[Reader],
+        per_trip: bool,
+        out: np.ndarray,
+        size: int,
     ) -> Values | None:
         """A stage that only places its inputs in rows 0, 1, ... of one axis (a sum of
         row selects, the fold's result over its rows), each input a window of one
@@ -717,6 +813,3 @@ class ProgramCompiler(LoopCompiling):
         self.current.append(step)
         self.dense[page] = d = Dense(slot, lead, size)
         return d
-
-
-

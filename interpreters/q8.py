@@ -29,7 +29,7 @@ def _dequantize(op: DequantizeOp) -> Kernel:
 
 @kernel(QuantizeOp)
 def _quantize(op: QuantizeOp) -> Kernel:
-    from xdsl_spatial.quant import NotExactQ8_0, exact_q8_0, quantize_q8_0
+    from xdsl_spatial.core.quant import NotExactQ8_0, exact_q8_0, quantize_q8_0
 
     sdt = numpy_dtype(cast(TensorType[Any], op.scales.type).element_type)
     quantise = quantize_q8_0 if op.exact is None else exact_q8_0

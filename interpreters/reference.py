@@ -219,7 +219,12 @@ class SpatialReference(InterpreterFunctions):
         bh, bw = op.block_shape
         try:
             checks.check_block_inside(
-                t0[:, None], (bh, bw), op.stride.data, t.grid, kind, t.name,
+                t0[:, None],
+                (bh, bw),
+                op.stride.data,
+                t.grid,
+                kind,
+                t.name,
                 self.trips[-1:] if checks.enclosing_loop(op) is not None else None,
             )
         except VerifyException as e:
@@ -291,9 +296,12 @@ class SpatialReference(InterpreterFunctions):
             if o.size:
                 try:
                     checks.check_page_reach(
-                        int(o.min()), int(o.max()),
-                        cast(PageType, op.ins[i].type).tiles.data, pages[i].shape[1],
-                        op.stage_name.data, i,
+                        int(o.min()),
+                        int(o.max()),
+                        cast(PageType, op.ins[i].type).tiles.data,
+                        pages[i].shape[1],
+                        op.stage_name.data,
+                        i,
                     )
                 except VerifyException as e:
                     raise self.fail(op, str(e)) from None
@@ -324,7 +332,11 @@ class SpatialReference(InterpreterFunctions):
         """The index along one axis, shaped to broadcast over (items, *extents)."""
         ext = cast(StageOp, op.parent_op()).iter_extents
         d = op.dim.data
-        return (np.arange(ext[d], dtype=np.int64).reshape([1] + [e if j == d else 1 for j, e in enumerate(ext)]),)
+        return (
+            np.arange(ext[d], dtype=np.int64).reshape(
+                [1] + [e if j == d else 1 for j, e in enumerate(ext)]
+            ),
+        )
 
     @impl_terminator(YieldOp)
     def run_yield(self, interpreter: Interpreter, op: YieldOp, args: tuple[Any, ...]):
@@ -357,7 +369,9 @@ def stage_offsets(m: Any, ext: tuple[int, ...], s0: np.ndarray | None) -> np.nda
     o = np.full(ext, form.const, dtype=np.int64)
     for d, (c, e) in enumerate(zip(form.dims, ext)):
         if c:
-            o = o + c * np.arange(e, dtype=np.int64).reshape([e if j == d else 1 for j in range(len(ext))])
+            o = o + c * np.arange(e, dtype=np.int64).reshape(
+                [e if j == d else 1 for j in range(len(ext))]
+            )
     if s0 is not None and form.syms:
         o = o + form.syms[0] * s0.astype(np.int64)
     return o

@@ -38,7 +38,12 @@ from xdsl_spatial.interpreters.arguments import (  # noqa: F401 - RunError, arg_
     check_allocations,
     coerce_args,
 )
-from xdsl_spatial.interpreters.executable import CompileError, Executable, Execution, compile_function
+from xdsl_spatial.interpreters.executable import (
+    CompileError,
+    Executable,
+    Execution,
+    compile_function,
+)
 from xdsl_spatial.interpreters.kernels import KernelError, dense_functions
 from xdsl_spatial.interpreters.reference import SpatialReference
 from xdsl_spatial.interpreters.traffic import Traffic
@@ -74,9 +79,7 @@ def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
                 "name one with --entry"
             )
         return funcs[0]
-    raise RunError(
-        f"no function @{entry} in the module (it has: {', '.join(names) or 'none'})"
-    )
+    raise RunError(f"no function @{entry} in the module (it has: {', '.join(names) or 'none'})")
 
 
 def make_interpreter(module: ModuleOp, traffic: Traffic) -> Interpreter:
@@ -159,7 +162,9 @@ def execute(
         raise RunError(str(e).strip()) from None
 
 
-def run(module: ModuleOp, entry: str | None, *arrays: Any, engine: Engine | str = "compiled") -> tuple[np.ndarray, ...]:
+def run(
+    module: ModuleOp, entry: str | None, *arrays: Any, engine: Engine | str = "compiled"
+) -> tuple[np.ndarray, ...]:
     """The outputs of `entry` on `arrays`."""
     return execute(module, entry, arrays, engine=engine).outputs
 

@@ -82,7 +82,10 @@ def sibling_steps(run: list[StageOp]) -> list[int] | None:
         return [0] * len(run[0].ins)
     out = []
     for i in range(len(run[0].ins)):
-        forms = [linear_form(s.in_maps[i].results[0], s.in_maps[i].num_dims, s.in_maps[i].num_symbols) for s in run]
+        forms = [
+            linear_form(s.in_maps[i].results[0], s.in_maps[i].num_dims, s.in_maps[i].num_symbols)
+            for s in run
+        ]
         if any(f is None for f in forms):
             return None
         f0 = forms[0]

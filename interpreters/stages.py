@@ -75,7 +75,9 @@ def map_offsets(m: Any, ext: Sequence[int]) -> np.ndarray:
     o = np.full((1,) * len(ext), form.const, dtype=np.int64)
     for d, (c, e) in enumerate(zip(form.dims, ext)):
         if c:
-            o = o + c * np.arange(e, dtype=np.int64).reshape([e if j == d else 1 for j in range(len(ext))])
+            o = o + c * np.arange(e, dtype=np.int64).reshape(
+                [e if j == d else 1 for j in range(len(ext))]
+            )
     return o
 
 
@@ -122,7 +124,7 @@ class Body:
         ndim = nlead + extra + len(ext)
         self.slot: dict[SSAValue, int] = {a: i for i, a in enumerate(block.args)}
         self.static: dict[int, Any] = {}
-        self.shape: dict[int, Shape] = {i: s for i, s in enumerate(shapes)}
+        self.shape: dict[int, Shape] = dict(enumerate(shapes))
         self.steps: list[Step] = []
         for o in block.ops:
             if isinstance(o, YieldOp):
@@ -161,10 +163,16 @@ class Body:
         self.steps = [st for st in self.steps if st.result in needed]
         # Operands have every axis (extent 1 where they do not vary).
         extents = tuple(
-            max((sh[d] for sh in shapes), default=1) if d < nlead + extra else ext[d - nlead - extra]
+            max((sh[d] for sh in shapes), default=1)
+            if d < nlead + extra
+            else ext[d - nlead - extra]
             for d in range(ndim)
         )
-        self.out_shape = broadcast(*(self._term_shape(t, extents) for t in self.terms)) if self.terms else (1,) * ndim
+        self.out_shape = (
+            broadcast(*(self._term_shape(t, extents) for t in self.terms))
+            if self.terms
+            else (1,) * ndim
+        )
         self.plain = [t for t in self.terms if not t.rows]
         self.template: list[Any] = [None] * self.size
         """The environment a run starts from: the static values in place."""
@@ -185,7 +193,11 @@ class Body:
                 order = np.argsort(rs)
                 ts = [ts[i] for i in order]
                 rs = sorted(rs)
-                sel: Any = slice(rs[0], rs[-1] + 1) if rs == list(range(rs[0], rs[-1] + 1)) else np.asarray(rs)
+                sel: Any = (
+                    slice(rs[0], rs[-1] + 1)
+                    if rs == list(range(rs[0], rs[-1] + 1))
+                    else np.asarray(rs)
+                )
                 self.row_groups.append((axis, sel, rs, [t.slot for t in ts]))
             else:
                 self.other_rows += ts
@@ -287,7 +299,7 @@ class Body:
             v = v.reshape((1,) * (acc.ndim - v.ndim) + v.shape)
             lead = (slice(None),) * t.axis
             for r in t.rows:
-                acc[lead + (r,)] += v[lead + ((r if v.shape[t.axis] > 1 else 0),)]
+                acc[(*lead, r)] += v[(*lead, r if v.shape[t.axis] > 1 else 0)]
         return acc
 
 
@@ -342,7 +354,13 @@ class Contraction:
     factors in and sums what is summed into the output.
     """
 
-    def __init__(self, shapes: Sequence[Shape], summed: Sequence[int], out_shape: Shape, big_dtype: np.dtype[Any]):
+    def __init__(
+        self,
+        shapes: Sequence[Shape],
+        summed: Sequence[int],
+        out_shape: Shape,
+        big_dtype: np.dtype[Any],
+    ):
         self.nfac = len(shapes)
         ndim = len(out_shape)
         vary = [{d for d, e in enumerate(s) if e > 1} for s in shapes]
@@ -354,7 +372,10 @@ class Contraction:
                 continue
             others = set().union(*(vary[k] for k in range(self.nfac) if k not in (a, b)))
             c = {d for d in summed if d in vary[a] and d in vary[b] and d not in others}
-            if math.prod(shapes[b][d] for d in c) > math.prod(shapes[b][d] for d in best_c) or best < 0:
+            if (
+                math.prod(shapes[b][d] for d in c) > math.prod(shapes[b][d] for d in best_c)
+                or best < 0
+            ):
                 best, best_c = a, c
         if best < 0 or not best_c:
             raise ValueError("no pair of factors shares a summed axis")
@@ -375,7 +396,7 @@ class Contraction:
         self.full = full
         self.summed = set(summed)
         self.out_shape = out_shape
-        ext = lambda axes: [full[d] for d in axes]  # noqa: E731
+        ext = lambda axes: [full[d] for d in axes]
         self.Mf, self.Cf, self.Nf = (math.prod(ext(x)) for x in (self.M, self.C, self.N))
         last = self.G[-1]
         self.outer = self.G[:-1]
@@ -389,9 +410,15 @@ class Contraction:
         # The other factors are taken with their axes in P's order (the outer batch
         # axes first), so that each chunk of them is read as P is.
         p_order = [*self.outer, last, *self.M, *self.N]
-        self.rest_perm = [tuple(p_order + [d for d in range(ndim) if d not in p_order]) for _ in rest]
-        self.rest_axes = [[d for d in perm if d in vary[k]] for k, perm in zip(rest, self.rest_perm)]
-        r_specs = ["".join(self.letter[d] for d in axes if d in self.letter) for axes in self.rest_axes]
+        self.rest_perm = [
+            tuple(p_order + [d for d in range(ndim) if d not in p_order]) for _ in rest
+        ]
+        self.rest_axes = [
+            [d for d in perm if d in vary[k]] for k, perm in zip(rest, self.rest_perm)
+        ]
+        r_specs = [
+            "".join(self.letter[d] for d in axes if d in self.letter) for axes in self.rest_axes
+        ]
         # The einsum writes in P's order (its chunk axis, then M, then N), which it
         # reads fastest; the output (all axes in order) takes it through a transposed
         # view.
@@ -419,7 +446,9 @@ class Contraction:
                         idx[d] = slice(i, i + 1) if shapes[k][d] > 1 else slice(0, 1)
                     if last in axes:
                         idx[last] = slice(c0, c1)
-                    shape = tuple(c1 - c0 if d == last else full[d] for d in axes if d in self.letter)
+                    shape = tuple(
+                        c1 - c0 if d == last else full[d] for d in axes if d in self.letter
+                    )
                     rest_cuts.append((tuple(idx[d] for d in perm), shape))
                 tidx: list[Any] = [slice(None)] * ndim
                 for d, i in zip(self.outer, outer):
@@ -430,7 +459,9 @@ class Contraction:
                 self.chunks.append((ab, c1 - c0, rest_cuts, tuple(tidx), tshape))
 
     @staticmethod
-    def _arrangement(shape: Shape, groups: Sequence[Sequence[int]]) -> tuple[Shape, tuple[int, ...]]:
+    def _arrangement(
+        shape: Shape, groups: Sequence[Sequence[int]]
+    ) -> tuple[Shape, tuple[int, ...]]:
         """How to view an operand (all axes, 1 where it does not vary) with the axes
         of `groups` in that order: the shape without its other axes (all of extent
         1), then the transposition."""
@@ -488,9 +519,7 @@ class StageEval:
         self.summed = [base + d for d, k in enumerate(kinds) if k == IterKind.SUM]
         self.body = Body(op, shapes, nlead, extra, drop_first, rows=fast)
         full = self.body.out_shape
-        self.extents = tuple(
-            full[d] if d < base else ext[d - base] for d in range(len(full))
-        )
+        self.extents = tuple(full[d] if d < base else ext[d - base] for d in range(len(full)))
         kept = [d for d in range(len(full)) if d not in self.summed]
         self.full_shape = tuple(1 if d in self.summed else full[d] for d in range(len(full)))
         for t in self.body.terms:
@@ -522,7 +551,15 @@ class StageEval:
             return out.reshape(self.shape)
         v = np.asarray(self.body.run(operands, stacked))
         if self.summed:
-            v = np.broadcast_to(v, broadcast(v.shape, tuple(self.extents[d] if d in self.summed else 1 for d in range(len(self.extents)))))
+            v = np.broadcast_to(
+                v,
+                broadcast(
+                    v.shape,
+                    tuple(
+                        self.extents[d] if d in self.summed else 1 for d in range(len(self.extents))
+                    ),
+                ),
+            )
             acc = v.dtype if v.dtype.kind in "iub" else np.dtype(np.float32)
             v = v.astype(acc, copy=False).sum(axis=tuple(self.summed), dtype=acc)
         if v.shape != self.shape:

@@ -70,7 +70,9 @@ def _dtype(v: SSAValue, op: Operation) -> np.dtype[Any]:
     return numpy_dtype(cast(TensorType[Any], v.type).element_type)
 
 
-def _mixed(static: DenseArrayBase, n_dynamic: int, first: int) -> tuple[list[int], list[tuple[int, int]]]:
+def _mixed(
+    static: DenseArrayBase, n_dynamic: int, first: int
+) -> tuple[list[int], list[tuple[int, int]]]:
     """The static values, and for each dynamic one (position, operand index)."""
     values = [int(v) for v in static.get_values()]
     dynamic = [i for i, v in enumerate(values) if v == DYNAMIC_INDEX]
@@ -81,7 +83,9 @@ def _mixed(static: DenseArrayBase, n_dynamic: int, first: int) -> tuple[list[int
 class _Slice:
     """The offsets, sizes and strides of a slice op, resolved against its operands."""
 
-    def __init__(self, op: tensor.ExtractSliceOp | tensor.InsertSliceOp, first: int, full: tuple[int, ...]):
+    def __init__(
+        self, op: tensor.ExtractSliceOp | tensor.InsertSliceOp, first: int, full: tuple[int, ...]
+    ):
         self.op = op
         self.full = full
         self.offsets, self.dyn_offsets = _mixed(op.static_offsets, len(op.offsets), first)
@@ -109,7 +113,9 @@ class _Slice:
                 )
 
     def _index(self, offsets: Sequence[int]) -> tuple[slice, ...]:
-        return tuple(slice(o, o + (n - 1) * s + 1, s) for o, n, s in zip(offsets, self.sizes, self.strides))
+        return tuple(
+            slice(o, o + (n - 1) * s + 1, s) for o, n, s in zip(offsets, self.sizes, self.strides)
+        )
 
     def index(self, args: Sequence[Any]) -> tuple[slice, ...]:
         if not self.dyn_offsets:
@@ -166,7 +172,9 @@ def _tensor_reshape(op: tensor.ReshapeOp) -> Kernel:
         return (np.reshape(a[0], shape),)
 
     if int(np.prod(shape)) != n:
-        raise KernelError(op, f"{op.source.type} and {op.result.type} hold different numbers of elements")
+        raise KernelError(
+            op, f"{op.source.type} and {op.result.type} hold different numbers of elements"
+        )
     return run
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl_spatial.memory import plural
+from xdsl_spatial.core.memory import plural
 
 
 @dataclass
@@ -117,8 +117,18 @@ class Traffic:
             return "no spatial program ran"
         for ct in self.per_chip():
             bpw = ct.bytes_per_weight()
-            extra = plural(ct.programs, "program") + (f", folds {bpw:.4f} B/weight" if bpw is not None else "")
-            rows.append((str(ct.chip), f"chip {ct.chip}", f"total ({extra})", f"{ct.load_bytes:,}", f"{ct.store_bytes:,}"))
+            extra = plural(ct.programs, "program") + (
+                f", folds {bpw:.4f} B/weight" if bpw is not None else ""
+            )
+            rows.append(
+                (
+                    str(ct.chip),
+                    f"chip {ct.chip}",
+                    f"total ({extra})",
+                    f"{ct.load_bytes:,}",
+                    f"{ct.store_bytes:,}",
+                )
+            )
         if not chipped:
             rows = [r[1:] for r in rows]
         cols = len(rows[0])

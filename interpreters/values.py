@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from xdsl_spatial.ir_io import dense_array
+from xdsl_spatial.core.ir_io import dense_array
 
 
 class SpatialRuntimeError(Exception):

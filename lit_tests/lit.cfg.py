@@ -12,7 +12,7 @@ import sys
 
 import lit.formats
 
-config.name = "xdsl-spatial"  # noqa: F821 (lit defines `config` and `lit_config`)
+config.name = "xdsl-spatial"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.excludes = ["Output", "lit.cfg.py", "lit.site.cfg.py"]
@@ -31,7 +31,7 @@ config.environment["PATH"] = _path
 
 for _tool in ("xdsl-opt", "filecheck"):
     if shutil.which(_tool, path=_path) is None:
-        lit_config.fatal(  # noqa: F821
+        lit_config.fatal(
             f"'{_tool}' was found neither next to {sys.executable} nor on PATH; "
             "install the package with its test extras into this environment "
             "(pip install -e '.[test]') and run lit with that environment's Python"

@@ -35,16 +35,15 @@ are not below a bf16 copy's `2*K*Np`.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator, Sequence
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, shard, tensor
-from xdsl.dialects.linalg.ops import FillOp, MatmulOp
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
@@ -59,6 +58,7 @@ from xdsl.dialects.builtin import (
     f32,
     i8,
 )
+from xdsl.dialects.linalg.ops import FillOp, MatmulOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -72,17 +72,8 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException
 
+from xdsl_spatial.core.ir_io import dense_array
 from xdsl_spatial.dialects import q8, spatial
-from xdsl_spatial.passes.q8_raise import RaiseDecision, host_source, raise_q8
-from xdsl_spatial.ir_io import dense_array
-from xdsl_spatial.passes.tensor_parallel import (
-    Annotations,
-    ChipSplit,
-    Split,
-    annotated_split,
-    option_split,
-    unshard,
-)
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, shard_repack, stored_name, stored_part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
@@ -103,6 +94,15 @@ from xdsl_spatial.dialects.spatial import (
     ViewOp,
     element_bytes,
     element_name,
+)
+from xdsl_spatial.passes.q8_raise import RaiseDecision, host_source, raise_q8
+from xdsl_spatial.passes.tensor_parallel import (
+    Annotations,
+    ChipSplit,
+    Split,
+    annotated_split,
+    option_split,
+    unshard,
 )
 
 ACC_BYTES = 4
@@ -448,10 +448,12 @@ def _zero_fill(v: SSAValue) -> Operation | None:
     op = v.owner
     if isinstance(op, FillOp):
         c = op.inputs[0].owner
-        if isinstance(c, arith.ConstantOp) and isinstance(c.value, FloatAttr | IntegerAttr):
-            if c.value.value.data == 0:
-                return op
-        return None
+        is_zero = (
+            isinstance(c, arith.ConstantOp)
+            and isinstance(c.value, FloatAttr | IntegerAttr)
+            and c.value.value.data == 0
+        )
+        return op if is_zero else None
     if isinstance(op, arith.ConstantOp) and _is_zero_constant(op):
         return op
     return None
@@ -472,9 +474,7 @@ def match_q8_matmul(op: MatmulOp) -> Q8Matmul | str:
     """The matched product, or why `op` is not one `q8-lower` rewrites."""
     if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.res) != 1:
         return "not a tensor matmul with two inputs and one result"
-    if op.indexing_maps != MatmulOp.get_irdl_definition().properties[
-        "indexing_maps"
-    ].default_value:
+    if op.indexing_maps != MatmulOp.get_irdl_definition().properties["indexing_maps"].default_value:
         return "transposed or broadcast indexing maps"
     a, b = op.inputs
     a, x_ann = unshard(a)
@@ -531,9 +531,7 @@ def _lin(const: int = 0, **terms: int) -> AffineExpr:
 class _Program:
     """Appends the ops of one program body."""
 
-    def __init__(
-        self, grid: Sequence[int], coord_names: Sequence[str], ins: Sequence[SSAValue]
-    ):
+    def __init__(self, grid: Sequence[int], coord_names: Sequence[str], ins: Sequence[SSAValue]):
         self.grid = list(grid)
         self.ins = list(ins)
         self.block = Block(arg_types=[IndexType()] * len(grid) + [v.type for v in ins])
@@ -640,9 +638,7 @@ class _Program:
         return Region(self.block)
 
 
-def _origin(
-    base: int, steps: Sequence[tuple[SSAValue, int]]
-) -> tuple[AffineMap, list[SSAValue]]:
+def _origin(base: int, steps: Sequence[tuple[SSAValue, int]]) -> tuple[AffineMap, list[SSAValue]]:
     vars_: list[SSAValue] = []
     expr = AffineExpr.constant(base)
     for v, c in steps:
@@ -894,10 +890,10 @@ def build_fold(
     partials: list[SSAValue] = []
     carried = None
     if nb:
-        bx, bq, bs, run = (p.buffer(alloc.take(b)) for b in ("in_x", "in_q8", "in_scale", "run_sum"))
-        zero = p.stage(
-            "init_sum", pointwise, [], run, ident, lambda b, a: _f32_const(b, 0.0)
+        bx, bq, bs, run = (
+            p.buffer(alloc.take(b)) for b in ("in_x", "in_q8", "in_scale", "run_sum")
         )
+        zero = p.stage("init_sum", pointwise, [], run, ident, lambda b, a: _f32_const(b, 0.0))
         loop_block = Block(arg_types=[IndexType(), zero.type])
         kb, acc = loop_block.args
         kb.name_hint, acc.name_hint = "kb", "acc"
@@ -1001,7 +997,7 @@ def weight_init(dq: q8.DequantizeOp, weight: str) -> WeightInit:
 def _quantised_constant(
     op: q8.QuantizeOp, value: DenseIntOrFPElementsAttr, weight: str
 ) -> WeightInit:
-    from xdsl_spatial.quant import NotExactQ8_0, exact_q8_0
+    from xdsl_spatial.core.quant import NotExactQ8_0, exact_q8_0
 
     vt = cast(TensorType[Attribute], op.values.type)
     st = cast(TensorType[Attribute], op.scales.type)
@@ -1048,19 +1044,29 @@ def plan_product(
     budget = target.local_mem.data
     if plan is None:
         need = FoldPlan(m, k, n, 1, act, scale, target.tile).buffer_bytes()
-        return None, None, (
-            f"no column group fits: one column tile needs {need} B of local memory, "
-            f"a site has {budget}"
+        return (
+            None,
+            None,
+            (
+                f"no column group fits: one column tile needs {need} B of local memory, "
+                f"a site has {budget}"
+            ),
         )
     view = ViewPlan.make(m, k, act, target)
     if (need := view.buffer_bytes()) > budget:
-        return plan, view, (
-            f"the view's buffers need {need} B of local memory, a site has {budget}"
+        return (
+            plan,
+            view,
+            (f"the view's buffers need {need} B of local memory, a site has {budget}"),
         )
     if not plan.profitable():
-        return plan, view, (
-            f"weight {plan.model_weight_bytes()} B + view reads {plan.view_reads()} B "
-            f"= {plan.model_bytes()} B >= a bf16 copy's {plan.dense_bytes()} B"
+        return (
+            plan,
+            view,
+            (
+                f"weight {plan.model_weight_bytes()} B + view reads {plan.view_reads()} B "
+                f"= {plan.model_bytes()} B >= a bf16 copy's {plan.dense_bytes()} B"
+            ),
         )
     return plan, view, None
 
@@ -1295,7 +1301,7 @@ class LowerQ8Matmul(RewritePattern):
         self._erase_sources(mm, rewriter)
         self.decisions.append(Decision(where, shape, True, "", plan, view_plan))
 
-    def _split(self, mm: Q8Matmul) -> ChipSplit | None | str:
+    def _split(self, mm: Q8Matmul) -> ChipSplit | str | None:
         """Over which chips the product runs: as its `shard` annotations say, else as
         the pass options do (None: on one chip, as a product without chips)."""
         if mm.ann.any():
@@ -1322,8 +1328,11 @@ class LowerQ8Matmul(RewritePattern):
                 why = self.names.view_conflict(mm.x, c, rows)
             if plan is None or view_plan is None or why is not None:
                 return Decision(
-                    where, shape, False,
-                    f"chip {c} of {split.chips} ({split.describe(c)}): {why}", split=split,
+                    where,
+                    shape,
+                    False,
+                    f"chip {c} of {split.chips} ({split.describe(c)}): {why}",
+                    split=split,
                 )
             made = (mm.x, c) not in self.names.views
             chips.append(ChipPlan(c, rows, cols, plan, view_plan, made))
@@ -1342,7 +1351,8 @@ class LowerQ8Matmul(RewritePattern):
                 self._shard_init(init, cp.chip, cp.rows, cp.cols, op, rewriter),
                 cp.plan,
                 self.target,
-                claim + f"; chip {cp.chip} of {split.chips}: {split.describe(cp.chip)}"
+                claim
+                + f"; chip {cp.chip} of {split.chips}: {split.describe(cp.chip)}"
                 + ("" if split.axis == Split.N else ", a partial sum the chips add in order"),
                 cp.chip,
             )
@@ -1428,7 +1438,12 @@ class LowerQ8Matmul(RewritePattern):
         # The tensor the view reads is the value as printed (`%x_1` is `x_1`).
         tensor_name = base if not writes else f"{base}_{writes}"
         x = mm.x
-        if mm.x_type != plan.act and mm.extf is not None and mm.extf.result.type == mm.op.inputs[0].type and cast(TensorType[Attribute], mm.extf.result.type).element_type == plan.act:
+        if (
+            mm.x_type != plan.act
+            and mm.extf is not None
+            and mm.extf.result.type == mm.op.inputs[0].type
+            and cast(TensorType[Attribute], mm.extf.result.type).element_type == plan.act
+        ):
             x = mm.extf.result  # the activation the matmul reads, already widened
         if (last := self.names.after.get(mm.x)) is not None:
             point = InsertPoint.after(last)
@@ -1441,7 +1456,9 @@ class LowerQ8Matmul(RewritePattern):
         if cols != (0, mm.k):
             tensor_name += chip_suffix(chip)
             size = (mm.m, cols[1] - cols[0])
-            sl = tensor.ExtractSliceOp(x, [0, cols[0]], list(size), [1, 1], TensorType(xt.element_type, size))
+            sl = tensor.ExtractSliceOp(
+                x, [0, cols[0]], list(size), [1, 1], TensorType(xt.element_type, size)
+            )
             sl.result.name_hint = tensor_name
             inserted.append(sl)
             x = sl.result
@@ -1522,7 +1539,9 @@ def _erase_if_unused(op: Operation | None, rewriter: PatternRewriter) -> None:
     producers = [o.owner for o in op.operands if isinstance(o.owner, Operation)]
     rewriter.erase(op)
     for p in producers:
-        if isinstance(p, arith.ConstantOp | tensor.EmptyOp | q8.QuantizeOp | shard.ShardOp | shard.ShardingOp):
+        if isinstance(
+            p, arith.ConstantOp | tensor.EmptyOp | q8.QuantizeOp | shard.ShardOp | shard.ShardingOp
+        ):
             _erase_if_unused(p, rewriter)
 
 
@@ -1591,9 +1610,7 @@ def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
             raise PassFailedException(f"q8-lower: {name} must be positive, got {v}")
     acts = {"bf16": BFloat16Type(), "f32": Float32Type()}
     if act is not None and act not in acts:
-        raise PassFailedException(
-            f"q8-lower: act must be one of {', '.join(acts)}, got '{act}'"
-        )
+        raise PassFailedException(f"q8-lower: act must be one of {', '.join(acts)}, got '{act}'")
     return TargetAttr(
         tile=(tile_rows or base.tile_rows.data, tile_cols or base.tile_cols.data),
         act=acts[act] if act is not None else base.act,

@@ -105,6 +105,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from xdsl_spatial.core.ir_io import dense_array
 from xdsl_spatial.dialects import linalg_mixed
 from xdsl_spatial.dialects.q8 import (
     Q8_BLOCK,
@@ -115,7 +116,6 @@ from xdsl_spatial.dialects.q8 import (
     stored_part,
 )
 from xdsl_spatial.dialects.spatial import element_name
-from xdsl_spatial.ir_io import dense_array
 
 # Axis roles of a dequantised weight: K, N, or K split into groups and lanes.
 K, N, GROUP, LANE = "k", "n", "g", "l"
@@ -338,7 +338,10 @@ def _values_factor(
         zp = _chain(sub.rhs, body)
         used.update([sub, *zp])
         zero_inputs = {
-            v.index for o in zp for v in o.operands if isinstance(v, BlockArgument) and v.block is body
+            v.index
+            for o in zp
+            for v in o.operands
+            if isinstance(v, BlockArgument) and v.block is body
         } | ({sub.rhs.index} if isinstance(sub.rhs, BlockArgument) else set())
     used.add(conv)
     src = conv.input
@@ -361,7 +364,11 @@ def _float_input(v: SSAValue, op: GenericOp, used: set[Operation], what: str) ->
     if isinstance(v.owner, arith.TruncFOp):
         return f"the {what} is rounded (arith.truncf) before the multiply"
     if not (isinstance(v, BlockArgument) and v.block is body and v.index < len(op.inputs)):
-        how = f"computed by {v.owner.name}" if isinstance(v.owner, Operation) else "a value from outside"
+        how = (
+            f"computed by {v.owner.name}"
+            if isinstance(v.owner, Operation)
+            else "a value from outside"
+        )
         return f"the body does more than convert and scale: the {what} is {how}"
     return v.index
 
@@ -436,8 +443,7 @@ def layout_roles(
             return "the lane axis (the one the scale does not read) does not follow the group axis"
         if shape[lane] != Q8_BLOCK:
             return (
-                f"one scale per group of {shape[lane]} values along K; "
-                f"Q8_0's block is {Q8_BLOCK}"
+                f"one scale per group of {shape[lane]} values along K; Q8_0's block is {Q8_BLOCK}"
             )
         g_loop = loops[lane - 1]
         n_loop = next(d for d in plain if d != g_loop)
@@ -505,7 +511,11 @@ class Product:
 
 def _dequant_label(gen: GenericOp) -> str:
     hint = gen.res[0].name_hint
-    return f"the weight's dequantization (linalg.generic %{hint})" if hint else "the weight's dequantization"
+    return (
+        f"the weight's dequantization (linalg.generic %{hint})"
+        if hint
+        else "the weight's dequantization"
+    )
 
 
 def _weight_source(v: SSAValue) -> tuple[GenericOp | None, TransposeOp | None]:
@@ -568,7 +578,7 @@ def _product_loops(
     m_loops = [lp for lp in xdims if lp not in red]
     if xdims != m_loops + k_loops:
         return "the activation is not laid out as rows then K, in the weight's K order"
-    if odims != m_loops + [n_loop]:
+    if odims != [*m_loops, n_loop]:
         return "the result is not laid out as the activation's rows then N"
     if len(set(xdims) | set(wdims) | set(odims)) != len(iters):
         return "the product has a loop neither operand reads"
@@ -578,8 +588,10 @@ def _product_loops(
 def _activation(x: SSAValue, widen: bool) -> tuple[SSAValue, bool] | str:
     """The activation as the view should read it: the bf16 value behind a tensor
     `arith.extf`, and whether the product widens it."""
-    if not widen and isinstance(x.owner, arith.ExtFOp) and isinstance(
-        _elem(x.owner.input), BFloat16Type
+    if (
+        not widen
+        and isinstance(x.owner, arith.ExtFOp)
+        and isinstance(_elem(x.owner.input), BFloat16Type)
     ):
         x, widen = x.owner.input, True
     if not isinstance(_elem(x), Float32Type | BFloat16Type):
@@ -621,7 +633,9 @@ def match_contraction(op: GenericOp) -> Product | str | None:
     if not isinstance(mul, arith.MulfOp):
         return "the product's body adds something other than a product"
     if not isinstance(_elem(op.res[0]), Float32Type):
-        return f"the product accumulates in {element_name(_elem(op.res[0]))}; the fold accumulates f32"
+        return (
+            f"the product accumulates in {element_name(_elem(op.res[0]))}; the fold accumulates f32"
+        )
     widened = {}
     for v in mul.operands:
         base = v.owner.input if isinstance(v.owner, arith.ExtFOp) else v
@@ -669,7 +683,9 @@ def match_fused(op: GenericOp) -> Product | str | None:
     if not isinstance(add, arith.AddfOp) or out_arg not in add.operands:
         return "the product's body is not an accumulation (arith.addf of its output)"
     if not isinstance(_elem(op.res[0]), Float32Type):
-        return f"the product accumulates in {element_name(_elem(op.res[0]))}; the fold accumulates f32"
+        return (
+            f"the product accumulates in {element_name(_elem(op.res[0]))}; the fold accumulates f32"
+        )
     used: set[Operation] = {add}
     factors = _product_factors(add.rhs if add.lhs is out_arg else add.lhs, body, used)
     q_factor = [f for f in factors if _reaches_int(f, body)]
@@ -704,12 +720,14 @@ def match_fused(op: GenericOp) -> Product | str | None:
         return "cannot tell the scale from the activation: one of them must read K only by block"
     x_index = reads_k[0]
     s_index = ib if x_index == ia else ia
-    shape = lambda i: cast(TensorType[Attribute], op.inputs[i].type).get_shape()  # noqa: E731
+    shape = lambda i: cast(TensorType[Attribute], op.inputs[i].type).get_shape()
     roles = layout_roles(maps[v_index], maps[s_index], shape(v_index), shape(s_index))
     if isinstance(roles, str):
         return f"the weight the body dequantises is not Q8_0: {roles}"
     if not isinstance(_elem(op.inputs[s_index]), Float32Type | Float16Type | BFloat16Type):
-        return f"the scales are {element_name(_elem(op.inputs[s_index]))}; f32, f16 or bf16 expected"
+        return (
+            f"the scales are {element_name(_elem(op.inputs[s_index]))}; f32, f16 or bf16 expected"
+        )
     if any(_dim(e) is None for e in maps[x_index].results):
         return "the activation's map is not a projected permutation"
     m_loops = _product_loops(maps[x_index], maps[v_index], maps[-1], roles[0], iters)
@@ -741,7 +759,7 @@ def _groups_dropping_units(roles: Sequence[str]) -> list[list[int]]:
         if r == UNIT:
             (groups[-1] if groups else pending).append(i)
         else:
-            groups.append(pending + [i])
+            groups.append([*pending, i])
             pending = []
     return groups
 
@@ -832,7 +850,9 @@ def host_source(dq: DequantizeOp, part: Q8Part) -> tuple[SSAValue, str] | None:
     return v, part.repack_from(source)
 
 
-def _zero_like(b: _Builder, init: SSAValue, shape: Sequence[int], groups, forward: bool) -> SSAValue:
+def _zero_like(
+    b: _Builder, init: SSAValue, shape: Sequence[int], groups, forward: bool
+) -> SSAValue:
     """The accumulator `init` reshaped: a fill or a dense constant is remade at the new
     shape (so it still reads as one), anything else is reshaped."""
     t = cast(TensorType[Attribute], init.type)
@@ -843,7 +863,9 @@ def _zero_like(b: _Builder, init: SSAValue, shape: Sequence[int], groups, forwar
         return b.add(FillOp([o.inputs[0]], [empty], [new]))
     if isinstance(o, arith.ConstantOp) and isinstance(o.value, DenseIntOrFPElementsAttr):
         arr = dense_array(o.value).reshape(shape)
-        return b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(new, arr.reshape(-1).tolist())))
+        return b.add(
+            arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(new, arr.reshape(-1).tolist()))
+        )
     return b.collapse(init, groups) if forward else b.expand(init, groups, shape)
 
 
@@ -866,7 +888,9 @@ class RaiseDecision:
 
     def line(self) -> str:
         if self.raised:
-            return f"q8-raise: {self.where}: raised to linalg.matmul over q8.dequantize: {self.detail}"
+            return (
+                f"q8-raise: {self.where}: raised to linalg.matmul over q8.dequantize: {self.detail}"
+            )
         return f"q8-raise: {self.where}: not raised: {self.detail}"
 
 
@@ -902,7 +926,11 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
             x = b.expand(x, [[0, 1]], [1, k])
         else:
             x = b.collapse(x, [list(range(nm)), list(range(nm, xr))])
-        if p.widen and isinstance(_elem(x), BFloat16Type) and isinstance(d.weight_type, Float32Type):
+        if (
+            p.widen
+            and isinstance(_elem(x), BFloat16Type)
+            and isinstance(d.weight_type, Float32Type)
+        ):
             x = b.add(arith.ExtFOp(x, TensorType(f32, [m, k])))
         out = cast(TensorType[Attribute], res.type)
         out_groups = [[0, 1]] if nm == 0 else [list(range(nm)), [nm]]
@@ -931,9 +959,7 @@ def _erase_if_unused(op: Operation | None, rewriter: PatternRewriter) -> None:
     """Erase `op` if nothing reads it, and the `tensor.empty` it wrote into."""
     if op is None or op.parent is None or any(r.first_use for r in op.results):
         return
-    inits = [
-        v.owner for v in op.operands if isinstance(v.owner, tensor.EmptyOp | arith.ConstantOp)
-    ]
+    inits = [v.owner for v in op.operands if isinstance(v.owner, tensor.EmptyOp | arith.ConstantOp)]
     rewriter.erase(op)
     for e in inits:
         if e.parent is not None and e.results[0].first_use is None:

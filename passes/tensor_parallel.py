@@ -29,6 +29,7 @@ cannot be split; `q8_lower.py` builds each chip's programs.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from enum import Enum
 from typing import cast
@@ -130,7 +131,7 @@ class AxisSplit:
     bounds: tuple[int, ...]
 
 
-def annotation_split(ann: shard.ShardOp, what: str) -> AxisSplit | None | str:
+def annotation_split(ann: shard.ShardOp, what: str) -> AxisSplit | str | None:
     """The cut a `shard.shard` makes of its tensor: None when the sharding replicates
     it, the reason when the pass cannot honour it."""
     sharding = ann.sharding.owner
@@ -177,7 +178,7 @@ def annotation_split(ann: shard.ShardOp, what: str) -> AxisSplit | None | str:
                 f"{_of(what)} sharded_dims_offsets {list(offsets)} are not {chips + 1} "
                 f"offsets from 0 to {size}"
             )
-        if any(b <= a for a, b in zip(offsets, offsets[1:])):
+        if any(b <= a for a, b in itertools.pairwise(offsets)):
             return f"{_of(what)} sharded_dims_offsets {list(offsets)} leave a chip empty"
         return AxisSplit(grid_name, dim, offsets)
     if size % chips:
@@ -205,7 +206,7 @@ class Annotations:
         return [a for a in (self.weight, self.values, self.scales, self.x) if a is not None]
 
 
-def annotated_split(ann: Annotations, k: int, n: int, tile_cols: int) -> ChipSplit | None | str:
+def annotated_split(ann: Annotations, k: int, n: int, tile_cols: int) -> ChipSplit | str | None:
     """The split the annotations ask for (None: the product stays on one chip), or the
     reason the pass cannot honour them."""
     cuts: list[tuple[str, AxisSplit]] = []
@@ -232,9 +233,7 @@ def annotated_split(ann: Annotations, k: int, n: int, tile_cols: int) -> ChipSpl
         )
     weight_cuts = [(w, c) for w, c in cuts if c.dim >= 0]
     if len({(c.grid, c.dim, c.bounds) for _, c in cuts}) > 1:
-        described = "; ".join(
-            f"{w} {'replicated' if c.dim < 0 else _cut_str(c)}" for w, c in cuts
-        )
+        described = "; ".join(f"{w} {'replicated' if c.dim < 0 else _cut_str(c)}" for w, c in cuts)
         return f"the values and scales are sharded differently ({described})"
     x_cut = annotation_split(ann.x, "activation") if ann.x is not None else None
     if isinstance(x_cut, str):
@@ -282,7 +281,7 @@ def _of(what: str) -> str:
 
 
 def _bounds_str(bounds: tuple[int, ...]) -> str:
-    return ", ".join(f"{a}..{b}" for a, b in zip(bounds, bounds[1:]))
+    return ", ".join(f"{a}..{b}" for a, b in itertools.pairwise(bounds))
 
 
 def _cut_str(cut: AxisSplit) -> str:

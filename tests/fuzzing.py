@@ -45,7 +45,10 @@ SOURCES = (
     sorted((ROOT / "examples").glob("*.mlir"))
     + sorted((ROOT / "examples" / "bad").glob("*.mlir"))
     + [ROOT / "lit_tests" / "run" / "gemv_tail.mlir"]
-    + [ROOT / "lit_tests" / "passes" / "q8_lower" / f for f in ("gemv.mlir", "views.mlir", "untouched.mlir")]
+    + [
+        ROOT / "lit_tests" / "passes" / "q8_lower" / f
+        for f in ("gemv.mlir", "views.mlir", "untouched.mlir")
+    ]
 )
 """The texts mutated: the bundled examples and a few of the lit tests' modules."""
 
@@ -72,9 +75,34 @@ class Mutant:
 
 def _new_int(rng: random.Random, n: int) -> int:
     return rng.choice(
-        [0, 1, -1, 2, 3, n - 1, n + 1, n * 2, n // 2, 31, 32, 33, 1023, 1024, 1025,
-         4097, 10**6, 2**24, 2**31 - 1, 2**31, 2**32, 2**40, 2**63 - 1, 2**63, 2**64,
-         rng.randrange(10**4)]
+        [
+            0,
+            1,
+            -1,
+            2,
+            3,
+            n - 1,
+            n + 1,
+            n * 2,
+            n // 2,
+            31,
+            32,
+            33,
+            1023,
+            1024,
+            1025,
+            4097,
+            10**6,
+            2**24,
+            2**31 - 1,
+            2**31,
+            2**32,
+            2**40,
+            2**63 - 1,
+            2**63,
+            2**64,
+            rng.randrange(10**4),
+        ]
     )
 
 
@@ -82,8 +110,24 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
     """One random edit of `text`, and what it was."""
     lines = text.split("\n")
     kind = rng.choice(
-        ["int", "int", "int", "int-all", "int-all", "int-all", "type", "type", "type-all",
-         "delete", "duplicate", "swap", "truncate", "rename", "punct", "quote"]
+        [
+            "int",
+            "int",
+            "int",
+            "int-all",
+            "int-all",
+            "int-all",
+            "type",
+            "type",
+            "type-all",
+            "delete",
+            "duplicate",
+            "swap",
+            "truncate",
+            "rename",
+            "punct",
+            "quote",
+        ]
     )
     if kind == "int-all":  # every occurrence: shapes that still agree (N = 0, K = 2^31)
         values = sorted({m.group() for m in _INT.finditer(text)})
@@ -97,20 +141,28 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
         if values:
             old = rng.choice(values)
             new = rng.choice([t for t in _TYPES if t != old])
-            pattern = re.compile(_TYPE.pattern.replace("(?:i1|i8|i16|i32|i64|f16|bf16|f32|f64|index)", re.escape(old)))
+            pattern = re.compile(
+                _TYPE.pattern.replace(
+                    "(?:i1|i8|i16|i32|i64|f16|bf16|f32|f64|index)", re.escape(old)
+                )
+            )
             return pattern.sub(new, text), f"type-all {old}->{new}"
     if kind == "int":
         hits = list(_INT.finditer(text))
         if hits:
             m = rng.choice(hits)
             new = _new_int(rng, int(m.group()))
-            return text[: m.start()] + str(new) + text[m.end() :], f"int {m.group()}->{new} at {m.start()}"
+            return text[: m.start()] + str(new) + text[
+                m.end() :
+            ], f"int {m.group()}->{new} at {m.start()}"
     if kind == "type":
         hits = list(_TYPE.finditer(text))
         if hits:
             m = rng.choice(hits)
             new = rng.choice([t for t in _TYPES if t != m.group()])
-            return text[: m.start()] + new + text[m.end() :], f"type {m.group()}->{new} at {m.start()}"
+            return text[: m.start()] + new + text[
+                m.end() :
+            ], f"type {m.group()}->{new} at {m.start()}"
     if kind in ("delete", "duplicate", "swap") and len(lines) > 2:
         i = rng.randrange(len(lines) - 1)
         if kind == "delete":
@@ -118,7 +170,7 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
         elif kind == "duplicate":
             out = lines[: i + 1] + lines[i:]
         else:
-            out = lines[:i] + [lines[i + 1], lines[i]] + lines[i + 2 :]
+            out = [*lines[:i], lines[i + 1], lines[i], *lines[i + 2 :]]
         return "\n".join(out), f"{kind} line {i + 1}"
     if kind == "rename":
         uses = list(_USE.finditer(text))
@@ -126,7 +178,9 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
         if len(names) > 1:
             m = rng.choice(uses)
             new = rng.choice([n for n in names if n != m.group()])
-            return text[: m.start()] + new + text[m.end() :], f"rename {m.group()}->{new} at {m.start()}"
+            return text[: m.start()] + new + text[
+                m.end() :
+            ], f"rename {m.group()}->{new} at {m.start()}"
     if kind == "punct":
         hits = list(_PUNCT.finditer(text))
         if hits:
@@ -200,7 +254,7 @@ def run_tool(tool: str, path: str, entry: str | None) -> Outcome:
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
         try:
             code = main(_argv(tool, path, entry))
-        except BaseException as e:  # noqa: BLE001 - an escape is what we look for
+        except BaseException as e:
             import traceback
 
             code = -1
@@ -210,7 +264,9 @@ def run_tool(tool: str, path: str, entry: str | None) -> Outcome:
 
 def _child(conn, text: str, entry: str | None) -> None:
     os.environ["XDSL_SPATIAL_MEMORY_LIMIT"] = MEMORY_LIMIT
-    os.environ["XDSL_SPATIAL_TRACEBACK"] = "1"  # an internal error raises: its traceback is the report
+    os.environ["XDSL_SPATIAL_TRACEBACK"] = (
+        "1"  # an internal error raises: its traceback is the report
+    )
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "mutant.mlir")
         with open(path, "w") as f:
@@ -230,7 +286,11 @@ class Result:
 
     @property
     def bad(self) -> bool:
-        return self.hung is not None or self.crashed is not None or any(o.escaped for o in self.outcomes)
+        return (
+            self.hung is not None
+            or self.crashed is not None
+            or any(o.escaped for o in self.outcomes)
+        )
 
 
 class _Running:
@@ -251,7 +311,9 @@ class _Running:
         try:
             kind, value = self.conn.recv()
         except EOFError:
-            self.result.crashed = f"the process died (exit code {self.process.exitcode}) in {self.current}"
+            self.result.crashed = (
+                f"the process died (exit code {self.process.exitcode}) in {self.current}"
+            )
             return True
         if kind == "started":
             self.current = value
@@ -319,7 +381,9 @@ class Report:
         ]
         for tool in TOOLS:
             by = {c: n for (t, c), n in codes.items() if t == tool}
-            lines.append(f"  {tool:9}  " + ", ".join(f"exit {c}: {n}" for c, n in sorted(by.items())))
+            lines.append(
+                f"  {tool:9}  " + ", ".join(f"exit {c}: {n}" for c, n in sorted(by.items()))
+            )
         return "\n".join(lines)
 
     def signatures(self) -> Counter[str]:
@@ -336,14 +400,19 @@ class Report:
     def describe_bad(self, limit: int = 20) -> str:
         out = []
         for r in self.bad[:limit]:
-            out.append(f"--- {r.mutant.source}: {'; '.join(r.mutant.edits)} (entry {r.mutant.entry})")
+            out.append(
+                f"--- {r.mutant.source}: {'; '.join(r.mutant.edits)} (entry {r.mutant.entry})"
+            )
             if r.hung:
                 out.append(f"    hung in {r.hung}")
             if r.crashed:
                 out.append(f"    {r.crashed}")
             for o in r.outcomes:
                 if o.escaped:
-                    out.append(f"    {o.tool}: exit {o.code}\n      " + o.stderr.strip()[-1500:].replace("\n", "\n      "))
+                    out.append(
+                        f"    {o.tool}: exit {o.code}\n      "
+                        + o.stderr.strip()[-1500:].replace("\n", "\n      ")
+                    )
         return "\n".join(out)
 
 

@@ -38,7 +38,7 @@ class Reference:
         `NAME__q8_scale` for every product, `NAME` for every norm."""
         arch = _meta(reader, "general.architecture")
         assert arch == "llama", arch
-        g = lambda k, d=None: _meta(reader, f"llama.{k}", d)  # noqa: E731
+        g = lambda k, d=None: _meta(reader, f"llama.{k}", d)
         self.n_layer = int(g("block_count"))
         self.d = int(g("embedding_length"))
         self.n_head = int(g("attention.head_count"))
@@ -63,7 +63,18 @@ class Reference:
                 {
                     "attn_norm": weights[b + "attn_norm.weight"].astype(np.float64),
                     "ffn_norm": weights[b + "ffn_norm.weight"].astype(np.float64),
-                    **{p: dense(b + p + ".weight") for p in ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down")},
+                    **{
+                        p: dense(b + p + ".weight")
+                        for p in (
+                            "attn_q",
+                            "attn_k",
+                            "attn_v",
+                            "attn_output",
+                            "ffn_gate",
+                            "ffn_up",
+                            "ffn_down",
+                        )
+                    },
                 }
             )
         self.out_norm = weights["output_norm.weight"].astype(np.float64)

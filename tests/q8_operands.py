@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 
-def q8_operands(m: int, k: int, n: int, rng: np.random.Generator, *, exact: bool = False, scale: str = "f32"):
+def q8_operands(
+    m: int, k: int, n: int, rng: np.random.Generator, *, exact: bool = False, scale: str = "f32"
+):
     """x (m x K, f32), values (K x N, int8) and scales (K/32 x N, f32 or f16).
 
     `exact`: small integers and power-of-two scales, so that every product and every

@@ -24,7 +24,11 @@ import pytest
 from xdsl_spatial.tools import spatial_gguf, spatial_opt, spatial_run
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
 
-MAINS = {"spatial-opt": spatial_opt.main, "spatial-run": spatial_run.main, "spatial-gguf": spatial_gguf.main}
+MAINS = {
+    "spatial-opt": spatial_opt.main,
+    "spatial-run": spatial_run.main,
+    "spatial-gguf": spatial_gguf.main,
+}
 
 # Exit code, then the command line.
 TABLE = """\
@@ -178,22 +182,34 @@ CASES = [(int(c), line) for c, line in (row.split(None, 1) for row in TABLE.spli
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("sweep")
-    module = lambda *fs: "builtin.module {\n" + "".join(fs) + "}\n"  # noqa: E731
+    module = lambda *fs: "builtin.module {\n" + "".join(fs) + "}\n"
     (d / "mm.mlir").write_text(module(q8_matmul_func("mm", "W", 64, 32, 1, "bf16", "f16")))
     (d / "two.mlir").write_text(
-        module(q8_matmul_func("a", "W", 64, 32, 1, "bf16", "f16"), q8_matmul_func("b", "V", 64, 32, 1, "bf16", "f16"))
+        module(
+            q8_matmul_func("a", "W", 64, 32, 1, "bf16", "f16"),
+            q8_matmul_func("b", "V", 64, 32, 1, "bf16", "f16"),
+        )
     )
     (d / "empty.mlir").write_text("")
     (d / "bin.mlir").write_bytes(bytes(range(256)) * 4)
-    (d / "latin.mlir").write_bytes("func.func @f() { // caf\xe9\n func.return\n}\n".encode("latin-1"))
+    (d / "latin.mlir").write_bytes(
+        "func.func @f() { // caf\xe9\n func.return\n}\n".encode("latin-1")
+    )
     (d / "long.mlir").write_text("func.func @f() {\n  func.return\n}\n// " + "x" * 1_000_000 + "\n")
     (d / "dir.mlir").mkdir()
     (d / "outdir").mkdir()
-    np.savez(d / "good.npz", arg0=np.ones((1, 64), np.float32), arg1=np.ones((64, 32), np.int8), arg2=np.full((2, 32), 0.01, np.float16))
+    np.savez(
+        d / "good.npz",
+        arg0=np.ones((1, 64), np.float32),
+        arg1=np.ones((64, 32), np.int8),
+        arg2=np.full((2, 32), 0.01, np.float16),
+    )
     np.savez(d / "keys.npz", x=np.ones(3))
     np.savez(d / "scalar.npz", arg0=np.float32(1.0))
     np.savez(d / "obj.npz", arg0=np.array([1, "a"], dtype=object))
-    np.savez(d / "bf.npz", arg0=np.ones((1, 64), np.float32).view(np.uint32).astype(np.uint16).view("V2"))
+    np.savez(
+        d / "bf.npz", arg0=np.ones((1, 64), np.float32).view(np.uint32).astype(np.uint16).view("V2")
+    )
     np.savez(d / "cplx.npz", arg0=np.ones((1, 64), np.complex64))
     np.savez(d / "str.npz", arg0=np.array([["a"] * 64]))
     np.save(d / "x.npy", np.ones((1, 64), np.float32))
@@ -205,8 +221,16 @@ def files(tmp_path_factory) -> Path:
 
     rng = np.random.default_rng(0)
     w = GGUFWriter(d / "tiny.gguf", "llama")
-    w.add_tensor("blk.0.attn_q.weight", quantize(rng.standard_normal((32, 64)).astype(np.float32), T.Q8_0), raw_dtype=T.Q8_0)
-    w.add_tensor("blk.0.ffn_up.weight", quantize(rng.standard_normal((32, 64)).astype(np.float32), T.Q4_1), raw_dtype=T.Q4_1)
+    w.add_tensor(
+        "blk.0.attn_q.weight",
+        quantize(rng.standard_normal((32, 64)).astype(np.float32), T.Q8_0),
+        raw_dtype=T.Q8_0,
+    )
+    w.add_tensor(
+        "blk.0.ffn_up.weight",
+        quantize(rng.standard_normal((32, 64)).astype(np.float32), T.Q4_1),
+        raw_dtype=T.Q4_1,
+    )
     w.add_tensor("blk.0.norm.weight", rng.standard_normal(64).astype(np.float32))
     w.add_tensor("odd.weight", rng.standard_normal((4, 48)).astype(np.float32))
     w.write_header_to_file()
@@ -217,7 +241,12 @@ def files(tmp_path_factory) -> Path:
     (d / "cut.gguf").write_bytes(data[: len(data) // 2])
     (d / "head.gguf").write_bytes(data[:40])
     assert spatial_gguf.main([str(d / "tiny.gguf"), "--emit", "-o", str(d / "t.mlir")]) == 0
-    assert spatial_gguf.main([str(d / "tiny.gguf"), "--emit", "--batch", "33", "-o", str(d / "t33.mlir")]) == 0
+    assert (
+        spatial_gguf.main(
+            [str(d / "tiny.gguf"), "--emit", "--batch", "33", "-o", str(d / "t33.mlir")]
+        )
+        == 0
+    )
     return d
 
 

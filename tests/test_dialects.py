@@ -15,9 +15,9 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
-    FloatAttr,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IndexType,
     IntegerType,
     ModuleOp,
@@ -251,8 +251,13 @@ def sum_program() -> tuple[ModuleOp, dict[str, Operation]]:
     init = put(
         "init",
         StageOp(
-            "init_sum", [(IterKind.PAR, 32), (IterKind.PAR, 32)], [], [], run.results[0],
-            tile, stage_body([], zero),
+            "init_sum",
+            [(IterKind.PAR, 32), (IterKind.PAR, 32)],
+            [],
+            [],
+            run.results[0],
+            tile,
+            stage_body([], zero),
         ),
     )
     body = Block(arg_types=[IndexType(), PageType(1, f32)])
@@ -260,7 +265,9 @@ def sum_program() -> tuple[ModuleOp, dict[str, Operation]]:
     item.name_hint, kb.name_hint, acc.name_hint = "item", "kb", "acc"
     px = put(
         "load",
-        LoadOp(xt.results[0], in_x.results[0], origin(sym(0) + sym(1), 2), [kb, item], (1, 1), 2, 2),
+        LoadOp(
+            xt.results[0], in_x.results[0], origin(sym(0) + sym(1), 2), [kb, item], (1, 1), 2, 2
+        ),
         body,
     )
 
@@ -270,8 +277,13 @@ def sum_program() -> tuple[ModuleOp, dict[str, Operation]]:
     fold = put(
         "fold",
         StageOp(
-            "fold_sum", [(IterKind.PAR, 32), (IterKind.PAR, 32)], [acc, px.results[0]],
-            [tile, tile], run.results[0], tile, stage_body([f32, f32], add),
+            "fold_sum",
+            [(IterKind.PAR, 32), (IterKind.PAR, 32)],
+            [acc, px.results[0]],
+            [tile, tile],
+            run.results[0],
+            tile,
+            stage_body([f32, f32], add),
         ),
         body,
     )
@@ -288,8 +300,13 @@ def sum_program() -> tuple[ModuleOp, dict[str, Operation]]:
     result = put(
         "result",
         StageOp(
-            "result", [(IterKind.PAR, 32), (IterKind.PAR, 32)], [loop.results[0]], [tile],
-            out.results[0], tile, stage_body([f32], double_row0),
+            "result",
+            [(IterKind.PAR, 32), (IterKind.PAR, 32)],
+            [loop.results[0]],
+            [tile],
+            out.results[0],
+            tile,
+            stage_body([f32], double_row0),
         ),
     )
     put("store", StoreOp(result.results[0], yt.results[0], origin(0, 0), [], (1, 1), 1))
@@ -347,12 +364,30 @@ def test_quantize_infers_values_and_scales():
     "types, message",
     [
         ((tensor((48, 96), i8), tensor((2, 96), f32), f32), "got K = 48"),
-        ((tensor((64, 96), i8), tensor((3, 96), f32), f32), "scales must have K/32 = 2 rows, got 3"),
-        ((tensor((64, 96), i8), tensor((2, 95), f32), f32), "scales must have N = 96 columns, got 95"),
-        ((tensor((64, 96), i16), tensor((2, 96), f32), f32), "values must have element type i8, got i16"),
-        ((tensor((64, 96), i8), tensor((2, 96), Float64Type()), f32), "scales must have element type f32, f16 or bf16, got f64"),
-        ((tensor((64, 96), i8), tensor((2, 96), f32), f16), "result must have element type f32 or bf16, got f16"),
-        ((tensor((64 * 96,), i8), tensor((2, 96), f32), f32), "values must be a 2-d tensor (K x N), got rank 1"),
+        (
+            (tensor((64, 96), i8), tensor((3, 96), f32), f32),
+            "scales must have K/32 = 2 rows, got 3",
+        ),
+        (
+            (tensor((64, 96), i8), tensor((2, 95), f32), f32),
+            "scales must have N = 96 columns, got 95",
+        ),
+        (
+            (tensor((64, 96), i16), tensor((2, 96), f32), f32),
+            "values must have element type i8, got i16",
+        ),
+        (
+            (tensor((64, 96), i8), tensor((2, 96), Float64Type()), f32),
+            "scales must have element type f32, f16 or bf16, got f64",
+        ),
+        (
+            (tensor((64, 96), i8), tensor((2, 96), f32), f16),
+            "result must have element type f32 or bf16, got f16",
+        ),
+        (
+            (tensor((64 * 96,), i8), tensor((2, 96), f32), f32),
+            "values must be a 2-d tensor (K x N), got rank 1",
+        ),
         ((tensor((-1, 96), i8), tensor((2, 96), f32), f32), "values must have a static shape"),
     ],
 )
@@ -366,9 +401,7 @@ def test_quantize_verifier_names_the_input():
     (w,) = values(tensor((64, 96), f16))
     verify_error(QuantizeOp(w), "input must have element type f32 or bf16, got f16")
     (w,) = values(tensor((32, 96), f32))
-    op = QuantizeOp.build(
-        operands=[w], result_types=[tensor((64, 96), i8), tensor((2, 96), f32)]
-    )
+    op = QuantizeOp.build(operands=[w], result_types=[tensor((64, 96), i8), tensor((2, 96), f32)])
     verify_error(op, "input must have the shape of values, 64x96, got 32x96")
 
 
@@ -390,7 +423,16 @@ def test_stored_names():
 
 @pytest.mark.parametrize(
     "t, n",
-    [(i8, 1), (IntegerType(1), 1), (i16, 2), (i32, 4), (bf16, 2), (f16, 2), (f32, 4), (IndexType(), 4)],
+    [
+        (i8, 1),
+        (IntegerType(1), 1),
+        (i16, 2),
+        (i32, 4),
+        (bf16, 2),
+        (f16, 2),
+        (f32, 4),
+        (IndexType(), 4),
+    ],
 )
 def test_element_bytes(t, n):
     assert element_bytes(t) == n
@@ -439,12 +481,21 @@ def test_target_preset_spelling_parses_to_its_numbers():
         (lambda: TargetAttr(local_mem=0), "local memory must be at least 1 byte, got 0"),
         (lambda: TargetAttr(acc_tiles=0), "a site must hold at least 1 accumulator tile, got 0"),
         (lambda: PlanAttr((16,), 1, (1, 1)), "plan grid must be two positive integers, got [16]"),  # type: ignore[arg-type]
-        (lambda: PlanAttr((1, 16), 1, (1, 0)), "plan site must be two positive integers, got [1, 0]"),
+        (
+            lambda: PlanAttr((1, 16), 1, (1, 0)),
+            "plan site must be two positive integers, got [1, 0]",
+        ),
         (lambda: PlanAttr((1, 16), 0, (1, 1)), "plan k_blocks must be at least 1, got 0"),
         (lambda: NumericsAttr("bogus"), "numerics must be 'exact' or 'approx', got 'bogus'"),
         (lambda: NumericsAttr(Numerics.APPROX), "an 'approx' numerics claim must give its reason"),
-        (lambda: TensorHandleType((0, 4), f32, Role.INPUT), "a spatial tensor is 2-d with positive sizes, got [0, 4]"),
-        (lambda: TensorHandleType((4, 4), IndexType(), Role.INPUT), "a spatial tensor holds ints or floats, got index"),
+        (
+            lambda: TensorHandleType((0, 4), f32, Role.INPUT),
+            "a spatial tensor is 2-d with positive sizes, got [0, 4]",
+        ),
+        (
+            lambda: TensorHandleType((4, 4), IndexType(), Role.INPUT),
+            "a spatial tensor holds ints or floats, got index",
+        ),
         (lambda: TensorHandleType((4, 4), f32, "scratch"), "unknown tensor role 'scratch'"),
         (lambda: BufferType(0, f32), "a buffer holds at least 1 tile, got 0"),
         (lambda: BufferType(1, f32, 0), "buffer depth must be at least 1, got 0"),
@@ -489,8 +540,13 @@ def test_linear_form_collects_coefficients():
 
 
 @pytest.mark.parametrize(
-    "e", [dim(0) % 2, dim(0) // 2, dim(0).ceil_div(2),
-          AffineBinaryOpExpr(AffineBinaryOpKind.Mul, dim(0), dim(1))]
+    "e",
+    [
+        dim(0) % 2,
+        dim(0) // 2,
+        dim(0).ceil_div(2),
+        AffineBinaryOpExpr(AffineBinaryOpKind.Mul, dim(0), dim(1)),
+    ],
 )
 def test_linear_form_refuses_what_is_not_linear(e):
     assert linear_form(e, 2, 0) is None
@@ -498,11 +554,16 @@ def test_linear_form_refuses_what_is_not_linear(e):
 
 def test_format_linear():
     names = ["d0", "d1", "d2"]
-    assert format_linear(dim(2) * 8192 + dim(0) * 256 + dim(1), names, []) == "d2 * 8192 + d0 * 256 + d1"
+    assert (
+        format_linear(dim(2) * 8192 + dim(0) * 256 + dim(1), names, [])
+        == "d2 * 8192 + d0 * 256 + d1"
+    )
     assert format_linear(AffineExpr.constant(32) + dim(1), names, []) == "d1 + 32"
     assert format_linear(AffineExpr.constant(0), names, []) == "0"
     assert format_linear(dim(0) * -1 + 1, names, []) == "d0 * -1 + 1"
-    assert format_linear(sym(0) * 4096 + sym(1) * 8, [], ["%kb", "%item"]) == "%kb * 4096 + %item * 8"
+    assert (
+        format_linear(sym(0) * 4096 + sym(1) * 8, [], ["%kb", "%item"]) == "%kb * 4096 + %item * 8"
+    )
     assert format_linear(dim(0) % 2, names, []) == str(dim(0) % 2)
 
 
@@ -582,7 +643,10 @@ def test_built_program_prints_and_parses_back():
         assert text(again, generic) == printed
     printed = text(module)
     assert 'spatial.fold "row_sum" grid [1] owns (d0) -> (0, 0) size [1, 1]' in printed
-    assert "target #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 327680, acc_tiles = 8>" in printed
+    assert (
+        "target #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 327680, acc_tiles = 8>"
+        in printed
+    )
     assert 'numerics approx "fp32 sums"' in printed
     assert "spatial.k_loop %kb = 0 to 2 iter_args(%acc = %" in printed
     assert "[%kb + %item] block 1x1 stride 2 repeat 2 into" in printed
@@ -594,14 +658,16 @@ def test_tensor_inits():
     assert TensorOp("y", YH).zero is not None
     assert TensorOp("x", XH, source=t).init == "external"
     table = DenseIntOrFPElementsAttr.from_list(tensor((1, 2), i32), [1, 0])
-    op = TensorOp("perm", TensorHandleType((1, 2), i32, Role.PARAM), values=table, repack="q8_0.values")
+    op = TensorOp(
+        "perm", TensorHandleType((1, 2), i32, Role.PARAM), values=table, repack="q8_0.values"
+    )
     assert op.init == "values"
     assert op.repack is not None and op.repack.data == "q8_0.values"
     assert op.zero is None
 
 
 def test_program_item_coordinates_are_row_major():
-    module, prog = copy_program(
+    _module, prog = copy_program(
         grid=(2, 3),
         owns=AffineMap(2, 0, (dim(0), dim(1))),
         plan=PlanAttr((2, 3), 1, (1, 1)),
@@ -719,7 +785,10 @@ def test_origin_uses_only_loop_variables():
         load.operands[2] = c
 
     module, _ = copy_program(extra=use_c)
-    verify_error(module, "load origin may only use item coordinates and the enclosing K loop's index, got %c1")
+    verify_error(
+        module,
+        "load origin may only use item coordinates and the enclosing K loop's index, got %c1",
+    )
 
 
 def test_store_checks_the_role():
@@ -739,8 +808,16 @@ def test_store_through_a_values_table():
     table.result.name_hint = "perm"
     block.insert_op_before(table, block.first_op)  # type: ignore[arg-type]
     old = next(o for o in block.ops if isinstance(o, StoreOp))
-    new = StoreOp(old.page, old.tensor, origin(0), [prog.coords[0]], (1, 1), 2,
-                  table=table.result, table_at=origin(sym()))
+    new = StoreOp(
+        old.page,
+        old.tensor,
+        origin(0),
+        [prog.coords[0]],
+        (1, 1),
+        2,
+        table=table.result,
+        table_at=origin(sym()),
+    )
     block.insert_op_before(new, old)
     block.erase_op(old)
     # Item i writes tile perm[i] = 1 - i, but owns tile i ...
@@ -763,7 +840,9 @@ def test_tensor_verifier():
     )
     op = TensorOp("y", YH)
     op.properties["values"] = DenseIntOrFPElementsAttr.from_list(X, [0.0] * (32 * 64))
-    verify_error(op, "tensor 'y' needs exactly one init (external, zero or values), got zero and values")
+    verify_error(
+        op, "tensor 'y' needs exactly one init (external, zero or values), got zero and values"
+    )
 
 
 def test_stage_verifier():
@@ -779,15 +858,39 @@ def test_stage_verifier():
     in_program(ok)
     ok.verify()
     verify_op_error(
-        StageOp("s", [(IterKind.SUM, 32), (IterKind.PAR, 32)], [p], [tile], buf, tile, stage_body([f32], ident)),
+        StageOp(
+            "s",
+            [(IterKind.SUM, 32), (IterKind.PAR, 32)],
+            [p],
+            [tile],
+            buf,
+            tile,
+            stage_body([f32], ident),
+        ),
         "stage 's' output map uses d0, a summed axis; the sum has one value per parallel point",
     )
     verify_op_error(
-        StageOp("s", par2, [p], [tile], buf, AffineMap(2, 0, (dim(0) + dim(1),)), stage_body([f32], ident)),
+        StageOp(
+            "s",
+            par2,
+            [p],
+            [tile],
+            buf,
+            AffineMap(2, 0, (dim(0) + dim(1),)),
+            stage_body([f32], ident),
+        ),
         "stage 's' output map (d0 + d1) writes some element twice",
     )
     verify_op_error(
-        StageOp("s", par2, [p], [AffineMap(2, 0, (dim(0) * 32 + dim(1) + 1,))], buf, tile, stage_body([f32], ident)),
+        StageOp(
+            "s",
+            par2,
+            [p],
+            [AffineMap(2, 0, (dim(0) * 32 + dim(1) + 1,))],
+            buf,
+            tile,
+            stage_body([f32], ident),
+        ),
         "stage 's' input #0 reaches elements 1..1024 of a 1-tile page (1024 elements)",
     )
     verify_op_error(
@@ -795,23 +898,54 @@ def test_stage_verifier():
         "stage 's' body takes one element per input (f32), got (f16)",
     )
     verify_op_error(
-        StageOp("s", par2, [p], [tile], buf, tile,
-                stage_body([f32], lambda b: add_op(b, math.SqrtOp(b.args[0])))),
+        StageOp(
+            "s",
+            par2,
+            [p],
+            [tile],
+            buf,
+            tile,
+            stage_body([f32], lambda b: add_op(b, math.SqrtOp(b.args[0]))),
+        ),
         "stage 's' body cannot run math.sqrt on the chip",
     )
     verify_op_error(
-        StageOp("s", par2, [p], [tile], buf, tile,
-                stage_body([f32], lambda b: add_op(b, arith.TruncFOp(b.args[0], f16)))),
+        StageOp(
+            "s",
+            par2,
+            [p],
+            [tile],
+            buf,
+            tile,
+            stage_body([f32], lambda b: add_op(b, arith.TruncFOp(b.args[0], f16))),
+        ),
         "stage 's' yields f16 into a f32 buffer",
     )
     (lanes,) = values(PageType(1, i16))
     gather = AffineMap(2, 1, (dim(0) * 32 + sym(0),))
-    gathering = StageOp("s", par2, [p, lanes], [gather, AffineMap(2, 0, (dim(1),))], buf, tile,
-                        stage_body([f32, i16], ident), indirect=[1, -1])
+    gathering = StageOp(
+        "s",
+        par2,
+        [p, lanes],
+        [gather, AffineMap(2, 0, (dim(1),))],
+        buf,
+        tile,
+        stage_body([f32, i16], ident),
+        indirect=[1, -1],
+    )
     in_program(gathering)
     gathering.verify()
     verify_op_error(
-        StageOp("s", par2, [p, p], [gather, tile], buf, tile, stage_body([f32, f32], ident), indirect=[1, -1]),
+        StageOp(
+            "s",
+            par2,
+            [p, p],
+            [gather, tile],
+            buf,
+            tile,
+            stage_body([f32, f32], ident),
+            indirect=[1, -1],
+        ),
         "stage 's' map #0 reads s0 from input 1, which holds f32, not integers",
     )
 
@@ -827,23 +961,29 @@ def test_index_verifier():
 
     stage = StageOp("s", [(IterKind.PAR, 32)] * 2, [p], [tile], buf, tile, stage_body([f32], body))
     in_program(stage)
-    verify_error(next(o for o in stage.walk() if isinstance(o, IndexOp)),
-                 "index 2 is not an axis of stage 's', which has 2")
+    verify_error(
+        next(o for o in stage.walk() if isinstance(o, IndexOp)),
+        "index 2 is not an axis of stage 's', which has 2",
+    )
 
 
 def test_k_loop_verifier():
     (p,) = values(PageType(1, f32))
     body = Block(arg_types=[IndexType(), PageType(1, f32)])
     body.add_op(KYieldOp([]))
-    verify_op_error(KLoopOp(2, [p], Region(body)),
-                 "spatial.k_yield must carry the loop's pages (!spatial.page<1xf32>), got ()")
+    verify_op_error(
+        KLoopOp(2, [p], Region(body)),
+        "spatial.k_yield must carry the loop's pages (!spatial.page<1xf32>), got ()",
+    )
     body = Block(arg_types=[IndexType()])
     body.add_op(KYieldOp([]))
     verify_op_error(KLoopOp(0, [], Region(body)), "the K loop must run at least once, got 0")
     body = Block(arg_types=[])
     body.add_op(KYieldOp([]))
-    verify_op_error(KLoopOp(1, [], Region(body)),
-                 "K loop body arguments must be (index, carried pages) = (index), got ()")
+    verify_op_error(
+        KLoopOp(1, [], Region(body)),
+        "K loop body arguments must be (index, carried pages) = (index), got ()",
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -887,17 +1027,22 @@ def test_a_program_too_large_to_check_is_refused_before_it_is_enumerated(monkeyp
     """The verifier enumerates every item's tiles; a program whose enumeration alone
     exceeds the memory limit is a diagnostic at once (a fold of N = 2^31 - 1 would take
     11 GB and minutes to check), one that fits is checked as before."""
-    from xdsl_spatial.ir_io import IRError, parse_module, verify_module
+    from xdsl_spatial.core.ir_io import IRError, parse_module, verify_module
     from xdsl_spatial.passes.q8_lower import lower_q8
     from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
 
-    mod = parse_module("builtin.module {\n" + q8_matmul_func("mm", "W", 1024, 2**20, 1, "bf16", "f32") + "}\n")
+    mod = parse_module(
+        "builtin.module {\n" + q8_matmul_func("mm", "W", 1024, 2**20, 1, "bf16", "f32") + "}\n"
+    )
     lower_q8(mod)
     verify_module(mod)
     monkeypatch.setenv("XDSL_SPATIAL_MEMORY_LIMIT", "1M")
-    with pytest.raises(IRError, match=(
-        r"program 'q8_gemv_1024x1048576_w8': checking its 4,096 items enumerates 131,072 "
-        r"tiles at once, 4,194,304 bytes \(4\.0 MiB\), more than the memory limit "
-        r"\(1,048,576 bytes \(1\.0 MiB\); XDSL_SPATIAL_MEMORY_LIMIT sets another\)"
-    )):
+    with pytest.raises(
+        IRError,
+        match=(
+            r"program 'q8_gemv_1024x1048576_w8': checking its 4,096 items enumerates 131,072 "
+            r"tiles at once, 4,194,304 bytes \(4\.0 MiB\), more than the memory limit "
+            r"\(1,048,576 bytes \(1\.0 MiB\); XDSL_SPATIAL_MEMORY_LIMIT sets another\)"
+        ),
+    ):
         verify_module(mod)

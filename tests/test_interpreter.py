@@ -18,12 +18,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from q8_operands import q8_operands
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AffineMapAttr, IntAttr, ModuleOp, StringAttr
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.utils.exceptions import VerifyException
 
-from q8_operands import q8_operands
+from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
@@ -46,7 +47,6 @@ from xdsl_spatial.interpreters.runner import (
 )
 from xdsl_spatial.interpreters.traffic import Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, as_f32
-from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import FoldPlan, lower_q8
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
 
@@ -270,7 +270,9 @@ def test_load_outside_its_tensor_is_refused_at_run_time(engine):
     message = r"load block 32x8 at tile 1000 .* runs outside tensor 'W__q8' \(32x32 tiles\) for item 0 at K block 0"
     with pytest.raises(RunError, match="does not verify: " + message):
         execute(mod, "mm", args(), engine=engine)
-    with pytest.raises(REFUSED, match=r'spatial.fold "q8_gemv_1024x1024_w8": spatial.load: ' + message):
+    with pytest.raises(
+        REFUSED, match=r'spatial.fold "q8_gemv_1024x1024_w8": spatial.load: ' + message
+    ):
         unverified(mod, engine, args())
 
 
@@ -280,7 +282,9 @@ def test_buffers_beyond_local_memory_are_refused(engine):
     fold.properties["target"] = TargetAttr(local_mem=64 * 1024)
     with pytest.raises(VerifyException, match="buffers need .* bytes of local memory"):
         mod.verify()
-    with pytest.raises(RunError, match="buffers need .* bytes of local memory but a site has 65536"):
+    with pytest.raises(
+        RunError, match="buffers need .* bytes of local memory but a site has 65536"
+    ):
         execute(mod, "mm", args(), engine=engine)
     with pytest.raises(REFUSED, match="buffers need .* bytes of local memory but a site has 65536"):
         unverified(mod, engine, args())
@@ -296,7 +300,10 @@ def test_output_tile_no_item_writes_is_refused(engine):
         mod.verify()
     with pytest.raises(RunError, match="does not verify"):
         execute(mod, "mm", args(), engine=engine)
-    with pytest.raises(REFUSED, match=r"spatial.return: tile \(0, 24\) of output 'y' is written by no item \(8 of 32"):
+    with pytest.raises(
+        REFUSED,
+        match=r"spatial.return: tile \(0, 24\) of output 'y' is written by no item \(8 of 32",
+    ):
         unverified(mod, engine, args())
 
 
@@ -312,10 +319,14 @@ def test_two_items_writing_one_tile_is_refused(engine):
     mod = lowered()
     store = first(first(mod, FoldOp), StoreOp)
     origin = store.origin.data
-    store.properties["origin"] = AffineMapAttr(AffineMap(0, origin.num_symbols, (AffineExpr.constant(0),)))
+    store.properties["origin"] = AffineMapAttr(
+        AffineMap(0, origin.num_symbols, (AffineExpr.constant(0),))
+    )
     with pytest.raises(RunError, match=r"items 0 and 1 both (own|write) tile \(0, 0\) of 'y'"):
         execute(mod, "mm", args(), engine=engine)
-    with pytest.raises(REFUSED, match=r"spatial\.\w+: items 0 and 1 both write tile \(0, 0\) of 'y'"):
+    with pytest.raises(
+        REFUSED, match=r"spatial\.\w+: items 0 and 1 both write tile \(0, 0\) of 'y'"
+    ):
         unverified(mod, engine, args())
 
 
@@ -329,7 +340,9 @@ def test_indirect_access_outside_its_page_is_refused(engine):
     bad[3] = 2**15 - 1  # past the 32-tile page of x
     lanes.properties["values"] = type(vals).from_list(vals.get_type(), bad.tolist())
     mod.verify()
-    with pytest.raises(RunError, match="stage 'lift_rows' input #0 reaches elements 0..33759 of a 32-tile page"):
+    with pytest.raises(
+        RunError, match="stage 'lift_rows' input #0 reaches elements 0..33759 of a 32-tile page"
+    ):
         execute(mod, "mm", args(4, 1024, 256), engine=engine)
 
 
@@ -346,10 +359,14 @@ def test_changing_one_loads_origin_changes_the_output(engine):
     a = args()
     mod = lowered()
     good = outputs(mod, a)
-    load = first(mod, LoadOp, lambda o: cast(TensorOp, o.tensor.owner).tensor_name.data == "W__q8_scale")
+    load = first(
+        mod, LoadOp, lambda o: cast(TensorOp, o.tensor.owner).tensor_name.data == "W__q8_scale"
+    )
     origin = load.origin.data
     # Every item reads the scales of item 0's columns.
-    load.properties["origin"] = AffineMapAttr(AffineMap(0, origin.num_symbols, (AffineExpr.constant(0),)))
+    load.properties["origin"] = AffineMapAttr(
+        AffineMap(0, origin.num_symbols, (AffineExpr.constant(0),))
+    )
     mod.verify()  # still inside the tensor: a valid, different program
     assert not np.array_equal(outputs(mod, a, engine), good)
 
@@ -370,7 +387,9 @@ def test_changing_one_access_map_changes_the_output(engine):
     # One lane further along runs off the page: refused, not read past its end.
     maps[0] = AffineMapAttr(AffineMap(m0.num_dims, 0, (m0.results[0] + 1,)))
     stage.properties["maps"] = type(stage.maps)(maps)
-    with pytest.raises(RunError, match="stage 'block' input #0 reaches elements 1..1024 of a 1-tile page"):
+    with pytest.raises(
+        RunError, match="stage 'block' input #0 reaches elements 1..1024 of a 1-tile page"
+    ):
         outputs(mod, a, engine)
 
 

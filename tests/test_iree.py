@@ -20,10 +20,10 @@ rt = pytest.importorskip("iree.runtime", reason="IREE's runtime is not installed
 
 from xdsl.dialects.func import FuncOp  # noqa: E402
 
+from xdsl_spatial.core.ir_io import parse_module  # noqa: E402
 from xdsl_spatial.dialects.spatial import ViewOp  # noqa: E402
 from xdsl_spatial.interpreters.runner import execute  # noqa: E402
 from xdsl_spatial.interpreters.values import numpy_dtype  # noqa: E402
-from xdsl_spatial.ir_io import parse_module  # noqa: E402
 from xdsl_spatial.passes.q8_lower import lower_q8  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "frontends"

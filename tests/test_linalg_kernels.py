@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.linalg.ops import GenericOp
 
+from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters.kernels import KernelError, prepare
 from xdsl_spatial.interpreters.runner import RunError, run
-from xdsl_spatial.ir_io import parse_module
 
 U32 = 2.0**-24
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -273,8 +273,8 @@ def test_max_propagates_nan_and_maxnum_skips_it():
 @pytest.mark.parametrize(
     "combiner, fn",
     [
-        ("addi", lambda x, i: (i.astype(np.int64) + x.astype(np.int64).sum(1))),
-        ("muli", lambda x, i: (i.astype(np.int64) * x.astype(np.int64).prod(1))),
+        ("addi", lambda x, i: i.astype(np.int64) + x.astype(np.int64).sum(1)),
+        ("muli", lambda x, i: i.astype(np.int64) * x.astype(np.int64).prod(1)),
         ("maxsi", lambda x, i: np.maximum(i, x.max(1))),
         ("minsi", lambda x, i: np.minimum(i, x.min(1))),
         ("maxui", lambda x, i: np.maximum(i.view(np.uint8), x.view(np.uint8).max(1)).view(np.int8)),
@@ -418,7 +418,12 @@ def test_contraction_with_converted_and_scaled_factors():
         "  %e = tensor.empty() : tensor<2x16xf32>\n"
         "  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>\n"
         + generic(
-            ["(m, n, k) -> (m, k)", "(m, n, k) -> (n, k)", "(m, n, k) -> (n, k floordiv 32)", "(m, n, k) -> (m, n)"],
+            [
+                "(m, n, k) -> (m, k)",
+                "(m, n, k) -> (n, k)",
+                "(m, n, k) -> (n, k floordiv 32)",
+                "(m, n, k) -> (m, n)",
+            ],
             ["parallel", "parallel", "reduction"],
             [("%x", "tensor<2x64xbf16>"), ("%q", "tensor<16x64xi8>"), ("%s", "tensor<16x2xf32>")],
             ("%z", "tensor<2x16xf32>"),
@@ -452,9 +457,20 @@ def test_three_factor_contraction_and_a_loop_no_factor_spans():
         "  %e = tensor.empty() : tensor<4xf32>\n"
         "  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>\n"
         + generic(
-            ["(i, j, k, l) -> (i, j)", "(i, j, k, l) -> (j, k)", "(i, j, k, l) -> (k, i)", "(i, j, k, l) -> (l)", "(i, j, k, l) -> (i)"],
+            [
+                "(i, j, k, l) -> (i, j)",
+                "(i, j, k, l) -> (j, k)",
+                "(i, j, k, l) -> (k, i)",
+                "(i, j, k, l) -> (l)",
+                "(i, j, k, l) -> (i)",
+            ],
             ["parallel", "reduction", "reduction", "reduction"],
-            [("%a", "tensor<4x5xf32>"), ("%b", "tensor<5x6xf32>"), ("%c", "tensor<6x4xf32>"), ("%d", "tensor<3xf32>")],
+            [
+                ("%a", "tensor<4x5xf32>"),
+                ("%b", "tensor<5x6xf32>"),
+                ("%c", "tensor<6x4xf32>"),
+                ("%d", "tensor<3xf32>"),
+            ],
             ("%z", "tensor<4xf32>"),
             body,
         )
@@ -848,7 +864,9 @@ def reference(op: GenericOp, arrays: list[np.ndarray], captured: dict) -> np.nda
     for point in itertools.product(*(range(r) for r in ranges)):
         env = dict(captured)
         for a, m, arr in zip(block.args, maps, arrays):
-            env[a] = out[m.eval(point, [])] if a is block.args[-1] else float(arr[m.eval(point, [])])
+            env[a] = (
+                out[m.eval(point, [])] if a is block.args[-1] else float(arr[m.eval(point, [])])
+            )
         for b in block.ops:
             name = b.name
             if name == "linalg.yield":
@@ -896,13 +914,17 @@ def random_generic(draw):
         c = draw(st.integers(1, 3))
         top = max(ranges[d] - 1, 0)
         if kind == "dim":
-            exprs.append(names[d]); shape1.append(ranges[d])
+            exprs.append(names[d])
+            shape1.append(ranges[d])
         elif kind == "const":
-            exprs.append(str(c - 1)); shape1.append(c)
+            exprs.append(str(c - 1))
+            shape1.append(c)
         elif kind == "floordiv":
-            exprs.append(f"{names[d]} floordiv {c}"); shape1.append(top // c + 1)
+            exprs.append(f"{names[d]} floordiv {c}")
+            shape1.append(top // c + 1)
         elif kind == "mod":
-            exprs.append(f"{names[d]} mod {c}"); shape1.append(c)
+            exprs.append(f"{names[d]} mod {c}")
+            shape1.append(c)
         else:
             exprs.append(f"{names[d]} + {names[e]}")
             shape1.append(top + max(ranges[e] - 1, 0) + 1)
@@ -936,7 +958,15 @@ def random_generic(draw):
     iters = ", ".join('"reduction"' if r else '"parallel"' for r in red)
     ts = ["tensor<" + "x".join(map(str, s)) + ("x" if s else "") + "f32>" for s in shapes]
     text = (
-        "func.func @f(%x: " + ts[0] + ", %w: " + ts[1] + ", %init: " + ts[2] + ") -> " + ts[2] + " {\n"
+        "func.func @f(%x: "
+        + ts[0]
+        + ", %w: "
+        + ts[1]
+        + ", %init: "
+        + ts[2]
+        + ") -> "
+        + ts[2]
+        + " {\n"
         "  %c0 = arith.constant 0.0 : f32\n"
         "  %r = linalg.generic {indexing_maps = ["
         + ", ".join(f"affine_map<{m}>" for m in maps)
@@ -967,8 +997,9 @@ def test_random_generics_match_the_elementwise_reference(case):
 
 @pytest.mark.parametrize("shape", [(8, 16), (96, 40), (256, 1024)])
 def test_byte_transpose_fast_path_equals_the_plain_one(shape):
-    from xdsl_spatial.interpreters.linalg import _structured, structured_kernel, transpose_bytes
     from xdsl.dialects.linalg.ops import TransposeOp
+
+    from xdsl_spatial.interpreters.linalg import _structured, structured_kernel, transpose_bytes
 
     a = np.random.default_rng(16).integers(-128, 128, shape).astype(np.int8)
     np.testing.assert_array_equal(transpose_bytes(a), a.T)
@@ -1028,7 +1059,9 @@ def test_random_contractions_match_einsum(case):
     last = "%p3" if third else "%p"
     iters = ", ".join('"reduction"' if r else '"parallel"' for r in red)
     text = (
-        "func.func @f(" + ", ".join(f"{v}: {t(d)}" for v, d in ins) + f", %init: {t(o_dims)}) -> {t(o_dims)} {{\n"
+        "func.func @f("
+        + ", ".join(f"{v}: {t(d)}" for v, d in ins)
+        + f", %init: {t(o_dims)}) -> {t(o_dims)} {{\n"
         f"  %r = linalg.generic {{indexing_maps = [{', '.join(m(d) for _, d in ins)}, {m(o_dims)}], "
         f"iterator_types = [{iters}]}} ins({', '.join(v for v, _ in ins)} : {', '.join(t(d) for _, d in ins)}) "
         f"outs(%init : {t(o_dims)}) {{\n"
@@ -1047,7 +1080,11 @@ def test_random_contractions_match_einsum(case):
     unread = [d for d in o_dims if not any(d in ds for _, ds in ins)]
     factors = [(ds, a.astype(np.float64)) for (_, ds), a in zip(ins, arrays)]
     factors.append((unread, np.ones([ranges[d] for d in unread])))
-    spec = ",".join("".join(letters[d] for d in ds) for ds, _ in factors) + "->" + "".join(letters[d] for d in o_dims)
+    spec = (
+        ",".join("".join(letters[d] for d in ds) for ds, _ in factors)
+        + "->"
+        + "".join(letters[d] for d in o_dims)
+    )
     want = np.einsum(spec, *(a for _, a in factors)) * math.prod(ranges[d] for d in lone)
     # Integers of at most 3, at most 3^5 products of magnitude 27: exact in fp32.
     np.testing.assert_array_equal(got, (init + want).astype(np.float32))
@@ -1062,7 +1099,7 @@ def test_a_body_reads_its_own_constants_and_those_from_above():
         "  %above = arith.constant 3.0 : f32\n"
         "  %e = tensor.empty() : tensor<4x8xf32>\n"
         "  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],"
-        " iterator_types = [\"parallel\", \"parallel\"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {\n"
+        ' iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {\n'
         "  ^bb0(%a: f32, %o: f32):\n"
         "    %inside = arith.constant 2.0 : f32\n"
         "    %p = arith.mulf %a, %inside : f32\n"

@@ -54,15 +54,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from llama_reference import Reference
 from tiny_llama import write_tiny_llama
 from tp_modules import chip_model
-from xdsl_spatial.generation import Generation, Model, generate, load_model
-from xdsl_spatial.gguf_io import open_gguf, packaged_gguf
+
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.frontends.generation import Generation, Model, generate, load_model
+from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
+from xdsl_spatial.frontends.llama import ModelError, emit_model, read_config
 from xdsl_spatial.interpreters.runner import find_function
-from xdsl_spatial.ir_io import parse_module
-from xdsl_spatial.llama import ModelError, emit_model, read_config
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
 
 SAMPLES = 12
@@ -104,7 +104,9 @@ def margin(row: np.ndarray) -> float:
     return float(top[1] - top[0])
 
 
-def check_against_reference(path: str, lowered: Model, unlowered: Model, prompt: list[int], steps: int) -> dict:
+def check_against_reference(
+    path: str, lowered: Model, unlowered: Model, prompt: list[int], steps: int
+) -> dict:
     low = generate(lowered, prompt, steps)
     plain = generate(unlowered, prompt, steps, forced=low.tokens[:steps])
     ref = reference_logits(path, lowered, low)
@@ -150,11 +152,15 @@ def test_tiny_model_lowered_unlowered_and_fp64_agree(tiny, tiny_models):
 def test_an_untied_head_and_a_partial_rotation(tmp_path):
     """`output.weight` as the LM head, and RoPE on 32 of a head's 64 dimensions (with a
     base of 100, so that rotating the other 32 too would show within a few positions)."""
-    path = write_tiny_llama(tmp_path / "untied.gguf", untied=True, n_rot=32, rope_base=100.0, seed=3)
+    path = write_tiny_llama(
+        tmp_path / "untied.gguf", untied=True, n_rot=32, rope_base=100.0, seed=3
+    )
     lowered = load_model(str(path), 2, 16)
     assert lowered.config.lm_head == "output.weight" and lowered.config.n_rot == 32
     assert "output.weight__q8" in weights_by_name(lowered)
-    unlowered = load_model(str(path), 2, 16, lower=False, config=lowered.config, weights=lowered.weights)
+    unlowered = load_model(
+        str(path), 2, 16, lower=False, config=lowered.config, weights=lowered.weights
+    )
     check_against_reference(str(path), lowered, unlowered, [7, 300], 6)
 
 
@@ -184,7 +190,12 @@ def test_emitted_model_round_trips_and_verifies(tiny):
 
 def test_spatial_gguf_emit_model(tiny, tmp_path, capsys):
     out = tmp_path / "model.mlir"
-    assert spatial_gguf.main([str(tiny), "--emit-model", "--batch", "3", "--context", "20", "-o", str(out)]) == 0
+    assert (
+        spatial_gguf.main(
+            [str(tiny), "--emit-model", "--batch", "3", "--context", "20", "-o", str(out)]
+        )
+        == 0
+    )
     m = parse_module(out.read_text())
     fns = {f.sym_name.data: f for f in m.body.block.ops}
     assert set(fns) == {"prefill", "decode"}
@@ -220,7 +231,10 @@ def test_a_missing_tensor_is_a_diagnostic(tmp_path, capsys):
 def test_prompt_longer_than_a_prefill_or_the_cache(tiny, capsys):
     assert spatial_generate.main([str(tiny), "--tokens", ",".join(["5"] * 33), "--steps", "1"]) == 1
     assert "the prompt has 33 tokens; a prefill takes 1 to 32" in capsys.readouterr().err
-    assert spatial_generate.main([str(tiny), "--tokens", "5,6,7", "--steps", "10", "--context", "12"]) == 1
+    assert (
+        spatial_generate.main([str(tiny), "--tokens", "5,6,7", "--steps", "10", "--context", "12"])
+        == 1
+    )
     assert "need 13 positions; the cache has 12 (--context)" in capsys.readouterr().err
     assert spatial_generate.main([str(tiny), "--tokens", "5,400", "--steps", "1"]) == 1
     assert "token 400 is outside the vocabulary (0..319)" in capsys.readouterr().err
@@ -233,14 +247,26 @@ def test_weights_that_are_not_q8_0_need_requantize(tmp_path, capsys):
     assert spatial_generate.main([str(path), "--tokens", "5,6", "--steps", "1"]) == 1
     err = capsys.readouterr().err
     assert "is F32, not Q8_0" in err and "--requantize" in err
-    assert spatial_generate.main([str(path), "--tokens", "5,6", "--steps", "1", "--requantize"]) == 0
+    assert (
+        spatial_generate.main([str(path), "--tokens", "5,6", "--steps", "1", "--requantize"]) == 0
+    )
     assert "re-quantised 14 weights to Q8_0" in capsys.readouterr().err
 
 
 def test_spatial_generate_prompt_compare_stats_and_outputs(tiny, tmp_path, capsys):
     out = tmp_path / "run.npz"
     rc = spatial_generate.main(
-        [str(tiny), "--prompt", "hello", "--steps", "3", "--compare", "--stats", "--outputs", str(out)]
+        [
+            str(tiny),
+            "--prompt",
+            "hello",
+            "--steps",
+            "3",
+            "--compare",
+            "--stats",
+            "--outputs",
+            str(out),
+        ]
     )
     assert rc == 0
     text = capsys.readouterr().out
@@ -296,7 +322,7 @@ STEPS = 16
 
 @pytest.fixture(scope="module")
 def smollm2_runs() -> list[dict]:
-    from xdsl_spatial.tokenizer import Vocabulary
+    from xdsl_spatial.frontends.tokenizer import Vocabulary
 
     path = str(SMOLLM2)
     reader = open_gguf(path)
@@ -348,7 +374,7 @@ def test_smollm2_every_product_lowered_and_bytes_per_decode_step(smollm2_runs):
 @needs_smollm2
 def test_smollm2_greedy_tokens_match_llama_cpp_where_its_margin_is_large(smollm2_runs, tmp_path):
     llama_cpp = pytest.importorskip("llama_cpp")
-    from xdsl_spatial.llama import write_q8_0_gguf
+    from xdsl_spatial.frontends.llama import write_q8_0_gguf
 
     q8 = tmp_path / "smollm2-q8_0.gguf"
     write_q8_0_gguf(open_gguf(str(SMOLLM2)), str(SMOLLM2), str(q8))
@@ -378,7 +404,16 @@ def test_tiny_model_over_chips_agrees_with_the_reference(tiny, tiny_models, chip
     assert all(d.lowered and d.split is not None and d.split.chips == chips for d in over.decisions)
     # `linalg.matmul %blk.0.down`: the product's result, named after it.
     splits = {d.where.rsplit(".", 1)[-1]: d.split.axis.value for d in over.decisions}
-    assert splits == {"q": "n", "k": "n", "v": "n", "o": "k", "gate": "n", "up": "n", "down": "k", "matmul %logits": "n"}
+    assert splits == {
+        "q": "n",
+        "k": "n",
+        "v": "n",
+        "o": "k",
+        "gate": "n",
+        "up": "n",
+        "down": "k",
+        "matmul %logits": "n",
+    }
     out = check_against_reference(str(tiny), over, unlowered, [104, 101, 108], 6)
     assert out["low"].tokens == out["plain"].tokens
     run = generate(over, [104, 101, 108], 1)
@@ -388,10 +423,17 @@ def test_tiny_model_over_chips_agrees_with_the_reference(tiny, tiny_models, chip
 
 
 def test_spatial_generate_over_chips_prints_each_chip_bytes(tiny, capsys):
-    assert spatial_generate.main([str(tiny), "--tokens", "104,101", "--steps", "2", "--chips", "2", "--stats"]) == 0
+    assert (
+        spatial_generate.main(
+            [str(tiny), "--tokens", "104,101", "--steps", "2", "--chips", "2", "--stats"]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "q8-lower: 30 of 30 products lowered" in text
-    lines = [ln for ln in text.splitlines() if ln.startswith("chip ") and " per decode step: " in ln]
+    lines = [
+        ln for ln in text.splitlines() if ln.startswith("chip ") and " per decode step: " in ln
+    ]
     assert [ln.split()[1] for ln in lines] == ["0", "1"]
     assert "B/weight over" in lines[0]
     assert "chip 1                         total" in text or "chip 1" in text.split("traffic of")[1]
@@ -401,7 +443,10 @@ def test_spatial_generate_refuses_more_chips_than_a_product_has_units(tiny, caps
     rc = spatial_generate.main([str(tiny), "--tokens", "104", "--steps", "1", "--chips", "8"])
     assert rc == 1
     err = capsys.readouterr().err
-    assert "8 chips split every product, but blk.0.attn_k.weight has 4 column tiles; at most 4 chips" in err
+    assert (
+        "8 chips split every product, but blk.0.attn_k.weight has 4 column tiles; at most 4 chips"
+        in err
+    )
     assert spatial_generate.main([str(tiny), "--tokens", "104", "--distributed", "ray"]) == 2
     assert "give --chips 2 or more" in capsys.readouterr().err
 
@@ -433,9 +478,16 @@ def test_smollm2_over_two_chips_generates_as_on_one(smollm2_runs):
     one = smollm2_runs[0]
     model = one["model"]
     over = load_model(
-        str(SMOLLM2), len(one["low"].prompt), 64, config=model.config, weights=model.weights, chips=2
+        str(SMOLLM2),
+        len(one["low"].prompt),
+        64,
+        config=model.config,
+        weights=model.weights,
+        chips=2,
     )
-    assert len(over.decisions) == 422 and all(d.lowered and d.split.chips == 2 for d in over.decisions)
+    assert len(over.decisions) == 422 and all(
+        d.lowered and d.split.chips == 2 for d in over.decisions
+    )
     run = generate(over, one["low"].prompt, 4)
     bound = one["bound"]
     for i, (a, b) in enumerate(zip(run.tokens, one["low"].tokens)):
@@ -445,4 +497,6 @@ def test_smollm2_over_two_chips_generates_as_on_one(smollm2_runs):
     decode = [d for d in over.decisions if d.shape.startswith("1x")]
     per_chip = {c.chip: (c.load_bytes, c.store_bytes) for c in run.traffic.per_chip()}
     assert per_chip == chip_model(decode)
-    assert [c.weight_elems for c in run.traffic.per_chip()] == [sum(k * n for _, k, n in model.config.products()) // 2] * 2
+    assert [c.weight_elems for c in run.traffic.per_chip()] == [
+        sum(k * n for _, k, n in model.config.products()) // 2
+    ] * 2

@@ -21,7 +21,11 @@ from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "gemv_q8.mlir"
-TOOLS = {"spatial-opt": spatial_opt.main, "spatial-run": spatial_run.main, "spatial-gguf": spatial_gguf.main}
+TOOLS = {
+    "spatial-opt": spatial_opt.main,
+    "spatial-run": spatial_run.main,
+    "spatial-gguf": spatial_gguf.main,
+}
 
 
 def run(capsys, tool: str, *argv: object) -> tuple[int, str, str]:
@@ -35,9 +39,7 @@ def run(capsys, tool: str, *argv: object) -> tuple[int, str, str]:
 def run_process(tool: str, *argv: object, timeout: float = 60) -> subprocess.CompletedProcess:
     """The console script, as a process; a hang fails the test after `timeout` s."""
     exe = Path(sys.executable).with_name(tool)
-    r = subprocess.run(
-        [str(exe), *map(str, argv)], capture_output=True, text=True, timeout=timeout
-    )
+    r = subprocess.run([str(exe), *map(str, argv)], capture_output=True, text=True, timeout=timeout)
     assert "Traceback" not in r.stderr, r.stderr
     return r
 
@@ -72,7 +74,10 @@ def write_q8_checkpoint(path: Path, bad_scale: tuple[int, int] | None = None) ->
     from gguf import GGMLQuantizationType, GGUFWriter
     from gguf.quants import quantize
 
-    raw = quantize(np.random.default_rng(4).standard_normal((8, 64)).astype(np.float32), GGMLQuantizationType.Q8_0)
+    raw = quantize(
+        np.random.default_rng(4).standard_normal((8, 64)).astype(np.float32),
+        GGMLQuantizationType.Q8_0,
+    )
     if bad_scale is not None:
         raw = raw.copy()
         row, block = bad_scale
@@ -129,7 +134,9 @@ func.func @f(%c: i1, %a: f32) -> f32 {
 }
 """
     code, _, err = run(capsys, "spatial-opt", mlir(tmp_path, branches))
-    assert code == 1 and "'arith.mulf' op operand #0 (%x) does not dominate this use: its block" in err
+    assert (
+        code == 1 and "'arith.mulf' op operand #0 (%x) does not dominate this use: its block" in err
+    )
     fine = branches.replace("%y = arith.mulf %x, %a", "%y = arith.mulf %a, %a")
     assert run(capsys, "spatial-opt", mlir(tmp_path, fine, "fine.mlir"))[0] == 0
 
@@ -161,14 +168,22 @@ func.func @f(%a: f32) -> f32 {
 @pytest.mark.parametrize(
     "attr,kind",
     [
-        ('dense<1.0> : tensor<9223372036854775807xf32>', "9,223,372,036,854,775,807 elements"),
-        ('dense<"0x0000803F"> : tensor<9223372036854775808xf32>', "9,223,372,036,854,775,808 elements"),
+        ("dense<1.0> : tensor<9223372036854775807xf32>", "9,223,372,036,854,775,807 elements"),
+        (
+            'dense<"0x0000803F"> : tensor<9223372036854775808xf32>',
+            "9,223,372,036,854,775,808 elements",
+        ),
         ("dense<1.0> : tensor<4294967296x4xf32>", "17,179,869,184 elements"),
     ],
 )
-def test_a_dense_attribute_too_large_to_parse_is_refused_before_parsing(tmp_path, capsys, attr, kind):
+def test_a_dense_attribute_too_large_to_parse_is_refused_before_parsing(
+    tmp_path, capsys, attr, kind
+):
     shape = attr.split(": ")[1]
-    f = mlir(tmp_path, f"func.func @f() -> {shape} {{\n  %c = arith.constant {attr}\n  func.return %c : {shape}\n}}\n")
+    f = mlir(
+        tmp_path,
+        f"func.func @f() -> {shape} {{\n  %c = arith.constant {attr}\n  func.return %c : {shape}\n}}\n",
+    )
     code, _, err = run(capsys, "spatial-opt", f)
     assert code == 1
     assert err.startswith(f"{f}:2:23: error: dense attribute of {kind}")
@@ -180,7 +195,9 @@ def test_an_unterminated_string_literal_is_refused_at_once(tmp_path):
     f = mlir(tmp_path, 'func.func @f() {\n  "test.op"() {a = "' + "ab " * 200 + "} : () -> ()\n}\n")
     r = run_process("spatial-opt", f, timeout=30)
     assert r.returncode == 1
-    assert r.stderr.startswith(f"{f}:2:20: error: unterminated string literal: no closing '\"' on this line\n")
+    assert r.stderr.startswith(
+        f"{f}:2:20: error: unterminated string literal: no closing '\"' on this line\n"
+    )
     bad_escape = mlir(tmp_path, '"test.op"() {a = "\\q' + "x" * 500 + '"} : () -> ()\n', "esc.mlir")
     r = run_process("spatial-opt", bad_escape, timeout=30)
     assert r.returncode == 1 and "invalid escape sequence '\\q'" in r.stderr
@@ -210,9 +227,18 @@ def test_other_linalg_ops_cut_short_name_the_op(tmp_path, capsys):
 @pytest.mark.parametrize(
     "line,message",
     [
-        ('%b = spatial.buffer "in_q8" : !spatial.buffer<256xi8, depth 0>', "'spatial.buffer' op buffer depth must be at least 1, got 0"),
-        ('%p = "test.op"() : () -> !spatial.page<0xf32>', "'test.op' op a page holds at least 1 tile, got 0"),
-        ('"test.op"() {t = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 0, acc_tiles = 1>} : () -> ()', "'test.op' op local memory must be at least 1 byte, got 0"),
+        (
+            '%b = spatial.buffer "in_q8" : !spatial.buffer<256xi8, depth 0>',
+            "'spatial.buffer' op buffer depth must be at least 1, got 0",
+        ),
+        (
+            '%p = "test.op"() : () -> !spatial.page<0xf32>',
+            "'test.op' op a page holds at least 1 tile, got 0",
+        ),
+        (
+            '"test.op"() {t = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 0, acc_tiles = 1>} : () -> ()',
+            "'test.op' op local memory must be at least 1 byte, got 0",
+        ),
     ],
 )
 def test_an_attribute_or_type_that_does_not_verify_names_its_op(tmp_path, capsys, line, message):
@@ -244,9 +270,15 @@ def test_a_comment_only_file_is_an_empty_module(tmp_path, capsys):
     "spec,message",
     [
         ("q8-lower{", "pass pipeline 'q8-lower{': expected argument name here at column 10"),
-        ("q8-lower}", "pass pipeline 'q8-lower}': expected a comma or pass arguments here at column 9"),
+        (
+            "q8-lower}",
+            "pass pipeline 'q8-lower}': expected a comma or pass arguments here at column 9",
+        ),
         ("q8-lowr", "unknown pass 'q8-lowr' in the pipeline (did you mean q8-lower?)"),
-        ("q8-lower{nope=1}", "pass q8-lower has no option 'nope' (its options: preset, local-mem, acc-tiles, tile-rows, tile-cols, act, chips, split, report)"),
+        (
+            "q8-lower{nope=1}",
+            "pass q8-lower has no option 'nope' (its options: preset, local-mem, acc-tiles, tile-rows, tile-cols, act, chips, split, report)",
+        ),
         ("q8-lower{local-mem=abc}", "option local-mem of pass q8-lower takes an integer, got abc"),
         ("q8-lower{report=maybe}", "option report of pass q8-lower takes true or false, got maybe"),
         ("q8-lower{local-mem=-5}", "q8-lower: local-mem must be positive, got -5"),
@@ -263,7 +295,10 @@ def test_a_bad_pipeline_is_one_line_with_options_as_users_spell_them(capsys, too
 def test_spatial_run_seed_must_be_non_negative(capsys):
     code, _, err = run(capsys, "spatial-run", EXAMPLE, "--seed", "-1")
     assert code == 2
-    assert err == "spatial-run: error: argument --seed: expected a non-negative integer, got -1 (see spatial-run --help)\n"
+    assert (
+        err
+        == "spatial-run: error: argument --seed: expected a non-negative integer, got -1 (see spatial-run --help)\n"
+    )
 
 
 @pytest.mark.parametrize("tool", ["spatial-opt", "spatial-run", "spatial-gguf"])
@@ -276,7 +311,10 @@ def test_a_missing_input_file_is_named(tmp_path, capsys, tool):
 
 def test_a_directory_as_input_is_named(tmp_path, capsys):
     code, _, err = run(capsys, "spatial-opt", tmp_path)
-    assert code == 1 and err == f"spatial-opt: error: cannot read input '{tmp_path}': it is a directory\n"
+    assert (
+        code == 1
+        and err == f"spatial-opt: error: cannot read input '{tmp_path}': it is a directory\n"
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -290,7 +328,9 @@ def test_inputs_as_an_npy_file_are_refused(tmp_path, capsys):
     np.save(npy, np.zeros((1, 64), np.float32))
     code, _, err = run(capsys, "spatial-run", f, "--inputs", npy)
     assert code == 1
-    assert err.startswith(f"spatial-run: error: cannot read inputs '{npy}': a .npy file; --inputs takes an .npz")
+    assert err.startswith(
+        f"spatial-run: error: cannot read inputs '{npy}': a .npy file; --inputs takes an .npz"
+    )
 
 
 def test_int32_and_bool_for_int8_are_taken_only_when_every_value_fits(tmp_path, capsys):
@@ -313,7 +353,9 @@ def test_nan_in_an_input_is_one_warning_naming_the_argument(tmp_path, capsys):
     x = np.random.default_rng(3).standard_normal((1, 64)).astype(np.float32)
     x[0, 5] = np.nan
     x[0, 9] = np.inf
-    code, out, err = run(capsys, "spatial-run", f, "--inputs", small_inputs(tmp_path, arg0=x), "--compare")
+    code, out, err = run(
+        capsys, "spatial-run", f, "--inputs", small_inputs(tmp_path, arg0=x), "--compare"
+    )
     assert code == 0 and "max |before - after|" in out
     lines = err.splitlines()
     assert lines[0] == (
@@ -328,10 +370,15 @@ def test_a_scale_beyond_f16_warns_that_it_became_inf(tmp_path, capsys):
     s[1, 3] = 1e6  # beyond float16's 65504
     code, _, err = run(capsys, "spatial-run", f, "--inputs", small_inputs(tmp_path, arg2=s))
     assert code == 0
-    assert "arg2 (%W__q8_scale): 1 of its 64 values are NaN or inf (1 of them finite values beyond float16's range)" in err
+    assert (
+        "arg2 (%W__q8_scale): 1 of its 64 values are NaN or inf (1 of them finite values beyond float16's range)"
+        in err
+    )
 
 
-def test_k_zero_with_n_two_to_the_31_says_how_many_bytes_before_allocating(tmp_path, capsys, monkeypatch):
+def test_k_zero_with_n_two_to_the_31_says_how_many_bytes_before_allocating(
+    tmp_path, capsys, monkeypatch
+):
     monkeypatch.setenv("XDSL_SPATIAL_MEMORY_LIMIT", "16G")
     f = mlir(tmp_path, matmul(0, 2**31))
     code, _, err = run(capsys, "spatial-run", f, "--seed", "0")
@@ -401,7 +448,10 @@ def test_spatial_opt_output_survives_a_failed_run(tmp_path, capsys):
 @pytest.mark.parametrize("tool", ["spatial-opt", "spatial-run", "spatial-gguf"])
 def test_an_output_into_a_missing_directory_or_onto_a_directory(tmp_path, capsys, tool):
     option = {"spatial-opt": "-o", "spatial-run": "--outputs", "spatial-gguf": "-o"}[tool]
-    for target, why in ((tmp_path / "no" / "such" / "out", "no directory"), (tmp_path, "it is a directory")):
+    for target, why in (
+        (tmp_path / "no" / "such" / "out", "no directory"),
+        (tmp_path, "it is a directory"),
+    ):
         if tool == "spatial-opt":
             argv = [EXAMPLE, "-o", target]
         elif tool == "spatial-run":
@@ -418,7 +468,18 @@ def test_spatial_run_outputs_survive_a_failed_run(tmp_path, capsys):
     out = tmp_path / "out.npz"
     out.write_bytes(b"previous")
     wide = np.full((64, 32), 300, np.int32)
-    assert run(capsys, "spatial-run", f, "--inputs", small_inputs(tmp_path, arg1=wide), "--outputs", out)[0] == 1
+    assert (
+        run(
+            capsys,
+            "spatial-run",
+            f,
+            "--inputs",
+            small_inputs(tmp_path, arg1=wide),
+            "--outputs",
+            out,
+        )[0]
+        == 1
+    )
     assert run(capsys, "spatial-run", f, "-p", "q8-lower{", "--seed", "0", "--outputs", out)[0] == 1
     assert out.read_bytes() == b"previous"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.mlir", "in.npz", "out.npz"]
@@ -473,7 +534,11 @@ def test_an_output_through_a_symlink_or_to_a_device(tmp_path, capsys):
 
 def test_a_grid_of_millions_of_items_is_refused_before_it_is_enumerated(tmp_path):
     # The verifiers check each item; 16M of them once took gigabytes before failing.
-    text = (ROOT / "examples" / "gemv_q8_lowered.mlir").read_text().replace("grid [16]", "grid [16777216]")
+    text = (
+        (ROOT / "examples" / "gemv_q8_lowered.mlir")
+        .read_text()
+        .replace("grid [16]", "grid [16777216]")
+    )
     r = run_process("spatial-opt", mlir(tmp_path, text), timeout=60)
     assert r.returncode == 1
     assert (

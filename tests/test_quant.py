@@ -1,4 +1,4 @@
-"""GGML's Q8_0 quantiser (`xdsl_spatial.quant`) against `gguf.quants`, bit for bit."""
+"""GGML's Q8_0 quantiser (`xdsl_spatial.core.quant`) against `gguf.quants`, bit for bit."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from xdsl_spatial.quant import (
+from xdsl_spatial.core.quant import (
     NotExactQ8_0,
     dequantize_q8_0,
     exact_q8_0,
@@ -51,9 +51,7 @@ def with_ties(rng: np.random.Generator, k: int, n: int) -> tuple[np.ndarray, int
     values are replaced by ties found next to (j + 0.5) * d. Returns the weight and
     the number of ties that round differently halves-to-even and halves-away.
     """
-    w = (rng.standard_normal((k, n)) * rng.uniform(0.01, 10, size=(1, n))).astype(
-        np.float32
-    )
+    w = (rng.standard_normal((k, n)) * rng.uniform(0.01, 10, size=(1, n))).astype(np.float32)
     ties = 0
     for b in range(k // 32):
         for c in range(n):
@@ -72,9 +70,7 @@ def with_ties(rng: np.random.Generator, k: int, n: int) -> tuple[np.ndarray, int
                         block[i] = guess
                         ties += int(np.round(v) != roundf(np.array([v]))[0])
                         break
-                    guess = np.nextafter(
-                        guess, np.float32(np.inf if v < j + 0.5 else -np.inf)
-                    )
+                    guess = np.nextafter(guess, np.float32(np.inf if v < j + 0.5 else -np.inf))
     return w, ties
 
 
@@ -87,9 +83,7 @@ def test_roundf_is_c_roundf_near_every_half():
     near = np.concatenate(
         [near, np.array([0.49999997, -0.49999997, 0.5, -0.5, 0, -0.0], np.float32)]
     )
-    want = np.sign(near.astype(np.float64)) * np.floor(
-        np.abs(near.astype(np.float64)) + 0.5
-    )
+    want = np.sign(near.astype(np.float64)) * np.floor(np.abs(near.astype(np.float64)) + 0.5)
     assert np.array_equal(roundf(near.copy()).astype(np.float64), want)
     assert roundf(np.array([0.49999997], np.float32))[0] == 0
 
@@ -157,9 +151,7 @@ def test_f32_scales_are_ggml_fp32_scale(w):
     values, scales = quantize_q8_0(w, np.float32)
     q, d = gguf_q8_0(w)
     assert_bits_equal(values, q)
-    want = (np.abs(w).reshape(-1, 32, w.shape[1]).max(axis=1) / np.float32(127)).astype(
-        np.float32
-    )
+    want = (np.abs(w).reshape(-1, 32, w.shape[1]).max(axis=1) / np.float32(127)).astype(np.float32)
     assert_bits_equal(scales, want)
     assert_bits_equal(scales.astype(np.float16), d)
 
@@ -180,7 +172,7 @@ def test_scales_that_underflow_match_gguf():
     w[32:, 2] = np.linspace(-1e-6, 1e-6, 32)  # fp16 scale underflows
     q, d = gguf_q8_0(w)
     for dt in (np.float16, np.float32):
-        values, scales = quantize_q8_0(w, dt)
+        values, _scales = quantize_q8_0(w, dt)
         assert_bits_equal(values, q)
     assert_bits_equal(quantize_q8_0(w, np.float16)[1], d)
 
@@ -194,9 +186,7 @@ def test_non_contiguous_input():
 
 
 def test_bad_inputs():
-    with pytest.raises(
-        ValueError, match=r"multiple of the Q8_0 block \(32\), got K = 48"
-    ):
+    with pytest.raises(ValueError, match=r"multiple of the Q8_0 block \(32\), got K = 48"):
         quantize_q8_0(np.zeros((48, 4), np.float32))
     with pytest.raises(ValueError, match="2-d"):
         quantize_q8_0(np.zeros(64, np.float32))
@@ -245,9 +235,7 @@ def exact_weight(rng: np.random.Generator, kb: int, n: int, scale_bits: int) -> 
     q = rng.integers(-127, 128, size=(32 * kb, n)).astype(np.int8)
     q[0::32] = rng.choice([-127, 127], size=(kb, n))
     mant = rng.integers(1 << (scale_bits - 1), 1 << scale_bits, size=(kb, n))
-    d = np.ldexp(
-        mant.astype(np.float64), rng.integers(-12, 4, size=(kb, n)) - scale_bits
-    )
+    d = np.ldexp(mant.astype(np.float64), rng.integers(-12, 4, size=(kb, n)) - scale_bits)
     w = (q.reshape(kb, 32, n) * d[:, None, :]).reshape(32 * kb, n)
     return w, q, d
 
@@ -319,9 +307,7 @@ def test_exact_rejects_a_scale_fp16_cannot_hold():
     w = np.zeros((64, 2), np.float32)
     w[32, 1], w[33, 1] = 127 * d, -5 * d
     values, scales = exact_q8_0(w, np.float32)
-    assert (
-        scales[1, 1] == np.float32(d) and values[32, 1] == 127 and values[33, 1] == -5
-    )
+    assert scales[1, 1] == np.float32(d) and values[32, 1] == 127 and values[33, 1] == -5
     with pytest.raises(
         NotExactQ8_0,
         match=r"K-rows 32\.\.63 of column 1: its scale .* not representable in float16",
@@ -337,9 +323,7 @@ def test_exact_rejects_float64_that_fp32_cannot_hold():
     d = 1 + 2.0**-23  # 24 bits: 127 * d needs 31, exact in float64 only
     w = np.zeros((32, 1), np.float64)
     w[0, 0] = 127 * d
-    with pytest.raises(
-        NotExactQ8_0, match=r"w\[0, 0\] = .* 127 times the scale .* fp32"
-    ):
+    with pytest.raises(NotExactQ8_0, match=r"w\[0, 0\] = .* 127 times the scale .* fp32"):
         exact_q8_0(w)
     with pytest.raises(NotExactQ8_0, match="non-finite"):
         exact_q8_0(np.full((32, 1), np.inf, np.float32))

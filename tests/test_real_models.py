@@ -17,11 +17,11 @@ from gguf.quants import dequantize as gguf_dequantize
 from gguf.quants import quantize as gguf_quantize
 from xdsl.dialects import func
 
+from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
-from xdsl_spatial.gguf_io import bind_weights, open_gguf, packaged_gguf
-from xdsl_spatial.interpreters.values import numpy_dtype
+from xdsl_spatial.frontends.gguf_io import bind_weights, open_gguf, packaged_gguf
 from xdsl_spatial.interpreters.runner import execute
-from xdsl_spatial.ir_io import parse_module
+from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.passes.q8_lower import FoldPlan, lower_q8
 from xdsl_spatial.tools.spatial_gguf import func_name, q8_matmul_func
 from xdsl_spatial.tools.spatial_gguf import main as spatial_gguf

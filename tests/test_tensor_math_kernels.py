@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from xdsl.dialects import math, tensor
 
+from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters import kernels
 from xdsl_spatial.interpreters.runner import RunError, run
-from xdsl_spatial.ir_io import parse_module
 
 
 def module(body: str) -> object:
@@ -53,7 +53,9 @@ def test_slices_static_dynamic_strided_and_rank_reduced():
 
 def test_a_dynamic_offset_outside_the_tensor_is_an_error_naming_the_op():
     x = np.zeros((4, 6), np.float32)
-    with pytest.raises(RunError, match=r"tensor.extract_slice: dimension 0: offset 4, size 1.*4 elements"):
+    with pytest.raises(
+        RunError, match=r"tensor.extract_slice: dimension 0: offset 4, size 1.*4 elements"
+    ):
         run(SLICES, "slices", x, np.array([4], np.int32))
 
 
@@ -141,7 +143,14 @@ def test_math_ops_within_a_few_ulps_of_fp64():
     h = x.astype(ml_dtypes.bfloat16)
     e, r, s, c, t, hb, p = run(MATH, "math", x, x)
     x64 = x.astype(np.float64)
-    for got, want in ((e, np.exp(x64)), (r, 1 / np.sqrt(x64)), (s, np.sin(x64)), (c, np.cos(x64)), (t, np.tanh(x64)), (p, x64**x64)):
+    for got, want in (
+        (e, np.exp(x64)),
+        (r, 1 / np.sqrt(x64)),
+        (s, np.sin(x64)),
+        (c, np.cos(x64)),
+        (t, np.tanh(x64)),
+        (p, x64**x64),
+    ):
         assert got.dtype == np.float32
         # a few ulps of the result (or of 1, for sin and cos near their zeros)
         ulp = np.spacing(np.maximum(np.abs(want), 1.0).astype(np.float32)).astype(np.float64)
@@ -192,7 +201,9 @@ def test_scalar_math_in_a_body_and_integer_ops():
     fn = {type(op): kernels.prepare(op) for op in m.walk() if op.name.startswith("math.")}
     (fma,) = fn[math.FmaOp]([np.float32(3), np.float32(1 / 3), np.float32(-1)])
     assert fma == np.float32(np.float64(np.float32(1 / 3)) * 3 - 1)
-    (p,) = fn[math.IPowIOp]([np.array([2, 1, -1, 3], np.int32), np.array([10, -3, -3, -1], np.int32)])
+    (p,) = fn[math.IPowIOp](
+        [np.array([2, 1, -1, 3], np.int32), np.array([10, -3, -3, -1], np.int32)]
+    )
     assert np.array_equal(p, [1024, 1, -1, 0])
     (pop,) = fn[math.CtPopOp]([np.array([0, 7, -1], np.int32)])
     assert np.array_equal(pop, [0, 3, 32])

@@ -14,21 +14,20 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tp_modules import chip_model, fp64, module, operands, sharded
 from xdsl.dialects import shard, tensor
 from xdsl.dialects.arith import AddfOp
 from xdsl.utils.exceptions import PassFailedException
 
+from xdsl_spatial.core.ir_io import apply_pipeline, parse_module
 from xdsl_spatial.dialects.q8 import Q8Part, Q8Source, parse_repack, shard_repack
 from xdsl_spatial.dialects.spatial import FoldOp, ProgramOp, ViewOp
 from xdsl_spatial.interpreters.executable import compile_function
 from xdsl_spatial.interpreters.runner import ENGINES, coerce_args, execute, find_function
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
-from xdsl_spatial.ir_io import apply_pipeline, parse_module
+from xdsl_spatial.interpreters.traffic_io import TrafficRun, from_json, to_json
 from xdsl_spatial.passes.q8_lower import lower_q8
 from xdsl_spatial.passes.tensor_parallel import Split, even_bounds, option_split
-from xdsl_spatial.traffic_io import TrafficRun, from_json, to_json
-
-from tp_modules import chip_model, fp64, module, operands, sharded
 
 U32 = 2.0**-24
 
@@ -125,8 +124,14 @@ def test_a_k_split_over_2_chips_slices_x_and_adds_the_partial_sums_in_order():
     (d,) = lower_q8(mod)
     assert d.lowered and d.split is not None and d.split.axis == Split.K
     views, folds = programs(mod, ViewOp), programs(mod, FoldOp)
-    assert [v.program_name.data for v in views] == ["q8_view_1x1024_from0_c0", "q8_view_1x1024_from0_c1"]
-    assert [f.program_name.data for f in folds] == ["q8_gemv_1024x4096_w8_c0", "q8_gemv_1024x4096_w8_c1"]
+    assert [v.program_name.data for v in views] == [
+        "q8_view_1x1024_from0_c0",
+        "q8_view_1x1024_from0_c1",
+    ]
+    assert [f.program_name.data for f in folds] == [
+        "q8_gemv_1024x4096_w8_c0",
+        "q8_gemv_1024x4096_w8_c1",
+    ]
     for c, v in enumerate(views):
         sl = v.ins[0].owner
         assert isinstance(sl, tensor.ExtractSliceOp) and sl.source.name_hint == "x"
@@ -157,7 +162,9 @@ def test_the_options_lower_an_unannotated_product_as_the_annotation_does():
         lower_q8(annotated)
         lower_q8(plain, chips=chips, split=split)
         assert function_text(annotated) == function_text(plain)
-        apply_pipeline(p2 := module(sharded(2, k, n, None, None)), f"q8-lower{{chips={chips} split={split}}}")
+        apply_pipeline(
+            p2 := module(sharded(2, k, n, None, None)), f"q8-lower{{chips={chips} split={split}}}"
+        )
         assert function_text(p2) == function_text(plain)
 
 
@@ -165,7 +172,11 @@ def test_a_last_chip_holds_a_padded_tile_as_a_last_tile_is_padded():
     mod = module(sharded(1, 1024, 4000, 4, "n", offsets=(0, 1024, 2048, 3072, 4000)))
     (d,) = lower_q8(mod)
     assert d.lowered
-    assert [(cp.cols, cp.plan.n, cp.plan.n_padded) for cp in d.chips][-1] == ((3072, 4000), 928, 928)
+    assert [(cp.cols, cp.plan.n, cp.plan.n_padded) for cp in d.chips][-1] == (
+        (3072, 4000),
+        928,
+        928,
+    )
     last = programs(mod, FoldOp)[-1]
     assert last.program_name.data == "q8_gemv_1024x928_w1_c3"  # 29 tiles: wb = 1
     mod = module(sharded(1, 1024, 4001, 4, "n", offsets=(0, 1024, 2048, 3072, 4001)))
@@ -183,7 +194,8 @@ def test_a_chip_share_of_k_folds_its_own_blocks_then_a_tail():
     (d,) = lower_q8(mod)
     assert d.lowered
     assert [(cp.rows, cp.plan.k_blocks, cp.plan.tail_blocks) for cp in d.chips] == [
-        ((0, 1536), 1, 16), ((1536, 3072), 1, 16)
+        ((0, 1536), 1, 16),
+        ((1536, 3072), 1, 16),
     ]
     one = module(sharded(1, 3072, 256, None, None))
     (d1,) = lower_q8(one)
@@ -424,7 +436,10 @@ func.func @mlp(%x: tensor<1x{k}xbf16>, %U__q8: tensor<{k}x{h}xi8>, %U__q8_scale:
     x = rng.standard_normal((1, k)).astype(np.float32)
     args = [x]
     for kk, nn in ((k, h), (h, k)):
-        args += [rng.integers(-127, 128, (kk, nn)).astype(np.int8), rng.uniform(0.001, 0.02, (kk // 32, nn)).astype(np.float32)]
+        args += [
+            rng.integers(-127, 128, (kk, nn)).astype(np.int8),
+            rng.uniform(0.001, 0.02, (kk // 32, nn)).astype(np.float32),
+        ]
     # The second product over K: its activation is f32, viewed in bf16 by an explicit op.
     d2 = lower_q8(mod2, chips=2, split="k")
     for m_, ds in ((mod, d1), (mod2, d2)):
@@ -444,7 +459,10 @@ def test_the_table_shows_each_chip_and_its_total():
     assert [ln.split()[0] for ln in lines[2:]] == ["0"] * 8 + ["1"] * 8 + ["0", "1"]
     chip1 = lines[-1].split()
     c = r.traffic.per_chip()[1]
-    assert chip1[:3] == ["1", "chip", "1"] and chip1[-2:] == [f"{c.load_bytes:,}", f"{c.store_bytes:,}"]
+    assert chip1[:3] == ["1", "chip", "1"] and chip1[-2:] == [
+        f"{c.load_bytes:,}",
+        f"{c.store_bytes:,}",
+    ]
     # Without chips the table is as it was: no chip column.
     plain = Traffic([ProgramTraffic("p", "fold", 1, 0, {"a": 1}, {})])
     assert plain.table().splitlines()[0].split()[0] == "program"
@@ -464,4 +482,3 @@ def test_a_chip_program_round_trips_with_its_chip():
     text = str(mod)
     assert 'spatial.fold "q8_gemv_512x64_w2_c1" chip 1 grid [1]' in text
     assert str(parse_module(text)) == text
-

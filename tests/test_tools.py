@@ -21,7 +21,9 @@ EXAMPLE = ROOT / "examples" / "gemv_q8.mlir"
 @pytest.fixture
 def small(tmp_path: Path) -> Path:
     p = tmp_path / "mm.mlir"
-    p.write_text("builtin.module {\n" + q8_matmul_func("mm", "W", 1088, 96, 2, "bf16", "f16") + "}\n")
+    p.write_text(
+        "builtin.module {\n" + q8_matmul_func("mm", "W", 1088, 96, 2, "bf16", "f16") + "}\n"
+    )
     return p
 
 
@@ -49,7 +51,18 @@ def test_run_writes_outputs_and_they_match_numpy(small, tmp_path, capsys):
     a = arrays()
     np.savez(tmp_path / "in.npz", **a)
     out = tmp_path / "out.npz"
-    rc = spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz"), "--outputs", str(out), "-p", "q8-lower", "--stats"])
+    rc = spatial_run.main(
+        [
+            str(small),
+            "--inputs",
+            str(tmp_path / "in.npz"),
+            "--outputs",
+            str(out),
+            "-p",
+            "q8-lower",
+            "--stats",
+        ]
+    )
     assert rc == 0
     text = capsys.readouterr().out
     assert "res0: 2x96 float32" in text
@@ -113,7 +126,10 @@ def test_outputs_are_written_whole_or_not_at_all(small, tmp_path, capsys):
     a = arrays()
     a["arg0"] = a["arg0"][:1]  # wrong shape: the run fails
     np.savez(tmp_path / "in.npz", **a)
-    assert spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz"), "--outputs", str(out)]) == 1
+    assert (
+        spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz"), "--outputs", str(out)])
+        == 1
+    )
     assert out.read_bytes() == b"previous"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.npz", "mm.mlir", "out.npz"]
     assert "must have shape 2x1088" in capsys.readouterr().err
@@ -125,7 +141,9 @@ def test_parse_error_and_unknown_pass_are_one_clean_message(tmp_path, capsys):
     assert spatial_run.main([str(bad), "--seed", "0"]) == 1
     err = capsys.readouterr().err
     # MLIR's shape: FILE:LINE:COL: error: MESSAGE, the source line, a caret.
-    assert err.startswith(f"{bad}:1:15: error: Expected argument or type\n") and "Traceback" not in err
+    assert (
+        err.startswith(f"{bad}:1:15: error: Expected argument or type\n") and "Traceback" not in err
+    )
     assert err.splitlines()[1:] == ["func.func @f( {", " " * 14 + "^"]
     assert spatial_run.main([str(EXAMPLE), "--seed", "0", "-p", "no-such-pass"]) == 1
     assert "no-such-pass" in capsys.readouterr().err
@@ -181,8 +199,12 @@ def write_checkpoint(path: Path) -> dict[str, np.ndarray]:
         "blk.0.ffn_up.weight": rng.standard_normal((64, 1088)).astype(np.float32),
     }
     writer = GGUFWriter(path, "llama")
-    writer.add_tensor("blk.0.attn_q.weight", quantize(dense["blk.0.attn_q.weight"], T.Q8_0), raw_dtype=T.Q8_0)
-    writer.add_tensor("blk.0.ffn_up.weight", quantize(dense["blk.0.ffn_up.weight"], T.Q4_1), raw_dtype=T.Q4_1)
+    writer.add_tensor(
+        "blk.0.attn_q.weight", quantize(dense["blk.0.attn_q.weight"], T.Q8_0), raw_dtype=T.Q8_0
+    )
+    writer.add_tensor(
+        "blk.0.ffn_up.weight", quantize(dense["blk.0.ffn_up.weight"], T.Q4_1), raw_dtype=T.Q4_1
+    )
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
@@ -205,8 +227,20 @@ def test_run_binds_gguf_weights_by_name(tmp_path, capsys):
     np.savez(tmp_path / "x.npz", arg0=x)
     out = tmp_path / "y.npz"
     rc = spatial_run.main(
-        [str(mlir), "--entry", "blk_0_attn_q", "--weights", str(ckpt), "--inputs", str(tmp_path / "x.npz"),
-         "-p", "q8-lower", "--stats", "--outputs", str(out)]
+        [
+            str(mlir),
+            "--entry",
+            "blk_0_attn_q",
+            "--weights",
+            str(ckpt),
+            "--inputs",
+            str(tmp_path / "x.npz"),
+            "-p",
+            "q8-lower",
+            "--stats",
+            "--outputs",
+            str(out),
+        ]
     )
     assert rc == 0, capsys.readouterr().err
     stats = capsys.readouterr().out
@@ -230,10 +264,19 @@ def test_run_requantizes_other_types_only_when_asked(tmp_path, capsys):
     write_checkpoint(ckpt)
     mlir = tmp_path / "layer0.mlir"
     assert spatial_gguf.main([str(ckpt), "--emit", "--layer", "0", "-o", str(mlir)]) == 0
-    args = [str(mlir), "--entry", "blk_0_ffn_up", "--weights", str(ckpt), "--seed", "0", "--compare"]
+    args = [
+        str(mlir),
+        "--entry",
+        "blk_0_ffn_up",
+        "--weights",
+        str(ckpt),
+        "--seed",
+        "0",
+        "--compare",
+    ]
     assert spatial_run.main(args) == 1
     assert "blk.0.ffn_up.weight is Q4_1, not Q8_0" in capsys.readouterr().err
-    assert spatial_run.main(args + ["--requantize"]) == 0
+    assert spatial_run.main([*args, "--requantize"]) == 0
     captured = capsys.readouterr()
     assert "blk.0.ffn_up.weight" in captured.err and "Q4_1" in captured.err
     assert "max |before - after|" in captured.out
@@ -244,7 +287,9 @@ def test_run_refuses_a_checkpoint_whose_shapes_differ(tmp_path, capsys):
     write_checkpoint(ckpt)
     mlir = tmp_path / "wrong.mlir"
     mlir.write_text(
-        "builtin.module {\n" + q8_matmul_func("f", "blk.0.attn_q.weight", 1088, 64, 1, "bf16", "f16") + "}\n"
+        "builtin.module {\n"
+        + q8_matmul_func("f", "blk.0.attn_q.weight", 1088, 64, 1, "bf16", "f16")
+        + "}\n"
     )
     assert spatial_run.main([str(mlir), "--weights", str(ckpt), "--seed", "0"]) == 1
     err = capsys.readouterr().err

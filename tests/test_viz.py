@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from xdsl_spatial import viz
-from xdsl_spatial.ir_io import apply_pipeline, parse_module
-from xdsl_spatial.ownership import SHARED, ownership
+from xdsl_spatial.analysis.ownership import SHARED, ownership
+from xdsl_spatial.core.ir_io import apply_pipeline, parse_module
+from xdsl_spatial.interpreters.traffic_io import TrafficFileError, from_json, read_json
 from xdsl_spatial.tools import spatial_run, spatial_viz
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
-from xdsl_spatial.traffic_io import TrafficFileError, from_json, read_json
+from xdsl_spatial.viz import pictures as viz
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "gemv_q8.mlir"
@@ -27,7 +27,7 @@ FOLD = "q8_gemv_2048x4096_w8"
 VIEW = "q8_view_1x2048_from0"
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
-DOTS = [d for d in viz.DOT_PROGRAMS]
+DOTS = list(viz.DOT_PROGRAMS)
 
 
 def svg_text(path: Path) -> tuple[ET.Element, str]:
@@ -73,7 +73,9 @@ def lowered():
 
 def test_fold_graph_holds_its_stages_buffers_loop_and_carry(tmp_path, capsys):
     out = tmp_path / "fold.svg"
-    assert draw(str(EXAMPLE), "-p", "q8-lower", "--graph", FOLD, "-o", str(out)) == 0, capsys.readouterr().err
+    assert draw(str(EXAMPLE), "-p", "q8-lower", "--graph", FOLD, "-o", str(out)) == 0, (
+        capsys.readouterr().err
+    )
     root, text = svg_text(out)
     for stage in ("init_sum", "block", "fold_sum", "result"):
         assert stage in text
@@ -96,8 +98,10 @@ def test_fold_graph_holds_its_stages_buffers_loop_and_carry(tmp_path, capsys):
     # the carry is a red back edge from fold_sum to run_sum
     assert "k_yield: carry to the next trip" in text
     red = [
-        e for e in root.iter(f"{SVG_NS}g")
-        if e.get("class") == "edge" and any(p.get("stroke") == viz.CARRY_COLOR for p in e.iter(f"{SVG_NS}path"))
+        e
+        for e in root.iter(f"{SVG_NS}g")
+        if e.get("class") == "edge"
+        and any(p.get("stroke") == viz.CARRY_COLOR for p in e.iter(f"{SVG_NS}path"))
     ]
     assert len(red) == 2  # run_sum -> fold_sum (acc) and fold_sum -> run_sum (k_yield)
 
@@ -128,7 +132,17 @@ def test_function_graph_has_the_view_the_fold_and_the_tensors_between(tmp_path):
     out = tmp_path / "f.svg"
     assert draw(str(EXAMPLE), "-p", "q8-lower", "--graph", "-o", str(out)) == 0
     _, text = svg_text(out)
-    for name in (VIEW, FOLD, "%x", "%W__q8", "%W__q8_scale", "%x__q8_rows0", "64x32 bf16", "%y", "func @gemv"):
+    for name in (
+        VIEW,
+        FOLD,
+        "%x",
+        "%W__q8",
+        "%W__q8_scale",
+        "%x__q8_rows0",
+        "64x32 bf16",
+        "%y",
+        "func @gemv",
+    ):
         assert name in text
     out2 = tmp_path / "f2.svg"
     assert draw(str(EXAMPLE), "-p", "q8-lower", "--graph", "@gemv", "-o", str(out2)) == 0
@@ -151,7 +165,9 @@ def test_view_graph_png(tmp_path):
 
 def test_refused_program_graph_shows_the_refusal(tmp_path):
     out = tmp_path / "g.svg"
-    assert draw(str(BAD / "buffers_beyond_local_memory.mlir"), "--graph", "fold", "-o", str(out)) == 0
+    assert (
+        draw(str(BAD / "buffers_beyond_local_memory.mlir"), "--graph", "fold", "-o", str(out)) == 0
+    )
     _, text = svg_text(out)
     assert "refused: buffers need 757760 bytes of local memory but a site has 524288" in text
     assert "740 KiB of 512 KiB" in text
@@ -273,7 +289,9 @@ def test_every_bad_program_is_covered():
     """Each example of a refused spatial program has a tile-map test above."""
     spatial = {p.stem for p in BAD.glob("*.mlir") if "spatial." in p.read_text()}
     assert spatial == {
-        "overlapping_items", "unwritten_output_tiles", "load_outside_its_tensor",
+        "overlapping_items",
+        "unwritten_output_tiles",
+        "load_outside_its_tensor",
         "buffers_beyond_local_memory",
     }
 
@@ -357,7 +375,12 @@ def test_traffic_chart_names_every_program_and_tensor(tmp_path):
 
 def test_stats_json_round_trips_and_draws_the_same_chart(tmp_path, capsys):
     stats = tmp_path / "s.json"
-    assert spatial_run.main([str(EXAMPLE), "-p", "q8-lower", "--seed", "0", "--stats-json", str(stats)]) == 0
+    assert (
+        spatial_run.main(
+            [str(EXAMPLE), "-p", "q8-lower", "--seed", "0", "--stats-json", str(stats)]
+        )
+        == 0
+    )
     runs = read_json(str(stats))
     assert [r.entry for r in runs] == ["gemv"]
     fold = runs[0].programs[1]
@@ -400,7 +423,22 @@ def test_several_stats_files_are_several_runs(tmp_path):
     files = []
     for fn in ("blk_0_attn_q", "blk_1_attn_q"):
         f = tmp_path / f"{fn}.json"
-        assert spatial_run.main([str(module), "--entry", fn, "-p", "q8-lower", "--seed", "1", "--stats-json", str(f)]) == 0
+        assert (
+            spatial_run.main(
+                [
+                    str(module),
+                    "--entry",
+                    fn,
+                    "-p",
+                    "q8-lower",
+                    "--seed",
+                    "1",
+                    "--stats-json",
+                    str(f),
+                ]
+            )
+            == 0
+        )
         files.append(str(f))
     out = tmp_path / "t.png"
     assert draw("--traffic", *files, "-o", str(out)) == 0
@@ -408,7 +446,7 @@ def test_several_stats_files_are_several_runs(tmp_path):
 
 
 def test_layer_names():
-    from xdsl_spatial.traffic_io import TrafficRun
+    from xdsl_spatial.interpreters.traffic_io import TrafficRun
 
     assert viz.layer_of(TrafficRun("blk_12_attn_q", [])) == "layer 12"
     assert viz.layer_of(TrafficRun("token_embd", [])) == "token_embd"
@@ -420,7 +458,10 @@ def test_layer_names():
         ("not json", "is not JSON"),
         ('{"format": "other"}', "is not a traffic file"),
         ('{"format": "spatial-traffic", "version": 9, "runs": []}', "has version 9"),
-        ('{"format": "spatial-traffic", "version": 1, "runs": [{"entry": "f"}]}', "runs[0] has no 'programs'"),
+        (
+            '{"format": "spatial-traffic", "version": 1, "runs": [{"entry": "f"}]}',
+            "runs[0] has no 'programs'",
+        ),
         (
             '{"format": "spatial-traffic", "version": 1, "runs": [{"entry": "f", "programs": '
             '[{"name": "p", "kind": "fold", "items": 1, "local_mem": 1, "loaded": {"a": -1}, '
@@ -493,7 +534,8 @@ def test_the_console_script_is_installed(tmp_path):
     out = tmp_path / "t.png"
     r = subprocess.run(
         [str(exe), str(EXAMPLE), "-p", "q8-lower", "--tiles", "fold", "-o", str(out)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert r.returncode == 0, r.stderr
     png_size(out)

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 from gguf import GGMLQuantizationType, GGUFWriter
 
-from xdsl_spatial.tokenizer import byte_table
+from xdsl_spatial.frontends.tokenizer import byte_table
 
 D, HEADS, KV_HEADS, FF, VOCAB = 256, 4, 2, 512, 320
 HEAD_DIM = D // HEADS
@@ -68,7 +68,9 @@ def write_tiny_llama(
         if f32:
             w.add_tensor(name, rng.standard_normal((n, k)).astype(np.float32) * 0.1)
         else:
-            w.add_tensor(name, _q8_0_blocks(np.zeros((n, k)), rng), raw_dtype=GGMLQuantizationType.Q8_0)
+            w.add_tensor(
+                name, _q8_0_blocks(np.zeros((n, k)), rng), raw_dtype=GGMLQuantizationType.Q8_0
+            )
 
     def norm(name: str) -> None:
         if name != drop:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
-
 from q8_operands import q8_operands
-from xdsl_spatial.ir_io import parse_module
+
+from xdsl_spatial.core.ir_io import parse_module
 
 
 def sharded(
@@ -56,7 +56,9 @@ def sharded(
         q, s = "%q", "%s"
         if x_split:
             xo = "" if offsets is None else f" sharded_dims_offsets = {list(offsets)}"
-            lines.append(f"  %xsh = shard.sharding @chips split_axes = [[], [0]]{xo} : !shard.sharding")
+            lines.append(
+                f"  %xsh = shard.sharding @chips split_axes = [[], [0]]{xo} : !shard.sharding"
+            )
             lines.append(f"  %xs = shard.shard %x to %xsh : tensor<{m}x{k}x{act}>")
             x = "%xs"
     lines.append(

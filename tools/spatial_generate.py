@@ -66,7 +66,10 @@ def _parser() -> argparse.ArgumentParser:
         "tokenizers package: pip install 'xdsl-spatial[tokenizer]')",
     )
     p.add_argument(
-        "--steps", type=_count, default=16, help="greedy decode steps after the prefill (default 16)"
+        "--steps",
+        type=_count,
+        default=16,
+        help="greedy decode steps after the prefill (default 16)",
     )
     p.add_argument(
         "--context",
@@ -79,7 +82,9 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="re-quantise non-Q8_0 weights to Q8_0 with GGML's rule (prints the error it costs)",
     )
-    p.add_argument("--no-lower", action="store_true", help="run the products unlowered (no q8-lower)")
+    p.add_argument(
+        "--no-lower", action="store_true", help="run the products unlowered (no q8-lower)"
+    )
     p.add_argument(
         "--chips",
         type=_count,
@@ -163,7 +168,11 @@ def _report(name: str, run: Any, vocab: Any) -> list[str]:
         lines.append(f"{name}text: {vocab.decode(run.tokens)!r}")
     lines.append(f"{name}ids: {_ids(run.tokens)}")
     n = len(run.decode_ms)
-    per = f"{sum(run.decode_ms) / n:.1f} ms per token over {n} decode steps" if n else "no decode step"
+    per = (
+        f"{sum(run.decode_ms) / n:.1f} ms per token over {n} decode steps"
+        if n
+        else "no decode step"
+    )
     lines.append(f"{name}time: prefill {run.prefill_ms:.1f} ms ({len(run.prompt)} tokens), {per}")
     return lines
 
@@ -178,7 +187,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: --compare runs both; drop --no-lower", file=sys.stderr)
         return 2
     if args.chips < 1:
-        print(f"{PROG}: error: argument --chips: expected at least 1, got {args.chips}", file=sys.stderr)
+        print(
+            f"{PROG}: error: argument --chips: expected at least 1, got {args.chips}",
+            file=sys.stderr,
+        )
         return 2
     if args.distributed == "ray" and (args.chips < 2 or args.no_lower):
         print(
@@ -188,20 +200,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     if args.address is not None and args.distributed != "ray":
-        print(f"{PROG}: error: --address joins a Ray cluster: it needs --distributed ray", file=sys.stderr)
+        print(
+            f"{PROG}: error: --address joins a Ray cluster: it needs --distributed ray",
+            file=sys.stderr,
+        )
         return 2
-    if args.outputs is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.outputs))):
+    if args.outputs is not None and not os.path.isdir(
+        os.path.dirname(os.path.abspath(args.outputs))
+    ):
         print(f"{PROG}: error: --outputs {args.outputs}: no such directory", file=sys.stderr)
         return 2
     try:
-        from xdsl_spatial.gguf_io import GGUFError, open_gguf
+        from xdsl_spatial.frontends.gguf_io import GGUFError, open_gguf
     except ImportError as e:
-        print(f"{PROG}: error: needs the gguf package ({e}); pip install 'xdsl-spatial[gguf]'", file=sys.stderr)
+        print(
+            f"{PROG}: error: needs the gguf package ({e}); pip install 'xdsl-spatial[gguf]'",
+            file=sys.stderr,
+        )
         return 2
-    from xdsl_spatial.generation import generate, load_model
+    from xdsl_spatial.frontends.generation import generate, load_model
+    from xdsl_spatial.frontends.llama import MAX_PREFILL, ModelError, read_config
+    from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
     from xdsl_spatial.interpreters.runner import RunError
-    from xdsl_spatial.llama import MAX_PREFILL, ModelError, read_config
-    from xdsl_spatial.tokenizer import TokenizerError, Vocabulary
 
     progress = _Progress(sys.stderr)
     out = sys.stdout
@@ -279,10 +299,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         other = None
         if args.compare:
             plain = load_model(
-                args.file, len(prompt), args.context, lower=False, progress=progress,
-                config=config, weights=model.weights,
+                args.file,
+                len(prompt),
+                args.context,
+                lower=False,
+                progress=progress,
+                config=config,
+                weights=model.weights,
             )
-            other = generate(plain, prompt, args.steps, progress=progress, forced=run.tokens[: args.steps])
+            other = generate(
+                plain, prompt, args.steps, progress=progress, forced=run.tokens[: args.steps]
+            )
         progress.done()
         lines = [f"prompt ids: {_ids(prompt)}"]
         if vocab is not None:
@@ -317,7 +344,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if other is not None:
             diff = float(np.abs(run.logits - other.logits).max())
             agree = other.tokens == run.tokens
-            first = next((i for i, (a, b) in enumerate(zip(run.tokens, other.tokens)) if a != b), None)
+            first = next(
+                (i for i, (a, b) in enumerate(zip(run.tokens, other.tokens)) if a != b), None
+            )
             n = len(other.decode_ms)
             lines.append(
                 f"unlowered time: prefill {other.prefill_ms:.1f} ms, "
@@ -331,7 +360,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             lines.append(f"traffic of {'the first decode step' if args.steps else 'the prefill'}:")
             lines.append(run.traffic.table())
         if args.outputs is not None:
-            _write_npz(args.outputs, {"tokens": np.asarray(run.tokens, np.int64), "logits": run.logits})
+            _write_npz(
+                args.outputs, {"tokens": np.asarray(run.tokens, np.int64), "logits": run.logits}
+            )
         out.write("\n".join(lines) + "\n")
     except (GGUFError, ModelError, TokenizerError, RunError) as e:
         progress.done()
@@ -339,7 +370,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OSError as e:
         progress.done()
-        print(f"{PROG}: error: {getattr(e, 'filename', None) or args.file}: {e.strerror or e}", file=sys.stderr)
+        print(
+            f"{PROG}: error: {getattr(e, 'filename', None) or args.file}: {e.strerror or e}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -19,12 +19,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl_spatial import cli
+from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit, plural
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
-from xdsl_spatial.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit, plural
+from xdsl_spatial.tools import cli
 
 if TYPE_CHECKING:
-    from xdsl_spatial.gguf_io import TensorInfo
+    from xdsl_spatial.frontends.gguf_io import TensorInfo
 
 PROG = "spatial-gguf"
 
@@ -55,12 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", help="the GGUF checkpoint")
     what = p.add_mutually_exclusive_group()
-    what.add_argument(
-        "--list", action="store_true", help="print a table of tensors (default)"
-    )
-    what.add_argument(
-        "--emit", action="store_true", help="write an MLIR module of Q8_0 matmuls"
-    )
+    what.add_argument("--list", action="store_true", help="print a table of tensors (default)")
+    what.add_argument("--emit", action="store_true", help="write an MLIR module of Q8_0 matmuls")
     what.add_argument(
         "--emit-model",
         action="store_true",
@@ -69,18 +65,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     pick = p.add_mutually_exclusive_group()
     pick.add_argument("--tensors", help="comma-separated tensor names to emit")
-    pick.add_argument(
-        "--layer", type=int, help="emit every 2-d tensor named blk.LAYER.*"
-    )
-    p.add_argument(
-        "--batch", type=cli.positive_int, help="rows of the activation x (default 1)"
-    )
-    p.add_argument(
-        "--act", choices=("bf16", "f32"), help="activation type (default bf16)"
-    )
-    p.add_argument(
-        "--scale-type", choices=("f16", "f32"), help="scale type (default f16)"
-    )
+    pick.add_argument("--layer", type=int, help="emit every 2-d tensor named blk.LAYER.*")
+    p.add_argument("--batch", type=cli.positive_int, help="rows of the activation x (default 1)")
+    p.add_argument("--act", choices=("bf16", "f32"), help="activation type (default bf16)")
+    p.add_argument("--scale-type", choices=("f16", "f32"), help="scale type (default f16)")
     p.add_argument(
         "--context",
         type=cli.positive_int,
@@ -115,9 +103,7 @@ def func_name(tensor: str) -> str:
     return name if name[:1].isalpha() or name[:1] == "_" else "_" + name
 
 
-def q8_matmul_func(
-    fn: str, weight: str, k: int, n: int, batch: int, act: str, scale: str
-) -> str:
+def q8_matmul_func(fn: str, weight: str, k: int, n: int, batch: int, act: str, scale: str) -> str:
     """The text of `y = x . W` over the Q8_0 weight `weight` (K x N)."""
     return _FUNC.format(
         fn=fn,
@@ -226,7 +212,7 @@ def _main(args: argparse.Namespace) -> int:
     ):
         raise cli.UsageError("--tensors, --layer, --batch, --act, --scale-type and -o need --emit")
     try:
-        from xdsl_spatial.gguf_io import GGUFError, list_tensors
+        from xdsl_spatial.frontends.gguf_io import GGUFError, list_tensors
     except ImportError as e:
         raise cli.ToolError(
             f"needs the gguf package ({e}); pip install 'xdsl-spatial[gguf]'"
@@ -246,9 +232,9 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def _emit_model(args: argparse.Namespace) -> int:
-    """--emit-model: the whole model, from xdsl_spatial.llama."""
-    from xdsl_spatial.gguf_io import GGUFError, open_gguf
-    from xdsl_spatial.llama import ModelError, emit_model, read_config
+    """--emit-model: the whole model, from xdsl_spatial.frontends.llama."""
+    from xdsl_spatial.frontends.gguf_io import GGUFError, open_gguf
+    from xdsl_spatial.frontends.llama import ModelError, emit_model, read_config
 
     cli.check_output_path(args.output, "-o")
     try:

@@ -19,14 +19,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from xdsl_spatial import cli
-from xdsl_spatial.ir_io import (
+from xdsl_spatial.core.ir_io import (
     SourceParser,
     check_source,
     parse_pipeline,
     pass_error,
     verify_module,
 )
+from xdsl_spatial.tools import cli
 
 PROG = "spatial-opt"
 
@@ -55,13 +55,17 @@ class SpatialOptMain(xDSLOptMain):
         ext = self.args.input_file.rsplit(".", 1)[-1] if "." in self.args.input_file else "mlir"
         return io.BytesIO(text.encode("utf-8")), ext if ext in self.available_frontends else "mlir"
 
-    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
         if self.args.frontend or file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
         try:
             text = chunk.read().decode("utf-8")
         except UnicodeDecodeError as e:
-            raise cli.ToolError(f"cannot read input: not UTF-8 text ({e.reason} at byte {e.start})") from None
+            raise cli.ToolError(
+                f"cannot read input: not UTF-8 text ({e.reason} at byte {e.start})"
+            ) from None
         name = self.get_input_name()
         check_source(text, name)
         parser = SourceParser(self.ctx, text, name, line_offset=start_offset)
@@ -84,7 +88,7 @@ class SpatialOptMain(xDSLOptMain):
     def output_resulting_program(self, prog: ModuleOp) -> str:
         try:
             return super().output_resulting_program(prog)
-        except Exception as e:  # noqa: BLE001 - a target that cannot print this module
+        except Exception as e:
             lines = str(e).strip().splitlines()
             why = f"{type(e).__name__}: {lines[0]}" if len(lines) == 1 else type(e).__name__
             raise cli.ToolError(

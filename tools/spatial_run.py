@@ -28,11 +28,10 @@ from typing import cast
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
-from xdsl_spatial import cli
-from xdsl_spatial.cli import ToolError
+from xdsl_spatial.core.ir_io import apply_pipeline, make_context, parse_module
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
-from xdsl_spatial.interpreters.arguments import check_allocations
 from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.interpreters.arguments import check_allocations
 from xdsl_spatial.interpreters.runner import (
     DISTRIBUTIONS,
     ENGINES,
@@ -44,9 +43,10 @@ from xdsl_spatial.interpreters.runner import (
     execute,
     find_function,
 )
+from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.interpreters.values import numpy_dtype
-from xdsl_spatial.ir_io import apply_pipeline, make_context, parse_module
-from xdsl_spatial.traffic_io import TrafficRun, to_json
+from xdsl_spatial.tools import cli
+from xdsl_spatial.tools.cli import ToolError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -106,16 +106,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--compare",
         action="store_true",
-        help="run before and after q8-lower (or -p) on the same inputs and print the "
-        "difference",
+        help="run before and after q8-lower (or -p) on the same inputs and print the difference",
     )
-    p.add_argument(
-        "--print", dest="print_outputs", action="store_true", help="print the outputs"
-    )
+    p.add_argument("--print", dest="print_outputs", action="store_true", help="print the outputs")
     return p
 
 
-def _arg_types(module: ModuleOp, entry: str | None) -> tuple[str, list[tuple[str | None, TensorType]]]:
+def _arg_types(
+    module: ModuleOp, entry: str | None
+) -> tuple[str, list[tuple[str | None, TensorType]]]:
     fn = find_function(module, entry)
     out = []
     for a, t in zip(fn.body.block.args, fn.function_type.inputs.data):
@@ -199,7 +198,7 @@ def gather_arguments(
 def _bind_weights(
     module: ModuleOp, entry: str | None, path: str, requantize: bool
 ) -> dict[str, np.ndarray]:
-    from xdsl_spatial.gguf_io import GGUFError, bind_weights
+    from xdsl_spatial.frontends.gguf_io import GGUFError, bind_weights
 
     _, args = _arg_types(module, entry)
     wanted = {
@@ -209,8 +208,7 @@ def _bind_weights(
     }
     if not wanted:
         raise ToolError(
-            "--weights binds arguments named NAME__q8 / NAME__q8_scale; the function "
-            "has none"
+            "--weights binds arguments named NAME__q8 / NAME__q8_scale; the function has none"
         )
     try:
         return bind_weights(
@@ -225,7 +223,9 @@ def _bind_weights(
 
 def _write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
     arrays = {
-        f"res{i}": (o.astype(np.float32) if o.dtype.kind == "V" or str(o.dtype) == "bfloat16" else o)
+        f"res{i}": (
+            o.astype(np.float32) if o.dtype.kind == "V" or str(o.dtype) == "bfloat16" else o
+        )
         for i, o in enumerate(outputs)
     }
     with cli.atomic_write(path, "wb", option="--outputs") as f:
@@ -262,7 +262,9 @@ def _timed(
 
 
 def _describe(outputs: Sequence[np.ndarray]) -> str:
-    return ", ".join(f"res{i}: {'x'.join(map(str, o.shape))} {o.dtype}" for i, o in enumerate(outputs))
+    return ", ".join(
+        f"res{i}: {'x'.join(map(str, o.shape))} {o.dtype}" for i, o in enumerate(outputs)
+    )
 
 
 def _compare(before: Execution, after: Execution) -> str:
@@ -313,11 +315,7 @@ def _main(args: argparse.Namespace) -> int:
     ctx = make_context()
     module = parse_module(text, args.file, ctx)
     inputs = _load_inputs(args.inputs) if args.inputs else {}
-    bound = (
-        _bind_weights(module, args.entry, args.weights, args.requantize)
-        if args.weights
-        else {}
-    )
+    bound = _bind_weights(module, args.entry, args.weights, args.requantize) if args.weights else {}
     arrays = gather_arguments(module, args.entry, inputs, args.seed, bound)
 
     before = None
@@ -338,8 +336,12 @@ def _main(args: argparse.Namespace) -> int:
                 local = execute(module, args.entry, arrays)
         else:
             after = execute(
-                module, args.entry, arrays, engine=args.engine,
-                distributed=args.distributed, address=args.address,
+                module,
+                args.entry,
+                arrays,
+                engine=args.engine,
+                distributed=args.distributed,
+                address=args.address,
             )
     _warn_non_finite(after.outputs)
 

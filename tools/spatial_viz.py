@@ -22,10 +22,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
-from xdsl_spatial import cli
+from xdsl_spatial.core.ir_io import apply_pipeline, diagnostic_text, make_context
 from xdsl_spatial.interpreters.runner import execute
-from xdsl_spatial.ir_io import apply_pipeline, diagnostic_text, make_context
-from xdsl_spatial.traffic_io import TrafficFileError, TrafficRun, read_json
+from xdsl_spatial.interpreters.traffic_io import TrafficFileError, TrafficRun, read_json
+from xdsl_spatial.tools import cli
 
 PROG = "spatial-viz"
 
@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
-    from xdsl_spatial import viz
+    from xdsl_spatial.viz import pictures as viz
 
     try:
         fmt = viz.output_format(args.output)
@@ -107,7 +107,7 @@ def _main(args: argparse.Namespace) -> int:
 def _read_module(path: str, pipeline: str | None) -> tuple[ModuleOp, str]:
     """The module, and the verifier's refusal ('' when it verifies): a refused module
     is still drawn, but no pass runs on it."""
-    from xdsl_spatial import viz
+    from xdsl_spatial.viz import pictures as viz
 
     try:
         with open(path, encoding="utf-8") as f:
@@ -128,8 +128,8 @@ def _read_module(path: str, pipeline: str | None) -> tuple[ModuleOp, str]:
 
 
 def _picture(args: argparse.Namespace, fmt: str) -> bytes:
-    from xdsl_spatial import viz
-    from xdsl_spatial.ownership import ownership
+    from xdsl_spatial.analysis.ownership import ownership
+    from xdsl_spatial.viz import pictures as viz
 
     if args.traffic is not None:
         runs = _traffic(args)
@@ -160,9 +160,9 @@ def _traffic(args: argparse.Namespace) -> list[TrafficRun]:
         for path in args.traffic:
             runs.extend(read_json(path))
         return runs
-    from xdsl_spatial import viz
     from xdsl_spatial.tools import spatial_run
     from xdsl_spatial.tools.spatial_run import gather_arguments
+    from xdsl_spatial.viz import pictures as viz
 
     module, refusal = _read_module(args.file, args.pipeline)
     if refusal:

@@ -19,12 +19,22 @@ def inputs():
     def pow2(shape, dt=np.float32):
         return (2.0 ** -rng.integers(0, 4, shape)).astype(dt)
 
-    nk = dict(arg0=ints(-4, 4, (4, 256)), arg1=ints(-8, 8, (128, 256), np.int8), arg2=pow2((128, 8)))
-    grouped = dict(
-        arg0=ints(-8, 8, (128, 8, 32), np.int8), arg1=ints(-4, 4, (1, 1, 8, 32)), arg2=pow2((128, 8, 1))
-    )
-    kn = dict(arg0=ints(-4, 4, (1, 256)), arg1=ints(-8, 8, (256, 128), np.int8), arg2=pow2((8, 128), np.float16))
-    return dict(nk=nk, grouped=grouped, kn=kn)
+    nk = {
+        "arg0": ints(-4, 4, (4, 256)),
+        "arg1": ints(-8, 8, (128, 256), np.int8),
+        "arg2": pow2((128, 8)),
+    }
+    grouped = {
+        "arg0": ints(-8, 8, (128, 8, 32), np.int8),
+        "arg1": ints(-4, 4, (1, 1, 8, 32)),
+        "arg2": pow2((128, 8, 1)),
+    }
+    kn = {
+        "arg0": ints(-4, 4, (1, 256)),
+        "arg1": ints(-8, 8, (256, 128), np.int8),
+        "arg2": pow2((8, 128), np.float16),
+    }
+    return {"nk": nk, "grouped": grouped, "kn": kn}
 
 
 def reference(form, a):

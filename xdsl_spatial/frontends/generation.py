@@ -1,6 +1,6 @@
 """
 Generating with a llama GGUF checkpoint on the simulated chip: the model emitted by
-`xdsl_spatial.llama`, lowered with `q8-lower` (or not), its weights bound from the
+`xdsl_spatial.frontends.llama`, lowered with `q8-lower` (or not), its weights bound from the
 file, each function compiled once by the compiled engine and called step by step.
 
 ```python
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from xdsl_spatial.dialects.q8 import stored_part
-from xdsl_spatial.llama import (
+from xdsl_spatial.frontends.llama import (
     MAX_PREFILL,
     LlamaConfig,
     ModelError,
@@ -153,7 +153,7 @@ def bind_model(
     from gguf import GGMLQuantizationType
     from gguf.quants import dequantize
 
-    from xdsl_spatial.gguf_io import GGUFError, bind_weights
+    from xdsl_spatial.frontends.gguf_io import GGUFError, bind_weights
 
     args = weight_args(config)
     dtypes = {"i8": np.int8, "f16": np.float16, "f32": np.float32}
@@ -198,12 +198,12 @@ def load_model(
     `config` and bound `weights` of a model of the same file, are reused. The file is
     read (and its reader, which holds all its metadata, let go) before the module is
     built."""
-    from xdsl_spatial.ir_io import parse_module
+    from xdsl_spatial.core.ir_io import parse_module
     from xdsl_spatial.passes.q8_lower import lower_q8
 
     if config is None or weights is None:
         if reader is None:
-            from xdsl_spatial.gguf_io import open_gguf
+            from xdsl_spatial.frontends.gguf_io import open_gguf
 
             progress(f"reading {path}")
             reader = open_gguf(path)

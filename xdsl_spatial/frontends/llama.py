@@ -130,8 +130,10 @@ class LlamaConfig:
     def check_chips(self, chips: int) -> None:
         """Every product has a whole unit (a column tile, or a Q8_0 block of K) per chip."""
         for name, k, n in self.products():
-            size, unit, what = (k, Q8_BLOCK, "Q8_0 blocks of K") if self.split_of(name) == "k" else (
-                n, Q8_BLOCK, "column tiles"
+            size, unit, what = (
+                (k, Q8_BLOCK, "Q8_0 blocks of K")
+                if self.split_of(name) == "k"
+                else (n, Q8_BLOCK, "column tiles")
             )
             units = -(-size // unit)
             if units < chips:
@@ -155,12 +157,14 @@ class LlamaConfig:
         out = [
             (f"blk.{i}.{p}.weight", *shapes[p]) for i in range(self.n_layer) for p in LAYER_PRODUCTS
         ]
-        return out + [(self.lm_head, d, self.vocab)]
+        return [*out, (self.lm_head, d, self.vocab)]
 
     def vectors(self) -> list[tuple[str, int]]:
         """(GGUF tensor, length) of every norm weight."""
-        out = [(f"blk.{i}.{n}.weight", self.d_model) for i in range(self.n_layer) for n in LAYER_NORMS]
-        return out + [("output_norm.weight", self.d_model)]
+        out = [
+            (f"blk.{i}.{n}.weight", self.d_model) for i in range(self.n_layer) for n in LAYER_NORMS
+        ]
+        return [*out, ("output_norm.weight", self.d_model)]
 
     def inv_freq(self) -> np.ndarray:
         """RoPE's angle per position for each pair of a head: `base^(-2i / n_rot)` for
@@ -204,7 +208,9 @@ def read_config(reader: Any, path: str = "<gguf>") -> LlamaConfig:
         raise ModelError(f"{path}: {arch}.rope.scaling.type = {scaling!r} is not supported")
     tensors = {t.name: tuple(int(d) for d in t.shape) for t in reader.tensors}
     if "rope_freqs.weight" in tensors:
-        raise ModelError(f"{path}: tensor rope_freqs.weight (RoPE frequency factors) is not supported")
+        raise ModelError(
+            f"{path}: tensor rope_freqs.weight (RoPE frequency factors) is not supported"
+        )
     d = int(need("embedding_length"))
     n_head = int(need("attention.head_count"))
     n_kv = int(opt("attention.head_count_kv", n_head))
@@ -338,9 +344,7 @@ class _Func:
         if key not in self.shared:
             c = self.const(value, "f32")
             e = self.empty(shape, "f32")
-            self.shared[key] = self.op(
-                hint, f"linalg.fill ins({c} : f32) outs({e} : {ty}) -> {ty}"
-            )
+            self.shared[key] = self.op(hint, f"linalg.fill ins({c} : f32) outs({e} : {ty}) -> {ty}")
         return self.shared[key]
 
     def generic(
@@ -358,23 +362,15 @@ class _Func:
         init, shape, elem, out_map = out
         ty = _ty(shape, elem)
         maps = [i.map for i in ins] + [_map(n_dims, out_map)]
-        iters = ", ".join(
-            '"reduction"' if d in reduce else '"parallel"' for d in range(n_dims)
-        )
-        head = (
-            f"linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}}"
-        )
+        iters = ", ".join('"reduction"' if d in reduce else '"parallel"' for d in range(n_dims))
+        head = f"linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}}"
         ins_text = ""
         if ins:
-            ins_text = (
-                f" ins({', '.join(i.value for i in ins)} : {', '.join(i.type for i in ins)})"
-            )
+            ins_text = f" ins({', '.join(i.value for i in ins)} : {', '.join(i.type for i in ins)})"
         result = self.op(hint, f"{head}{ins_text} outs({init} : {ty}) {{")
         args = [f"%a{i}" for i in range(len(ins))] + ["%acc"]
         elems = [i.elem for i in ins] + [elem]
-        self.lines.append(
-            "    ^bb0(" + ", ".join(f"{a}: {e}" for a, e in zip(args, elems)) + "):"
-        )
+        self.lines.append("    ^bb0(" + ", ".join(f"{a}: {e}" for a, e in zip(args, elems)) + "):")
         count = [0]
 
         def emit_body(text: str) -> str:
@@ -399,7 +395,7 @@ def weight_args(c: LlamaConfig) -> list[tuple[str, tuple[int, ...], str]]:
     the products' Q8_0 parts (the embedding's first), then the norms."""
     args = []
     seen = set()
-    for name, k, n in [("token_embd.weight", c.d_model, c.vocab)] + c.products():
+    for name, k, n in [("token_embd.weight", c.d_model, c.vocab), *c.products()]:
         if name in seen:
             continue
         seen.add(name)
@@ -545,7 +541,9 @@ class _Graph:
                 f"shard.sharding @chips split_axes = {axes} sharded_dims_offsets = {b} : "
                 "!shard.sharding",
             )
-            out.append(f.op(f"{hint}.{part}_sharded", f"shard.shard {v} to {sh} : {_ty(shape, elem)}"))
+            out.append(
+                f.op(f"{hint}.{part}_sharded", f"shard.shard {v} to {sh} : {_ty(shape, elem)}")
+            )
         return out[0], out[1]
 
     def rope_tables(self, pos: str) -> tuple[str, str]:
@@ -595,16 +593,20 @@ class _Graph:
         lead = _d(*range(n - 1))
         out_shape = tuple(src[i] for i in out_perm)
         ins = [
-            _In(ex, _ty(src, "f32"), _map(n, lead + ["0"]), "f32"),
-            _In(ex, _ty(src, "f32"), _map(n, lead + ["1"]), "f32"),
+            _In(ex, _ty(src, "f32"), _map(n, [*lead, "0"]), "f32"),
+            _In(ex, _ty(src, "f32"), _map(n, [*lead, "1"]), "f32"),
             _In(self.cos, _ty((m, half), "f32"), _map(n, _d(0, n - 2)), "f32"),
             _In(self.sin, _ty((m, half), "f32"), _map(n, _d(0, n - 2)), "f32"),
         ]
 
         def body(e: Callable[[str], str], a: list[str]) -> str:
             x0, x1, co, si = a[:4]
-            first = e(f"arith.subf {e(f'arith.mulf {x0}, {co} : f32')}, {e(f'arith.mulf {x1}, {si} : f32')} : f32")
-            second = e(f"arith.addf {e(f'arith.mulf {x0}, {si} : f32')}, {e(f'arith.mulf {x1}, {co} : f32')} : f32")
+            first = e(
+                f"arith.subf {e(f'arith.mulf {x0}, {co} : f32')}, {e(f'arith.mulf {x1}, {si} : f32')} : f32"
+            )
+            second = e(
+                f"arith.addf {e(f'arith.mulf {x0}, {si} : f32')}, {e(f'arith.mulf {x1}, {co} : f32')} : f32"
+            )
             j = e(f"linalg.index {n - 1} : index")
             zero = e("arith.constant 0 : index")
             is_first = e(f"arith.cmpi eq, {j}, {zero} : index")
@@ -843,7 +845,9 @@ class _Graph:
         return logits, new_caches
 
 
-def _function(c: LlamaConfig, name: str, m: int, positions: int, decode: bool, chips: int = 1) -> str:
+def _function(
+    c: LlamaConfig, name: str, m: int, positions: int, decode: bool, chips: int = 1
+) -> str:
     f = _Func()
     params = [("tokens", _ty((m,), "i32"))]
     if decode:
@@ -858,10 +862,10 @@ def _function(c: LlamaConfig, name: str, m: int, positions: int, decode: bool, c
     graph = _Graph(c, f, m, positions, chips)
     pos = "%pos" if decode else f.const("dense<0>", _ty((1,), "i32"))
     logits, new_caches = graph.step("%tokens", pos, caches)
-    results = [_ty((m, c.vocab), "f32")] + cache_types(c, positions)
+    results = [_ty((m, c.vocab), "f32"), *cache_types(c, positions)]
     sig = ", ".join(f"%{p}: {t}" for p, t in params)
     head = f"  func.func @{name}({sig}) -> ({', '.join(results)}) {{"
-    ret = f"    func.return {', '.join([logits] + new_caches)} : {', '.join(results)}"
+    ret = f"    func.return {', '.join([logits, *new_caches])} : {', '.join(results)}"
     return "\n".join([head, *f.lines, ret, "  }"]) + "\n"
 
 
@@ -880,7 +884,9 @@ def emit_model(
     if not 1 <= prefill <= MAX_PREFILL:
         raise ModelError(f"a prefill takes 1 to {MAX_PREFILL} tokens, got {prefill}")
     if prefill > positions:
-        raise ModelError(f"a prefill of {prefill} tokens does not fit a cache of {positions} positions")
+        raise ModelError(
+            f"a prefill of {prefill} tokens does not fit a cache of {positions} positions"
+        )
     if positions > c.context_length:
         raise ModelError(
             f"a cache of {positions} positions exceeds the model's context length {c.context_length}"
@@ -899,7 +905,11 @@ def emit_model(
         header
         + "builtin.module {\n"
         + (f"  shard.grid @chips(shape = {chips})\n" if chips > 1 else "")
-        + (_function(c, "prefill", prefill, positions, False, chips) if "prefill" in functions else "")
+        + (
+            _function(c, "prefill", prefill, positions, False, chips)
+            if "prefill" in functions
+            else ""
+        )
         + (_function(c, "decode", 1, positions, True, chips) if "decode" in functions else "")
         + "}\n"
     )
@@ -923,7 +933,7 @@ def write_q8_0_gguf(reader: Any, path: str, out: str, *, requantize: bool = True
 
     from gguf import GGMLQuantizationType, GGUFValueType, GGUFWriter
 
-    from xdsl_spatial.gguf_io import q8_0_parts, requantized_parts
+    from xdsl_spatial.frontends.gguf_io import q8_0_parts, requantized_parts
 
     config = read_config(reader, path)
     products = {name for name, _, _ in config.products()} | {"token_embd.weight"}
@@ -951,8 +961,12 @@ def write_q8_0_gguf(reader: Any, path: str, out: str, *, requantize: bool = True
                     raise ModelError(f"{path}: tensor {t.name} is {t.tensor_type.name}, not Q8_0")
                 k, n = values.shape
                 blocks = np.empty((n, k // Q8_BLOCK, 2 + Q8_BLOCK), np.uint8)
-                blocks[:, :, :2] = scales.astype("<f2").T.copy().view(np.uint8).reshape(n, k // Q8_BLOCK, 2)
-                blocks[:, :, 2:] = values.reshape(k // Q8_BLOCK, Q8_BLOCK, n).transpose(2, 0, 1).view(np.uint8)
+                blocks[:, :, :2] = (
+                    scales.astype("<f2").T.copy().view(np.uint8).reshape(n, k // Q8_BLOCK, 2)
+                )
+                blocks[:, :, 2:] = (
+                    values.reshape(k // Q8_BLOCK, Q8_BLOCK, n).transpose(2, 0, 1).view(np.uint8)
+                )
                 w.add_tensor(t.name, blocks.reshape(n, -1), raw_dtype=GGMLQuantizationType.Q8_0)
             else:
                 data = np.asarray(t.data)

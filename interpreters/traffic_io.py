@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl_spatial.cli import write_file
+from xdsl_spatial.core.files import write_file
 from xdsl_spatial.interpreters.traffic import ProgramTraffic
 
 FORMAT = "spatial-traffic"
@@ -102,7 +102,7 @@ def from_json(text: str, name: str = "<traffic>") -> list[TrafficRun]:
         raise TrafficFileError(f"{name} is not JSON: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise TrafficFileError(
-            f"{name} is not a traffic file (expected \"format\": \"{FORMAT}\", as "
+            f'{name} is not a traffic file (expected "format": "{FORMAT}", as '
             "spatial-run --stats-json writes)"
         )
     if doc.get("version") != VERSION:

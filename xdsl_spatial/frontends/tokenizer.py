@@ -87,7 +87,7 @@ class Vocabulary:
         """The ids of `text`, with the BOS token first when the file asks for it."""
         ids = self._tokenizer().encode(text, add_special_tokens=False).ids
         if self.add_bos and self.bos is not None:
-            ids = [int(self.bos)] + ids
+            ids = [int(self.bos), *ids]
         return ids
 
     def _tokenizer(self) -> Any:
@@ -113,7 +113,9 @@ class Vocabulary:
         vocab = {t: i for i, t in enumerate(self.tokens)}
         merges = [tuple(m.split(" ", 1)) for m in self.merges]
         tok = Tokenizer(models.BPE(vocab=vocab, merges=merges, ignore_merges=False))
-        byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=self.pre != "llama-bpe")
+        byte_level = pre_tokenizers.ByteLevel(
+            add_prefix_space=False, use_regex=self.pre != "llama-bpe"
+        )
         if self.pre == "smollm":
             tok.pre_tokenizer = pre_tokenizers.Sequence(
                 [pre_tokenizers.Digits(individual_digits=True), byte_level]
@@ -124,6 +126,8 @@ class Vocabulary:
         else:
             tok.pre_tokenizer = byte_level
         tok.decoder = decoders.ByteLevel()
-        tok.add_special_tokens([AddedToken(self.tokens[i], special=True) for i in sorted(self.control)])
+        tok.add_special_tokens(
+            [AddedToken(self.tokens[i], special=True) for i in sorted(self.control)]
+        )
         self._encoder = tok
         return tok

@@ -30,7 +30,8 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import DTypeLike
 
-from xdsl_spatial.dialects.q8 import Q8_BLOCK
+Q8_BLOCK = 32
+"""K-rows of one Q8_0 block: one scale for every 32 int8 values of a column."""
 
 Q8_MAX = 127
 """The largest |q|: `d = max|w| / 127` maps a block's largest magnitude onto it."""
@@ -53,13 +54,9 @@ class NotExactQ8_0(ValueError):
 
 def _check_weight(w: np.ndarray) -> tuple[int, int]:
     if w.ndim != 2:
-        raise ValueError(
-            f"a Q8_0 weight must be a 2-d array (K x N), got shape {w.shape}"
-        )
+        raise ValueError(f"a Q8_0 weight must be a 2-d array (K x N), got shape {w.shape}")
     if w.dtype not in _FLOAT_INPUTS:
-        raise ValueError(
-            f"a Q8_0 weight must be f16, bf16, f32 or f64, got dtype {w.dtype}"
-        )
+        raise ValueError(f"a Q8_0 weight must be f16, bf16, f32 or f64, got dtype {w.dtype}")
     k, n = w.shape
     if k % Q8_BLOCK:
         raise ValueError(
@@ -150,14 +147,10 @@ def quantize_q8_0(
 
 def _check_pair(values: np.ndarray, scales: np.ndarray) -> tuple[int, int]:
     if values.ndim != 2 or values.dtype != np.int8:
-        raise ValueError(
-            f"Q8_0 values must be a 2-d int8 array, got {values.dtype} {values.shape}"
-        )
+        raise ValueError(f"Q8_0 values must be a 2-d int8 array, got {values.dtype} {values.shape}")
     k, n = values.shape
     if k % Q8_BLOCK:
-        raise ValueError(
-            f"K must be a multiple of the Q8_0 block ({Q8_BLOCK}), got K = {k}"
-        )
+        raise ValueError(f"K must be a multiple of the Q8_0 block ({Q8_BLOCK}), got K = {k}")
     if scales.shape != (k // Q8_BLOCK, n):
         raise ValueError(
             f"Q8_0 scales must have shape K/{Q8_BLOCK} x N = {k // Q8_BLOCK}x{n}, "
@@ -224,9 +217,7 @@ def _first_fault(
     )
 
 
-def exact_q8_0(
-    w: np.ndarray, scale_dtype: DTypeLike = np.float32
-) -> tuple[np.ndarray, np.ndarray]:
+def exact_q8_0(w: np.ndarray, scale_dtype: DTypeLike = np.float32) -> tuple[np.ndarray, np.ndarray]:
     """The Q8_0 pair that stores `w` without loss, or NotExactQ8_0 naming the first bad block.
 
     Exact means: each block's scale `max|w|/127`, computed in float64, survives a

@@ -190,10 +190,7 @@ class Ownership:
         t = self.maps[0].touches
         r0, c0, h, w = (self.owned[t.items, i] for i in range(4))
         bad = (t.rows < r0) | (t.rows >= r0 + h) | (t.cols < c0) | (t.cols >= c0 + w)
-        return [
-            (int(i), int(r), int(c))
-            for i, r, c in zip(t.items[bad], t.rows[bad], t.cols[bad])
-        ]
+        return [(int(i), int(r), int(c)) for i, r, c in zip(t.items[bad], t.rows[bad], t.cols[bad])]
 
 
 def _table_values(move: Move) -> np.ndarray:
@@ -234,9 +231,7 @@ def _concat(parts: list[Touches]) -> Touches:
         empty = np.zeros(0, dtype=np.int64)
         return Touches(empty, empty, empty)
     triples = np.unique(
-        np.concatenate(
-            [np.stack([p.items, p.rows, p.cols], axis=1) for p in parts], axis=0
-        ),
+        np.concatenate([np.stack([p.items, p.rows, p.cols], axis=1) for p in parts], axis=0),
         axis=0,
     )
     return Touches(triples[:, 0], triples[:, 1], triples[:, 2])

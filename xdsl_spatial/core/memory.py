@@ -49,7 +49,14 @@ def memory_limit() -> int:
 def format_bytes(n: int) -> str:
     """`9,437,184 bytes (9.0 MiB)`: exact, with thousands separators, and readable."""
     exact = f"{n:,} byte" + ("" if n == 1 else "s")
-    for unit, shift in (("EiB", 60), ("PiB", 50), ("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
+    for unit, shift in (
+        ("EiB", 60),
+        ("PiB", 50),
+        ("TiB", 40),
+        ("GiB", 30),
+        ("MiB", 20),
+        ("KiB", 10),
+    ):
         if n >= 1 << shift:
             return f"{exact} ({n / (1 << shift):.1f} {unit})"
     return exact

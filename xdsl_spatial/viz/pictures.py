@@ -9,8 +9,8 @@ or PNG, by the output's extension, and text in an SVG stays text (searchable, an
 what the tests read).
 
 ```python
-from xdsl_spatial import viz
-from xdsl_spatial.ownership import ownership
+from xdsl_spatial.viz import pictures as viz
+from xdsl_spatial.analysis.ownership import ownership
 
 fold = viz.find_program(module, "fold")
 svg = viz.render_graph(viz.program_graph(fold), "svg")
@@ -39,6 +39,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
+from xdsl_spatial.analysis.ownership import SHARED, Ownership, TileMap
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
@@ -57,8 +58,7 @@ from xdsl_spatial.dialects.spatial import (
     format_linear,
 )
 from xdsl_spatial.interpreters.traffic import ProgramTraffic
-from xdsl_spatial.ownership import SHARED, Ownership, TileMap
-from xdsl_spatial.traffic_io import TrafficRun
+from xdsl_spatial.interpreters.traffic_io import TrafficRun
 
 if TYPE_CHECKING:
     import graphviz
@@ -103,9 +103,7 @@ def check_extra() -> None:
 def output_format(path: str) -> str:
     ext = os.path.splitext(path)[1].lower().lstrip(".")
     if ext not in FORMATS:
-        raise VizError(
-            f"cannot tell the picture's format from '{path}': name it .svg or .png"
-        )
+        raise VizError(f"cannot tell the picture's format from '{path}': name it .svg or .png")
     return ext
 
 
@@ -174,7 +172,11 @@ def stage_kind(stage: StageOp) -> str:
     if not body and isinstance(term, YieldOp) and isinstance(term.value, BlockArgument):
         return "reduction" if sums else "copy"
     if sums:
-        return "contraction" if any(o.name in ("arith.mulf", "arith.muli") for o in body) else "reduction"
+        return (
+            "contraction"
+            if any(o.name in ("arith.mulf", "arith.muli") for o in body)
+            else "reduction"
+        )
     return "map"
 
 
@@ -224,7 +226,9 @@ def _tensor_name(v: SSAValue) -> str:
 
 def _move_lines(move: LoadOp | StoreOp) -> tuple[str, str]:
     h, w = move.block_shape
-    return origin_text(move), f"block {h}x{w} · stride {move.stride.data} · repeat {move.repeat.data}"
+    return origin_text(
+        move
+    ), f"block {h}x{w} · stride {move.stride.data} · repeat {move.repeat.data}"
 
 
 def owns_text(program: ProgramOp) -> str:
@@ -254,7 +258,9 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
         f"{program.num_items} items (grid [{', '.join(map(str, program.grid_shape))}])",
         f"{owns_text(program)} · buffers {human_bytes(used)} of {human_bytes(local)} local memory",
     ]
-    g = _digraph(program.program_name.data, _graph_title(title, refusal), nodesep="0.35", ranksep="0.45")
+    g = _digraph(
+        program.program_name.data, _graph_title(title, refusal), nodesep="0.35", ranksep="0.45"
+    )
     nid = _node_ids()
 
     loops = [op for op in program.body.walk() if isinstance(op, KLoopOp)]
@@ -276,9 +282,7 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
     cluster = None
     if loop is not None:
         cluster = gv.Digraph(f"cluster_{nid(loop)}")
-        carried = ", ".join(
-            _buffer_name(_page_buffer(v, loop)) for v in loop.inits
-        )
+        carried = ", ".join(_buffer_name(_page_buffer(v, loop)) for v in loop.inits)
         cluster.attr(
             label=f"k_loop {_value_name(loop.induction_var) or '%k'} = 0 to "
             f"{loop.trips.data}: {loop.trips.data} trip{'s' if loop.trips.data != 1 else ''}"
@@ -342,11 +346,22 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
         if page in carry_args and loop is not None:
             i = list(loop.body.block.args).index(cast(BlockArgument, page)) - 1
             init, last = loop.inits[i], _yielded(loop, i)
-            g.edge(nid(page_buffer(init)), to, label=_join(label, "acc: the carry"), color=CARRY_COLOR, fontcolor=CARRY_COLOR)
+            g.edge(
+                nid(page_buffer(init)),
+                to,
+                label=_join(label, "acc: the carry"),
+                color=CARRY_COLOR,
+                fontcolor=CARRY_COLOR,
+            )
             if page_buffer(last) is not page_buffer(init):
                 g.edge(
-                    nid(page_buffer(last)), to, label="carry: the previous trip's",
-                    color=CARRY_COLOR, fontcolor=CARRY_COLOR, style="bold", constraint="false",
+                    nid(page_buffer(last)),
+                    to,
+                    label="carry: the previous trip's",
+                    color=CARRY_COLOR,
+                    fontcolor=CARRY_COLOR,
+                    style="bold",
+                    constraint="false",
                 )
             return
         if loop is not None and page in loop.res:
@@ -363,8 +378,13 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
         i = yields.get(page)
         if loop is not None and i is not None and page_buffer(loop.inits[i]) is op.buffer:
             g.edge(
-                node, nid(op.buffer), label=_join(label, "k_yield: carry to the next trip"),
-                color=CARRY_COLOR, fontcolor=CARRY_COLOR, style="bold", constraint="false",
+                node,
+                nid(op.buffer),
+                label=_join(label, "k_yield: carry to the next trip"),
+                color=CARRY_COLOR,
+                fontcolor=CARRY_COLOR,
+                style="bold",
+                constraint="false",
             )
         else:
             g.edge(node, nid(op.buffer), label=label)
@@ -394,7 +414,9 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
             )
             for i, v in enumerate(op.ins):
                 via = op.indirect_of[i]
-                read_edge(v, node, f"[{_map_str(op.in_maps[i])}]" + (f" s0 = in{via}" if via >= 0 else ""))
+                read_edge(
+                    v, node, f"[{_map_str(op.in_maps[i])}]" + (f" s0 = in{via}" if via >= 0 else "")
+                )
             producer[op.result] = node
             write_edge(op, node, f"[{_map_str(op.out_map)}]")
         elif isinstance(op, StoreOp):
@@ -430,7 +452,12 @@ def _page_buffer(v: SSAValue, loop: KLoopOp | None) -> SSAValue:
         owner = v.owner
         if isinstance(owner, LoadOp | StageOp):
             return owner.buffer
-        if loop is not None and isinstance(v, BlockArgument) and v.owner is loop.body.block and v.index > 0:
+        if (
+            loop is not None
+            and isinstance(v, BlockArgument)
+            and v.owner is loop.body.block
+            and v.index > 0
+        ):
             v = loop.inits[v.index - 1]
         elif loop is not None and owner is loop:
             v = _yielded(loop, list(loop.res).index(v))
@@ -467,7 +494,9 @@ def _node_ids() -> Callable[[object], str]:
 def _graph_title(lines: Sequence[str], refusal: str) -> str:
     out = [_h(x) for x in lines]
     for j, x in enumerate(_short_refusal(refusal) if refusal else []):
-        out.append(f'<font color="{REFUSED_COLOR}">{"refused: " if j == 0 else ""}{_h(x.strip())}</font>')
+        out.append(
+            f'<font color="{REFUSED_COLOR}">{"refused: " if j == 0 else ""}{_h(x.strip())}</font>'
+        )
     return "<" + "<br/>".join(out) + "<br/> >"
 
 
@@ -505,15 +534,23 @@ def function_graph(functions: Sequence[func.FuncOp], refusal: str = "") -> graph
         source: dict[SSAValue, str] = {}
         for a in f.body.block.args:
             sub.node(
-                nid(a), _label(_h(_value_name(a) or f"arg{a.index}"), _type_str(a.type)),
-                shape="ellipse", style="filled", fillcolor=ROLE_FILL[Role.INPUT],
+                nid(a),
+                _label(_h(_value_name(a) or f"arg{a.index}"), _type_str(a.type)),
+                shape="ellipse",
+                style="filled",
+                fillcolor=ROLE_FILL[Role.INPUT],
             )
             source[a] = nid(a)
         for op in f.body.block.ops:
             node = nid(op)
             if isinstance(op, ProgramOp):
-                sub.node(node, _program_summary(op), shape="box", style="filled,bold",
-                         fillcolor="#fde9d9" if op.KIND == "fold" else "#e3ecfa")
+                sub.node(
+                    node,
+                    _program_summary(op),
+                    shape="box",
+                    style="filled,bold",
+                    fillcolor="#fde9d9" if op.KIND == "fold" else "#e3ecfa",
+                )
             elif isinstance(op, func.ReturnOp):
                 sub.node(node, "return", shape="box", style="rounded")
             else:
@@ -525,8 +562,13 @@ def function_graph(functions: Sequence[func.FuncOp], refusal: str = "") -> graph
                 if isinstance(r.type, TensorType):
                     returned = any(isinstance(u.operation, func.ReturnOp) for u in r.uses)
                     fill = ROLE_FILL[Role.OUTPUT] if returned else "#f3f3f3"
-                    sub.node(nid(r), _label(_h(_value_name(r) or "tensor"), _type_str(r.type)),
-                             shape="ellipse", style="filled", fillcolor=fill)
+                    sub.node(
+                        nid(r),
+                        _label(_h(_value_name(r) or "tensor"), _type_str(r.type)),
+                        shape="ellipse",
+                        style="filled",
+                        fillcolor=fill,
+                    )
                     g.edge(node, nid(r))
                     source[r] = nid(r)
                 else:
@@ -662,19 +704,32 @@ def tiles_figure(own: Ownership, refusal: str = "") -> Figure:
     fig = _figure(width + 1.4, total)
     grid = "x".join(map(str, own.grid))
     fig.text(
-        0.5, 1 - 0.15 / total,
+        0.5,
+        1 - 0.15 / total,
         f"{own.kind} {own.program}: which of its {n} work items (grid [{grid}], "
         "numbered row-major) moves which tile",
-        ha="center", va="top", fontsize=13, weight="bold",
+        ha="center",
+        va="top",
+        fontsize=13,
+        weight="bold",
     )
     for j, line in enumerate(refusal_lines):
-        fig.text(0.5, 1 - (0.5 + 0.26 * j) / total, ("refused by the verifier: " if j == 0 else "") + line,
-                 ha="center", va="top", fontsize=11, color=MARK_RED)
+        fig.text(
+            0.5,
+            1 - (0.5 + 0.26 * j) / total,
+            ("refused by the verifier: " if j == 0 else "") + line,
+            ha="center",
+            va="top",
+            fontsize=11,
+            color=MARK_RED,
+        )
     y = total - head
     left = 0.75
     for idx, (m, pw, ph) in enumerate(layout):
         y -= above + ph
-        ax = fig.add_axes((left / fig.get_figwidth(), y / total, pw / fig.get_figwidth(), ph / total))
+        ax = fig.add_axes(
+            (left / fig.get_figwidth(), y / total, pw / fig.get_figwidth(), ph / total)
+        )
         _draw_tile_map(ax, m, own, colors, patches, is_primary=idx == 0)
         y -= below(m)
 
@@ -690,12 +745,20 @@ def tiles_figure(own: Ownership, refusal: str = "") -> Figure:
         mlines.Line2D([], [], color="black", linestyle="--", label="what an item owns"),
         patches.Patch(facecolor="none", edgecolor=MARK_RED, hatch="xx", label="refused tile"),
     ]
-    fig.legend(handles=handles, loc="lower center", ncol=8, fontsize=9, frameon=False,
-               bbox_to_anchor=(0.5, 0.02 / total))
+    fig.legend(
+        handles=handles,
+        loc="lower center",
+        ncol=8,
+        fontsize=9,
+        frameon=False,
+        bbox_to_anchor=(0.5, 0.02 / total),
+    )
     return fig
 
 
-def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, patches: Any, is_primary: bool) -> None:
+def _draw_tile_map(
+    ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, patches: Any, is_primary: bool
+) -> None:
     r_lo, c_lo, h, w = m.extent
     owner = m.owner
     rgb = np.empty((h, w, 3))
@@ -725,12 +788,24 @@ def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, pat
     if m.outside.any():
         notes.append(f"{int(m.outside.sum())} tiles outside '{m.name}'")
     if notes:  # under the axis label
-        ax.annotate("refused: " + "; ".join(notes), xy=(0, 0), xycoords="axes fraction",
-                    xytext=(0, -36), textcoords="offset points", ha="left", va="top",
-                    fontsize=10, color=MARK_RED, weight="bold", annotation_clip=False)
+        ax.annotate(
+            "refused: " + "; ".join(notes),
+            xy=(0, 0),
+            xycoords="axes fraction",
+            xytext=(0, -36),
+            textcoords="offset points",
+            ha="left",
+            va="top",
+            fontsize=10,
+            color=MARK_RED,
+            weight="bold",
+            annotation_clip=False,
+        )
     # The tensor's own edge, when moves reach past it.
     if m.outside.any():
-        ax.add_patch(patches.Rectangle((0, 0), m.grid[1], m.grid[0], fill=False, lw=2.0, ec="black"))
+        ax.add_patch(
+            patches.Rectangle((0, 0), m.grid[1], m.grid[0], fill=False, lw=2.0, ec="black")
+        )
     pos = ax.get_position()
     fig = ax.get_figure()
     _ticks(ax, x0, x1, y0, y1, pos.width * fig.get_figwidth(), pos.height * fig.get_figheight())
@@ -746,14 +821,32 @@ def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, pat
         # The padded part of the last tile row (and column), as one band each.
         if fr:
             row = m.grid[0] - 1
-            ax.add_patch(patches.Rectangle(
-                (0, row + fr), m.grid[1], 1 - fr, fill=False, hatch="////", ec=(1, 1, 1, 0.55),
-                lw=0, gid=f"pad-{m.name}-rows"))
+            ax.add_patch(
+                patches.Rectangle(
+                    (0, row + fr),
+                    m.grid[1],
+                    1 - fr,
+                    fill=False,
+                    hatch="////",
+                    ec=(1, 1, 1, 0.55),
+                    lw=0,
+                    gid=f"pad-{m.name}-rows",
+                )
+            )
         if fc:
             col = m.grid[1] - 1
-            ax.add_patch(patches.Rectangle(
-                (col + fc, 0), 1 - fc, m.grid[0], fill=False, hatch="\\\\\\\\", ec=(1, 1, 1, 0.55),
-                lw=0, gid=f"pad-{m.name}-cols"))
+            ax.add_patch(
+                patches.Rectangle(
+                    (col + fc, 0),
+                    1 - fc,
+                    m.grid[0],
+                    fill=False,
+                    hatch="\\\\\\\\",
+                    ec=(1, 1, 1, 0.55),
+                    lw=0,
+                    gid=f"pad-{m.name}-cols",
+                )
+            )
 
     # Labels: each item at the middle of the tiles it alone moves, when they fit.
     cw = ax.get_position().width * ax.figure.get_figwidth() / w
@@ -766,30 +859,67 @@ def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, pat
             label = str(i)
         if wi < CHAR_IN * (len(label) + 0.5) or hi < 0.14:
             continue
-        ax.text(c_lo + (cc.min() + cc.max() + 1) / 2, r_lo + (rr.min() + rr.max() + 1) / 2, label,
-                ha="center", va="center", fontsize=9, color="black",
-                gid=f"label-{m.name}-item-{i}")
+        ax.text(
+            c_lo + (cc.min() + cc.max() + 1) / 2,
+            r_lo + (rr.min() + rr.max() + 1) / 2,
+            label,
+            ha="center",
+            va="center",
+            fontsize=9,
+            color="black",
+            gid=f"label-{m.name}-item-{i}",
+        )
     if (owner == SHARED).any() and not m.overlap.any():
         rr, cc = np.nonzero(owner == SHARED)
-        readers = np.unique(m.touches.items[np.isin(
-            (m.touches.rows - r_lo) * w + (m.touches.cols - c_lo), rr * w + cc)])
+        readers = np.unique(
+            m.touches.items[
+                np.isin((m.touches.rows - r_lo) * w + (m.touches.cols - c_lo), rr * w + cc)
+            ]
+        )
         text = _item_list(readers.tolist(), own.num_items)
         text = f"read by {text}" if m.access == "read" else text
         mid_y = r_lo + (rr.min() + rr.max() + 1) / 2
         if (cc.max() - cc.min() + 1) * cw > CHAR_IN * (len(text) + 1):
-            ax.text(c_lo + (cc.min() + cc.max() + 1) / 2, mid_y, text, ha="center", va="center",
-                    fontsize=9, color="black")
+            ax.text(
+                c_lo + (cc.min() + cc.max() + 1) / 2,
+                mid_y,
+                text,
+                ha="center",
+                va="center",
+                fontsize=9,
+                color="black",
+            )
         else:  # too narrow: beside the tiles
-            ax.text(c_lo + cc.max() + 1.15, mid_y, text, ha="left", va="center", fontsize=9,
-                    color="black", clip_on=False)
+            ax.text(
+                c_lo + cc.max() + 1.15,
+                mid_y,
+                text,
+                ha="left",
+                va="center",
+                fontsize=9,
+                color="black",
+                clip_on=False,
+            )
 
     if is_primary and m.access == "write" and own.owned.size:
         for i, (r0, c0, oh, ow) in enumerate(own.owned.tolist()):
-            ax.add_patch(patches.Rectangle((c0, r0), ow, oh, fill=False, ls="--", lw=1.0,
-                                           ec="black", gid=f"owns-item-{i}"))
+            ax.add_patch(
+                patches.Rectangle(
+                    (c0, r0), ow, oh, fill=False, ls="--", lw=1.0, ec="black", gid=f"owns-item-{i}"
+                )
+            )
         for i, rr, cc in own.strays()[:MAX_MARKS]:
-            ax.add_patch(patches.Rectangle((cc, rr), 1, 1, fill=False, lw=2.2, ec=STRAY,
-                                           gid=f"stray-{m.name}-{rr}-{cc}-item-{i}"))
+            ax.add_patch(
+                patches.Rectangle(
+                    (cc, rr),
+                    1,
+                    1,
+                    fill=False,
+                    lw=2.2,
+                    ec=STRAY,
+                    gid=f"stray-{m.name}-{rr}-{cc}-item-{i}",
+                )
+            )
 
     marks = 0
     for kind, mask in (("overlap", m.overlap), ("unwritten", m.unwritten), ("outside", m.outside)):
@@ -798,9 +928,18 @@ def _draw_tile_map(ax: Axes, m: TileMap, own: Ownership, colors: np.ndarray, pat
                 break
             marks += 1
             tr, tc = int(rr) + r_lo, int(cc) + c_lo
-            ax.add_patch(patches.Rectangle(
-                (tc, tr), 1, 1, fill=False, hatch="xx", ec=MARK_RED, lw=1.5,
-                gid=f"{kind}-{m.name}-{tr}-{tc}"))
+            ax.add_patch(
+                patches.Rectangle(
+                    (tc, tr),
+                    1,
+                    1,
+                    fill=False,
+                    hatch="xx",
+                    ec=MARK_RED,
+                    lw=1.5,
+                    gid=f"{kind}-{m.name}-{tr}-{tc}",
+                )
+            )
     _mark_notes(ax, m, own)
 
 
@@ -825,11 +964,30 @@ def _mark_notes(ax: Axes, m: TileMap, own: Ownership) -> None:
         mid_y = r_lo + (rr.min() + rr.max() + 1) / 2
         box = {"boxstyle": "round,pad=0.2", "fc": "white", "ec": MARK_RED, "alpha": 0.9}
         if kind == "outside":  # past the tensor's edge, where nothing else is drawn
-            ax.text(c_lo + cc.max() + 1.2, mid_y, text, ha="left", va="center", fontsize=9,
-                    color=MARK_RED, weight="bold", bbox=box, clip_on=False)
+            ax.text(
+                c_lo + cc.max() + 1.2,
+                mid_y,
+                text,
+                ha="left",
+                va="center",
+                fontsize=9,
+                color=MARK_RED,
+                weight="bold",
+                bbox=box,
+                clip_on=False,
+            )
         else:
-            ax.text(c_lo + (cc.min() + cc.max() + 1) / 2, mid_y, text, ha="center",
-                    va="center", fontsize=9, color=MARK_RED, weight="bold", bbox=box)
+            ax.text(
+                c_lo + (cc.min() + cc.max() + 1) / 2,
+                mid_y,
+                text,
+                ha="center",
+                va="center",
+                fontsize=9,
+                color=MARK_RED,
+                weight="bold",
+                bbox=box,
+            )
 
 
 def _ticks(ax: Axes, x0: int, x1: int, y0: int, y1: int, w_in: float, h_in: float) -> None:
@@ -891,8 +1049,10 @@ def traffic_figure(runs: Sequence[TrafficRun]) -> Figure:
     """Bytes loaded and stored per program and tensor (one run), or per layer (several),
     and each weight's bytes per element against a bf16 copy."""
     if not any(r.programs for r in runs):
-        raise VizError("no spatial program ran, so there is no traffic to draw "
-                       "(lower the module first, e.g. -p q8-lower)")
+        raise VizError(
+            "no spatial program ran, so there is no traffic to draw "
+            "(lower the module first, e.g. -p q8-lower)"
+        )
     if len(runs) == 1:
         return _traffic_per_program(runs[0])
     return _traffic_per_layer(runs)
@@ -913,9 +1073,15 @@ def _traffic_per_program(run: TrafficRun) -> Figure:
     head, gap_top, xlabel, title = 0.55, 0.3, 0.6, 0.45
     total = head + gap_top + h_top + xlabel + legend_h + (title + h_bot + xlabel if folds else 0.0)
     fig = _figure(12.0, total)
-    fig.text(0.5, 1 - 0.15 / total,
-             f"bytes moved by @{run.entry}, per program and tensor (whole tiles, as the chip moves them)",
-             ha="center", va="top", fontsize=13, weight="bold")
+    fig.text(
+        0.5,
+        1 - 0.15 / total,
+        f"bytes moved by @{run.entry}, per program and tensor (whole tiles, as the chip moves them)",
+        ha="center",
+        va="top",
+        fontsize=13,
+        weight="bold",
+    )
     y_top = total - head - gap_top - h_top
     ax = fig.add_axes((0.3, y_top / total, BAR_WIDTH, h_top / total))
     biggest = max(max(p.load_bytes, p.store_bytes) for p in programs) or 1
@@ -931,19 +1097,39 @@ def _traffic_per_program(run: TrafficRun) -> Figure:
                 b = moved.get(t, 0)
                 if not b:
                     continue
-                ax.barh(yv, b / scale, left=left, color=palette[t], edgecolor="white",
-                        height=0.8, gid=f"bar-{p.name}-{what}-{t}")
+                ax.barh(
+                    yv,
+                    b / scale,
+                    left=left,
+                    color=palette[t],
+                    edgecolor="white",
+                    height=0.8,
+                    gid=f"bar-{p.name}-{what}-{t}",
+                )
                 inches = b / biggest / XPAD * BAR_WIDTH * 12.0
                 size = human_bytes(b)
                 if inches > CHAR_IN * 8 / 9 * (max(len(t), len(size)) + 0.5):
-                    ax.text(left + b / scale / 2, yv, f"{t}\n{size}", ha="center",
-                            va="center", fontsize=8, color="white", weight="bold")
+                    ax.text(
+                        left + b / scale / 2,
+                        yv,
+                        f"{t}\n{size}",
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                        color="white",
+                        weight="bold",
+                    )
                 else:
                     small.append(f"{t} {human_bytes(b)}")
                 left += b / scale
             if small:
-                ax.text(left + biggest / scale * 0.01, yv, "\n".join(small), va="center",
-                        fontsize=8.5 if len(small) < 3 else 7)
+                ax.text(
+                    left + biggest / scale * 0.01,
+                    yv,
+                    "\n".join(small),
+                    va="center",
+                    fontsize=8.5 if len(small) < 3 else 7,
+                )
     ax.set_yticks(ys, labels, fontsize=9)
     ax.set_ylim(len(ys) - 0.4, -0.6)
     ax.set_xlim(0, biggest / scale * XPAD)
@@ -952,7 +1138,10 @@ def _traffic_per_program(run: TrafficRun) -> Figure:
     patches = require("matplotlib.patches")
     fig.legend(
         handles=[patches.Patch(color=palette[t], label=t) for t in tensors],
-        loc="upper center", ncol=6, fontsize=9, frameon=False,
+        loc="upper center",
+        ncol=6,
+        fontsize=9,
+        frameon=False,
         bbox_to_anchor=(0.6, (y_top - xlabel) / total),
     )
     if folds:
@@ -976,8 +1165,9 @@ def _tensor_palette(tensors: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def _bytes_per_weight(ax: Axes, folds: Sequence[tuple[str, ProgramTraffic]], palette: dict[str, Any],
-                      per_tensor: bool) -> None:
+def _bytes_per_weight(
+    ax: Axes, folds: Sequence[tuple[str, ProgramTraffic]], palette: dict[str, Any], per_tensor: bool
+) -> None:
     """Each fold's bytes per weight, split by what it loads, over a bf16 copy's 2."""
     ys, labels = [], []
     for j, (label, p) in enumerate(folds):
@@ -991,8 +1181,13 @@ def _bytes_per_weight(ax: Axes, folds: Sequence[tuple[str, ProgramTraffic]], pal
         parts = ", ".join(
             f"{t} {b / p.weight_elems:.3g}" for t, b in sorted(keys.items(), key=lambda kv: -kv[1])
         )
-        ax.text(left + 0.02, y, f"{left:.4f} B/weight ({left / BF16_BYTES:.0%} of bf16)\n{parts}",
-                va="center", fontsize=8.5)
+        ax.text(
+            left + 0.02,
+            y,
+            f"{left:.4f} B/weight ({left / BF16_BYTES:.0%} of bf16)\n{parts}",
+            va="center",
+            fontsize=8.5,
+        )
         ax.barh(y + 1, BF16_BYTES, color="#d9d9d9", edgecolor="#999999", height=0.8, hatch="//")
         ax.text(BF16_BYTES + 0.02, y + 1, "2 B/weight", va="center", fontsize=9)
         ys += [y, y + 1]
@@ -1044,9 +1239,15 @@ def _traffic_per_layer(runs: Sequence[TrafficRun]) -> Figure:
     total = head + 0.3 + h + xlabel + legend_h + title + h + xlabel
     fig = _figure(12.0, total)
     nprog = sum(len(r.programs) for r in runs)
-    fig.text(0.5, 1 - 0.15 / total,
-             f"bytes moved by {len(runs)} runs ({nprog} programs), per layer",
-             ha="center", va="top", fontsize=13, weight="bold")
+    fig.text(
+        0.5,
+        1 - 0.15 / total,
+        f"bytes moved by {len(runs)} runs ({nprog} programs), per layer",
+        ha="center",
+        va="top",
+        fontsize=13,
+        weight="bold",
+    )
     y_top = total - head - 0.3 - h
     ax = fig.add_axes((0.2, y_top / total, 0.7, h / total))
     biggest = max(sum(a.values()) for a in moved.values()) or 1
@@ -1056,8 +1257,15 @@ def _traffic_per_layer(runs: Sequence[TrafficRun]) -> Figure:
         for c, color in zip(CATEGORIES, CATEGORY_COLORS):
             b = moved[k][c]
             if b:
-                ax.barh(y, b / scale, left=left, color=color, edgecolor="white", height=0.8,
-                        gid=f"bar-{k}-{c}")
+                ax.barh(
+                    y,
+                    b / scale,
+                    left=left,
+                    color=color,
+                    edgecolor="white",
+                    height=0.8,
+                    gid=f"bar-{k}-{c}",
+                )
                 left += b / scale
         ax.text(left, y, f" {human_bytes(sum(moved[k].values()))}", va="center", fontsize=8.5)
     ax.set_yticks(range(n), keys, fontsize=9)
@@ -1066,9 +1274,16 @@ def _traffic_per_layer(runs: Sequence[TrafficRun]) -> Figure:
     ax.set_xlabel(f"bytes moved ({unit}): loaded, then stored", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     patches = require("matplotlib.patches")
-    fig.legend(handles=[patches.Patch(color=c, label=l) for l, c in zip(CATEGORIES, CATEGORY_COLORS)],
-               loc="upper center", ncol=4, fontsize=9, frameon=False,
-               bbox_to_anchor=(0.55, (y_top - xlabel) / total))
+    fig.legend(
+        handles=[
+            patches.Patch(color=c, label=name) for name, c in zip(CATEGORIES, CATEGORY_COLORS)
+        ],
+        loc="upper center",
+        ncol=4,
+        fontsize=9,
+        frameon=False,
+        bbox_to_anchor=(0.55, (y_top - xlabel) / total),
+    )
     bx = fig.add_axes((0.2, xlabel / total, 0.7, h / total))
     for y, k in enumerate(keys):
         acc, welems = folded[k]
@@ -1079,10 +1294,22 @@ def _traffic_per_layer(runs: Sequence[TrafficRun]) -> Figure:
             v = acc[c] / welems
             bx.barh(y, v, left=left, color=color, edgecolor="white", height=0.8)
             left += v
-        bx.text(left + 0.02, y, f"{left:.4f} ({left / BF16_BYTES:.0%} of bf16)", va="center", fontsize=8.5)
+        bx.text(
+            left + 0.02,
+            y,
+            f"{left:.4f} ({left / BF16_BYTES:.0%} of bf16)",
+            va="center",
+            fontsize=8.5,
+        )
     bx.axvline(BF16_BYTES, color="#555555", ls="--", lw=1.2)
-    bx.text(BF16_BYTES + 0.02, n - 0.6, "a bf16 copy: 2 B/weight", fontsize=9, va="bottom",
-            color="#555555")
+    bx.text(
+        BF16_BYTES + 0.02,
+        n - 0.6,
+        "a bf16 copy: 2 B/weight",
+        fontsize=9,
+        va="bottom",
+        color="#555555",
+    )
     bx.set_yticks(range(n), keys, fontsize=9)
     bx.set_ylim(n - 0.4, -0.6)
     bx.set_xlim(0, BF16_BYTES * 1.35)
@@ -1120,7 +1347,7 @@ def find_program(module: ModuleOp, name: str, entry: str | None = None) -> Progr
     found = [(fn, p) for fn, p in programs(module) if entry is None or fn == entry]
     hits = [(fn, p) for fn, p in found if p.program_name.data == name]
     if not hits:
-        hits = [(fn, p) for fn, p in found if p.KIND == name]
+        hits = [(fn, p) for fn, p in found if name == p.KIND]
     if len(hits) == 1:
         return hits[0][1]
     shown = [f"{p.program_name.data} ({p.KIND}, @{fn})" for fn, p in found[:LISTED]]

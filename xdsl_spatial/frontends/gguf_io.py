@@ -26,13 +26,13 @@ loops for as long as a corrupt array length says.
 
 from __future__ import annotations
 
-import mmap
 import importlib.metadata
+import mmap
 import os
-from pathlib import Path
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,9 +47,9 @@ from gguf.constants import (
 from gguf.quants import dequantize as gguf_dequantize
 from numpy.typing import DTypeLike
 
+from xdsl_spatial.core.memory import plural
+from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_part
-from xdsl_spatial.memory import plural
-from xdsl_spatial.quant import quantize_q8_0
 
 Q8_0_BLOCK_BYTES = 2 + Q8_BLOCK
 """One GGUF Q8_0 block: an fp16 scale, then 32 int8 values."""
@@ -248,7 +248,7 @@ def open_gguf(path: str | os.PathLike[str]) -> GGUFReader:
         raise GGUFError(f"{where}: {e}") from None
     except OSError as e:
         raise GGUFError(f"{where}: cannot read the file: {e.strerror or e}") from None
-    except Exception as e:  # noqa: BLE001 - gguf's reader raises anything on bad bytes
+    except Exception as e:
         raise GGUFError(f"{where}: not a valid GGUF file: {e}") from None
 
 
@@ -294,8 +294,7 @@ def _matrix(path: str, t: Any) -> tuple[int, int]:
     info = _info(t)
     if not info.is_matrix:
         raise GGUFError(
-            f"{path}: tensor {t.name} is not a 2-d tensor (dims "
-            f"{'x'.join(map(str, info.dims))})"
+            f"{path}: tensor {t.name} is not a 2-d tensor (dims {'x'.join(map(str, info.dims))})"
         )
     if info.k == 0 or info.n == 0:
         raise GGUFError(f"{path}: tensor {t.name} is empty ({info.k}x{info.n})")
@@ -314,9 +313,7 @@ def _scale_dtype(scale_dtype: DTypeLike) -> np.dtype:
     return dt
 
 
-def _repack(
-    raw: np.ndarray, k: int, n: int, sdt: np.dtype
-) -> tuple[np.ndarray, np.ndarray]:
+def _repack(raw: np.ndarray, k: int, n: int, sdt: np.dtype) -> tuple[np.ndarray, np.ndarray]:
     blocks = raw.reshape(n, k // Q8_BLOCK, Q8_0_BLOCK_BYTES)
     d = np.ascontiguousarray(blocks[:, :, :2]).view("<f2").reshape(n, k // Q8_BLOCK)
     scales = np.empty((k // Q8_BLOCK, n), sdt)
@@ -376,16 +373,14 @@ def _dequantized(path: str, t: Any, k: int, n: int) -> np.ndarray:
         raise GGUFError(
             f"{path}: tensor {t.name} is {t.tensor_type.name}, which gguf cannot dequantise"
         ) from None
-    except Exception as e:  # noqa: BLE001 - gguf's dequantisers assume well-formed data
+    except Exception as e:
         raise GGUFError(
             f"{path}: tensor {t.name} ({t.tensor_type.name}) cannot be dequantised: {e}"
         ) from None
     return np.asarray(w, np.float32).reshape(n, k).T
 
 
-def _error(
-    tensor: Any, w: np.ndarray, values: np.ndarray, scales: np.ndarray
-) -> Requantization:
+def _error(tensor: Any, w: np.ndarray, values: np.ndarray, scales: np.ndarray) -> Requantization:
     k, n = w.shape
     step = max(1, (1 << 20) // (Q8_BLOCK * n))
     worst = 0.0
@@ -433,17 +428,13 @@ def _wanted_parts(
     for arg, (shape, dtype) in wanted.items():
         parsed = stored_part(arg)
         if parsed is None:
-            raise GGUFError(
-                f"{path}: {arg} is not a stored Q8_0 name (W__q8 or W__q8_scale)"
-            )
+            raise GGUFError(f"{path}: {arg} is not a stored Q8_0 name (W__q8 or W__q8_scale)")
         weight, part = parsed
         dt = np.dtype(dtype)
         if part == Q8Part.VALUES and dt != np.int8:
             raise GGUFError(f"{path}: tensor {weight}: {arg} must be int8, got {dt}")
         if part == Q8Part.SCALES and dt not in _SCALE_DTYPES:
-            raise GGUFError(
-                f"{path}: tensor {weight}: {arg} must be float16 or float32, got {dt}"
-            )
+            raise GGUFError(f"{path}: tensor {weight}: {arg} must be float16 or float32, got {dt}")
         by_weight.setdefault(weight, {})[part] = (arg, tuple(shape), dt)
     return by_weight
 
@@ -490,9 +481,7 @@ def bind_weights(
         plan.append((weight, parts))
     bound: dict[str, np.ndarray] = {}
     for weight, parts in plan:
-        sdt = (
-            parts[Q8Part.SCALES][2] if Q8Part.SCALES in parts else np.dtype(np.float16)
-        )
+        sdt = parts[Q8Part.SCALES][2] if Q8Part.SCALES in parts else np.dtype(np.float16)
         if _tensor(reader, where, weight).tensor_type == GGMLQuantizationType.Q8_0:
             values, scales = q8_0_parts(reader, weight, sdt)
         else:

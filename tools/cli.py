@@ -8,7 +8,7 @@ option argparse cannot read, or options that do not go together).
 A tool is a parser and a body; `run` does the rest:
 
 ```python
-from xdsl_spatial import cli
+from xdsl_spatial.tools import cli
 
 def _parser() -> cli.ArgumentParser:
     p = cli.ArgumentParser(prog="spatial-foo", description="...")
@@ -63,37 +63,51 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import os
 import sys
-import tempfile
 import warnings
-from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from xdsl_spatial.ir_io import PipelineError, format_diagnostic
-from xdsl_spatial.memory import parse_bytes
+from xdsl_spatial.core.files import (  # re-exported: a tool needs only `cli`
+    EXIT_ERROR,
+    EXIT_USAGE,
+    ToolError,
+    UsageError,
+    atomic_write,
+    check_output_path,
+    read_text,
+    write_file,
+)
+from xdsl_spatial.core.ir_io import PipelineError, format_diagnostic
+from xdsl_spatial.core.memory import parse_bytes
+from xdsl_spatial.interpreters.arguments import RunError
 
 EXIT_OK = 0
-EXIT_ERROR = 1
-EXIT_USAGE = 2
+
+__all__ = [  # the files' half lives in core.files; a tool needs only `cli`
+    "EXIT_ERROR",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "ArgumentParser",
+    "ToolError",
+    "UsageError",
+    "atomic_write",
+    "byte_count",
+    "check_output_path",
+    "guarded",
+    "non_negative_int",
+    "positive_int",
+    "read_text",
+    "report",
+    "run",
+    "write_file",
+]
 
 TRACEBACK_ENV = "XDSL_SPATIAL_TRACEBACK"
 """Set to 1 to let an internal error raise with its traceback."""
-
-
-class ToolError(Exception):
-    """An error the user can fix: `PROG: error: MESSAGE`, exit code 1."""
-
-    exit_code = EXIT_ERROR
-
-
-class UsageError(ToolError):
-    """Options that do not go together: `PROG: error: MESSAGE`, exit code 2."""
-
-    exit_code = EXIT_USAGE
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -134,101 +148,6 @@ def byte_count(text: str) -> int:
 
 
 # --------------------------------------------------------------------------------------
-# Files
-# --------------------------------------------------------------------------------------
-
-
-def read_text(path: str, what: str = "") -> str:
-    """The UTF-8 text of `path` (`-` reads stdin), or a ToolError saying why not."""
-    label = f"{what} '{path}'" if what else f"'{path}'"
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except IsADirectoryError:
-        raise ToolError(f"cannot read {label}: it is a directory") from None
-    except OSError as e:
-        raise ToolError(f"cannot read {label}: {e.strerror or e}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ToolError(
-            f"cannot read {label}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})"
-        ) from None
-
-
-def check_output_path(path: str | None, option: str) -> None:
-    """A ToolError now if `path` (given with `option`) cannot be written."""
-    if path is None or path == "-":
-        return
-    if os.path.isdir(path):
-        raise ToolError(f"cannot write {option} '{path}': it is a directory")
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise ToolError(f"cannot write {option} '{path}': no directory '{directory}'")
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise ToolError(f"cannot write {option} '{path}': '{directory}' is not writable")
-
-
-def _mode_for(path: str) -> int:
-    """The permissions the written file gets: the existing file's, else the umask's."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-@contextlib.contextmanager
-def atomic_write(path: str | None, mode: str = "w", option: str = "output") -> Iterator[IO[Any]]:
-    """A stream to write the output into; it replaces `path` only when the block
-    succeeds (the text is held in memory, then written beside `path` and renamed).
-    `path` None or `-` streams to stdout instead."""
-    binary = "b" in mode
-    if path is None or path == "-":
-        yield sys.stdout.buffer if binary else sys.stdout
-        return
-    check_output_path(path, option)
-    held: io.BytesIO | io.StringIO = io.BytesIO() if binary else io.StringIO()
-    yield held
-    data = held.getvalue()
-    write_file(path, data if isinstance(data, bytes) else data.encode("utf-8"), option)
-
-
-def write_file(path: str, payload: bytes, option: str = "output") -> None:
-    """Write `payload` to `path` whole or not at all (see `atomic_write`); a write
-    that fails is a `ToolError` naming `option` and `path`."""
-    try:
-        _replace(path, payload)
-    except OSError as e:
-        raise ToolError(f"cannot write {option} '{path}': {e.strerror or e}") from None
-
-
-def _replace(path: str, payload: bytes) -> None:
-    """Put `payload` in `path`: through a temporary file beside it, renamed."""
-    if os.path.exists(path) and not os.path.isfile(path):
-        # A device or a pipe (/dev/null, /dev/stdout): nothing to replace, write to it.
-        with open(path, "wb") as f:
-            f.write(payload)
-        return
-    path = os.path.realpath(path)  # through a symlink: replace the file, keep the link
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _mode_for(path))
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-# --------------------------------------------------------------------------------------
 # Running a tool
 # --------------------------------------------------------------------------------------
 
@@ -236,8 +155,6 @@ def _replace(path: str, payload: bytes) -> None:
 def diagnostic(prog: str, e: BaseException) -> tuple[str, int] | None:
     """The text (one diagnostic) and exit code of an error the tools expect, or None
     for one nothing expects."""
-    from xdsl_spatial.interpreters.arguments import RunError
-
     if isinstance(e, ToolError):
         return f"{prog}: error: {e}", e.exit_code
     if isinstance(e, (ParseError, DiagnosticException)):

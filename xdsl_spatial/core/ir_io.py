@@ -19,7 +19,7 @@ named by its text alone. Beyond what xDSL 0.75 checks, `parse_module`
 
 - refuses, before lexing, a string literal that does not end on its line (xDSL's
   lexer backtracks exponentially over one) and a dense attribute whose elements
-  would not fit the memory limit (`xdsl_spatial.memory`);
+  would not fit the memory limit (`xdsl_spatial.core.memory`);
 - names the op holding an attribute or type that does not verify (a page of 0
   tiles), which xDSL raises with no op;
 - checks that every value's definition dominates its uses (`verify_dominance`),
@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import io
+import itertools
 import math
 import re
 import struct
@@ -75,7 +76,7 @@ from xdsl.utils.exceptions import (
 )
 from xdsl.utils.lexer import Input, Location, Span
 
-from xdsl_spatial.memory import format_bytes, memory_limit
+from xdsl_spatial.core.memory import format_bytes, memory_limit
 
 # --------------------------------------------------------------------------------------
 # Diagnostics
@@ -138,7 +139,7 @@ def op_text(op: Operation) -> str:
             Printer(stream=stream, print_generic_format=generic).print_op(op)
         except _FirstLine.Full:
             pass
-        except Exception:  # noqa: BLE001 - a custom printer may assume valid IR
+        except Exception:
             continue
         text = stream.getvalue().split("\n", 1)[0].rstrip()
         if len(text) > _CONTEXT_WIDTH:
@@ -198,7 +199,9 @@ def format_diagnostic(e: BaseException, prog: str) -> str:
     return f"{prog}: error: {diagnostic_text(e)}"
 
 
-_MARKED = re.compile(r'\s*((?:%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=\s*)?"([\w.$-]+)"')
+_MARKED = re.compile(
+    r'\s*((?:%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=\s*)?"([\w.$-]+)"'
+)
 
 
 def marked_op(module: Operation, e: BaseException) -> Operation | None:
@@ -207,7 +210,7 @@ def marked_op(module: Operation, e: BaseException) -> Operation | None:
     names; None when it is not there or not one op."""
     for note in getattr(e, "__notes__", ()):
         lines = str(note).splitlines()
-        for above, line in zip(lines, lines[1:]):
+        for above, line in itertools.pairwise(lines):
             if not re.fullmatch(r"\s*\^+-*\s*", line):
                 continue
             m = _MARKED.match(above)
@@ -242,7 +245,7 @@ def diagnostic_text(e: BaseException) -> str:
     text = str(e).strip()
     for note in getattr(e, "__notes__", ()):
         lines = str(note).splitlines()
-        for above, line in zip(lines, lines[1:]):
+        for above, line in itertools.pairwise(lines):
             if re.fullmatch(r"\s*\^+-*\s*", line):
                 op = above.strip()
                 if len(op) > _CONTEXT_WIDTH:
@@ -269,9 +272,7 @@ xDSL's own pattern backtracks exponentially) and everything else."""
 _ESCAPE = re.compile(r'\\(?:["nt\\]|[0-9A-Fa-f]{2})')
 
 _DENSE = re.compile(r"(?<![\w.$-])dense<")
-_DENSE_TYPE = re.compile(
-    r"\s*:\s*(?:tensor|vector|memref)\s*<\s*((?:\d+\s*x\s*)*)([A-Za-z]\w*)"
-)
+_DENSE_TYPE = re.compile(r"\s*:\s*(?:tensor|vector|memref)\s*<\s*((?:\d+\s*x\s*)*)([A-Za-z]\w*)")
 _ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "tf32": 4, "f64": 8, "index": 8}
 
 PARSE_BYTES_PER_ELEMENT = 8
@@ -291,7 +292,7 @@ def _string_error(text: str, pos: int) -> str:
         if c == "\\":
             if _ESCAPE.match(line, i) is None:
                 return (
-                    f"invalid escape sequence '{line[i:i + 2]}' in a string literal "
+                    f"invalid escape sequence '{line[i : i + 2]}' in a string literal "
                     '(allowed: \\n, \\t, \\\\, \\" and two hex digits)'
                 )
             i += 3 if line[i + 1] not in '"nt\\' else 2
@@ -411,7 +412,13 @@ class SourceParser(Parser):
         except VerifyException as e:
             raise self.op_error_at(start, str(e)) from None
         except (
-            ValueError, OverflowError, IndexError, KeyError, TypeError, AssertionError, struct.error
+            ValueError,
+            OverflowError,
+            IndexError,
+            KeyError,
+            TypeError,
+            AssertionError,
+            struct.error,
         ) as e:
             # xDSL's op parsers assume well-formed text: a missing `outs(...)` indexes
             # past a tuple, an integer beyond i64 fails a conversion, a grid axis beyond
@@ -591,17 +598,13 @@ def _expects(t: Any) -> str:
 
 
 def _check_options(cls: type[ModulePass], spec: ArgSpec) -> None:
-    fields = {
-        f.name: f for f in dataclasses.fields(cls) if f.init and f.name != "name"
-    }
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init and f.name != "name"}
     hints = get_type_hints(cls)
     for key, value in spec.parameters.items():
         field = key.replace("-", "_")
         if field not in fields:
             known = ", ".join(_option(f) for f in fields) or "none"
-            raise PipelineError(
-                f"pass {spec.name} has no option '{key}' (its options: {known})"
-            )
+            raise PipelineError(f"pass {spec.name} has no option '{key}' (its options: {known})")
         try:
             cls.from_pass_spec(ArgSpec(spec.name, {key: value}))
         except (ValueError, TypeError):
@@ -701,4 +704,3 @@ def dense_array(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     else:
         return np.asarray(attr.get_values()).reshape(attr.get_shape())
     return np.frombuffer(attr.data.data, dtype=dt).reshape(attr.get_shape())
-

@@ -1,0 +1,1 @@
+"""Analyses of spatial programs, above the dialects: who moves which tile."""

@@ -1,0 +1,1 @@
+"""Pictures of programs and their traffic (spatial-viz), the top layer."""
