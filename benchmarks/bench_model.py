@@ -190,13 +190,10 @@ def main() -> None:
         print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
     if base is None:
         print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
-    from xdsl_spatial.core.ir_io import parse_module
-    from xdsl_spatial.frontends.llama import emit_model
+    from xdsl_spatial.frontends.llama import build_model
     from xdsl_spatial.passes.q8_lower import lower_q8
 
-    decode_only = parse_module(
-        emit_model(lowered.config, len(prompt), args.context, functions=("decode",))
-    )
+    decode_only = build_model(lowered.config, len(prompt), args.context, functions=("decode",))
     t0 = time.perf_counter()
     lower_q8(decode_only)
     decode_lower_s = time.perf_counter() - t0

@@ -234,14 +234,16 @@ def _main(args: argparse.Namespace) -> int:
 def _emit_model(args: argparse.Namespace) -> int:
     """--emit-model: the whole model, from xdsl_spatial.frontends.llama."""
     from xdsl_spatial.frontends.gguf_io import GGUFError, open_gguf
-    from xdsl_spatial.frontends.llama import ModelError, emit_model, read_config
+    from xdsl_spatial.frontends.llama import ModelError, build_model, describe, read_config
 
     cli.check_output_path(args.output, "-o")
     try:
         reader = open_gguf(args.file)
         config = read_config(reader, args.file)
         positions = args.context or config.default_positions()
-        text = emit_model(config, args.batch or 1, positions, args.file)
+        batch = args.batch or 1
+        module = build_model(config, batch, positions)
+        text = f"// {describe(config, batch, positions, args.file)}\n{module!s}\n"
     except (GGUFError, ModelError) as e:
         raise cli.ToolError(str(e)) from None
     with cli.atomic_write(args.output, "w", option="-o") as f:

@@ -28,7 +28,7 @@ from xdsl_spatial.frontends.llama import (
     MAX_PREFILL,
     LlamaConfig,
     ModelError,
-    emit_model,
+    build_model,
     read_config,
     weight_args,
 )
@@ -198,7 +198,6 @@ def load_model(
     `config` and bound `weights` of a model of the same file, are reused. The file is
     read (and its reader, which holds all its metadata, let go) before the module is
     built."""
-    from xdsl_spatial.core.ir_io import parse_module
     from xdsl_spatial.passes.q8_lower import lower_q8
 
     if config is None or weights is None:
@@ -217,9 +216,8 @@ def load_model(
                 reader, str(path), config, requantize=requantize, on_requantize=on_requantize
             )
     reader = None
-    text = emit_model(config, prompt_len, positions, source=str(path), chips=chips)
-    progress(f"parsing the model ({config.n_layer} layers, {len(config.products())} products)")
-    module = parse_module(text, str(path))
+    progress(f"building the model ({config.n_layer} layers, {len(config.products())} products)")
+    module = build_model(config, prompt_len, positions, chips=chips)
     decisions: list[Any] = []
     lower_s = 0.0
     if lower:
