@@ -3,7 +3,9 @@ What every command-line tool of the package shares: one diagnostic per error, th
 exit codes, and outputs that are written whole or not at all.
 
 Exit codes: 0 success; 1 an error (a diagnostic on stderr); 2 a usage error (an
-option argparse cannot read, or options that do not go together).
+option argparse cannot read, or options that do not go together); 130 interrupted
+(Ctrl-C: `PROG: interrupted`, one line; the console scripts' entry points in
+`launch.py` handle it from before the first heavy import).
 
 A tool is a parser and a body; `run` does the rest:
 
@@ -64,6 +66,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -86,12 +89,16 @@ from xdsl_spatial.core.memory import parse_bytes
 from xdsl_spatial.interpreters.arguments import RunError
 
 EXIT_OK = 0
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: `PROG: interrupted`, as a shell reports a process ended by SIGINT."""
 
 __all__ = [  # the files' half lives in core.files; a tool needs only `cli`
     "EXIT_ERROR",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
     "ArgumentParser",
+    "Status",
     "ToolError",
     "UsageError",
     "atomic_write",
@@ -145,6 +152,43 @@ def byte_count(text: str) -> int:
         return parse_bytes(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+# --------------------------------------------------------------------------------------
+# Progress
+# --------------------------------------------------------------------------------------
+
+
+class Status:
+    """A status line on stderr while a tool works (rich's spinner and the text given
+    last), when stderr is a terminal; nothing at all when it is not (piped, a file).
+    `status(text)` shows or updates it, `status.done()` clears it (before a tool
+    prints anything else)."""
+
+    def __init__(self, prog: str):
+        from rich.console import Console
+
+        self.prog = prog
+        self.console = Console(stderr=True)
+        self.live = self.console.is_terminal
+        self._status: Any = None
+
+    def __call__(self, text: str) -> None:
+        if not self.live:
+            return
+        from rich.markup import escape
+
+        line = escape(f"{self.prog}: {text}")
+        if self._status is None:
+            self._status = self.console.status(line)
+            self._status.start()
+        else:
+            self._status.update(line)
+
+    def done(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
 
 
 # --------------------------------------------------------------------------------------
@@ -219,8 +263,10 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
         except SystemExit as e:  # a library that exits (argparse inside xdsl-opt)
             return e.code if isinstance(e.code, int) else EXIT_USAGE
         except KeyboardInterrupt:
+            with contextlib.suppress(ValueError):  # not the main thread: Python's default
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # one line: no more Ctrl-C
             print(f"{prog}: interrupted", file=sys.stderr)
-            return 130
+            return EXIT_INTERRUPTED
         except BrokenPipeError:
             with contextlib.suppress(OSError):
                 sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stdout's reader has gone

@@ -1,8 +1,10 @@
 """
-A llama-architecture GGUF checkpoint as two MLIR functions in linalg on tensors:
+A llama-architecture GGUF checkpoint as two MLIR functions in linalg on tensors, built
+op by op with xDSL's builders:
 
 ```
-@prefill(tokens: m x i32, weights...)            -> (logits m x V, k cache, v cache per layer)
+@prefill(tokens: m x i32, pos: 1 x i32, weights..., k cache, v cache per layer)
+                                                 -> (logits m x V, k cache, v cache per layer)
 @decode(token: 1 x i32, pos: 1 x i32, weights..., k cache, v cache per layer)
                                                  -> (logits 1 x V, k cache, v cache per layer)
 ```
@@ -11,9 +13,12 @@ Every weight product is in the canonical Q8_0 form `q8-lower` rewrites: the weig
 `q8.dequantize` of the arguments `NAME__q8` (K x N int8) and `NAME__q8_scale`
 (K/32 x N f16), NAME the GGUF tensor, and the activation an `arith.extf` of a bf16
 value (the chip holds activations in bf16), multiplied by `linalg.matmul` into a zero
-f32 accumulator. Norm weights are f32 arguments named after their GGUF tensors. The
-prefill is one step over the m prompt tokens (every product an m-row GEMM); a decode
-step reads the KV cache, writes the token's keys and values at `pos`, and returns it.
+f32 accumulator. Norm weights are f32 arguments named after their GGUF tensors. Both
+functions are one step of the same graph: m tokens at positions `pos`, `pos + 1`, ...
+(every product an m-row GEMM), whose keys and values are written into the KV cache at
+`pos` before each row attends to the cache's positions up to its own. The prefill
+takes a chunk of up to 32 prompt tokens (`generation.py` reads a longer prompt chunk by
+chunk), the decode step one token.
 
 What each layer computes is llama.cpp's graph for `LLM_ARCH_LLAMA`:
 
@@ -33,7 +38,7 @@ What each layer computes is llama.cpp's graph for `LLM_ARCH_LLAMA`:
 
 Keys are cached transposed, `n_kv x head_dim x C` per layer, so the scores are a plain
 contraction; values as `n_kv x C x head_dim`; C is the cache's positions (a static
-size: positions past `pos` are masked out of the softmax).
+size: positions past a row's own are masked out of the softmax).
 """
 
 from __future__ import annotations
@@ -825,11 +830,11 @@ class _Graph:
     # ---- a whole step ---------------------------------------------------------------
 
     def step(
-        self, tokens: SSAValue, pos: SSAValue, caches: list[SSAValue] | None
+        self, tokens: SSAValue, pos: SSAValue, caches: list[SSAValue]
     ) -> tuple[SSAValue, list[SSAValue]]:
-        """The logits and the caches after this step. `caches` are the decode step's
-        cache arguments (None: a prefill, which attends to its own keys and values
-        and starts the caches)."""
+        """The logits and the caches after this step of m tokens at positions pos...:
+        each layer writes their keys and values into its caches at pos, then attends
+        to the cache's positions up to each row's own."""
         c, f, m = self.c, self.f, self.m
         kv, g, hd = c.n_kv, c.group, c.head_dim
         self.cos, self.sin = self.rope_tables(pos)
@@ -862,18 +867,11 @@ class _Graph:
                     vh, f.empty((kv, m, hd), "f32"), DenseArrayBase.from_list(i64, [1, 0, 2])
                 ),
             )
-            if caches is None:
-                k_cache = f.filled((kv, hd, self.positions), _f32(0.0))
-                v_cache = f.filled((kv, self.positions, hd), _f32(0.0))
-            else:
-                k_cache, v_cache = caches[2 * i], caches[2 * i + 1]
+            k_cache, v_cache = caches[2 * i], caches[2 * i + 1]
             k_new = self.insert(kt, k_cache, (kv, hd, m), 2, offset)
             v_new = self.insert(vt, v_cache, (kv, m, hd), 1, offset)
             new_caches += [k_new, v_new]
-            if caches is None:
-                att = self.attention(qh, kt, vt, pos, m, i)
-            else:
-                att = self.attention(qh, k_new, v_new, pos, self.positions, i)
+            att = self.attention(qh, k_new, v_new, pos, self.positions, i)
             af = self.widen(att, c.q_dim, f"blk.{i}.attn_out.f32")
             o = self.product(af, f"blk.{i}.attn_output.weight", c.q_dim, c.d_model, f"blk.{i}.o")
             x = self.ffn(self.add(x, o, f"blk.{i}.mid"), i)
@@ -893,24 +891,16 @@ def _collapse(
     )
 
 
-def _function(
-    c: LlamaConfig, name: str, m: int, positions: int, decode: bool, chips: int = 1
-) -> func.FuncOp:
-    params = [("tokens", _ty((m,), "i32"))]
-    if decode:
-        params.append(("pos", _ty((1,), "i32")))
-    params += [(name, _ty(shape, elem)) for name, shape, elem in weight_args(c)]
+def _function(c: LlamaConfig, name: str, m: int, positions: int, chips: int = 1) -> func.FuncOp:
+    """A step of `m` tokens: `@prefill` (a chunk of the prompt) or `@decode` (m = 1)."""
     cache_types = [_ty(s, "f32") for s in cache_shapes(c, positions)]
-    if decode:
-        params += list(zip(cache_names(c), cache_types))
+    params = [("tokens", _ty((m,), "i32")), ("pos", _ty((1,), "i32"))]
+    params += [(name, _ty(shape, elem)) for name, shape, elem in weight_args(c)]
+    params += list(zip(cache_names(c), cache_types))
     f = _Func(params)
-    caches = [f.args[n] for n in cache_names(c)] if decode else None
     graph = _Graph(c, f, m, positions, chips)
-    if decode:
-        pos = f.args["pos"]
-    else:
-        pos = f.const(("pos", 0), DenseIntOrFPElementsAttr.from_list(_ty((1,), "i32"), [0]))
-    logits, new_caches = graph.step(f.args["tokens"], pos, caches)
+    caches = [f.args[n] for n in cache_names(c)]
+    logits, new_caches = graph.step(f.args["tokens"], f.args["pos"], caches)
     f.builder.insert(func.ReturnOp(logits, *new_caches))
     results = [_ty((m, c.vocab), "f32"), *cache_types]
     return func.FuncOp(name, ([t for _, t in params], results), Region(f.block))
@@ -934,7 +924,7 @@ def build_model(
     functions: Sequence[str] = ("prefill", "decode"),
     chips: int = 1,
 ) -> ModuleOp:
-    """The module: `@prefill` over `prefill` tokens and `@decode` of one token, with a
+    """The module: `@prefill` of `prefill` tokens and `@decode` of one token, with a
     KV cache of `positions` positions (or only those of `functions`), built op by op.
     Over `chips` chips (more than one), every product's weight is annotated with its
     split over the 1-d grid `@chips` (`ROW_SPLIT`), for `q8-lower` to lower per chip."""
@@ -964,9 +954,9 @@ def build_model(
             )
         )
     if "prefill" in functions:
-        ops.append(_function(c, "prefill", prefill, positions, False, chips))
+        ops.append(_function(c, "prefill", prefill, positions, chips))
     if "decode" in functions:
-        ops.append(_function(c, "decode", 1, positions, True, chips))
+        ops.append(_function(c, "decode", 1, positions, chips))
     return ModuleOp(ops)
 
 
