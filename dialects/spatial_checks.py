@@ -215,7 +215,7 @@ def check_enumerable(program: ProgramOp) -> None:
     """The checks that enumerate every item's tiles (moves, owned rectangles) fit the
     memory limit: a program too large for them is refused before they allocate, not
     after minutes of swapping (`XDSL_SPATIAL_MEMORY_LIMIT` sets the limit)."""
-    from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
+    from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
 
     items = program.num_items
     tiles = items * math.prod(int(x) for x in program.owns_size.get_values())
@@ -230,8 +230,8 @@ def check_enumerable(program: ProgramOp) -> None:
     if need > limit:
         raise VerifyException(
             f"program '{program.program_name.data}': checking its {items:,} items "
-            f"enumerates {tiles:,} tiles at once, {format_bytes(need)}, more than the "
-            f"memory limit ({format_bytes(limit)}; {MEMORY_LIMIT_ENV} sets another)"
+            f"enumerates {tiles:,} tiles at once, {format_bytes(need)}, more than "
+            f"{limit_text(limit)}"
         )
 
 

@@ -3,7 +3,7 @@
 compiled programs, the same order of sums: bits on any inputs, not only exact ones).
 
 The tests that start Ray are skipped, and counted as skipped, when Ray is not
-installed (`pip install 'xdsl-spatial[ray]'`; the test extra installs it); the
+installed (`pip install -e '.[ray]'`; the test extra installs it); the
 placement and the missing-Ray error are tested without it.
 """
 
@@ -75,7 +75,7 @@ def test_without_ray_the_error_names_the_extra(monkeypatch):
         RunError, match=r"needs Ray, an optional extra: pip install 'xdsl-spatial\[ray\]'"
     ):
         execute(mod, "mm", list(operands(1, 1024, 64, False, rng)), distributed="ray")
-    assert RAY_EXTRA == "pip install 'xdsl-spatial[ray]'"
+    assert RAY_EXTRA == "pip install -e '.[ray]'"
 
 
 def test_a_function_without_chips_is_refused_before_ray_starts():

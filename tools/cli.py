@@ -85,7 +85,7 @@ from xdsl_spatial.core.files import (  # re-exported: a tool needs only `cli`
     write_file,
 )
 from xdsl_spatial.core.ir_io import PipelineError, format_diagnostic
-from xdsl_spatial.core.memory import parse_bytes
+from xdsl_spatial.core.memory import memory_limit, parse_bytes
 from xdsl_spatial.interpreters.arguments import RunError
 
 EXIT_OK = 0
@@ -249,7 +249,12 @@ def run(
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help (0) or a usage error (2), already printed
         return e.code if isinstance(e.code, int) else EXIT_USAGE
-    return guarded(parser.prog, lambda: body(args))
+
+    def checked() -> int | None:
+        memory_limit()  # a malformed XDSL_SPATIAL_MEMORY_LIMIT is refused before any work
+        return body(args)
+
+    return guarded(parser.prog, checked)
 
 
 def guarded(prog: str, body: Callable[[], int | None]) -> int:

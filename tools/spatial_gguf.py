@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit, plural
+from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit, plural
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
 from xdsl_spatial.tools import cli
 
@@ -159,8 +159,7 @@ def _check_fits(t: TensorInfo, batch: int, act: str) -> None:
         if need > limit:
             raise cli.ToolError(
                 f"--batch {batch:,}: {t.name}'s {what}, {rows:,} x {cols:,}, would need "
-                f"{format_bytes(need)}, more than the memory limit of {format_bytes(limit)} "
-                f"(the machine's memory; {MEMORY_LIMIT_ENV} sets another)"
+                f"{format_bytes(need)}, more than {limit_text(limit)}"
             )
 
 
@@ -214,9 +213,7 @@ def _main(args: argparse.Namespace) -> int:
     try:
         from xdsl_spatial.frontends.gguf_io import GGUFError, list_tensors
     except ImportError as e:
-        raise cli.ToolError(
-            f"needs the gguf package ({e}); pip install 'xdsl-spatial[gguf]'"
-        ) from None
+        raise cli.ToolError(f"needs the gguf package ({e}); pip install -e '.[gguf]'") from None
     cli.check_output_path(args.output, "-o")
     try:
         tensors = list_tensors(args.file)

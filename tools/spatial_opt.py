@@ -26,6 +26,7 @@ from xdsl_spatial.core.ir_io import (
     pass_error,
     verify_module,
 )
+from xdsl_spatial.core.memory import memory_limit
 from xdsl_spatial.tools import cli
 
 PROG = "spatial-opt"
@@ -105,6 +106,7 @@ class SpatialOptMain(xDSLOptMain):
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    memory_limit()  # a malformed XDSL_SPATIAL_MEMORY_LIMIT is refused before any work
     opt = SpatialOptMain(args=list(argv) if argv is not None else None)
     opt.run()
     if opt.args.output_file is not None:

@@ -9,7 +9,7 @@ extension), written whole or not at all.
     spatial-run layer.mlir --weights m.gguf --seed 0 --stats-json t.json
     spatial-viz --traffic t.json -o traffic.svg
 
-Needs the `[viz]` extra (`pip install 'xdsl-spatial[viz]'`).
+Needs the `[viz]` extra (`pip install -e '.[viz]'`).
 """
 
 from __future__ import annotations
