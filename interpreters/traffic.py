@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl_spatial.core.memory import plural
+from xdsl_spatial.core.tables import text_table
 
 
 @dataclass
@@ -131,16 +132,4 @@ class Traffic:
             )
         if not chipped:
             rows = [r[1:] for r in rows]
-        cols = len(rows[0])
-        widths = [max(len(r[i]) for r in rows) for i in range(cols)]
-        lines = []
-        for j, r in enumerate(rows):
-            lines.append(
-                "  ".join(
-                    c.ljust(w) if i < cols - 2 else c.rjust(w)
-                    for i, (c, w) in enumerate(zip(r, widths))
-                ).rstrip()
-            )
-            if j == 0:
-                lines.append("  ".join("-" * w for w in widths))
-        return "\n".join(lines)
+        return text_table(rows[0], rows[1:], right=2)

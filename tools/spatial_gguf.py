@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit, plural
+from xdsl_spatial.core.tables import text_table
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
 from xdsl_spatial.tools import cli
 
@@ -84,13 +85,8 @@ def _shape(t: TensorInfo) -> str:
 
 
 def _table(tensors: list[TensorInfo]) -> str:
-    rows = [("name", "type", "K x N", "bytes")]
-    rows += [(t.name, t.type_name, _shape(t), f"{t.nbytes:,}") for t in tensors]
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = [
-        f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:>{widths[3]}}"
-        for r in rows
-    ]
+    rows = [(t.name, t.type_name, _shape(t), f"{t.nbytes:,}") for t in tensors]
+    lines = text_table(("name", "type", "K x N", "bytes"), rows, right=2).splitlines()
     total = sum(t.nbytes for t in tensors)
     lines.append(f"{plural(len(tensors), 'tensor')}, {plural(total, 'byte')}")
     return "\n".join(lines) + "\n"

@@ -34,9 +34,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
@@ -146,9 +147,9 @@ class Model:
     def signature(self, entry: str) -> Signature:
         if entry not in self.signatures:
             fn = find_function(self.module, entry)
+            types = [cast(TensorType[Any], t) for t in fn.function_type.inputs.data]
             self.signatures[entry] = [
-                (tuple(t.get_shape()), numpy_dtype(t.element_type))
-                for t in fn.function_type.inputs.data
+                (tuple(t.get_shape()), numpy_dtype(t.element_type)) for t in types
             ]
         return self.signatures[entry]
 

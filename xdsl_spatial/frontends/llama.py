@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
-from xdsl.builder import Builder, ImplicitBuilder, InsertPoint
+from xdsl.builder import Builder, ImplicitBuilder
 from xdsl.dialects import arith, func, math, shard, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -85,6 +85,7 @@ from xdsl.dialects.linalg.ops import (
 from xdsl.dialects.shard import ShardAxesArrayAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.rewriter import InsertPoint
 
 from xdsl_spatial.dialects import linalg_mixed
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, DequantizeOp, Q8Part, stored_name
@@ -291,7 +292,7 @@ def read_config(reader: Any, path: str = "<gguf>") -> LlamaConfig:
 def _check_tensors(c: LlamaConfig, tensors: dict[str, tuple[int, ...]], path: str) -> None:
     """Every tensor the graph reads is in the file with its shape (GGUF order, ne0
     first: a product's weight is [K, N])."""
-    want = {"token_embd.weight": (c.d_model, c.vocab)}
+    want: dict[str, tuple[int, ...]] = {"token_embd.weight": (c.d_model, c.vocab)}
     want.update({name: (k, n) for name, k, n in c.products()})
     want.update({name: (n,) for name, n in c.vectors()})
     for name, shape in want.items():
@@ -404,7 +405,9 @@ class _Func:
         v.name_hint = self.fresh(hint)
         return v
 
-    def const(self, key: Any, value: Attribute) -> SSAValue:
+    def const(
+        self, key: Any, value: IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr
+    ) -> SSAValue:
         if ("const", key) not in self.shared:
             self.shared[("const", key)] = self.op("c", arith.ConstantOp(value))
         return self.shared[("const", key)]
@@ -616,7 +619,7 @@ class _Graph:
                 operands=[[], []],
                 result_types=[shard.ShardingType()],
                 properties={
-                    "grid": FlatSymbolRefAttr(GRID),
+                    "grid": FlatSymbolRefAttr(GRID),  # pyright: ignore[reportCallIssue]
                     "split_axes": split_axes,
                     "static_sharded_dims_offsets": DenseArrayBase.from_list(i64, b),
                 },
@@ -632,7 +635,7 @@ class _Graph:
         freqs = [_f32(v) for v in c.inv_freq()]
         table = f.const(
             ("freqs", tuple(freqs)),
-            DenseIntOrFPElementsAttr.from_list(_ty((half,), "f32"), freqs),
+            DenseIntOrFPElementsAttr.from_list(TensorType(f32, (half,)), freqs),
         )
 
         def theta(a: list[SSAValue]) -> SSAValue:

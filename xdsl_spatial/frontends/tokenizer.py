@@ -205,7 +205,7 @@ class Vocabulary:
                 "(or give --tokens)"
             ) from None
         vocab = {t: i for i, t in enumerate(self.tokens)}
-        merges = [tuple(m.split(" ", 1)) for m in self.merges]
+        merges = [(a, b) for a, _, b in (m.partition(" ") for m in self.merges)]
         tok = Tokenizer(models.BPE(vocab=vocab, merges=merges, ignore_merges=False))
         byte_level = pre_tokenizers.ByteLevel(
             add_prefix_space=False, use_regex=self.pre != "llama-bpe"
