@@ -364,6 +364,15 @@ def test_a_long_prompt_read_in_chunks_is_one_token_at_a_time_within_the_bound(ti
     assert np.all(np.abs(chunked.prompt_logits - single).max(axis=1) <= 2 * bound)
 
 
+def test_the_reference_engine_generates_within_the_bound(tiny, tiny_models):
+    """`engine="reference"` (op by op, nothing compiled or cached) runs the same model:
+    within the fp64 bound, as the compiled engine is."""
+    lowered, unlowered = tiny_models
+    by_op = load_model(str(tiny), 3, 24, engine="reference", cache=True)
+    assert by_op.engine == "reference" and not by_op.cached and "compile" not in by_op.seconds
+    check_against_reference(str(tiny), by_op, unlowered, [104, 101, 108], 3)
+
+
 def test_sampling_is_reproducible_with_a_seed_and_differs_from_greedy(tiny_models):
     lowered, _ = tiny_models
     prompt = [104, 101, 108]

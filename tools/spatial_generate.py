@@ -39,6 +39,7 @@ from xdsl_spatial.frontends.gguf_io import GGUFError
 from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
 from xdsl_spatial.frontends.model_cache import CACHE_ENV
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
+from xdsl_spatial.interpreters.runner import ENGINES
 from xdsl_spatial.tools import cli
 
 PROG = "spatial-generate"
@@ -151,6 +152,13 @@ def _parser() -> argparse.ArgumentParser:
         "--no-lower", action="store_true", help="run the products unlowered (no q8-lower)"
     )
     p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="compiled",
+        help="compiled (default: each function compiled once, the compile timed apart) or "
+        "reference (op by op, slow; not cached)",
+    )
+    p.add_argument(
         "--no-cache",
         action="store_true",
         help="build the model anew, neither reading nor writing the disk cache",
@@ -206,6 +214,8 @@ def _check_options(args: argparse.Namespace) -> None:
         )
     if args.address is not None and args.distributed != "ray":
         raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
+    if args.engine != "compiled" and args.distributed == "ray":
+        raise cli.UsageError("--distributed ray runs the compiled engine; drop --engine")
     if args.chat and args.prompt is None:
         raise cli.UsageError("--chat renders a --prompt with the chat template; give --prompt")
     if args.batch > MAX_PREFILL:
@@ -338,6 +348,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         chips=args.chips,
         cache=use_cache,
         check=check,
+        engine=args.engine,
     )
     if args.batch > model.positions:
         raise ModelError(
@@ -359,7 +370,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
     sampler = Sampler(args.temperature, args.top_k, args.top_p, args.seed)
     stop = vocab.stop_tokens() if vocab is not None else set()
     model.distributed, model.address = args.distributed, args.address
-    if args.distributed == "local":
+    if args.distributed == "local" and args.engine == "compiled":
         # Compiled before the clock: the prompt's and the steps' times are the runs' own.
         for entry in model.used(len(prompt), args.steps):
             progress(f"compiling @{entry}")

@@ -51,7 +51,14 @@ from xdsl_spatial.frontends.llama import (
 )
 from xdsl_spatial.frontends.tokenizer import read_metadata
 from xdsl_spatial.interpreters.kernels import KernelError
-from xdsl_spatial.interpreters.runner import RunError, compile_module, distribute, find_function
+from xdsl_spatial.interpreters.runner import (
+    ENGINES,
+    RunError,
+    compile_module,
+    distribute,
+    execute,
+    find_function,
+)
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
 Progress = Callable[[str], None]
@@ -143,6 +150,10 @@ class Model:
     (compiling every function), `cache` (reading or writing the disk cache)."""
     cached: bool = False
     """Loaded from the disk cache."""
+    engine: str = "compiled"
+    """The engine that runs the functions (`runner.ENGINES`): `compiled` compiles each
+    once (`compile`, timed apart in `seconds["compile"]`); `reference` runs the IR op by
+    op, with nothing to compile."""
 
     def signature(self, entry: str) -> Signature:
         if entry not in self.signatures:
@@ -156,6 +167,8 @@ class Model:
     def compile(self, entry: str) -> Any:
         """`entry`'s executable, compiled now if it was not (the time it took added to
         `seconds["compile"]`)."""
+        if self.engine != "compiled":
+            return None
         exe = self.executables.get(entry)
         if exe is None:
             if self.module is None:
@@ -177,6 +190,8 @@ class Model:
                     self.module, entry, args, address=self.address
                 )
             return exe.call(args)
+        if self.engine != "compiled":
+            return execute(self.module, entry, args, engine=self.engine)
         exe = self.compile(entry)
         want = self.signature(entry)
         for i, (a, (shape, dtype)) in enumerate(zip(args, want)):
@@ -309,6 +324,7 @@ def load_model(
     chips: int = 1,
     cache: bool | str | Path = False,
     check: Check | None = None,
+    engine: str = "compiled",
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
@@ -320,6 +336,10 @@ def load_model(
     With `cache` (True: `model_cache.cache_dir()`; or a directory), the model is
     compiled whole and kept on disk, keyed by the file and the options; a later load
     with the same key reads it back instead (`Model.cached`)."""
+    if engine not in ENGINES:
+        raise ModelError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
+    if engine != "compiled":
+        cache = False  # only compiled executables are kept
     where = model_cache.cache_dir() if cache is True else Path(cache) if cache else None
     key = None
     if where is not None:
@@ -402,6 +422,7 @@ def load_model(
         lowered_count=sum(1 for d in decisions if d.lowered),
         declined=[d.line() for d in decisions if not d.lowered],
         seconds=seconds,
+        engine=engine,
     )
     if where is not None and key is not None:
         for entry in ENTRIES:
@@ -519,7 +540,7 @@ def generate(
     if bad:
         raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")
     plan = model.plan(len(prompt))
-    if model.distributed != "ray":
+    if model.distributed != "ray" and model.engine == "compiled":
         for entry in model.used(len(prompt), steps):
             if entry not in model.executables:
                 progress(f"compiling @{entry}")
