@@ -112,11 +112,12 @@ def compile_module(module: ModuleOp, entry: str | None) -> Executable:
 
 
 _COMPILED: weakref.WeakKeyDictionary[
-    ModuleOp, dict[str | None, tuple[int, Executable, func.FuncOp]]
+    ModuleOp, dict[str | None, tuple[int, Executable, weakref.ref[func.FuncOp]]]
 ]
 _COMPILED = weakref.WeakKeyDictionary()
 """What `compiled` made, per module (held weakly: a module let go takes its executables
-with it) and entry, with the module's fingerprint when it was made."""
+with it) and entry, with the module's fingerprint when it was made. The function is
+held weakly too: through its parent it would hold the module itself."""
 
 
 def fingerprint(module: ModuleOp) -> int:
@@ -146,14 +147,15 @@ def compiled(module: ModuleOp, entry: str | None) -> tuple[Executable, func.Func
     now = fingerprint(module)
     per = _COMPILED.setdefault(module, {})
     hit = per.get(entry)
-    if hit is not None and hit[0] == now:
-        return hit[1], hit[2]
+    fn = hit[2]() if hit is not None else None
+    if hit is not None and fn is not None and hit[0] == now:
+        return hit[1], fn
     fn = verified(module, entry)
     try:
         exe = compile_function(fn)
     except CompileError as e:
         raise RunError(str(e)) from None
-    per[entry] = (now, exe, fn)
+    per[entry] = (now, exe, weakref.ref(fn))
     return exe, fn
 
 

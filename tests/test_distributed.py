@@ -71,9 +71,7 @@ def test_without_ray_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
     mod = lowered(1, 1024, 64, 2, "n")
     rng = np.random.default_rng(0)
-    with pytest.raises(
-        RunError, match=r"needs Ray, an optional extra: pip install -e '\.\[ray\]'"
-    ):
+    with pytest.raises(RunError, match=r"needs Ray, an optional extra: pip install -e '\.\[ray\]'"):
         execute(mod, "mm", list(operands(1, 1024, 64, False, rng)), distributed="ray")
     assert RAY_EXTRA == "pip install -e '.[ray]'"
 

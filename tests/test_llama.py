@@ -367,7 +367,7 @@ def test_a_long_prompt_read_in_chunks_is_one_token_at_a_time_within_the_bound(ti
 def test_the_reference_engine_generates_within_the_bound(tiny, tiny_models):
     """`engine="reference"` (op by op, nothing compiled or cached) runs the same model:
     within the fp64 bound, as the compiled engine is."""
-    lowered, unlowered = tiny_models
+    _, unlowered = tiny_models
     by_op = load_model(str(tiny), 3, 24, engine="reference", cache=True)
     assert by_op.engine == "reference" and not by_op.cached and "compile" not in by_op.seconds
     check_against_reference(str(tiny), by_op, unlowered, [104, 101, 108], 3)
@@ -445,6 +445,10 @@ def test_a_second_load_is_served_from_the_disk_cache(tiny, tmp_path):
         again = load_model(str(path), 4, 24, cache=where)
     assert not again.cached and entry.exists()
     assert load_model(str(path), 4, 24, cache=where).cached
+    # the four most recently used are kept
+    for positions in (16, 18, 22):
+        load_model(str(path), 4, positions, cache=where)
+    assert len(list(where.iterdir())) == 4 and entry.exists()  # just used: kept
 
 
 def test_spatial_generate_reads_the_cache_and_says_so(tiny, tmp_path, capsys, monkeypatch):

@@ -16,7 +16,8 @@ An entry's key is a hash of
   reads an entry an older one wrote), and the Python, numpy and xDSL versions.
 
 Entries live under `$XDSL_SPATIAL_CACHE`, else `~/.cache/xdsl-spatial`, one file each,
-written whole or not at all (`core.files.write_file`). A file starts with a magic line
+written whole or not at all (`core.files.write_file`); the `KEEP` most recently used
+are kept, older ones deleted when a new one is stored. A file starts with a magic line
 and the SHA-256 of the rest: an entry that is cut short or altered is found when read,
 deleted, and the model built again. The executables hold functions (kernels made when
 compiling), stored by `cloudpickle`, which Python's `pickle` then loads: like any
@@ -55,6 +56,10 @@ FORMAT = 1
 MAGIC = b"xdsl-spatial model cache\n"
 
 SUFFIX = ".model"
+
+KEEP = 4
+"""Entries kept: storing one deletes the least recently used past these (an entry of
+SmolLM2-135M is ~170 MB)."""
 
 _PACKAGES = (
     "xdsl_spatial",
@@ -124,12 +129,15 @@ def load(where: Path, key: str) -> Any | None:
     try:
         if data[: len(MAGIC)] != MAGIC or hashlib.sha256(body).digest() != data[len(MAGIC) : head]:
             raise ValueError("its checksum does not match")
-        return pickle.loads(body)
+        obj = pickle.loads(body)
     except Exception as e:
         warnings.warn(f"the cached model {path} is damaged ({e}); building it again", stacklevel=2)
         with contextlib.suppress(OSError):
             path.unlink()
         return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # used now: the last to be let go
+    return obj
 
 
 class _Pickler:
@@ -164,4 +172,16 @@ def store(where: Path, key: str, obj: Any) -> bool:
     except (OSError, ToolError, pickle.PicklingError, RecursionError, ImportError) as e:
         warnings.warn(f"the model is not cached in {where}: {e}", stacklevel=2)
         return False
+    _evict(where)
     return True
+
+
+def _evict(where: Path, keep: int = KEEP) -> None:
+    """Delete the entries past the `keep` most recently used."""
+    entries = []
+    for p in where.glob(f"*{SUFFIX}"):
+        with contextlib.suppress(OSError):
+            entries.append((p.stat().st_mtime_ns, p))
+    for _, p in sorted(entries, reverse=True)[keep:]:
+        with contextlib.suppress(OSError):
+            p.unlink()
