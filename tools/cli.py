@@ -66,7 +66,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -87,10 +86,9 @@ from xdsl_spatial.core.files import (  # re-exported: a tool needs only `cli`
 from xdsl_spatial.core.ir_io import PipelineError, format_diagnostic
 from xdsl_spatial.core.memory import memory_limit, parse_bytes
 from xdsl_spatial.interpreters.arguments import RunError
+from xdsl_spatial.tools.launch import EXIT_INTERRUPTED, interrupted, signalled
 
 EXIT_OK = 0
-EXIT_INTERRUPTED = 130
-"""Ctrl-C: `PROG: interrupted`, as a shell reports a process ended by SIGINT."""
 
 __all__ = [  # the files' half lives in core.files; a tool needs only `cli`
     "EXIT_ERROR",
@@ -268,15 +266,14 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
         except SystemExit as e:  # a library that exits (argparse inside xdsl-opt)
             return e.code if isinstance(e.code, int) else EXIT_USAGE
         except KeyboardInterrupt:
-            with contextlib.suppress(ValueError):  # not the main thread: Python's default
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # one line: no more Ctrl-C
-            print(f"{prog}: interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
+            return interrupted(prog)
         except BrokenPipeError:
             with contextlib.suppress(OSError):
                 sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stdout's reader has gone
             return EXIT_ERROR
         except Exception as e:  # every error is one diagnostic
+            if signalled():  # Ctrl-C, which a library turned into this error
+                return interrupted(prog)
             if diagnostic(prog, e) is None and os.environ.get(TRACEBACK_ENV):
                 raise
             return report(prog, e)
