@@ -472,6 +472,7 @@ def _report(
         lines.append(
             f"q8-lower: {model.lowered_count} of {model.lowered_count + len(model.declined)} "
             f"products lowered in {model.lower_s:.2f} s"
+            + (" (when the cached model was built)" if model.cached else "")
         )
     if run.step_bytes is not None:
         b = run.step_bytes
