@@ -69,6 +69,7 @@ from xdsl.ir import (
     Operation,
     ParametrizedAttribute,
     Region,
+    SpacedOpaqueSyntaxAttribute,
     SSAValue,
     TypeAttribute,
 )
@@ -126,8 +127,13 @@ from xdsl_spatial.core.geometry import (
     tile_grid,
 )
 from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
+from xdsl_spatial.core.quant import Q8_BLOCK
+from xdsl_spatial.dialects.q8 import Q8Part, Q8PartAttr, Q8Source, Q8SourceAttr
 
 T = TypeVar("T")
+
+Range = tuple[int, int]
+"""`start, stop` of a slice, as Python spells it."""
 
 # --------------------------------------------------------------------------------------
 # Element types
@@ -387,8 +393,17 @@ class PlanAttr(ParametrizedAttribute):
 
 
 class Numerics(StrEnum):
+    """Whether a program's result is bit-exact."""
+
     EXACT = auto()
     APPROX = auto()
+
+
+@irdl_attr_definition
+class NumericsKindAttr(EnumAttribute[Numerics], SpacedOpaqueSyntaxAttribute):
+    """`#spatial<numerics_kind exact>`; a numerics claim spells it bare."""
+
+    name = "spatial.numerics_kind"
 
 
 @irdl_attr_definition
@@ -397,38 +412,37 @@ class NumericsAttr(ParametrizedAttribute):
 
     name = "spatial.numerics"
 
-    kind: StringAttr
+    kind: NumericsKindAttr
     reason: StringAttr
 
     def __init__(self, kind: Numerics | str, reason: str = ""):
-        super().__init__(StringAttr(str(kind)), StringAttr(reason))
+        super().__init__(NumericsKindAttr(Numerics(kind)), StringAttr(reason))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            return _parse_numerics_body(parser)
+            kind, reason = _parse_numerics_body(parser)
+        return NumericsKindAttr(kind), StringAttr(reason)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             _print_numerics_body(self, printer)
 
     def verify(self) -> None:
-        if self.kind.data not in (Numerics.EXACT, Numerics.APPROX):
-            raise VerifyException(f"numerics must be 'exact' or 'approx', got '{self.kind.data}'")
         if self.kind.data == Numerics.APPROX and not self.reason.data:
             raise VerifyException("an 'approx' numerics claim must give its reason")
 
 
-def _parse_numerics_body(parser: AttrParser) -> tuple[StringAttr, StringAttr]:
-    kind = parser.parse_keyword_in(("exact", "approx"), " for the numerics claim")
+def _parse_numerics_body(parser: AttrParser) -> tuple[Numerics, str]:
+    kind = Numerics(parser.parse_keyword_in([k.value for k in Numerics], " for the numerics claim"))
     reason = ""
     if kind == Numerics.APPROX:
         reason = parser.parse_str_literal(" (the reason the result is approximate)")
-    return StringAttr(kind), StringAttr(reason)
+    return kind, reason
 
 
 def _print_numerics_body(attr: NumericsAttr, printer: Printer) -> None:
-    printer.print_string(attr.kind.data)
+    printer.print_string(attr.kind.data.value)
     if attr.kind.data == Numerics.APPROX:
         printer.print_string(" ")
         printer.print_string_literal(attr.reason.data)
@@ -445,6 +459,118 @@ class Role(StrEnum):
     """Read and written; several programs may each write part of it."""
     PARAM = auto()
     """A weight or table the host fills before the run."""
+
+
+@irdl_attr_definition
+class RoleAttr(EnumAttribute[Role], SpacedOpaqueSyntaxAttribute):
+    """`#spatial<role input>`; a tensor's type spells it bare: `!spatial.tensor<32x64xf32,
+    input>`."""
+
+    name = "spatial.role"
+
+
+@irdl_attr_definition
+class RepackAttr(ParametrizedAttribute):
+    """How a host fills a param from a checkpoint: one part of a Q8_0 weight, from the
+    layout the frontend stored it in (by a transpose, bit for bit, never re-quantised),
+    whole or, for a chip's shard, the slice [rows, columns] of the stored tensor in its
+    K x N layout (rows of values are K rows, rows of scales Q8_0 blocks):
+
+        #spatial.repack<q8_0.values>
+        #spatial.repack<q8_0.scales [32:64, 0:4096]>
+        #spatial.repack<q8_0.values [0:1024, 64:128] from "NxK">
+    """
+
+    name = "spatial.repack"
+
+    part: Q8PartAttr
+    """The values or the scales."""
+    shard: ArrayAttr[IntAttr]
+    """Empty (the whole tensor), or row start, row stop, column start, column stop."""
+    source: Q8SourceAttr
+    """The frontend's layout (`KxN`, the chip's own, is not printed)."""
+
+    def __init__(
+        self,
+        part: Q8Part,
+        source: Q8Source | None = None,
+        shard: tuple[Range, Range] | None = None,
+    ):
+        super().__init__(*self._parameters(part, source, shard))
+
+    @staticmethod
+    def _parameters(
+        part: Q8Part, source: Q8Source | None, shard: tuple[Range, Range] | None
+    ) -> tuple[Q8PartAttr, ArrayAttr[IntAttr], Q8SourceAttr]:
+        bounds = () if shard is None else (*shard[0], *shard[1])
+        return (
+            Q8PartAttr(part),
+            ArrayAttr(IntAttr(b) for b in bounds),
+            Q8SourceAttr(source or Q8Source.KN),
+        )
+
+    @property
+    def slice(self) -> tuple[Range, Range] | None:
+        """The shard's (rows, columns) of the stored tensor, or None for all of it."""
+        if not self.shard.data:
+            return None
+        r0, r1, c0, c1 = (b.data for b in self.shard)
+        return (r0, r1), (c0, c1)
+
+    def sharded(self, rows: Range, cols: Range) -> RepackAttr:
+        """The repack of the shard that holds the weight's K rows `rows` and columns
+        `cols`: for the scales, the Q8_0 blocks of those rows."""
+        if self.part.data == Q8Part.SCALES:
+            rows = (rows[0] // Q8_BLOCK, rows[1] // Q8_BLOCK)
+        return RepackAttr(self.part.data, self.source.data, (rows, cols))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            part = Q8PartAttr.parse_parameter(parser)
+            shard = None
+            if parser.parse_optional_punctuation("[") is not None:
+
+                def span() -> Range:
+                    start = parser.parse_integer(allow_negative=False, allow_boolean=False)
+                    parser.parse_punctuation(":")
+                    return start, parser.parse_integer(allow_negative=False, allow_boolean=False)
+
+                rows = span()
+                parser.parse_punctuation(",")
+                cols = span()
+                parser.parse_punctuation("]")
+                shard = (rows, cols)
+            source = None
+            if parser.parse_optional_keyword("from") is not None:
+                source = Q8SourceAttr.parse_parameter(parser)
+        return cls._parameters(part, source, shard)
+
+    def text(self) -> str:
+        """What the attribute prints between its brackets, e.g. `q8_0.scales [32:64,
+        0:4096]` (what a picture or a message names it by)."""
+        out = self.part.data.value
+        if (cut := self.slice) is not None:
+            (r0, r1), (c0, c1) = cut
+            out += f" [{r0}:{r1}, {c0}:{c1}]"
+        if self.source.data != Q8Source.KN:
+            out += f' from "{self.source.data.value}"'
+        return out
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.text()}>")
+
+    def verify(self) -> None:
+        cut = self.slice
+        if len(self.shard) not in (0, 4):
+            raise VerifyException(
+                f"a repack's shard is [rows, columns], got {[b.data for b in self.shard]}"
+            )
+        if cut is not None and any(not 0 <= a < b for a, b in cut):
+            (r0, r1), (c0, c1) = cut
+            raise VerifyException(
+                f"a repack's shard needs 0 <= start < stop, got [{r0}:{r1}, {c0}:{c1}]"
+            )
 
 
 class IterKind(StrEnum):
@@ -486,10 +612,10 @@ class TensorHandleType(ParametrizedAttribute, TypeAttribute):
 
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
-    role: StringAttr
+    role: RoleAttr
 
     def __init__(self, shape: Sequence[int], element_type: Attribute, role: Role | str):
-        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element_type, StringAttr(str(role)))
+        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element_type, RoleAttr(Role(role)))
 
     @property
     def dims(self) -> tuple[int, int]:
@@ -502,13 +628,13 @@ class TensorHandleType(ParametrizedAttribute, TypeAttribute):
             dims, elem = parser.parse_ranked_shape()
             parser.parse_punctuation(",")
             role = parser.parse_keyword_in([r.value for r in Role], " (tensor role)")
-        return ArrayAttr(IntAttr(d) for d in dims), elem, StringAttr(role)
+        return ArrayAttr(IntAttr(d) for d in dims), elem, RoleAttr(Role(role))
 
     def print_parameters(self, printer: Printer) -> None:
         dims = "x".join(str(d.data) for d in self.shape)
         printer.print_string(f"<{dims}x")
         printer.print_attribute(self.element_type)
-        printer.print_string(f", {self.role.data}>")
+        printer.print_string(f", {self.role.data.value}>")
 
     def verify(self) -> None:
         if len(self.shape) != 2 or any(d.data < 1 for d in self.shape):
@@ -517,8 +643,6 @@ class TensorHandleType(ParametrizedAttribute, TypeAttribute):
             )
         if not _is_element(self.element_type):
             raise VerifyException(f"a spatial tensor holds ints or floats, got {self.element_type}")
-        if self.role.data not in [r.value for r in Role]:
-            raise VerifyException(f"unknown tensor role '{self.role.data}'")
 
 
 @irdl_attr_definition
@@ -940,7 +1064,7 @@ class ProgramOp(IRDLOperation):
             owns_size=(size[0], size[1]),
             target=target,
             plan=plan,
-            numerics=NumericsAttr(kind.data, reason.data),
+            numerics=NumericsAttr.new((NumericsKindAttr(kind), StringAttr(reason))),
             ins=ins,
             result_types=res_types,
             body=body,
@@ -1216,8 +1340,8 @@ class TensorOp(IRDLOperation):
     """Initialised to zeros."""
     values = opt_prop_def(DenseIntOrFPElementsAttr)
     """Initialised to these values (a table, or a weight quantised at lowering)."""
-    repack = opt_prop_def(StringAttr)
-    """For a param: how the host fills it from a checkpoint (`q8_0.values`, `q8_0.scales`)."""
+    repack = opt_prop_def(RepackAttr)
+    """For a param: how the host fills it from a checkpoint."""
     result = result_def(TensorHandleType)
 
     traits = traits_def(Allocates(), HasParent(ViewOp, FoldOp))
@@ -1235,7 +1359,7 @@ class TensorOp(IRDLOperation):
         *,
         source: SSAValue | None = None,
         values: DenseIntOrFPElementsAttr | None = None,
-        repack: str | None = None,
+        repack: RepackAttr | None = None,
     ):
         props: dict[str, Attribute] = {"tensor_name": StringAttr(name)}
         if source is None and values is None:
@@ -1243,7 +1367,7 @@ class TensorOp(IRDLOperation):
         if values is not None:
             props["values"] = values
         if repack is not None:
-            props["repack"] = StringAttr(repack)
+            props["repack"] = repack
         super().__init__(
             operands=[[source] if source is not None else []],
             result_types=[handle],
@@ -2362,7 +2486,10 @@ Spatial = Dialect(
     [
         TargetAttr,
         PlanAttr,
+        NumericsKindAttr,
         NumericsAttr,
+        RoleAttr,
+        RepackAttr,
         IterKindAttr,
         TensorHandleType,
         BufferType,

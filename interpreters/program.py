@@ -33,6 +33,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xdsl_spatial.core import geometry
 from xdsl_spatial.core.geometry import PageGeometry
+from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     IterKind,
@@ -367,7 +368,7 @@ class ProgramCompiler(LoopCompiling):
             slot, slot, o.tensor_name.data, h.dims, padded, dt, source, values, Role(h.role.data)
         )
         self.tensor[o.result] = spec
-        if o.repack is not None and "values" in o.repack.data:
+        if o.repack is not None and o.repack.part.data == Q8Part.VALUES:
             self.record.weight_elems = h.dims[0] * h.dims[1]
         uses = [u.operation for u in o.result.uses]
         spec.stores = sum(1 for u in uses if isinstance(u, StoreOp) and u.tensor is o.result)

@@ -40,6 +40,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from xdsl_spatial.core import geometry
+from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     FoldOp,
@@ -172,7 +173,7 @@ class SpatialReference(InterpreterFunctions):
             data[:rows, :cols] = a
         elif op.values is not None:
             data[:rows, :cols] = dense_values(op.values)
-        if op.repack is not None and "values" in op.repack.data:
+        if op.repack is not None and op.repack.part.data == Q8Part.VALUES:
             self.running[-1].weight_elems = rows * cols
         role = Role(h.role.data)
         initial = data.copy() if role in (Role.OUTPUT, Role.STATE) else data

@@ -718,6 +718,19 @@
 
 // -----
 
+// CHECK: a repack's shard needs 0 <= start < stop, got [64:32, 0:8]
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) repack <q8_0.values [64:32, 0:8]> : !spatial.tensor<32x64xf32, param>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
 // CHECK: Operation does not verify: only a param has a host repack, 'y' is output
 %x = "test.op"() : () -> tensor<32x64xf32>
 %y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
@@ -725,7 +738,7 @@
     ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
 ^bb0(%i: index, %x_in: tensor<32x64xf32>):
   %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
-  %yt = spatial.tensor "y" zero repack "q8_0.values" : !spatial.tensor<32x64xf32, output>
+  %yt = spatial.tensor "y" zero repack <q8_0.values> : !spatial.tensor<32x64xf32, output>
   %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
   %p = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
   spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>

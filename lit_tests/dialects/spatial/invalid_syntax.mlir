@@ -451,3 +451,30 @@
   spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
   spatial.return %yt : !spatial.tensor<32x64xf32, output>
 }
+
+// -----
+
+// A repack is one part of a Q8_0 weight, structured (not a string).
+// CHECK: Expected `q8_0.values`, or `q8_0.scales`.
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) repack <q8_0.bias> : !spatial.tensor<32x64xf32, param>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// CHECK: source must be one of "KxN", "NxK", "NxGx32", got "MxK"
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) repack <q8_0.values [0:32, 0:64] from "MxK"> : !spatial.tensor<32x64xf32, param>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
