@@ -4,9 +4,10 @@ every item and every K trip, as tile grids (numbers in, numbers out; no drawing)
 
 An origin is linear in the item coordinates and the K index (plus an element of a
 constant table), so each move's tiles come out of one numpy expression over all
-(item, trip) pairs, the same way the verifiers enumerate them. Nothing is refused
-here: a block that runs off its tensor, a tile two items write and a tile none
-writes are recorded, so a refused program can be drawn with them marked.
+(item, trip) pairs: `core/geometry.py`'s, which the verifier enumerates too.
+Nothing is refused here: a block that runs off its tensor, a tile two items write
+and a tile none writes are recorded, so a refused program can be drawn with them
+marked.
 
 ```python
 own = ownership(program)
