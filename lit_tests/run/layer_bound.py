@@ -36,7 +36,7 @@ def products(module: str) -> list[tuple[str, int, int, str]]:
 
 
 def write(prefix: str, module: str) -> None:
-    from tiny_llama import write_tiny_llama
+    from tiny_llama import write_tiny_llama  # pyright: ignore[reportMissingImports] (tests/, on sys.path above)
 
     from xdsl_spatial.frontends.gguf_io import q8_0_parts
 
