@@ -512,8 +512,8 @@ class RepackAttr(ParametrizedAttribute):
     @property
     def slice(self) -> tuple[Range, Range] | None:
         """The shard's (rows, columns) of the stored tensor, or None for all of it."""
-        if not self.shard.data:
-            return None
+        if len(self.shard) != 4:
+            return None  # none, or a malformed one `verify` refuses
         r0, r1, c0, c1 = (b.data for b in self.shard)
         return (r0, r1), (c0, c1)
 
@@ -561,11 +561,11 @@ class RepackAttr(ParametrizedAttribute):
         printer.print_string(f"<{self.text()}>")
 
     def verify(self) -> None:
-        cut = self.slice
         if len(self.shard) not in (0, 4):
             raise VerifyException(
                 f"a repack's shard is [rows, columns], got {[b.data for b in self.shard]}"
             )
+        cut = self.slice
         if cut is not None and any(not 0 <= a < b for a, b in cut):
             (r0, r1), (c0, c1) = cut
             raise VerifyException(

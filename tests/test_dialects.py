@@ -13,12 +13,14 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, linalg, math, test
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    ArrayAttr,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
     Float32Type,
     Float64Type,
     FloatAttr,
     IndexType,
+    IntAttr,
     IntegerType,
     ModuleOp,
     TensorType,
@@ -43,6 +45,9 @@ from xdsl_spatial.dialects.q8 import (
     Q8_BLOCK,
     DequantizeOp,
     Q8Part,
+    Q8PartAttr,
+    Q8Source,
+    Q8SourceAttr,
     QuantizeOp,
     stored_name,
     stored_part,
@@ -539,6 +544,15 @@ def test_roles_numerics_and_repacks_are_attributes_of_their_own():
         assert isinstance(attr, RepackAttr) and str(attr) == text
     with pytest.raises(VerifyException, match=r"needs 0 <= start < stop, got \[64:32, 0:8\]"):
         RepackAttr(Q8Part.SCALES, shard=((64, 32), (0, 8)))
+    parts = (
+        Q8PartAttr(Q8Part.VALUES),
+        ArrayAttr([IntAttr(1), IntAttr(2)]),
+        Q8SourceAttr(Q8Source.KN),
+    )
+    with pytest.raises(
+        VerifyException, match=r"a repack's shard is \[rows, columns\], got \[1, 2\]"
+    ):
+        RepackAttr.new(parts)
 
 
 def test_tensor_handle():
