@@ -30,7 +30,8 @@ from xdsl.dialects.linalg.ops import MatmulOp, YieldOp
 from xdsl.ir import BlockArgument, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-_stock_hidden_region = MatmulOp.get_hidden_region.__func__  # type: ignore[attr-defined]
+stock_hidden_region = MatmulOp.get_hidden_region.__func__  # type: ignore[attr-defined]
+"""xDSL's own body builder, which same-type matmuls keep."""
 
 
 def _widen(value: SSAValue, to: AnyFloat | IntegerType) -> SSAValue:
@@ -55,7 +56,7 @@ def _mixed_hidden_region(
     mixed = any(t != acc for t in arg_types[:-1])
     same_kind = all(isinstance(t, IntegerType) == isinstance(acc, IntegerType) for t in arg_types)
     if not (mixed and same_kind and len(arg_types) == 3):
-        return _stock_hidden_region(cls, inputs, outputs)
+        return stock_hidden_region(cls, inputs, outputs)
 
     mul, add = (
         (arith.MuliOp, arith.AddiOp)
@@ -75,11 +76,9 @@ def _mixed_hidden_region(
 
 def install() -> None:
     """Teach `linalg.matmul` MLIR's mixed-precision body (idempotent)."""
-    if getattr(MatmulOp, "_xdsl_spatial_mixed", False):
-        return
-    MatmulOp.get_hidden_region = classmethod(_mixed_hidden_region)  # type: ignore[method-assign]
-    MatmulOp._xdsl_spatial_mixed = True  # type: ignore[attr-defined]
+    if not is_installed():
+        MatmulOp.get_hidden_region = classmethod(_mixed_hidden_region)  # type: ignore[method-assign]
 
 
 def is_installed() -> bool:
-    return getattr(MatmulOp, "_xdsl_spatial_mixed", False)
+    return MatmulOp.get_hidden_region.__func__ is _mixed_hidden_region  # type: ignore[attr-defined]

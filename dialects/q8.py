@@ -27,19 +27,22 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IntegerType,
-    StringAttr,
     TensorType,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
     result_def,
     traits_def,
 )
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -55,19 +58,6 @@ class Q8Part(StrEnum):
     SCALES = "q8_0.scales"
     """One scale per 32 K-rows of each column, K/32 x N."""
 
-    @property
-    def repack(self) -> str:
-        """How a host fills this tensor from a checkpoint's Q8_0 blocks."""
-        return self.value
-
-    def repack_from(self, source: Q8Source | None) -> str:
-        """How a host fills this tensor from a weight stored in `source`'s layout:
-        `q8_0.values` for the chip's own K x N, `q8_0.values from NxK` for a source the
-        host transposes (values and scales alike, bit for bit)."""
-        if source is None or source == Q8Source.KN:
-            return self.value
-        return f"{self.value} from {source.value}"
-
 
 class Q8Source(StrEnum):
     """The layout a frontend stored a Q8_0 weight in (values, scales)."""
@@ -79,6 +69,38 @@ class Q8Source(StrEnum):
     GROUPED = "NxGx32"
     """Values N x G x 32 (G = K/32 groups of 32 lanes), scales N x G x 1 or N x G:
     IREE's grouped quantised matmuls."""
+
+
+@irdl_attr_definition
+class Q8PartAttr(EnumAttribute[Q8Part], SpacedOpaqueSyntaxAttribute):
+    """`#q8<part q8_0.values>` or `#q8<part q8_0.scales>`."""
+
+    name = "q8.part"
+
+
+@irdl_attr_definition
+class Q8SourceAttr(EnumAttribute[Q8Source], SpacedOpaqueSyntaxAttribute):
+    """The layout a frontend stored a weight in: `#q8<source "NxK">` (an op prints it
+    as `source "NxK"`)."""
+
+    name = "q8.source"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string_literal(self.data.value)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Q8Source:
+        at = parser.pos
+        text = parser.parse_identifier_or_str_literal(" (a source layout)")
+        if text not in set(Q8Source):
+            parser.raise_error(
+                "source must be one of "
+                + ", ".join(f'"{v.value}"' for v in Q8Source)
+                + f', got "{text}"',
+                at,
+                parser.pos,
+            )
+        return Q8Source(text)
 
 
 _SUFFIX = {Q8Part.VALUES: "__q8", Q8Part.SCALES: "__q8_scale"}
@@ -96,42 +118,6 @@ def stored_part(name: str) -> tuple[str, Q8Part] | None:
     if name.endswith(_SUFFIX[Q8Part.VALUES]):
         return name[: -len(_SUFFIX[Q8Part.VALUES])], Q8Part.VALUES
     return None
-
-
-Range = tuple[int, int]
-"""`start, stop` of a slice, as Python spells it."""
-
-
-def shard_repack(whole: str, part: Q8Part, rows: Range, cols: Range) -> str:
-    """The repack of a tensor that holds one shard of a Q8_0 weight, from the repack
-    `whole` of the whole tensor: the weight's K rows `rows` and columns `cols`, spelled
-    in the rows of the tensor itself (K rows for the values, Q8_0 blocks for the scales)
-    and in its K x N layout, e.g. `q8_0.scales[0:32, 1024:2048]` (`q8_0.values[0:1024,
-    0:64] from NxK`: that slice of the K x N transpose of a source stored N x K). A host
-    fills it by that slice of the stored tensor, never by re-quantising."""
-    r0, r1 = rows if part == Q8Part.VALUES else (rows[0] // Q8_BLOCK, rows[1] // Q8_BLOCK)
-    assert whole.startswith(part.repack), "a Q8_0 part's repack starts with the part"
-    return f"{part.repack}[{r0}:{r1}, {cols[0]}:{cols[1]}]{whole[len(part.repack) :]}"
-
-
-def parse_repack(text: str) -> tuple[Q8Part, tuple[Range, Range] | None] | None:
-    """The part a repack fills and, for a shard, its slice of the stored tensor (rows,
-    columns, in its K x N layout); None for a repack that is not a Q8_0 part's."""
-    text = text.partition(" from ")[0]
-    head, bracket, rest = text.partition("[")
-    try:
-        part = Q8Part(head)
-    except ValueError:
-        return None
-    if not bracket:
-        return part, None
-    try:
-        rows, cols = (tuple(int(v) for v in r.split(":")) for r in rest.rstrip("]").split(","))
-    except ValueError:
-        return None
-    if len(rows) != 2 or len(cols) != 2 or not rest.endswith("]"):
-        return None
-    return part, ((rows[0], rows[1]), (cols[0], cols[1]))
 
 
 def _element_name(t: Attribute) -> str:
@@ -203,9 +189,9 @@ class DequantizeOp(IRDLOperation):
     """One scale per 32 K-rows of each column, K/32 x N (f32, f16 as GGML stores it, or bf16)."""
     result = result_def(TensorType)
     """The weight, K x N, in f32 or bf16 (a bf16 weight is `q * s` rounded to bf16)."""
-    source = opt_prop_def(StringAttr)
-    """The layout the frontend stored the weight in (`Q8Source`), when not K x N: the
-    operands are its transposes, which a host makes when it fills the chip's tensors."""
+    source = opt_prop_def(Q8SourceAttr)
+    """The layout the frontend stored the weight in, when not K x N: the operands are
+    its transposes, which a host makes when it fills the chip's tensors."""
 
     traits = traits_def(NoMemoryEffect())
 
@@ -224,22 +210,16 @@ class DequantizeOp(IRDLOperation):
         vt = values.type
         assert isinstance(vt, TensorType)
         result = TensorType(element_type or Float32Type(), vt.get_shape())
-        props = {"source": StringAttr(source.value)} if source is not None else {}
+        props = {"source": Q8SourceAttr(source)} if source is not None else {}
         super().__init__(operands=[values, scales], result_types=[result], properties=props)
 
     @property
     def source_layout(self) -> Q8Source | None:
         """The frontend's layout of the weight, or None for the chip's own."""
-        return Q8Source(self.source.data) if self.source is not None else None
+        return self.source.data if self.source is not None else None
 
     def verify_(self) -> None:
         verify_q8_pair(self.values.type, self.scales.type, self.result.type, "result")
-        if self.source is not None and self.source.data not in set(Q8Source):
-            raise VerifyException(
-                "source must be one of "
-                + ", ".join(f'"{v.value}"' for v in Q8Source)
-                + f', got "{self.source.data}"'
-            )
 
 
 @irdl_op_definition
@@ -280,4 +260,4 @@ class QuantizeOp(IRDLOperation):
         verify_q8_pair(self.values.type, self.scales.type, self.input.type, "input")
 
 
-Q8 = Dialect("q8", [DequantizeOp, QuantizeOp], [])
+Q8 = Dialect("q8", [DequantizeOp, QuantizeOp], [Q8PartAttr, Q8SourceAttr])

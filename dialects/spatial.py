@@ -34,10 +34,11 @@ page tile `a * w + b`), and stages address page elements by their flat offset
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import auto
-from typing import ClassVar, cast
+from typing import ClassVar, TypeVar, cast
 
 import numpy as np
 from xdsl.dialects import arith
@@ -68,18 +69,11 @@ from xdsl.ir import (
     Operation,
     ParametrizedAttribute,
     Region,
+    SpacedOpaqueSyntaxAttribute,
     SSAValue,
     TypeAttribute,
 )
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-    AffineSymExpr,
-)
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -98,11 +92,13 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
+    EffectInstance,
     HasAncestor,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
-    MemoryReadEffect,
+    MemoryEffect,
+    MemoryEffectKind,
     MemoryWriteEffect,
     NoMemoryEffect,
     Pure,
@@ -110,6 +106,34 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+
+from xdsl_spatial.core.geometry import (
+    K_INDEX,
+    LinearForm,
+    TileMove,
+    check_all_written,
+    check_block_inside,
+    check_disjoint,
+    check_grid,
+    check_owned_inside,
+    check_page_reach,
+    check_writes_owned,
+    item_coords,
+    linear_form,
+    loop_values,
+    owned_rectangles,
+    owned_tiles,
+    single_linear,
+    tile_grid,
+)
+from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
+from xdsl_spatial.core.quant import Q8_BLOCK
+from xdsl_spatial.dialects.q8 import Q8Part, Q8PartAttr, Q8Source, Q8SourceAttr
+
+T = TypeVar("T")
+
+Range = tuple[int, int]
+"""`start, stop` of a slice, as Python spells it."""
 
 # --------------------------------------------------------------------------------------
 # Element types
@@ -369,8 +393,17 @@ class PlanAttr(ParametrizedAttribute):
 
 
 class Numerics(StrEnum):
+    """Whether a program's result is bit-exact."""
+
     EXACT = auto()
     APPROX = auto()
+
+
+@irdl_attr_definition
+class NumericsKindAttr(EnumAttribute[Numerics], SpacedOpaqueSyntaxAttribute):
+    """`#spatial<numerics_kind exact>`; a numerics claim spells it bare."""
+
+    name = "spatial.numerics_kind"
 
 
 @irdl_attr_definition
@@ -379,38 +412,37 @@ class NumericsAttr(ParametrizedAttribute):
 
     name = "spatial.numerics"
 
-    kind: StringAttr
+    kind: NumericsKindAttr
     reason: StringAttr
 
     def __init__(self, kind: Numerics | str, reason: str = ""):
-        super().__init__(StringAttr(str(kind)), StringAttr(reason))
+        super().__init__(NumericsKindAttr(Numerics(kind)), StringAttr(reason))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            return _parse_numerics_body(parser)
+            kind, reason = _parse_numerics_body(parser)
+        return NumericsKindAttr(kind), StringAttr(reason)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             _print_numerics_body(self, printer)
 
     def verify(self) -> None:
-        if self.kind.data not in (Numerics.EXACT, Numerics.APPROX):
-            raise VerifyException(f"numerics must be 'exact' or 'approx', got '{self.kind.data}'")
         if self.kind.data == Numerics.APPROX and not self.reason.data:
             raise VerifyException("an 'approx' numerics claim must give its reason")
 
 
-def _parse_numerics_body(parser: AttrParser) -> tuple[StringAttr, StringAttr]:
-    kind = parser.parse_keyword_in(("exact", "approx"), " for the numerics claim")
+def _parse_numerics_body(parser: AttrParser) -> tuple[Numerics, str]:
+    kind = Numerics(parser.parse_keyword_in([k.value for k in Numerics], " for the numerics claim"))
     reason = ""
     if kind == Numerics.APPROX:
         reason = parser.parse_str_literal(" (the reason the result is approximate)")
-    return StringAttr(kind), StringAttr(reason)
+    return kind, reason
 
 
 def _print_numerics_body(attr: NumericsAttr, printer: Printer) -> None:
-    printer.print_string(attr.kind.data)
+    printer.print_string(attr.kind.data.value)
     if attr.kind.data == Numerics.APPROX:
         printer.print_string(" ")
         printer.print_string_literal(attr.reason.data)
@@ -427,6 +459,118 @@ class Role(StrEnum):
     """Read and written; several programs may each write part of it."""
     PARAM = auto()
     """A weight or table the host fills before the run."""
+
+
+@irdl_attr_definition
+class RoleAttr(EnumAttribute[Role], SpacedOpaqueSyntaxAttribute):
+    """`#spatial<role input>`; a tensor's type spells it bare: `!spatial.tensor<32x64xf32,
+    input>`."""
+
+    name = "spatial.role"
+
+
+@irdl_attr_definition
+class RepackAttr(ParametrizedAttribute):
+    """How a host fills a param from a checkpoint: one part of a Q8_0 weight, from the
+    layout the frontend stored it in (by a transpose, bit for bit, never re-quantised),
+    whole or, for a chip's shard, the slice [rows, columns] of the stored tensor in its
+    K x N layout (rows of values are K rows, rows of scales Q8_0 blocks):
+
+        #spatial.repack<q8_0.values>
+        #spatial.repack<q8_0.scales [32:64, 0:4096]>
+        #spatial.repack<q8_0.values [0:1024, 64:128] from "NxK">
+    """
+
+    name = "spatial.repack"
+
+    part: Q8PartAttr
+    """The values or the scales."""
+    shard: ArrayAttr[IntAttr]
+    """Empty (the whole tensor), or row start, row stop, column start, column stop."""
+    source: Q8SourceAttr
+    """The frontend's layout (`KxN`, the chip's own, is not printed)."""
+
+    def __init__(
+        self,
+        part: Q8Part,
+        source: Q8Source | None = None,
+        shard: tuple[Range, Range] | None = None,
+    ):
+        super().__init__(*self._parameters(part, source, shard))
+
+    @staticmethod
+    def _parameters(
+        part: Q8Part, source: Q8Source | None, shard: tuple[Range, Range] | None
+    ) -> tuple[Q8PartAttr, ArrayAttr[IntAttr], Q8SourceAttr]:
+        bounds = () if shard is None else (*shard[0], *shard[1])
+        return (
+            Q8PartAttr(part),
+            ArrayAttr(IntAttr(b) for b in bounds),
+            Q8SourceAttr(source or Q8Source.KN),
+        )
+
+    @property
+    def slice(self) -> tuple[Range, Range] | None:
+        """The shard's (rows, columns) of the stored tensor, or None for all of it."""
+        if len(self.shard) != 4:
+            return None  # none, or a malformed one `verify` refuses
+        r0, r1, c0, c1 = (b.data for b in self.shard)
+        return (r0, r1), (c0, c1)
+
+    def sharded(self, rows: Range, cols: Range) -> RepackAttr:
+        """The repack of the shard that holds the weight's K rows `rows` and columns
+        `cols`: for the scales, the Q8_0 blocks of those rows."""
+        if self.part.data == Q8Part.SCALES:
+            rows = (rows[0] // Q8_BLOCK, rows[1] // Q8_BLOCK)
+        return RepackAttr(self.part.data, self.source.data, (rows, cols))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            part = Q8PartAttr.parse_parameter(parser)
+            shard = None
+            if parser.parse_optional_punctuation("[") is not None:
+
+                def span() -> Range:
+                    start = parser.parse_integer(allow_negative=False, allow_boolean=False)
+                    parser.parse_punctuation(":")
+                    return start, parser.parse_integer(allow_negative=False, allow_boolean=False)
+
+                rows = span()
+                parser.parse_punctuation(",")
+                cols = span()
+                parser.parse_punctuation("]")
+                shard = (rows, cols)
+            source = None
+            if parser.parse_optional_keyword("from") is not None:
+                source = Q8SourceAttr.parse_parameter(parser)
+        return cls._parameters(part, source, shard)
+
+    def text(self) -> str:
+        """What the attribute prints between its brackets, e.g. `q8_0.scales [32:64,
+        0:4096]` (what a picture or a message names it by)."""
+        out = self.part.data.value
+        if (cut := self.slice) is not None:
+            (r0, r1), (c0, c1) = cut
+            out += f" [{r0}:{r1}, {c0}:{c1}]"
+        if self.source.data != Q8Source.KN:
+            out += f' from "{self.source.data.value}"'
+        return out
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.text()}>")
+
+    def verify(self) -> None:
+        if len(self.shard) not in (0, 4):
+            raise VerifyException(
+                f"a repack's shard is [rows, columns], got {[b.data for b in self.shard]}"
+            )
+        cut = self.slice
+        if cut is not None and any(not 0 <= a < b for a, b in cut):
+            (r0, r1), (c0, c1) = cut
+            raise VerifyException(
+                f"a repack's shard needs 0 <= start < stop, got [{r0}:{r1}, {c0}:{c1}]"
+            )
 
 
 class IterKind(StrEnum):
@@ -468,10 +612,10 @@ class TensorHandleType(ParametrizedAttribute, TypeAttribute):
 
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
-    role: StringAttr
+    role: RoleAttr
 
     def __init__(self, shape: Sequence[int], element_type: Attribute, role: Role | str):
-        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element_type, StringAttr(str(role)))
+        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element_type, RoleAttr(Role(role)))
 
     @property
     def dims(self) -> tuple[int, int]:
@@ -484,13 +628,13 @@ class TensorHandleType(ParametrizedAttribute, TypeAttribute):
             dims, elem = parser.parse_ranked_shape()
             parser.parse_punctuation(",")
             role = parser.parse_keyword_in([r.value for r in Role], " (tensor role)")
-        return ArrayAttr(IntAttr(d) for d in dims), elem, StringAttr(role)
+        return ArrayAttr(IntAttr(d) for d in dims), elem, RoleAttr(Role(role))
 
     def print_parameters(self, printer: Printer) -> None:
         dims = "x".join(str(d.data) for d in self.shape)
         printer.print_string(f"<{dims}x")
         printer.print_attribute(self.element_type)
-        printer.print_string(f", {self.role.data}>")
+        printer.print_string(f", {self.role.data.value}>")
 
     def verify(self) -> None:
         if len(self.shape) != 2 or any(d.data < 1 for d in self.shape):
@@ -499,8 +643,6 @@ class TensorHandleType(ParametrizedAttribute, TypeAttribute):
             )
         if not _is_element(self.element_type):
             raise VerifyException(f"a spatial tensor holds ints or floats, got {self.element_type}")
-        if self.role.data not in [r.value for r in Role]:
-            raise VerifyException(f"unknown tensor role '{self.role.data}'")
 
 
 @irdl_attr_definition
@@ -578,49 +720,17 @@ class PageType(ParametrizedAttribute, TypeAttribute):
 
 
 # --------------------------------------------------------------------------------------
-# Linear forms: the addresses the chip can compute
+# Linear forms, as the ops spell them
 # --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LinearForm:
-    """`const + sum(dims[i] * d_i) + sum(syms[j] * s_j)`."""
-
-    const: int
-    dims: tuple[int, ...]
-    syms: tuple[int, ...]
-
-
-def linear_form(expr: AffineExpr, num_dims: int, num_syms: int) -> LinearForm | None:
-    """The coefficients of a linear affine expression; None if it is not linear."""
-    const = 0
-    dims = [0] * num_dims
-    syms = [0] * num_syms
-
-    def walk(e: AffineExpr, scale: int) -> bool:
-        nonlocal const
-        if isinstance(e, AffineConstantExpr):
-            const += scale * e.value
-            return True
-        if isinstance(e, AffineDimExpr):
-            dims[e.position] += scale
-            return True
-        if isinstance(e, AffineSymExpr):
-            syms[e.position] += scale
-            return True
-        if isinstance(e, AffineBinaryOpExpr):
-            if e.kind == AffineBinaryOpKind.Add:
-                return walk(e.lhs, scale) and walk(e.rhs, scale)
-            if e.kind == AffineBinaryOpKind.Mul:
-                if isinstance(e.rhs, AffineConstantExpr):
-                    return walk(e.lhs, scale * e.rhs.value)
-                if isinstance(e.lhs, AffineConstantExpr):
-                    return walk(e.rhs, scale * e.lhs.value)
-        return False
-
-    if not walk(expr, 1):
-        return None
-    return LinearForm(const, tuple(dims), tuple(syms))
+def linear_terms(form: LinearForm, dims: Sequence[T], syms: Sequence[T]) -> list[tuple[T, int]]:
+    """The (variable, coefficient) terms of `form` over variables `dims` and `syms`,
+    by falling |coefficient| (dims before syms among equals), without zero ones."""
+    terms = [(n, c) for c, n in zip(form.dims, dims) if c]
+    terms += [(n, c) for c, n in zip(form.syms, syms) if c]
+    terms.sort(key=lambda t: -abs(t[1]))
+    return terms
 
 
 def format_linear(expr: AffineExpr, dim_names: Sequence[str], sym_names: Sequence[str]) -> str:
@@ -628,25 +738,121 @@ def format_linear(expr: AffineExpr, dim_names: Sequence[str], sym_names: Sequenc
     form = linear_form(expr, len(dim_names), len(sym_names))
     if form is None:
         return str(expr)
-    terms = [(c, n) for c, n in zip(form.dims, dim_names) if c] + [
-        (c, n) for c, n in zip(form.syms, sym_names) if c
-    ]
-    terms.sort(key=lambda t: -abs(t[0]))
-    parts = [n if c == 1 else f"{n} * {c}" for c, n in terms]
+    parts = [n if c == 1 else f"{n} * {c}" for n, c in linear_terms(form, dim_names, sym_names)]
     if form.const or not parts:
         parts.append(str(form.const))
     return " + ".join(parts)
 
 
-def _print_linear(printer: Printer, expr: AffineExpr, names: Sequence[str]) -> None:
-    """An origin with its symbols spelled as the SSA values they stand for."""
-    printer.print_string(format_linear(expr, (), names))
+def _print_linear_values(printer: Printer, expr: AffineExpr, values: Sequence[SSAValue]) -> None:
+    """`format_linear` of an origin, its symbols spelled as the SSA values they stand for."""
+    form = linear_form(expr, 0, len(values))
+    if form is None:
+        printer.print_string(str(expr))
+        return
+    terms = linear_terms(form, (), values)
+
+    def one(term: tuple[SSAValue, int]) -> None:
+        printer.print_ssa_value(term[0])
+        if term[1] != 1:
+            printer.print_string(f" * {term[1]}")
+
+    printer.print_list(terms, one, " + ")
+    if form.const or not terms:
+        printer.print_string(f"{' + ' if terms else ''}{form.const}")
 
 
 def _stage_map_str(m: AffineMap) -> str:
     return format_linear(
         m.results[0], [f"d{i}" for i in range(m.num_dims)], ["s0"][: m.num_symbols]
     )
+
+
+_AFTER_LINEAR = " after a linear form (a sum of integers times variables)"
+"""Where a linear form ends early: `d0 mod 2` is no address the chip computes."""
+
+_TABLE_TERM = AffineConstantExpr(0)
+"""What an origin's variable parser gives for its indirect table's element, which adds
+nothing to the linear part (`_parse_linear` refuses to scale or negate it)."""
+
+
+def _parse_linear(parser: Parser, variable: Callable[[], AffineExpr | None]) -> AffineExpr:
+    """`term ((+ | -) term)*`, a term `n`, `v`, `v * n` or `n * v` for an integer `n` and
+    a variable `v` (`variable` parses one, or gives None where there is none): the linear
+    forms `format_linear` prints, the only ones the chip computes."""
+
+    def term() -> AffineExpr:
+        scale = parser.parse_optional_integer(allow_boolean=False)
+        if scale is not None and parser.parse_optional_punctuation("*") is None:
+            return AffineExpr.constant(scale)
+        v = variable()
+        if v is None:
+            parser.raise_error("expected an integer or a variable (a linear form)")
+        if scale is None and parser.parse_optional_punctuation("*") is not None:
+            scale = parser.parse_integer(allow_boolean=False)
+        if v is _TABLE_TERM and scale is not None:
+            parser.raise_error("an indirect table's element is added as it is, not scaled")
+        return v if scale is None else v * scale
+
+    expr = term()
+    while True:
+        if parser.parse_optional_punctuation("+") is not None:
+            expr = expr + term()
+        elif parser.parse_optional_punctuation("-") is not None:
+            t = term()
+            if t is _TABLE_TERM:
+                parser.raise_error("an indirect table's element is added, not subtracted")
+            expr = expr - t
+        else:
+            return expr
+
+
+def _defined_type(parser: Parser, operand: UnresolvedOperand) -> Attribute:
+    """The type of an SSA value defined above, for an operand whose type the syntax
+    implies (a buffer, an indirect table)."""
+    values = parser.ssa_values.get(operand.operand_name, ())
+    if operand.index >= len(values):
+        parser.raise_error(f"use of undefined value %{operand.operand_name}", operand.span)
+    return values[operand.index].type
+
+
+# --------------------------------------------------------------------------------------
+# Memory effects: what xDSL's passes (cse, dce, licm) may do with an op
+# --------------------------------------------------------------------------------------
+
+
+class Allocates(MemoryEffect):
+    """Allocates the memory its result names (a buffer in a site's local memory, a
+    tensor in the chip's), as `memref.alloc` does: `cse` never merges two, and `dce`
+    drops one nobody uses."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        return frozenset((EffectInstance(MemoryEffectKind.ALLOC, op.results[0]),))
+
+
+class FillsPage(MemoryEffect):
+    """Writes a page of its buffer (a stage's output): `cse` never merges two, since the
+    page kept would have to stay in the buffer past the pages filled between them."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        return frozenset((EffectInstance(MemoryEffectKind.WRITE, op.operands[-1]),))
+
+
+class LoadsPage(MemoryEffect):
+    """Reads a block of its tensor and writes it as a page of its buffer (a load):
+    `cse` never merges two, for the page's sake as with `FillsPage` and because the
+    traffic a program reports is what its loads move."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        return frozenset(
+            (
+                EffectInstance(MemoryEffectKind.READ, op.operands[0]),
+                EffectInstance(MemoryEffectKind.WRITE, op.operands[1]),
+            )
+        )
 
 
 # --------------------------------------------------------------------------------------
@@ -657,8 +863,9 @@ def _stage_map_str(m: AffineMap) -> str:
 class ProgramOp(IRDLOperation):
     """A program: one body run per work item, joined by buffers in local memory."""
 
-    program_name = prop_def(StringAttr, prop_name="sym_name")
-    """The program's name, e.g. `q8_gemv_2048x4096_w8`."""
+    program_name = prop_def(StringAttr)
+    """The program's name, e.g. `q8_gemv_2048x4096_w8`: what its traffic is reported
+    under. Not a symbol: every fold of one shape has the same name."""
     grid = prop_def(DenseArrayBase)
     """Extents of the item grid; the body's first block arguments are an item's coordinates."""
     owns = prop_def(AffineMapAttr)
@@ -701,7 +908,7 @@ class ProgramOp(IRDLOperation):
         chip: int | None = None,
     ):
         properties: dict[str, Attribute] = {
-            "sym_name": StringAttr(name),
+            "program_name": StringAttr(name),
             "grid": DenseArrayBase.from_list(i64, grid),
             "owns": AffineMapAttr(owns),
             "owns_size": DenseArrayBase.from_list(i64, owns_size),
@@ -761,11 +968,7 @@ class ProgramOp(IRDLOperation):
     def item_coords(self) -> np.ndarray:
         """Coordinates of every item, shape (items, rank), row-major over the grid
         (checked first: the ops inside a program, verified before it, ask for them)."""
-        from xdsl_spatial.dialects.spatial_checks import check_grid
-
-        grid = self.grid_shape
-        check_grid(grid)
-        return np.indices(grid).reshape(len(grid), -1).T.astype(np.int64)
+        return item_coords(self.grid_shape)
 
     # --- syntax ---------------------------------------------------------------------
 
@@ -799,9 +1002,7 @@ class ProgramOp(IRDLOperation):
                 printer.print_string("(")
                 printer.print_list(self.outs.types, printer.print_attribute)
                 printer.print_string(")")
-        extra = {k: v for k, v in self.attributes.items() if k not in ("sym_name",)}
-        if extra:
-            printer.print_op_attributes(extra, print_keyword=True)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
 
@@ -863,7 +1064,7 @@ class ProgramOp(IRDLOperation):
             owns_size=(size[0], size[1]),
             target=target,
             plan=plan,
-            numerics=NumericsAttr(kind.data, reason.data),
+            numerics=NumericsAttr.new((NumericsKindAttr(kind), StringAttr(reason))),
             ins=ins,
             result_types=res_types,
             body=body,
@@ -876,14 +1077,18 @@ class ProgramOp(IRDLOperation):
     # --- verification ---------------------------------------------------------------
 
     def verify_(self) -> None:
-        from xdsl_spatial.dialects import spatial_checks
-
         if self.chip is not None and self.chip.value.data < 0:
             raise VerifyException(
                 f"a program's chip is an index from 0, got {self.chip.value.data}"
             )
         self.verify_item_count()
-        spatial_checks.verify_program(self)
+        check_grid(self.grid_shape)
+        self.verify_signature()
+        returned = self.verify_tensors()
+        self.check_local_memory()
+        self.verify_plan()
+        if returned:
+            self.verify_items(returned)
 
     def verify_item_count(self) -> None:
         """Items own disjoint, non-empty rectangles of the first result, so there are
@@ -904,6 +1109,202 @@ class ProgramOp(IRDLOperation):
                 f"{h}x{w} tiles each need {self.num_items * h * w:,} tiles, but its "
                 f"result ({shape[0]}x{shape[1]}) has {tiles:,}"
             )
+
+    def verify_signature(self) -> None:
+        """The body takes the item coordinates, then the inputs."""
+        grid = self.grid_shape
+        args = list(self.entry.args)
+        if len(args) != len(grid) + len(self.ins):
+            raise VerifyException(
+                f"program body takes {len(grid)} item coordinates and {len(self.ins)} "
+                f"inputs, got {len(args)} block arguments"
+            )
+        for a in args[: len(grid)]:
+            if not isinstance(a.type, IndexType):
+                raise VerifyException(f"item coordinates are index, got {a.type}")
+        for a, v in zip(args[len(grid) :], self.ins):
+            if a.type != v.type:
+                raise VerifyException(
+                    f"program input #{a.index - len(grid)} is {v.type} but the body takes {a.type}"
+                )
+
+    def verify_tensors(self) -> list[TensorOp]:
+        """Tensor names are unique, outputs and states are returned once each, in the
+        order and types of the results: the returned tensors."""
+        names: dict[str, TensorOp] = {}
+        for t in self.tensors():
+            if t.tensor_name.data in names:
+                raise VerifyException(f"tensor '{t.tensor_name.data}' is declared twice")
+            names[t.tensor_name.data] = t
+        term = self.entry.last_op
+        if not isinstance(term, ReturnOp):
+            raise VerifyException("a program body must end with spatial.return")
+        returned: list[TensorOp] = []
+        for v in term.values:
+            if not isinstance(v.owner, TensorOp):
+                raise VerifyException("spatial.return takes tensors declared by spatial.tensor")
+            returned.append(v.owner)
+        for t in names.values():
+            role = t.handle.role.data
+            n = sum(r is t for r in returned)
+            if role in (Role.OUTPUT, Role.STATE) and n != 1:
+                raise VerifyException(
+                    f"{role} tensor '{t.tensor_name.data}' must be returned once, got {n}"
+                )
+            if role in (Role.INPUT, Role.PARAM) and n:
+                raise VerifyException(
+                    f"{role} tensor '{t.tensor_name.data}' is not a result of the program"
+                )
+        if len(returned) != len(self.outs):
+            raise VerifyException(
+                f"program has {len(self.outs)} results but returns {len(returned)} tensors"
+            )
+        for t, r in zip(returned, self.outs):
+            rt = cast(TensorType[Attribute], r.type)
+            if tuple(rt.get_shape()) != t.handle.dims or rt.element_type != t.handle.element_type:
+                raise VerifyException(
+                    f"result {rt} does not match the returned tensor '{t.tensor_name.data}'"
+                )
+        return returned
+
+    def check_local_memory(self) -> None:
+        """The program's buffers fit one site's local memory."""
+        used = self.buffer_bytes()
+        if used > self.target.local_mem.data:
+            parts = ", ".join(
+                f"{b.buffer_name.data} "
+                f"{cast(BufferType, b.result.type).bytes(self.target.tile_elems)}"
+                for b in self.buffers()
+            )
+            raise VerifyException(
+                f"buffers need {used} bytes of local memory but a site has "
+                f"{self.target.local_mem.data} ({parts})"
+            )
+
+    def verify_plan(self) -> None:
+        """The block plan agrees with the item grid, the K loop and what an item owns."""
+        loops = [o for o in self.body.walk() if isinstance(o, KLoopOp)]
+        plan = self.plan
+        plan_items = math.prod(g.data for g in plan.grid)
+        if plan_items != self.num_items:
+            raise VerifyException(
+                f"plan grid {[g.data for g in plan.grid]} holds {plan_items} items, the "
+                f"program has {self.num_items}"
+            )
+        if not loops and plan.k_blocks.data != 1:
+            raise VerifyException(
+                f"plan k_blocks must be 1 with no K loop, got {plan.k_blocks.data}"
+            )
+        if loops and plan.k_blocks.data != loops[0].trips.data:
+            raise VerifyException(
+                f"plan k_blocks is {plan.k_blocks.data} but the K loop runs "
+                f"{loops[0].trips.data} trips"
+            )
+        size = tuple(self.owns_size.get_values())
+        if len(size) != 2:
+            raise VerifyException(f"owns size must be [rows, cols], got {list(size)}")
+        if any(s < 1 for s in size):
+            raise VerifyException(
+                f"an item owns at least 1x1 tiles, got {'x'.join(map(str, size))}"
+            )
+        if tuple(s.data for s in plan.site) != size:
+            raise VerifyException(
+                f"plan site {[s.data for s in plan.site]} must be the tiles an item owns, "
+                f"{list(size)}"
+            )
+
+    def owned_rectangles(self) -> np.ndarray | None:
+        """(items, 4): the tile row, tile column, rows and columns each item owns of
+        the first result; None when `owns` is not two linear forms of the coordinates."""
+        owns = self.owns.data
+        size = tuple(int(s) for s in self.owns_size.get_values())
+        if owns.num_dims != len(self.grid_shape) or owns.num_symbols or len(owns.results) != 2:
+            return None
+        forms = [linear_form(e, owns.num_dims, 0) for e in owns.results]
+        if any(f is None for f in forms) or len(size) != 2:
+            return None
+        return owned_rectangles(
+            cast(list[LinearForm], forms), (size[0], size[1]), self.item_coords()
+        )
+
+    def verify_items(self, returned: list[TensorOp]) -> None:
+        """Items own disjoint rectangles; stores write exactly what items own; outputs
+        are whole."""
+        self.check_enumerable()
+        owns = self.owns.data
+        if owns.num_dims != len(self.grid_shape) or owns.num_symbols or len(owns.results) != 2:
+            raise VerifyException(
+                f"owns must map the {len(self.grid_shape)} item coordinates to (tile row, "
+                f"tile column), got {owns}"
+            )
+        rects = self.owned_rectangles()
+        if rects is None:
+            raise VerifyException(f"owns must be linear, got {owns}")
+        tile = self.target.tile
+        first = returned[0]
+        grid = tile_grid(first.handle.dims, tile)
+        check_owned_inside(rects, grid, first.tensor_name.data)
+        owned = owned_tiles(rects, grid[1])
+        check_disjoint(*owned, "own", first.tensor_name.data, grid)
+
+        stores = [s for s in self.body.walk() if isinstance(s, StoreOp)]
+        for t in returned:
+            name = t.tensor_name.data
+            mine = [s.written_tiles(self) for s in stores if s.tensor.owner is t]
+            if not mine:
+                raise VerifyException(f"no store writes '{name}'")
+            items = np.concatenate([w[0] for w in mine])
+            tiles = np.concatenate([w[1] for w in mine])
+            t_grid = tile_grid(t.handle.dims, tile)
+            check_disjoint(items, tiles, "write", name, t_grid)
+            if t.handle.role.data == Role.OUTPUT:
+                check_all_written(tiles, t_grid, name)
+            if t is first:
+                check_writes_owned((items, tiles), owned, t_grid, name)
+
+    def check_enumerable(self) -> None:
+        """The checks that enumerate every item's tiles (moves, owned rectangles) fit
+        the memory limit: a program too large for them is refused before they
+        allocate, not after minutes of swapping (`XDSL_SPATIAL_MEMORY_LIMIT` sets the
+        limit)."""
+        items = self.num_items
+        tiles = items * math.prod(int(x) for x in self.owns_size.get_values())
+        for mv in self.body.walk():
+            if isinstance(mv, TileMoveOp):
+                bh, bw = mv.block_shape
+                loop = enclosing_loop(mv)
+                trips = loop.trips.data if loop is not None else 1
+                tiles = max(tiles, items * trips * bh * (bw if isinstance(mv, StoreOp) else 1))
+        need = tiles * 8 * ENUMERATION_COPIES
+        limit = memory_limit()
+        if need > limit:
+            raise VerifyException(
+                f"program '{self.program_name.data}': checking its {items:,} items "
+                f"enumerates {tiles:,} tiles at once, {format_bytes(need)}, more than "
+                f"{limit_text(limit)}"
+            )
+
+
+ENUMERATION_COPIES = 4
+"""Arrays of a check's size alive at once (its indices, their rows and columns, a sort)."""
+
+
+def enclosing_program(op: Operation) -> ProgramOp | None:
+    """The program `op` lies in, if any."""
+    p = op.parent_op()
+    while p is not None and not isinstance(p, ProgramOp):
+        p = p.parent_op()
+    return p
+
+
+def enclosing_loop(op: Operation) -> KLoopOp | None:
+    """The K loop `op` lies in, inside its program, if any."""
+    p = op.parent_op()
+    while p is not None and not isinstance(p, ProgramOp):
+        if isinstance(p, KLoopOp):
+            return p
+        p = p.parent_op()
+    return None
 
 
 @irdl_op_definition
@@ -939,11 +1340,11 @@ class TensorOp(IRDLOperation):
     """Initialised to zeros."""
     values = opt_prop_def(DenseIntOrFPElementsAttr)
     """Initialised to these values (a table, or a weight quantised at lowering)."""
-    repack = opt_prop_def(StringAttr)
-    """For a param: how the host fills it from a checkpoint (`q8_0.values`, `q8_0.scales`)."""
+    repack = opt_prop_def(RepackAttr)
+    """For a param: how the host fills it from a checkpoint."""
     result = result_def(TensorHandleType)
 
-    traits = traits_def(Pure(), HasParent(ViewOp, FoldOp))
+    traits = traits_def(Allocates(), HasParent(ViewOp, FoldOp))
 
     assembly_format = (
         "$tensor_name (`external` `(` $source^ `:` type($source) `)`)? "
@@ -958,7 +1359,7 @@ class TensorOp(IRDLOperation):
         *,
         source: SSAValue | None = None,
         values: DenseIntOrFPElementsAttr | None = None,
-        repack: str | None = None,
+        repack: RepackAttr | None = None,
     ):
         props: dict[str, Attribute] = {"tensor_name": StringAttr(name)}
         if source is None and values is None:
@@ -966,7 +1367,7 @@ class TensorOp(IRDLOperation):
         if values is not None:
             props["values"] = values
         if repack is not None:
-            props["repack"] = StringAttr(repack)
+            props["repack"] = repack
         super().__init__(
             operands=[[source] if source is not None else []],
             result_types=[handle],
@@ -1054,7 +1455,7 @@ class BufferOp(IRDLOperation):
     """The buffer's name, e.g. `in_q8`."""
     result = result_def(BufferType)
 
-    traits = traits_def(Pure(), HasAncestor(ViewOp, FoldOp))
+    traits = traits_def(Allocates(), HasAncestor(ViewOp, FoldOp))
 
     assembly_format = "$buffer_name attr-dict `:` type($result)"
 
@@ -1064,8 +1465,20 @@ class BufferOp(IRDLOperation):
             properties={"buffer_name": StringAttr(name)},
         )
 
+    def verify_(self) -> None:
+        program = enclosing_program(self)
+        if program is None:
+            return
+        name = self.buffer_name.data
+        first = next(b for b in program.buffers() if b.buffer_name.data == name)
+        if first is not self:
+            raise VerifyException(
+                f"buffer '{name}' is allocated twice in program '{program.program_name.data}'; "
+                "a program's buffers have distinct names"
+            )
 
-class _TileMoveOp(IRDLOperation):
+
+class TileMoveOp(IRDLOperation):
     """What loads and stores share: a block of tiles at an origin."""
 
     origin = prop_def(AffineMapAttr)
@@ -1085,25 +1498,102 @@ class _TileMoveOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
+    KIND: ClassVar[str]
+    """`load` or `store`, as messages name the move."""
+
+    @property
+    def page_type(self) -> PageType:
+        """The page the move fills or empties."""
+        raise NotImplementedError
+
+    @property
+    def moved_tensor(self) -> SSAValue:
+        """The tensor the move reads or writes."""
+        raise NotImplementedError
+
     @property
     def block_shape(self) -> tuple[int, int]:
         h, w = self.block.get_values()
         return cast(int, h), cast(int, w)
 
+    @property
+    def tensor_name(self) -> str:
+        decl = self.moved_tensor.owner
+        return decl.tensor_name.data if isinstance(decl, TensorOp) else str(self.moved_tensor)
+
+    def tile_move(self) -> TileMove:
+        """The move as numbers (its origin and table position linear, or a
+        `VerifyException` saying which is not)."""
+        kind = self.KIND
+        table_at = None
+        if self.table_at is not None:
+            table_at = single_linear(self.table_at.data, f"{kind} table position")
+        return TileMove(
+            single_linear(self.origin.data, f"{kind} origin"),
+            self.block_shape,
+            self.stride.data,
+            table_at,
+        )
+
+    def loop_variables(self) -> tuple[int, ...]:
+        """What each of the origin's variables is: an axis of the enclosing program's
+        item grid, or `K_INDEX`, the enclosing K loop's index."""
+        program, loop = enclosing_program(self), enclosing_loop(self)
+        out = []
+        for v in self.origin_vars:
+            if (
+                program is not None
+                and isinstance(v, BlockArgument)
+                and v.owner is program.entry
+                and v.index < len(program.grid_shape)
+            ):
+                out.append(v.index)
+            elif loop is not None and loop.body.block.args and v is loop.induction_var:
+                out.append(K_INDEX)
+            else:
+                raise VerifyException(
+                    f"{self.KIND} origin may only use item coordinates and the enclosing "
+                    f"K loop's index, got {_value_str(v)}"
+                )
+        return tuple(out)
+
+    def table_values(self) -> np.ndarray | None:
+        """The indirect table's elements (flat, row-major) when it is declared with
+        constant values; None for no table or one bound at run time."""
+        decl = self.table.owner if self.table is not None else None
+        if not (isinstance(decl, TensorOp) and decl.values is not None):
+            return None
+        return np.asarray(decl.values.get_values()).reshape(-1).astype(np.int64)
+
+    def first_tiles(self, program: ProgramOp) -> np.ndarray | None:
+        """The block's first tile for every (item, K trip) of `program`, None when it
+        reads an external table (known only when the program runs)."""
+        move = self.tile_move()
+        loop = enclosing_loop(self)
+        trips = loop.trips.data if loop is not None else 1
+        values = loop_values(program.item_coords(), trips, self.loop_variables())
+        table = self.table_values()
+        if move.table_at is not None and table is None:
+            return None
+        return move.first_tiles(values, (program.num_items, trips), table, self.KIND)
+
+    # --- syntax ---------------------------------------------------------------------
+
     def _print_origin(self, printer: Printer) -> None:
-        names = [_ssa_name(printer, v) for v in self.origin_vars]
         printer.print_string("[")
         origin = self.origin.data.results[0]
-        table = self.table is not None and self.table_at is not None
+        values = list(self.origin_vars)
         # `[%tbl[%i]]` rather than `[0 + %tbl[%i]]`: the parser reads both.
-        if not (table and isinstance(origin, AffineConstantExpr) and origin.value == 0):
-            _print_linear(printer, origin, names)
-            if table:
+        if not (
+            self.table is not None and isinstance(origin, AffineConstantExpr) and origin.value == 0
+        ):
+            _print_linear_values(printer, origin, values)
+            if self.table is not None:
                 printer.print_string(" + ")
         if self.table is not None and self.table_at is not None:
             printer.print_ssa_value(self.table)
             printer.print_string("[")
-            _print_linear(printer, self.table_at.data.results[0], names)
+            _print_linear_values(printer, self.table_at.data.results[0], values)
             printer.print_string("]")
         printer.print_string("]")
         h, w = self.block_shape
@@ -1112,24 +1602,41 @@ class _TileMoveOp(IRDLOperation):
     @staticmethod
     def _parse_origin(
         parser: Parser,
-    ) -> tuple[
-        AffineMap, list[SSAValue], SSAValue | None, AffineMap | None, tuple[int, int], int, int
-    ]:
-        """`[%a * 4 + %b + %tbl[%a]] block HxW stride S repeat R`."""
+    ) -> tuple[list[SSAValue], list[SSAValue], dict[str, Attribute]]:
+        """`[%a * 4 + %b + %tbl[%a]] block HxW stride S repeat R`: the origin's
+        variables, the table (or nothing) and the properties."""
         # The origin and the table position share one symbol space (the loop variables).
-        parser.parse_punctuation("[")
-        names: dict[str, int] = {}
+        found: dict[str, int] = {}
         spans: list[UnresolvedOperand] = []
+        tables: list[tuple[UnresolvedOperand, AffineExpr]] = []
 
-        def sym(op: UnresolvedOperand) -> AffineExpr:
-            key = op.span.text
-            if key not in names:
-                names[key] = len(names)
-                spans.append(op)
-            return AffineExpr.symbol(names[key])
+        def symbol(v: UnresolvedOperand) -> AffineExpr:
+            found.setdefault(v.span.text, len(found))
+            if found[v.span.text] == len(spans):
+                spans.append(v)
+            return AffineExpr.symbol(found[v.span.text])
 
-        origin, table, table_at = _parse_linear_with_table(parser, sym)
-        parser.parse_punctuation("]")
+        def position() -> AffineExpr | None:
+            if (v := parser.parse_optional_unresolved_operand()) is None:
+                return None
+            if parser.parse_optional_punctuation("[") is not None:
+                parser.raise_error("an indirect table cannot be read indirectly")
+            return symbol(v)
+
+        def variable() -> AffineExpr | None:
+            if (v := parser.parse_optional_unresolved_operand()) is None:
+                return None
+            if parser.parse_optional_punctuation("[") is None:
+                return symbol(v)
+            if tables:
+                parser.raise_error("an origin has at most one indirect table")
+            tables.append((v, _parse_linear(parser, position)))
+            parser.parse_punctuation("]", _AFTER_LINEAR)
+            return _TABLE_TERM
+
+        parser.parse_punctuation("[")
+        origin = _parse_linear(parser, variable)
+        parser.parse_punctuation("]", _AFTER_LINEAR)
         parser.parse_keyword("block")
         dims = _parse_shape_no_type(parser)
         if len(dims) != 2:
@@ -1138,87 +1645,133 @@ class _TileMoveOp(IRDLOperation):
         stride = parser.parse_integer(allow_negative=False, allow_boolean=False)
         parser.parse_keyword("repeat")
         repeat = parser.parse_integer(allow_negative=False, allow_boolean=False)
-        vars_ = [parser.resolve_operand(s, IndexType()) for s in spans]
-        n = len(vars_)
-        omap = AffineMap(0, n, (origin,))
-        tmap = AffineMap(0, n, (table_at,)) if table_at is not None else None
-        tval = None
-        if table is not None:
-            tval = parser.resolve_operand(table, _lookup_type(parser, table))
-        return omap, vars_, tval, tmap, (dims[0], dims[1]), stride, repeat
+        n = len(spans)
+        props: dict[str, Attribute] = {
+            "origin": AffineMapAttr(AffineMap(0, n, (origin,))),
+            "block": DenseArrayBase.from_list(i64, dims),
+            "stride": IntAttr(stride),
+            "repeat": IntAttr(repeat),
+        }
+        table: list[SSAValue] = []
+        if tables:
+            (t, at) = tables[0]
+            props["table_at"] = AffineMapAttr(AffineMap(0, n, (at,)))
+            table = [parser.resolve_operand(t, _defined_type(parser, t))]
+        return [parser.resolve_operand(s, IndexType()) for s in spans], table, props
+
+    @staticmethod
+    def _properties(
+        origin: AffineMap,
+        block: tuple[int, int],
+        stride: int,
+        repeat: int,
+        table_at: AffineMap | None,
+    ) -> dict[str, Attribute]:
+        props: dict[str, Attribute] = {
+            "origin": AffineMapAttr(origin),
+            "block": DenseArrayBase.from_list(i64, block),
+            "stride": IntAttr(stride),
+            "repeat": IntAttr(repeat),
+        }
+        if table_at is not None:
+            props["table_at"] = AffineMapAttr(table_at)
+        return props
+
+    # --- verification ---------------------------------------------------------------
+
+    def verify_(self) -> None:
+        program = enclosing_program(self)
+        if program is not None:
+            program.verify_item_count()  # before the move is checked for every item
+        kind = self.KIND
+        h = cast(TensorHandleType, self.moved_tensor.type)
+        pt = self.page_type
+        if len(self.block) != 2:
+            raise VerifyException(
+                f"{kind} block must be rows x columns, got {list(self.block.get_values())}"
+            )
+        bh, bw = self.block_shape
+        if bh < 1 or bw < 1:
+            raise VerifyException(f"{kind} block must be at least 1x1 tiles, got {bh}x{bw}")
+        if self.stride.data < 0:
+            raise VerifyException(f"{kind} stride must be non-negative, got {self.stride.data}")
+        if pt.tiles.data != bh * bw:
+            raise VerifyException(
+                f"{kind} block {bh}x{bw} moves {bh * bw} tiles but the page holds {pt.tiles.data}"
+            )
+        if pt.element_type != h.element_type:
+            raise VerifyException(
+                f"{kind} of {element_name(h.element_type)} tensor needs a "
+                f"{element_name(h.element_type)} page, got {element_name(pt.element_type)}"
+            )
+        omap = self.origin.data
+        if omap.num_dims != 0 or omap.num_symbols != len(self.origin_vars):
+            raise VerifyException(
+                f"{kind} origin must have one symbol per loop variable "
+                f"({len(self.origin_vars)}), got {omap}"
+            )
+        single_linear(omap, f"{kind} origin")
+        if (self.table is None) != (self.table_at is None):
+            raise VerifyException(
+                f"{kind} with an indirect table needs both the table and where it is read"
+            )
+        if self.table is not None:
+            th = cast(TensorHandleType, self.table.type)
+            if not isinstance(th.element_type, IntegerType):
+                raise VerifyException(
+                    f"{kind} indirect table must hold integers, got {element_name(th.element_type)}"
+                )
+        move = self.tile_move()
+        if kind == "store" and h.role.data in (Role.INPUT, Role.PARAM):
+            article = "an" if h.role.data == Role.INPUT else "a"
+            raise VerifyException(
+                f"a store writes an output or a state, not {article} {h.role.data}"
+            )
+        if program is None:
+            return
+        loop = enclosing_loop(self)
+        trips = loop.trips.data if loop is not None else 1
+        if self.repeat.data != trips:
+            where = "its K loop's trip count" if loop is not None else "1 outside a K loop"
+            raise VerifyException(f"{kind} repeat must be {where}, {trips}, got {self.repeat.data}")
+        self.loop_variables()
+        if not (program.num_items and trips):
+            return  # no item or no trip: the program's or the loop's verifier says so
+        program.check_enumerable()
+        t0 = self.first_tiles(program)
+        if t0 is None:
+            return  # an external table's values are checked when the program runs
+        check_block_inside(
+            t0,
+            move.block,
+            move.stride,
+            tile_grid(h.dims, program.target.tile),
+            kind,
+            self.tensor_name,
+            range(trips) if loop is not None else None,
+        )
 
 
-def _ssa_name(printer: Printer, v: SSAValue) -> str:
-    """The text the printer uses for `v` (printing it into a scratch stream)."""
-    import io
-
-    saved = printer.stream
-    buf = io.StringIO()
-    printer.stream = buf
-    try:
-        printer.print_ssa_value(v)
-    finally:
-        printer.stream = saved
-    return buf.getvalue()
-
-
-def _lookup_type(parser: Parser, op: UnresolvedOperand) -> Attribute:
-    """The type of an already-defined SSA value, for operands whose type is implied."""
-    name = op.span.text[1:]
-    if name not in parser.ssa_values or op.index >= len(parser.ssa_values[name]):
-        parser.raise_error(f"use of undefined value %{name}", op.span)
-    return parser.ssa_values[name][op.index].type
-
-
-def _parse_linear_with_table(
-    parser: Parser, sym
-) -> tuple[AffineExpr, UnresolvedOperand | None, AffineExpr | None]:
-    """`term (+ term)*` where a term is `int`, `%v`, `%v * int`, or one `%table[linear]`."""
-    expr: AffineExpr = AffineExpr.constant(0)
-    table: UnresolvedOperand | None = None
-    table_at: AffineExpr | None = None
-    first = True
-    while True:
-        neg = False
-        if not first and parser.parse_optional_punctuation("+") is None:
-            if parser.parse_optional_punctuation("-") is None:
-                break
-            neg = True
-        first = False
-        if (i := parser.parse_optional_integer(allow_boolean=False)) is not None:
-            term = AffineExpr.constant(i)
-            if parser.parse_optional_punctuation("*") is not None:
-                v = parser.parse_unresolved_operand()
-                term = sym(v) * i
-        else:
-            v = parser.parse_unresolved_operand()
-            if parser.parse_optional_punctuation("[") is not None:
-                if table is not None:
-                    parser.raise_error("an origin has at most one indirect table")
-                table = v
-                table_at, inner_table, _ = _parse_linear_with_table(parser, sym)
-                if inner_table is not None:
-                    parser.raise_error("an indirect table cannot be read indirectly")
-                parser.parse_punctuation("]")
-                continue
-            term = sym(v)
-            if parser.parse_optional_punctuation("*") is not None:
-                term = term * parser.parse_integer(allow_boolean=False)
-        expr = expr + (term * -1 if neg else term)
-    return expr, table, table_at
+def _value_str(v: SSAValue) -> str:
+    if v.name_hint:
+        return f"%{v.name_hint}"
+    if isinstance(v, BlockArgument):
+        return f"block argument #{v.index}"
+    return f"a result of {cast(Operation, v.owner).name}"
 
 
 @irdl_op_definition
-class LoadOp(_TileMoveOp):
+class LoadOp(TileMoveOp):
     """Moves a block of a tensor's tiles into a buffer, as one page."""
 
     name = "spatial.load"
+    KIND: ClassVar[str] = "load"
 
     tensor = operand_def(TensorHandleType)
     buffer = operand_def(BufferType)
     result = result_def(PageType)
 
-    traits = traits_def(MemoryReadEffect(), HasAncestor(ViewOp, FoldOp))
+    traits = traits_def(LoadsPage(), HasAncestor(ViewOp, FoldOp))
 
     def __init__(
         self,
@@ -1233,19 +1786,19 @@ class LoadOp(_TileMoveOp):
         table_at: AffineMap | None = None,
     ):
         bt = cast(BufferType, buffer.type)
-        props: dict[str, Attribute] = {
-            "origin": AffineMapAttr(origin),
-            "block": DenseArrayBase.from_list(i64, block),
-            "stride": IntAttr(stride),
-            "repeat": IntAttr(repeat),
-        }
-        if table_at is not None:
-            props["table_at"] = AffineMapAttr(table_at)
         super().__init__(
             operands=[tensor, buffer, origin_vars, [table] if table else []],
             result_types=[PageType(block[0] * block[1], bt.element_type)],
-            properties=props,
+            properties=self._properties(origin, block, stride, repeat, table_at),
         )
+
+    @property
+    def page_type(self) -> PageType:
+        return cast(PageType, self.result.type)
+
+    @property
+    def moved_tensor(self) -> SSAValue:
+        return self.tensor
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1261,40 +1814,28 @@ class LoadOp(_TileMoveOp):
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
         tensor = parser.parse_unresolved_operand()
-        omap, vars_, table, tmap, block, stride, repeat = cls._parse_origin(parser)
+        vars_, table, props = cls._parse_origin(parser)
         parser.parse_keyword("into")
         buffer = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
         ttype = parser.parse_type()
         parser.parse_punctuation("->")
         ptype = parser.parse_type()
-        op = cls.build(
+        return cls.build(
             operands=[
                 parser.resolve_operand(tensor, ttype),
-                parser.resolve_operand(buffer, _lookup_type(parser, buffer)),
+                parser.resolve_operand(buffer, _defined_type(parser, buffer)),
                 vars_,
-                [table] if table is not None else [],
+                table,
             ],
             result_types=[ptype],
-            properties={
-                "origin": AffineMapAttr(omap),
-                "block": DenseArrayBase.from_list(i64, block),
-                "stride": IntAttr(stride),
-                "repeat": IntAttr(repeat),
-                **({"table_at": AffineMapAttr(tmap)} if tmap is not None else {}),
-            },
+            properties=props,
         )
-        return op
 
     def verify_(self) -> None:
-        from xdsl_spatial.dialects import spatial_checks
-
-        program = spatial_checks.enclosing_program(self)
-        if program is not None:
-            program.verify_item_count()  # before the move is checked for every item
-        spatial_checks.verify_move(self, self.tensor, self.result.type, "load")
+        super().verify_()
         bt = cast(BufferType, self.buffer.type)
-        pt = cast(PageType, self.result.type)
+        pt = self.page_type
         if bt.tiles.data != pt.tiles.data or bt.element_type != pt.element_type:
             raise VerifyException(
                 f"load into buffer <{bt.tiles.data}x{element_name(bt.element_type)}> "
@@ -1304,10 +1845,11 @@ class LoadOp(_TileMoveOp):
 
 
 @irdl_op_definition
-class StoreOp(_TileMoveOp):
+class StoreOp(TileMoveOp):
     """Moves a page's tiles into a block of a tensor."""
 
     name = "spatial.store"
+    KIND: ClassVar[str] = "store"
 
     page = operand_def(PageType)
     tensor = operand_def(TensorHandleType)
@@ -1326,18 +1868,18 @@ class StoreOp(_TileMoveOp):
         table: SSAValue | None = None,
         table_at: AffineMap | None = None,
     ):
-        props: dict[str, Attribute] = {
-            "origin": AffineMapAttr(origin),
-            "block": DenseArrayBase.from_list(i64, block),
-            "stride": IntAttr(stride),
-            "repeat": IntAttr(repeat),
-        }
-        if table_at is not None:
-            props["table_at"] = AffineMapAttr(table_at)
         super().__init__(
             operands=[page, tensor, origin_vars, [table] if table else []],
-            properties=props,
+            properties=self._properties(origin, block, stride, repeat, table_at),
         )
+
+    @property
+    def page_type(self) -> PageType:
+        return cast(PageType, self.page.type)
+
+    @property
+    def moved_tensor(self) -> SSAValue:
+        return self.tensor
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1355,7 +1897,7 @@ class StoreOp(_TileMoveOp):
         page = parser.parse_unresolved_operand()
         parser.parse_keyword("to")
         tensor = parser.parse_unresolved_operand()
-        omap, vars_, table, tmap, block, stride, repeat = cls._parse_origin(parser)
+        vars_, table, props = cls._parse_origin(parser)
         parser.parse_punctuation(":")
         ptype = parser.parse_type()
         parser.parse_punctuation("->")
@@ -1365,24 +1907,19 @@ class StoreOp(_TileMoveOp):
                 parser.resolve_operand(page, ptype),
                 parser.resolve_operand(tensor, ttype),
                 vars_,
-                [table] if table is not None else [],
+                table,
             ],
-            properties={
-                "origin": AffineMapAttr(omap),
-                "block": DenseArrayBase.from_list(i64, block),
-                "stride": IntAttr(stride),
-                "repeat": IntAttr(repeat),
-                **({"table_at": AffineMapAttr(tmap)} if tmap is not None else {}),
-            },
+            properties=props,
         )
 
-    def verify_(self) -> None:
-        from xdsl_spatial.dialects import spatial_checks
-
-        program = spatial_checks.enclosing_program(self)
-        if program is not None:
-            program.verify_item_count()  # before the move is checked for every item
-        spatial_checks.verify_move(self, self.tensor, self.page.type, "store")
+    def written_tiles(self, program: ProgramOp) -> tuple[np.ndarray, np.ndarray]:
+        """(item, linear tile) of every tile the store writes, over all items and trips."""
+        t0 = self.first_tiles(program)
+        if t0 is None:
+            raise VerifyException("a store through an external table cannot be checked for overlap")
+        tiles = self.tile_move().tiles(t0)
+        items = np.broadcast_to(np.arange(program.num_items)[:, None, None, None], tiles.shape)
+        return items.reshape(-1), tiles.reshape(-1)
 
 
 # --------------------------------------------------------------------------------------
@@ -1416,7 +1953,7 @@ class StageOp(IRDLOperation):
     result = result_def(PageType)
     body = region_def("single_block")
 
-    traits = traits_def(NoMemoryEffect(), HasAncestor(ViewOp, FoldOp))
+    traits = traits_def(FillsPage(), HasAncestor(ViewOp, FoldOp))
 
     def __init__(
         self,
@@ -1493,8 +2030,6 @@ class StageOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> StageOp:
-        from xdsl.parser.affine_parser import AffineParser
-
         name = parser.parse_str_literal(" (the stage's name)")
         parser.parse_keyword("iters")
 
@@ -1506,10 +2041,16 @@ class StageOp(IRDLOperation):
         dims = [f"d{i}" for i in range(len(iters))]
 
         def expr(syms: list[str]) -> AffineExpr:
-            ap = AffineParser(parser._parser_state)  # pyright: ignore[reportPrivateUsage]
-            return ap._parse_affine_expr(  # pyright: ignore[reportPrivateUsage]
-                ap._get_parse_optional_bare_id(dims, syms)  # pyright: ignore[reportPrivateUsage]
-            )
+            def axis() -> AffineExpr | None:
+                if (name := parser.parse_optional_identifier()) is None:
+                    return None
+                if name in dims:
+                    return AffineExpr.dimension(dims.index(name))
+                if name in syms:
+                    return AffineExpr.symbol(syms.index(name))
+                parser.raise_error(f"expected one of {', '.join(dims + syms)}, got {name}")
+
+            return _parse_linear(parser, axis)
 
         def one_in() -> tuple[UnresolvedOperand, AffineMap, int]:
             v = parser.parse_unresolved_operand()
@@ -1523,7 +2064,7 @@ class StageOp(IRDLOperation):
                 if not (tok.startswith("in") and tok[2:].isdigit()):
                     parser.raise_error(f"expected `inN`, got {tok}")
                 via = int(tok[2:])
-            parser.parse_punctuation("]")
+            parser.parse_punctuation("]", _AFTER_LINEAR)
             uses_s0 = any(isinstance(x, AffineSymExpr) for x in e.dfs())
             if uses_s0 and via < 0:
                 parser.raise_error("s0 is used but no `| s0 = inN` says which input gives it")
@@ -1535,7 +2076,7 @@ class StageOp(IRDLOperation):
         buf = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
         out_expr = expr([])
-        parser.parse_punctuation("]")
+        parser.parse_punctuation("]", _AFTER_LINEAR)
         parser.parse_punctuation(":")
         in_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
         parser.parse_punctuation("->")
@@ -1548,7 +2089,7 @@ class StageOp(IRDLOperation):
             )
         ins = [parser.resolve_operand(v, t) for (v, _, _), t in zip(parsed_ins, in_types)]
         op = cls.build(
-            operands=[ins, parser.resolve_operand(buf, _lookup_type(parser, buf))],
+            operands=[ins, parser.resolve_operand(buf, _defined_type(parser, buf))],
             result_types=[res_type],
             regions=[body],
             properties={
@@ -1567,9 +2108,125 @@ class StageOp(IRDLOperation):
         return op
 
     def verify_(self) -> None:
-        from xdsl_spatial.dialects import spatial_checks
+        name = self.stage_name.data
+        kinds = self.iter_kinds
+        ext = self.iter_extents
+        if len(kinds) != len(ext) or not kinds:
+            raise VerifyException(
+                f"stage '{name}' needs one extent per iterator, got {len(kinds)} iterators "
+                f"and {len(ext)} extents"
+            )
+        if any(e < 1 for e in ext):
+            raise VerifyException(f"stage '{name}' extents must be positive, got {list(ext)}")
+        if len(self.maps) != len(self.ins) + 1:
+            raise VerifyException(
+                f"stage '{name}' needs one map per input and one for the output "
+                f"({len(self.ins) + 1}), got {len(self.maps)}"
+            )
+        if len(self.indirect_of) != len(self.ins):
+            raise VerifyException(
+                f"stage '{name}' needs one indirect entry per input, got {len(self.indirect_of)}"
+            )
+        bt = cast(BufferType, self.buffer.type)
+        rt = cast(PageType, self.result.type)
+        if bt.tiles.data != rt.tiles.data or bt.element_type != rt.element_type:
+            raise VerifyException(
+                f"stage '{name}' writes buffer <{bt.tiles.data}x"
+                f"{element_name(bt.element_type)}> but gives page <{rt.tiles.data}x"
+                f"{element_name(rt.element_type)}>"
+            )
+        forms = self.verify_maps()
+        self.verify_output(forms[-1])
+        program = enclosing_program(self)
+        tile = program.target.tile if program is not None else (32, 32)
+        pages = [cast(PageType, v.type) for v in self.ins] + [rt]
+        for i, (f, pt) in enumerate(zip(forms, pages)):
+            if i < len(self.ins) and self.indirect_of[i] >= 0:
+                continue  # the table's part is checked when the stage runs
+            lo, hi = f.bounds(ext)
+            size = pt.tiles.data * tile[0] * tile[1]
+            check_page_reach(lo, hi, pt.tiles.data, size, name, i if i < len(self.ins) else None)
+        self.verify_body([p.element_type for p in pages[:-1]], rt.element_type)
 
-        spatial_checks.verify_stage(self)
+    def verify_maps(self) -> list[LinearForm]:
+        """Every map is linear in the stage's axes; an input's map has the symbol s0
+        exactly when another, direct input of integers gives it: their forms."""
+        name = self.stage_name.data
+        forms: list[LinearForm] = []
+        for i, m in enumerate(self.maps.data):
+            m = m.data
+            what = f"stage '{name}' map #{i}" if i < len(self.ins) else f"stage '{name}' output map"
+            if m.num_dims != len(self.iter_kinds):
+                raise VerifyException(
+                    f"{what} has {m.num_dims} dims but the stage has "
+                    f"{len(self.iter_kinds)} iterators"
+                )
+            forms.append(single_linear(m, what))
+            if i >= len(self.ins):
+                if m.num_symbols:
+                    raise VerifyException(f"{what} cannot be indirect")
+                continue
+            via = self.indirect_of[i]
+            if (via >= 0) != (m.num_symbols == 1) or m.num_symbols > 1:
+                raise VerifyException(f"{what}: a map has symbol s0 exactly when an input gives it")
+            if via < 0:
+                continue
+            if via == i or via >= len(self.ins) or self.indirect_of[via] >= 0:
+                raise VerifyException(
+                    f"{what} reads s0 from input {via}, which must be another, direct input"
+                )
+            vt = cast(PageType, self.ins[via].type).element_type
+            if not isinstance(vt, IntegerType):
+                raise VerifyException(
+                    f"{what} reads s0 from input {via}, which holds "
+                    f"{element_name(vt)}, not integers"
+                )
+        return forms
+
+    def verify_output(self, out: LinearForm) -> None:
+        """The output map reads no summed axis and writes each element once."""
+        name = self.stage_name.data
+        kinds, ext = self.iter_kinds, self.iter_extents
+        for d, (k, c) in enumerate(zip(kinds, out.dims)):
+            if k == IterKind.SUM and c:
+                raise VerifyException(
+                    f"stage '{name}' output map uses d{d}, a summed axis; the sum has one "
+                    "value per parallel point"
+                )
+        par = sorted((abs(c), ext[d]) for d, c in enumerate(out.dims) if kinds[d] == IterKind.PAR)
+        reach = 0
+        for c, e in par:
+            if e > 1 and c <= reach:
+                raise VerifyException(
+                    f"stage '{name}' output map {self.out_map.results[0]} writes some element twice"
+                )
+            reach += c * (e - 1)
+
+    def verify_body(self, in_elems: list[Attribute], out_elem: Attribute) -> None:
+        """The body takes one element per input and yields the output's, running only
+        ops the chip runs on scalars."""
+        name = self.stage_name.data
+        body = self.body.block
+        if list(body.arg_types) != in_elems:
+            raise VerifyException(
+                f"stage '{name}' body takes one element per input "
+                f"({', '.join(element_name(t) for t in in_elems)}), got "
+                f"({', '.join(element_name(t) for t in body.arg_types)})"
+            )
+        term = body.last_op
+        if not isinstance(term, YieldOp):
+            raise VerifyException(f"stage '{name}' body must end with spatial.yield")
+        for o in body.ops:
+            if not isinstance(o, BODY_OPS):
+                raise VerifyException(
+                    f"stage '{name}' body cannot run {o.name} on the chip; a body holds "
+                    "arith ops on scalars, spatial.index and spatial.yield"
+                )
+        if term.value.type != out_elem:
+            raise VerifyException(
+                f"stage '{name}' yields {element_name(term.value.type)} into a "
+                f"{element_name(out_elem)} buffer"
+            )
 
 
 @irdl_op_definition
@@ -1829,7 +2486,10 @@ Spatial = Dialect(
     [
         TargetAttr,
         PlanAttr,
+        NumericsKindAttr,
         NumericsAttr,
+        RoleAttr,
+        RepackAttr,
         IterKindAttr,
         TensorHandleType,
         BufferType,

@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from xdsl_spatial.core.geometry import PageGeometry
+
 Lead = tuple[int, int]
 """(trips, items) of a value."""
 
@@ -181,35 +183,6 @@ class Access:
 
 
 @dataclass(frozen=True)
-class Geometry:
-    """The tile grid of a page and of the tensor it moves to or from."""
-
-    tile: tuple[int, int]
-    block: tuple[int, int]
-    """The move's block, tile rows x columns (the page's `h*w` tiles)."""
-    row_len: int
-    """Elements of one row of the tensor's padded array."""
-
-    @property
-    def page_width(self) -> int:
-        return self.tile[1] * self.block[0] * self.block[1]
-
-    @property
-    def size(self) -> int:
-        return self.tile[0] * self.page_width
-
-    def split(self, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For page elements `e`: the block row `a` of their tile, and their offset
-        past that block row's first element in the tensor's array."""
-        _tr, tc = self.tile
-        _, bw = self.block
-        r, col = np.divmod(e, self.page_width)
-        pt, c = np.divmod(col, tc)
-        a, b = np.divmod(pt, bw)
-        return a, r * self.row_len + b * tc + c
-
-
-@dataclass(frozen=True)
 class Placed:
     """A load's page, in its tensor: element `e` at lead `(t, i)` is the tensor's flat
     element `origins[t, i, a(e)] + w(e)`."""
@@ -218,7 +191,7 @@ class Placed:
     """The slot of the tensor in the program's environment."""
     origins: np.ndarray
     """(trips, items, block rows): flat element of each block row's first element."""
-    geometry: Geometry
+    geometry: PageGeometry
 
     @property
     def lead(self) -> Lead:

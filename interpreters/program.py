@@ -31,7 +31,9 @@ import numpy as np
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from xdsl_spatial.dialects import spatial_checks as checks
+from xdsl_spatial.core import geometry
+from xdsl_spatial.core.geometry import PageGeometry
+from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     IterKind,
@@ -45,15 +47,13 @@ from xdsl_spatial.dialects.spatial import (
     StageOp,
     StoreOp,
     TensorOp,
-    _TileMoveOp,
-    linear_form,
+    TileMoveOp,
 )
 from xdsl_spatial.interpreters.kloop import LoopCompiling
 from xdsl_spatial.interpreters.layout import (
     Access,
     Dense,
     Env,
-    Geometry,
     Layout,
     Lead,
     Placed,
@@ -106,7 +106,7 @@ class TensorSpec:
 
 
 def _symbol_coefficient(m: Any) -> int:
-    form = linear_form(m.results[0], m.num_dims, m.num_symbols)
+    form = geometry.linear_form(m.results[0], m.num_dims, m.num_symbols)
     assert form is not None
     return form.syms[0] if form.syms else 0
 
@@ -260,7 +260,7 @@ class ProgramCompiler(LoopCompiling):
 
     def compile(self) -> CompiledProgram:
         try:
-            checks.check_local_memory(self.op)
+            self.op.check_local_memory()
         except VerifyException as e:
             raise self.fail(self.op, str(e)) from None
         steps: list[Step] = []
@@ -273,9 +273,9 @@ class ProgramCompiler(LoopCompiling):
             flat = np.concatenate([w[1] for w in tiles]) if tiles else np.zeros(0, np.int64)
             grid = (t.padded[0] // self.tile[0], t.padded[1] // self.tile[1])
             try:
-                checks.check_disjoint(items, flat, "write", t.name, grid)
+                geometry.check_disjoint(items, flat, "write", t.name, grid)
                 if t.role == Role.OUTPUT:
-                    checks.check_all_written(flat, grid, t.name)
+                    geometry.check_all_written(flat, grid, t.name)
             except VerifyException as e:
                 raise self.fail(ret, str(e)) from None
         for t in self.tensor.values():
@@ -351,7 +351,7 @@ class ProgramCompiler(LoopCompiling):
 
     def tensor_op(self, o: TensorOp) -> None:
         h = o.handle
-        grid = checks.tile_grid(h, self.tile)
+        grid = geometry.tile_grid(h.dims, self.tile)
         padded = (grid[0] * self.tile[0], grid[1] * self.tile[1])
         dt = numpy_dtype(h.element_type)
         values = None
@@ -368,7 +368,7 @@ class ProgramCompiler(LoopCompiling):
             slot, slot, o.tensor_name.data, h.dims, padded, dt, source, values, Role(h.role.data)
         )
         self.tensor[o.result] = spec
-        if o.repack is not None and "values" in o.repack.data:
+        if o.repack is not None and o.repack.part.data == Q8Part.VALUES:
             self.record.weight_elems = h.dims[0] * h.dims[1]
         uses = [u.operation for u in o.result.uses]
         spec.stores = sum(1 for u in uses if isinstance(u, StoreOp) and u.tensor is o.result)
@@ -383,88 +383,57 @@ class ProgramCompiler(LoopCompiling):
 
     # --- moves ---------------------------------------------------------------------
 
-    def var_values(self, o: _TileMoveOp, want: Lead, loop: KLoopOp | None) -> list[np.ndarray]:
-        """Each loop variable of a move over (trips, items)."""
-        out = []
-        rank = len(self.op.grid_shape)
-        for v in o.origin_vars:
-            if isinstance(v, BlockArgument) and v.owner is self.op.entry and v.index < rank:
-                out.append(np.broadcast_to(self.coords[:, v.index][None, :], want))
-            elif loop is not None and v is loop.induction_var:
-                out.append(np.broadcast_to(np.arange(want[0])[:, None], want))
-            else:
-                raise self.fail(o, "an origin may only use item coordinates and the K loop's index")
-        return out
-
     def origins(
-        self, o: _TileMoveOp, want: Lead, loop: KLoopOp | None, kind: str
+        self, o: TileMoveOp, want: Lead, loop: KLoopOp | None
     ) -> tuple[TensorSpec, np.ndarray, np.ndarray]:
         """The move's tensor, its block rows' first elements (trips, items, block rows)
         and the linear tiles it moves (trips, items, h, w)."""
-        t = self.tensor[o.tensor]
-        vals = self.var_values(o, want, loop)
-        form = linear_form(o.origin.data.results[0], 0, o.origin.data.num_symbols)
-        assert form is not None
-        t0 = np.full(want, form.const, dtype=np.int64)
-        for c, v in zip(form.syms, vals):
-            t0 = t0 + c * v
-        if o.table is not None and o.table_at is not None:
-            table = self.tensor[o.table]
-            if table.values is None or table.stored:
+        t = self.tensor[o.moved_tensor]
+        table = None
+        if o.table is not None:
+            spec = self.tensor[o.table]
+            if spec.values is None or spec.stored:
                 raise self.fail(o, "an indirect table must be a constant tensor to run")
-            tform = linear_form(o.table_at.data.results[0], 0, o.table_at.data.num_symbols)
-            assert tform is not None
-            at = np.full(want, tform.const, dtype=np.int64)
-            for c, v in zip(tform.syms, vals):
-                at = at + c * v
-            rows, cols = table.dims
-            try:
-                checks.check_table_reach(at, rows * cols, kind)
-            except VerifyException as e:
-                raise self.fail(o, str(e)) from None
-            r, c = np.divmod(at, cols)
-            t0 = t0 + table.values.reshape(table.padded)[r, c].astype(np.int64)
+            table = spec.values.reshape(spec.padded)[: spec.dims[0], : spec.dims[1]].reshape(-1)
         grid = (t.padded[0] // self.tile[0], t.padded[1] // self.tile[1])
-        bh, bw = o.block_shape
         try:
-            checks.check_block_inside(
-                t0.T,
-                (bh, bw),
-                o.stride.data,
+            move = o.tile_move()
+            values = geometry.loop_values(self.coords, want[0], o.loop_variables())
+            t0 = move.first_tiles(values, (self.items, want[0]), table, o.KIND)
+            geometry.check_block_inside(
+                t0,
+                move.block,
+                move.stride,
                 grid,
-                kind,
+                o.KIND,
                 t.name,
                 range(want[0]) if loop is not None else None,
             )
         except VerifyException as e:
             raise self.fail(o, str(e)) from None
-        starts = t0[..., None] + o.stride.data * np.arange(bh)
-        row, col = np.divmod(starts, grid[1])
-        tr, tc = self.tile
-        first = row * tr * t.padded[1] + col * tc
-        tiles = starts[..., None] + np.arange(bw)
-        return t, first, tiles
+        t0 = t0.T
+        return t, move.row_origins(t0, self.tile, grid[1]), move.tiles(t0)
 
-    def moved(self, o: _TileMoveOp, t: TensorSpec) -> int:
+    def moved(self, o: TileMoveOp, t: TensorSpec) -> int:
         bh, bw = o.block_shape
         return self.items * bh * bw * self.tile[0] * self.tile[1] * t.dtype.itemsize * o.repeat.data
 
     def load(self, o: LoadOp, want: Lead, loop: KLoopOp | None) -> None:
-        t, first, _ = self.origins(o, want, loop, "load")
+        t, first, _ = self.origins(o, want, loop)
         self.record.add_load(t.name, self.moved(o, t))
         uses_kb = loop is not None and loop.induction_var in o.origin_vars
         if not uses_kb:
             first = first[:1]
         self.layout[o.result] = Placed(
-            t.read, first, Geometry(self.tile, o.block_shape, t.padded[1])
+            t.read, first, PageGeometry(self.tile, o.block_shape, t.padded[1])
         )
 
     def store(self, o: StoreOp, want: Lead, loop: KLoopOp | None, per_trip: bool) -> Step:
-        t, first, tiles = self.origins(o, want, loop, "store")
+        t, first, tiles = self.origins(o, want, loop)
         self.record.add_store(t.name, self.moved(o, t))
         items = np.broadcast_to(np.arange(self.items)[None, :, None, None], tiles.shape)
         self.writes.setdefault(t.name, []).append((items.reshape(-1), tiles.reshape(-1)))
-        dest = Placed(t.slot, first, Geometry(self.tile, o.block_shape, t.padded[1]))
+        dest = Placed(t.slot, first, PageGeometry(self.tile, o.block_shape, t.padded[1]))
         src = self.layout[o.page]
         size = dest.geometry.size
         held = src.out.reshape(-1) if isinstance(src, Values) else np.arange(size, dtype=np.int64)
@@ -563,7 +532,7 @@ class ProgramCompiler(LoopCompiling):
         layout = self.layout[page]
         if e.size:
             try:
-                checks.check_page_reach(
+                geometry.check_page_reach(
                     int(e.min()),
                     int(e.max()),
                     cast(PageType, page.type).tiles.data,

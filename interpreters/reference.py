@@ -18,9 +18,8 @@ Values while a program runs:
   elements): shape (items, 32 * 32n), the flat element offset `row * 32n + col` as a
   stage map addresses it.
 
-Every load and store counts its bytes (`traffic.py`); every refusal is one of the
-checks in `dialects/spatial_checks.py`, which the verifier and the compiled engine
-share.
+Every load and store counts its bytes (`traffic.py`); where a move lands and every
+refusal are `core/geometry.py`'s, which the verifier and the compiled engine share.
 """
 
 from __future__ import annotations
@@ -40,7 +39,8 @@ from xdsl.interpreter import (
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
-from xdsl_spatial.dialects import spatial_checks as checks
+from xdsl_spatial.core import geometry
+from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     FoldOp,
@@ -56,10 +56,11 @@ from xdsl_spatial.dialects.spatial import (
     StageOp,
     StoreOp,
     TensorOp,
+    TileMoveOp,
     ViewOp,
     YieldOp,
-    _TileMoveOp,
-    linear_form,
+    enclosing_loop,
+    enclosing_program,
 )
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
@@ -83,19 +84,9 @@ class Tensor:
 
 
 def program_of(op: Operation) -> ProgramOp:
-    p = checks.enclosing_program(op)
+    p = enclosing_program(op)
     assert p is not None, "a spatial op lies inside a program (verified)"
     return p
-
-
-def linear(m: Any, values: list[Any]) -> Any:
-    """A linear map's value at `values` of its symbols (item coordinates broadcast)."""
-    form = linear_form(m.results[0], m.num_dims, m.num_symbols)
-    assert form is not None, "maps are linear (verified)"
-    acc: Any = np.int64(form.const)
-    for c, v in zip(form.syms, values):
-        acc = acc + c * np.asarray(v, dtype=np.int64)
-    return acc
 
 
 @register_impls
@@ -120,7 +111,7 @@ class SpatialReference(InterpreterFunctions):
 
     def _run_program(self, interpreter: Interpreter, op: ProgramOp, args: tuple[Any, ...]):
         try:
-            checks.check_local_memory(op)
+            op.check_local_memory()
         except VerifyException as e:
             raise self.fail(op, str(e)) from None
         record = ProgramTraffic(
@@ -152,7 +143,7 @@ class SpatialReference(InterpreterFunctions):
             if t.role == Role.OUTPUT:
                 tiles = [w[1] for w in t.writes]
                 try:
-                    checks.check_all_written(
+                    geometry.check_all_written(
                         np.concatenate(tiles) if tiles else np.zeros(0, np.int64), t.grid, t.name
                     )
                 except VerifyException as e:
@@ -167,7 +158,7 @@ class SpatialReference(InterpreterFunctions):
     def run_tensor(self, interpreter: Interpreter, op: TensorOp, args: tuple[Any, ...]):
         h = op.handle
         tile = program_of(op).target.tile
-        grid = checks.tile_grid(h, tile)
+        grid = geometry.tile_grid(h.dims, tile)
         dt = numpy_dtype(h.element_type)
         data = np.zeros((grid[0] * tile[0], grid[1] * tile[1]), dtype=dt)
         rows, cols = h.dims
@@ -182,7 +173,7 @@ class SpatialReference(InterpreterFunctions):
             data[:rows, :cols] = a
         elif op.values is not None:
             data[:rows, :cols] = dense_values(op.values)
-        if op.repack is not None and "values" in op.repack.data:
+        if op.repack is not None and op.repack.part.data == Q8Part.VALUES:
             self.running[-1].weight_elems = rows * cols
         role = Role(h.role.data)
         initial = data.copy() if role in (Role.OUTPUT, Role.STATE) else data
@@ -195,56 +186,39 @@ class SpatialReference(InterpreterFunctions):
     # --- loads and stores ----------------------------------------------------------
 
     def _block(
-        self, op: _TileMoveOp, args: tuple[Any, ...], kind: str
-    ) -> tuple[Tensor, np.ndarray, np.ndarray, np.ndarray]:
+        self, op: TileMoveOp, args: tuple[Any, ...]
+    ) -> tuple[Tensor, np.ndarray, np.ndarray]:
         """The move's tensor; the linear tensor tile of each item's block tiles, (items,
-        h, w); and the row and column, in the tensor's array, of every element of each
-        block as the page lays it out, both (items, 32, h*w*32)."""
+        h, w); and the flat element, in the tensor's array, of every element of each
+        item's page, (items, page elements)."""
         value = dict(zip(op.operands, args))
-        t = cast(Tensor, value[op.tensor])  # pyright: ignore[reportAttributeAccessIssue]
+        t = cast(Tensor, value[op.moved_tensor])
         program = program_of(op)
-        items = program.num_items
-        vars_ = [value[v] for v in op.origin_vars]
-        t0 = np.broadcast_to(linear(op.origin.data, vars_), (items,)).astype(np.int64)
-        if op.table is not None and op.table_at is not None:
-            table = cast(Tensor, value[op.table])
-            at = np.broadcast_to(linear(op.table_at.data, vars_), (items,))
-            rows, cols = table.dims
-            try:
-                checks.check_table_reach(at, rows * cols, kind)
-            except VerifyException as e:
-                raise self.fail(op, str(e)) from None
-            r, c = np.divmod(at, cols)
-            t0 = t0 + table.initial[r, c].astype(np.int64)
-        bh, bw = op.block_shape
+        items = (program.num_items,)
+        move = op.tile_move()
+        table = None
+        if op.table is not None:
+            tt = cast(Tensor, value[op.table])
+            table = tt.initial[: tt.dims[0], : tt.dims[1]].reshape(-1)
         try:
-            checks.check_block_inside(
+            t0 = move.first_tiles([value[v] for v in op.origin_vars], items, table, op.KIND)
+            geometry.check_block_inside(
                 t0[:, None],
-                (bh, bw),
-                op.stride.data,
+                move.block,
+                move.stride,
                 t.grid,
-                kind,
+                op.KIND,
                 t.name,
-                self.trips[-1:] if checks.enclosing_loop(op) is not None else None,
+                self.trips[-1:] if enclosing_loop(op) is not None else None,
             )
         except VerifyException as e:
             raise self.fail(op, str(e)) from None
-        # Block tile (a, b) is tensor tile t0 + a * stride + b, and page tile a * w + b.
-        tiles = t0[:, None, None] + op.stride.data * np.arange(bh)[:, None] + np.arange(bw)
-        trow, tcol = np.divmod(tiles.reshape(items, 1, bh * bw, 1), t.grid[1])
-        tr, tc = program.target.tile
-        rows = trow * tr + np.arange(tr)[:, None, None]
-        cols = tcol * tc + np.arange(tc)
-        shape = (items, tr, bh * bw * tc)
-        full = (items, tr, bh * bw, tc)
-        return (
-            t,
-            tiles,
-            np.broadcast_to(rows, full).reshape(shape),
-            np.broadcast_to(cols, full).reshape(shape),
-        )
+        tile = program.target.tile
+        page = geometry.PageGeometry(tile, move.block, t.grid[1] * tile[1])
+        origins = move.row_origins(t0, tile, t.grid[1])
+        return t, move.tiles(t0), page.elements(origins)
 
-    def _count(self, op: _TileMoveOp, t: Tensor) -> int:
+    def _count(self, op: TileMoveOp, t: Tensor) -> int:
         """Bytes one run of the move moves for all items: whole tiles."""
         program = program_of(op)
         bh, bw = op.block_shape
@@ -252,19 +226,18 @@ class SpatialReference(InterpreterFunctions):
 
     @impl(LoadOp)
     def run_load(self, interpreter: Interpreter, op: LoadOp, args: tuple[Any, ...]):
-        t, _, rows, cols = self._block(op, args, "load")
+        t, _, elements = self._block(op, args)
         self.running[-1].add_load(t.name, self._count(op, t))
-        page = t.initial[rows, cols]
-        return (page.reshape(page.shape[0], -1),)
+        return (t.initial.reshape(-1)[elements],)
 
     @impl(StoreOp)
     def run_store(self, interpreter: Interpreter, op: StoreOp, args: tuple[Any, ...]):
         page = cast(np.ndarray, dict(zip(op.operands, args))[op.page])
-        t, tiles, rows, cols = self._block(op, args, "store")
+        t, tiles, elements = self._block(op, args)
         items = np.broadcast_to(np.arange(tiles.shape[0])[:, None, None], tiles.shape)
         t.writes.append((items.reshape(-1), tiles.reshape(-1)))
         try:
-            checks.check_disjoint(
+            geometry.check_disjoint(
                 np.concatenate([w[0] for w in t.writes]),
                 np.concatenate([w[1] for w in t.writes]),
                 "write",
@@ -274,7 +247,7 @@ class SpatialReference(InterpreterFunctions):
         except VerifyException as e:
             raise self.fail(op, str(e)) from None
         self.running[-1].add_store(t.name, self._count(op, t))
-        t.data[rows, cols] = page.reshape(rows.shape)
+        t.data.reshape(-1)[elements] = page
         return ()
 
     # --- stages --------------------------------------------------------------------
@@ -295,7 +268,7 @@ class SpatialReference(InterpreterFunctions):
             o = stage_offsets(op.in_maps[i], ext, operands[via] if via >= 0 else None)
             if o.size:
                 try:
-                    checks.check_page_reach(
+                    geometry.check_page_reach(
                         int(o.min()),
                         int(o.max()),
                         cast(PageType, op.ins[i].type).tiles.data,
@@ -364,14 +337,9 @@ class SpatialReference(InterpreterFunctions):
 def stage_offsets(m: Any, ext: tuple[int, ...], s0: np.ndarray | None) -> np.ndarray:
     """A stage map's page offsets at every point of `ext`: shape `ext`, or (items,
     *ext) when the map adds `s0` times an input's elements (`s0`, (items, *ext))."""
-    form = linear_form(m.results[0], m.num_dims, m.num_symbols)
+    form = geometry.linear_form(m.results[0], m.num_dims, m.num_symbols)
     assert form is not None, "stage maps are linear (verified)"
-    o = np.full(ext, form.const, dtype=np.int64)
-    for d, (c, e) in enumerate(zip(form.dims, ext)):
-        if c:
-            o = o + c * np.arange(e, dtype=np.int64).reshape(
-                [e if j == d else 1 for j in range(len(ext))]
-            )
+    o = np.broadcast_to(form.over_axes(ext), ext)
     if s0 is not None and form.syms:
         o = o + form.syms[0] * s0.astype(np.int64)
     return o

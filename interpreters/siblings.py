@@ -11,7 +11,8 @@ from typing import cast
 
 from xdsl.ir import Operation, SSAValue
 
-from xdsl_spatial.dialects.spatial import StageOp, TensorOp, linear_form
+from xdsl_spatial.core.geometry import linear_form
+from xdsl_spatial.dialects.spatial import StageOp, TensorOp
 
 
 def sibling_run(ops: list[Operation], i: int) -> list[StageOp]:

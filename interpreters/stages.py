@@ -36,7 +36,8 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, FloatAttr
 from xdsl.ir import BlockArgument, SSAValue
 
-from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType, StageOp, YieldOp, linear_form
+from xdsl_spatial.core.geometry import linear_form
+from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType, StageOp, YieldOp
 from xdsl_spatial.interpreters.kernels import Kernel, prepare
 from xdsl_spatial.interpreters.values import as_f32, numpy_dtype
 
@@ -72,13 +73,7 @@ def map_offsets(m: Any, ext: Sequence[int]) -> np.ndarray:
     it does not read (any symbol counted as 0)."""
     form = linear_form(m.results[0], m.num_dims, m.num_symbols)
     assert form is not None, "stage maps are linear (verified)"
-    o = np.full((1,) * len(ext), form.const, dtype=np.int64)
-    for d, (c, e) in enumerate(zip(form.dims, ext)):
-        if c:
-            o = o + c * np.arange(e, dtype=np.int64).reshape(
-                [e if j == d else 1 for j in range(len(ext))]
-            )
-    return o
+    return form.over_axes(ext)
 
 
 # --------------------------------------------------------------------------------------

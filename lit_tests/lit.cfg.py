@@ -15,7 +15,8 @@ import lit.formats
 config.name = "xdsl-spatial"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
-config.excludes = ["Output", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Output", "inputs", "lit.cfg.py", "lit.site.cfg.py"]
+# `inputs/` holds modules the tests run, not tests.
 
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 # Git-ignored (`lit_tests/**/Output/`), so a run leaves the work tree clean.

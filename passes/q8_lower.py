@@ -74,7 +74,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.core.ir_io import dense_array
 from xdsl_spatial.dialects import q8, spatial
-from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, shard_repack, stored_name, stored_part
+from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     FoldOp,
@@ -84,6 +84,7 @@ from xdsl_spatial.dialects.spatial import (
     LoadOp,
     NumericsAttr,
     PlanAttr,
+    RepackAttr,
     ReturnOp,
     Role,
     StageOp,
@@ -554,7 +555,7 @@ class _Program:
         *,
         arg: int | None = None,
         values: DenseIntOrFPElementsAttr | None = None,
-        repack: str | None = None,
+        repack: RepackAttr | None = None,
         hint: str | None = None,
     ) -> SSAValue:
         op = TensorOp(
@@ -800,18 +801,21 @@ def build_view(
 @dataclass
 class WeightInit:
     """How the fold's weight tensors start: bound from outside, zero, or given values;
-    how a host fills each from a checkpoint (`q8_0.values`, or `q8_0.values from NxK`
-    for a frontend's weight stored N x K: filled by a transpose); and on a chip, which
-    shard of the weight they hold (K rows, columns)."""
+    how a host fills each from a checkpoint (`#spatial.repack<q8_0.values>`, or one
+    `from "NxK"` for a frontend's weight stored N x K: filled by a transpose); and on a
+    chip, which shard of the weight they hold (K rows, columns)."""
 
     values: SSAValue | DenseIntOrFPElementsAttr | None
     scales: SSAValue | DenseIntOrFPElementsAttr | None
-    repacks: tuple[str, str] = (Q8Part.VALUES.repack, Q8Part.SCALES.repack)
+    repacks: tuple[RepackAttr, RepackAttr] = (
+        RepackAttr(Q8Part.VALUES),
+        RepackAttr(Q8Part.SCALES),
+    )
     shard: tuple[tuple[int, int], tuple[int, int]] | None = None
 
-    def repack(self, part: Q8Part) -> str:
+    def repack(self, part: Q8Part) -> RepackAttr:
         whole = self.repacks[0 if part == Q8Part.VALUES else 1]
-        return whole if self.shard is None else shard_repack(whole, part, *self.shard)
+        return whole if self.shard is None else whole.sharded(*self.shard)
 
 
 def build_fold(
@@ -988,10 +992,10 @@ def weight_init(dq: q8.DequantizeOp, weight: str) -> WeightInit:
         else:
             out.append(v)
     repacks = tuple(
-        found[1] if (found := host_source(dq, part)) is not None else part.repack
+        found[1] if (found := host_source(dq, part)) is not None else RepackAttr(part)
         for part in (Q8Part.VALUES, Q8Part.SCALES)
     )
-    return WeightInit(out[0], out[1], cast(tuple[str, str], repacks))
+    return WeightInit(out[0], out[1], cast(tuple[RepackAttr, RepackAttr], repacks))
 
 
 def _quantised_constant(

@@ -115,7 +115,7 @@ from xdsl_spatial.dialects.q8 import (
     stored_name,
     stored_part,
 )
-from xdsl_spatial.dialects.spatial import element_name
+from xdsl_spatial.dialects.spatial import RepackAttr, element_name
 
 # Axis roles of a dequantised weight: K, N, or K split into groups and lanes.
 K, N, GROUP, LANE = "k", "n", "g", "l"
@@ -835,19 +835,19 @@ def raise_weight(b: _Builder, d: Dequant) -> SSAValue:
     return b.add(DequantizeOp(q, s, d.weight_type, source))
 
 
-def host_source(dq: DequantizeOp, part: Q8Part) -> tuple[SSAValue, str] | None:
+def host_source(dq: DequantizeOp, part: Q8Part) -> tuple[SSAValue, RepackAttr] | None:
     """The frontend's tensor a raised weight's `part` is made from, through the
     layout ops the raise put before its `q8.dequantize` (a `linalg.transpose`, a
     `tensor.collapse_shape`), and the host repack that fills the chip's tensor from it
-    (`q8_0.values from NxK`); None for a weight stored K x N (no layout ops): what
-    q8-lower can bind a param from instead of the transposes' result."""
+    (`#spatial.repack<q8_0.values from "NxK">`); None for a weight stored K x N (no
+    layout ops): what q8-lower can bind a param from instead of the transposes' result."""
     source = dq.source_layout
     if source is None or source == Q8Source.KN:
         return None
     v = dq.values if part == Q8Part.VALUES else dq.scales
     while isinstance(v.owner, TransposeOp | tensor.CollapseShapeOp):
         v = v.owner.operands[0]
-    return v, part.repack_from(source)
+    return v, RepackAttr(part, source)
 
 
 def _zero_like(

@@ -320,10 +320,11 @@ def test_a_placed_page_found_strided_without_its_index_is_the_same_access(
     gives exactly the access `page_index` + `Access.of` build from whole index arrays,
     and, where every lead position's block rows lie alike, declines exactly where that
     one is not a view of affine lead and page parts."""
+    from xdsl_spatial.core.geometry import PageGeometry
     from xdsl_spatial.interpreters import layout as L
 
     bh, bw = block
-    g = L.Geometry(tile, block, row_len=bw * tile[1] * 3)
+    g = PageGeometry(tile, block, row_len=bw * tile[1] * 3)
     t, i = np.meshgrid(np.arange(lead[0]), np.arange(lead[1]), indexing="ij")
     rows = np.arange(bh) * tile[0] * g.row_len
     origins = (t * lead_steps[0] * bh * tile[0] * g.row_len + i * lead_steps[1] * bw * tile[1])[

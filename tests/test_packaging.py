@@ -174,7 +174,6 @@ def test_wheel_holds_every_subpackage(wheel: zipfile.ZipFile):
         "xdsl_spatial/dialects/__init__.py",
         "xdsl_spatial/dialects/q8.py",
         "xdsl_spatial/dialects/spatial.py",
-        "xdsl_spatial/dialects/spatial_checks.py",
         "xdsl_spatial/dialects/linalg_mixed.py",
         "xdsl_spatial/passes/__init__.py",
         "xdsl_spatial/passes/q8_lower.py",

@@ -33,6 +33,7 @@ from xdsl_spatial.dialects.spatial import (
     FoldOp,
     KLoopOp,
     LoadOp,
+    RepackAttr,
     StoreOp,
     TargetAttr,
     TensorOp,
@@ -126,8 +127,6 @@ def test_stored_names_follow_the_reference():
     assert stored_name("W", Q8Part.VALUES) == "W__q8"
     assert stored_name("W", Q8Part.SCALES) == "W__q8_scale"
     assert stored_name("blk.0.attn_q", Q8Part.SCALES) == "blk.0.attn_q__q8_scale"
-    assert Q8Part.VALUES.repack == "q8_0.values"
-    assert Q8Part.SCALES.repack == "q8_0.scales"
 
 
 def test_stored_part_parses_a_stored_name_back():
@@ -597,8 +596,7 @@ def test_lowering_verifies_or_leaves_the_matmul(shape, tgt, act, scale, form):
     assert store.block_shape == (1, plan.wb) and store.stride.data == plan.col_tiles
     names = {t.tensor_name.data: t for t in ops(fold, TensorOp)}
     assert set(names) == {"x__q8_rows0", "W__q8", "W__q8_scale", "y"}
-    assert names["W__q8"].repack is not None
-    assert names["W__q8"].repack.data == "q8_0.values"
+    assert names["W__q8"].repack == RepackAttr(Q8Part.VALUES)
     assert names["x__q8_rows0"].handle.dims == (view_rows(m, k), 32)
     # Every view load is m tiles, and the K loop's values load 32 x wb tiles.
     for load in ops(fold, LoadOp):

@@ -19,10 +19,10 @@ from xdsl.dialects.linalg.ops import GenericOp, MatmulOp
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.q8 import DequantizeOp, Q8Part, Q8Source
-from xdsl_spatial.dialects.spatial import ViewOp
+from xdsl_spatial.dialects.spatial import RepackAttr, ViewOp
 from xdsl_spatial.interpreters.runner import execute
 from xdsl_spatial.passes.q8_lower import lower_q8, raise_and_lower
-from xdsl_spatial.passes.q8_raise import RaiseDecision, raise_q8
+from xdsl_spatial.passes.q8_raise import RaiseDecision, host_source, raise_q8
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "frontends"
 U32 = 2.0**-24
@@ -433,24 +433,26 @@ def test_raise_alone_gives_the_canonical_form_and_names_the_source():
     dq = next(o for o in module.walk() if isinstance(o, DequantizeOp))
     assert dq.source_layout == Q8Source.NK
     assert dq.values.name_hint == "W__q8" and dq.scales.name_hint == "W__q8_scale"
-    assert Q8Part.VALUES.repack_from(dq.source_layout) == "q8_0.values from NxK"
-    assert Q8Part.SCALES.repack_from(None) == "q8_0.scales"
+    found = host_source(dq, Q8Part.VALUES)
+    assert found is not None and found[1] == RepackAttr(Q8Part.VALUES, Q8Source.NK)
+    assert str(found[1]) == '#spatial.repack<q8_0.values from "NxK">'
     mm = next(o for o in module.walk() if isinstance(o, MatmulOp))
     assert mm.inputs[1] is dq.result
     assert not any(isinstance(o, GenericOp) for o in module.walk())
 
 
 def test_host_source_finds_the_frontends_tensors_behind_the_layout_ops():
-    from xdsl_spatial.passes.q8_raise import host_source
-
-    for text, source in ((nk_text(2, 64, 40), "NxK"), (grouped_text((1, 1), 2, 40), "NxGx32")):
+    for text, source in (
+        (nk_text(2, 64, 40), Q8Source.NK),
+        (grouped_text((1, 1), 2, 40), Q8Source.GROUPED),
+    ):
         module = parse_module(text)
         raise_q8(module)
         dq = next(o for o in module.walk() if isinstance(o, DequantizeOp))
         fn = next(o for o in module.walk() if o.name == "func.func")
         w, ws = (a for a in fn.body.block.args if a.name_hint in ("W", "W_scale"))
-        assert host_source(dq, Q8Part.VALUES) == (w, f"q8_0.values from {source}")
-        assert host_source(dq, Q8Part.SCALES) == (ws, f"q8_0.scales from {source}")
+        assert host_source(dq, Q8Part.VALUES) == (w, RepackAttr(Q8Part.VALUES, source))
+        assert host_source(dq, Q8Part.SCALES) == (ws, RepackAttr(Q8Part.SCALES, source))
     module = parse_module(kn_text(1, 64, 40))
     raise_q8(module)
     dq = next(o for o in module.walk() if isinstance(o, DequantizeOp))

@@ -20,8 +20,8 @@ from xdsl.dialects.arith import AddfOp
 from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.core.ir_io import apply_pipeline, parse_module
-from xdsl_spatial.dialects.q8 import Q8Part, Q8Source, parse_repack, shard_repack
-from xdsl_spatial.dialects.spatial import FoldOp, ProgramOp, ViewOp
+from xdsl_spatial.dialects.q8 import Q8Part, Q8Source
+from xdsl_spatial.dialects.spatial import FoldOp, ProgramOp, RepackAttr, ViewOp
 from xdsl_spatial.interpreters.executable import compile_function
 from xdsl_spatial.interpreters.runner import ENGINES, coerce_args, execute, find_function
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
@@ -74,18 +74,25 @@ def test_option_split_needs_a_unit_per_chip():
 
 
 def test_a_shard_repack_spells_the_slice_of_the_stored_tensor():
-    v, sc = Q8Part.VALUES, Q8Part.SCALES
-    assert shard_repack(v.repack, v, (1024, 2048), (0, 4096)) == "q8_0.values[1024:2048, 0:4096]"
+    v, sc = RepackAttr(Q8Part.VALUES), RepackAttr(Q8Part.SCALES)
+    assert v.sharded((1024, 2048), (0, 4096)).slice == ((1024, 2048), (0, 4096))
+    assert (
+        str(v.sharded((1024, 2048), (0, 4096)))
+        == "#spatial.repack<q8_0.values [1024:2048, 0:4096]>"
+    )
     # Scale rows are Q8_0 blocks: K rows 1024..2048 are scale rows 32..64.
-    assert shard_repack(sc.repack, sc, (1024, 2048), (0, 4096)) == "q8_0.scales[32:64, 0:4096]"
+    assert (
+        str(sc.sharded((1024, 2048), (0, 4096))) == "#spatial.repack<q8_0.scales [32:64, 0:4096]>"
+    )
     # A frontend's N x K weight: the slice of its K x N transpose.
-    whole = v.repack_from(Q8Source.NK)
-    assert shard_repack(whole, v, (0, 1024), (64, 128)) == "q8_0.values[0:1024, 64:128] from NxK"
-    assert parse_repack("q8_0.values[0:1024, 64:128] from NxK") == (v, ((0, 1024), (64, 128)))
-    assert parse_repack("q8_0.scales[32:64, 0:4096]") == (Q8Part.SCALES, ((32, 64), (0, 4096)))
-    assert parse_repack("q8_0.values") == (Q8Part.VALUES, None)
-    assert parse_repack("q8_0.values[1:2]") is None
-    assert parse_repack("lanes") is None
+    nk = RepackAttr(Q8Part.VALUES, Q8Source.NK).sharded((0, 1024), (64, 128))
+    assert str(nk) == '#spatial.repack<q8_0.values [0:1024, 64:128] from "NxK">'
+    assert (nk.part.data, nk.source.data, nk.slice) == (
+        Q8Part.VALUES,
+        Q8Source.NK,
+        ((0, 1024), (64, 128)),
+    )
+    assert v.slice is None and v.source.data == Q8Source.KN
 
 
 # --------------------------------------------------------------------------------------
@@ -104,10 +111,10 @@ def test_an_n_split_over_4_chips_is_4_views_and_4_folds_gathered():
     for c, (v, f) in enumerate(zip(views, folds)):
         assert v.results[0].name_hint == f"x__q8_rows0_c{c}"
         assert f.ins[0] is v.results[0]  # each chip's fold reads its own view
-        repacks = {t.tensor_name.data: t.repack.data for t in f.tensors() if t.repack}
+        repacks = {t.tensor_name.data: t.repack for t in f.tensors() if t.repack}
         assert repacks == {
-            "W__q8": f"q8_0.values[0:2048, {1024 * c}:{1024 * (c + 1)}]",
-            "W__q8_scale": f"q8_0.scales[0:64, {1024 * c}:{1024 * (c + 1)}]",
+            "W__q8": RepackAttr(Q8Part.VALUES, shard=((0, 2048), (1024 * c, 1024 * (c + 1)))),
+            "W__q8_scale": RepackAttr(Q8Part.SCALES, shard=((0, 64), (1024 * c, 1024 * (c + 1)))),
         }
         for arg, part in zip(f.ins[1:], ("W__q8", "W__q8_scale")):
             sl = arg.owner

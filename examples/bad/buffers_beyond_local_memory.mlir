@@ -10,8 +10,8 @@ func.func @fold(%x__q8_rows0: tensor<32x32xbf16>, %W__q8: tensor<1024x512xi8>, %
     ins(%x__q8_rows0, %W__q8, %W__q8_scale : tensor<32x32xbf16>, tensor<1024x512xi8>, tensor<32x512xf32>) -> tensor<1x512xf32> {
   ^bb0(%item: index, %view_in: tensor<32x32xbf16>, %q_in: tensor<1024x512xi8>, %s_in: tensor<32x512xf32>):
     %view = spatial.tensor "x__q8_rows0" external(%view_in : tensor<32x32xbf16>) : !spatial.tensor<32x32xbf16, input>
-    %q = spatial.tensor "W__q8" external(%q_in : tensor<1024x512xi8>) repack "q8_0.values" : !spatial.tensor<1024x512xi8, param>
-    %s = spatial.tensor "W__q8_scale" external(%s_in : tensor<32x512xf32>) repack "q8_0.scales" : !spatial.tensor<32x512xf32, param>
+    %q = spatial.tensor "W__q8" external(%q_in : tensor<1024x512xi8>) repack <q8_0.values> : !spatial.tensor<1024x512xi8, param>
+    %s = spatial.tensor "W__q8_scale" external(%s_in : tensor<32x512xf32>) repack <q8_0.scales> : !spatial.tensor<32x512xf32, param>
     %y_1 = spatial.tensor "y" zero : !spatial.tensor<1x512xf32, output>
     %in_x = spatial.buffer "in_x" : !spatial.buffer<1xbf16, depth 2>
     %in_q8 = spatial.buffer "in_q8" : !spatial.buffer<256xi8, depth 2>

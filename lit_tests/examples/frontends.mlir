@@ -30,15 +30,15 @@
 // KN:      func.func @kn_floordiv(%x: tensor<1x256xbf16>, %W: tensor<256x128xi8>, %W_scale: tensor<8x128xf16>)
 // KN:        spatial.fold "q8_gemv_256x128_w4"
 // KN:          ins(%x__q8_rows0, %W, %W_scale : tensor<8x32xbf16>, tensor<256x128xi8>, tensor<8x128xf16>)
-// KN:          spatial.tensor "W__q8" external(%{{.*}} : tensor<256x128xi8>) repack "q8_0.values"
-// KN:          spatial.tensor "W__q8_scale" external(%{{.*}} : tensor<8x128xf16>) repack "q8_0.scales"
+// KN:          spatial.tensor "W__q8" external(%{{.*}} : tensor<256x128xi8>) repack <q8_0.values>
+// KN:          spatial.tensor "W__q8_scale" external(%{{.*}} : tensor<8x128xf16>) repack <q8_0.scales>
 //
 // NK:      %[[Q:W__q8]] = linalg.transpose ins(%W:tensor<128x256xi8>)
 // NK:      %[[S:W__q8_scale]] = linalg.transpose ins(%W_scale:tensor<128x8xf32>)
 // NK:      spatial.fold "q8_gemm_4x256x128_w4"
 // NK:        ins(%x__q8_rows0, %[[Q]], %[[S]] : tensor<128x32xbf16>, tensor<256x128xi8>, tensor<8x128xf32>)
-// NK:        spatial.tensor "W__q8" external({{.*}}) repack "q8_0.values from NxK"
-// NK:        spatial.tensor "W__q8_scale" external({{.*}}) repack "q8_0.scales from NxK"
+// NK:        spatial.tensor "W__q8" external({{.*}}) repack <q8_0.values from "NxK">
+// NK:        spatial.tensor "W__q8_scale" external({{.*}}) repack <q8_0.scales from "NxK">
 //
 // NKT:     linalg.transpose ins(%W:tensor<96x256xi8>)
 // NKT:     linalg.transpose ins(%W_scale:tensor<96x8xbf16>)

@@ -4,9 +4,10 @@ every item and every K trip, as tile grids (numbers in, numbers out; no drawing)
 
 An origin is linear in the item coordinates and the K index (plus an element of a
 constant table), so each move's tiles come out of one numpy expression over all
-(item, trip) pairs, the same way the verifiers enumerate them. Nothing is refused
-here: a block that runs off its tensor, a tile two items write and a tile none
-writes are recorded, so a refused program can be drawn with them marked.
+(item, trip) pairs: `core/geometry.py`'s, which the verifier enumerates too.
+Nothing is refused here: a block that runs off its tensor, a tile two items write
+and a tile none writes are recorded, so a refused program can be drawn with them
+marked.
 
 ```python
 own = ownership(program)
@@ -25,21 +26,14 @@ from typing import cast
 import numpy as np
 from xdsl.ir import SSAValue
 
+from xdsl_spatial.core.geometry import loop_values, tile_grid
 from xdsl_spatial.dialects.spatial import (
     LoadOp,
     ProgramOp,
     Role,
     StoreOp,
     TensorOp,
-    linear_form,
-)
-from xdsl_spatial.dialects.spatial_checks import (
-    block_rows,
     enclosing_loop,
-    eval_linear,
-    loop_var_values,
-    single_linear,
-    tile_grid,
 )
 
 Move = LoadOp | StoreOp
@@ -193,32 +187,19 @@ class Ownership:
         return [(int(i), int(r), int(c)) for i, r, c in zip(t.items[bad], t.rows[bad], t.cols[bad])]
 
 
-def _table_values(move: Move) -> np.ndarray:
-    decl = move.table.owner if move.table is not None else None
-    if not (isinstance(decl, TensorOp) and decl.values is not None):
-        raise UnknownTiles("it reads its origin through an external table")
-    return np.asarray(decl.values.get_values()).reshape(-1).astype(np.int64)
-
-
 def move_touches(move: Move, program: ProgramOp, tiles_per_row: int) -> Touches:
-    """The tiles `move` reaches, over every item and K trip: block row `a` of an
-    item's block starts at origin + a * stride (linear index), and runs `block`
-    columns to the right of that start, across the tensor's edge if it is wrong."""
-    kind = "store" if isinstance(move, StoreOp) else "load"
+    """The tiles `move` reaches, over every item and K trip, as `TileMove.cells` gives
+    them (a block row runs on past the tensor's edge when the move is wrong); a table
+    read outside its table is read at its nearest end."""
+    geometry = move.tile_move()
+    table = move.table_values()
+    if geometry.table_at is not None and table is None:
+        raise UnknownTiles("it reads its origin through an external table")
     loop = enclosing_loop(move)
     trips = loop.trips.data if loop is not None else 1
-    values = loop_var_values(program, loop, move.origin_vars, f"{kind} origin")
-    shape = (program.num_items, trips)
-    t0 = eval_linear(single_linear(move.origin.data, f"{kind} origin"), values, shape)
-    if move.table is not None and move.table_at is not None:
-        flat = _table_values(move)
-        at = eval_linear(single_linear(move.table_at.data, f"{kind} table position"), values, shape)
-        t0 = t0 + flat[np.clip(at, 0, flat.size - 1)]
-    bh, bw = move.block_shape
-    starts = block_rows(t0, bh, move.stride.data)  # (items, trips, bh)
-    row, col = np.divmod(starts, tiles_per_row)
-    rows = np.broadcast_to(row[..., None], (*row.shape, bw))
-    cols = col[..., None] + np.arange(bw)
+    values = loop_values(program.item_coords(), trips, move.loop_variables())
+    t0 = geometry.first_tiles(values, (program.num_items, trips), table, clip=True)
+    rows, cols = geometry.cells(t0, tiles_per_row)  # (items, trips, bh, bw)
     items = np.broadcast_to(np.arange(program.num_items)[:, None, None, None], rows.shape)
     triples = np.unique(
         np.stack([items.reshape(-1), rows.reshape(-1), cols.reshape(-1)], axis=1), axis=0
@@ -237,31 +218,11 @@ def _concat(parts: list[Touches]) -> Touches:
     return Touches(triples[:, 0], triples[:, 1], triples[:, 2])
 
 
-def owned_rectangles(program: ProgramOp) -> np.ndarray:
-    """(items, 4): the tile row, tile column, rows and columns each item owns."""
-    owns = program.owns.data
-    forms = [linear_form(e, owns.num_dims, 0) for e in owns.results]
-    size = tuple(int(s) for s in program.owns_size.get_values())
-    coords = program.item_coords()
-    if (
-        len(forms) != 2
-        or any(f is None for f in forms)
-        or owns.num_dims != coords.shape[1]
-        or len(size) != 2
-    ):
-        return np.zeros((0, 4), dtype=np.int64)
-    r0, c0 = (
-        f.const + coords @ np.asarray(f.dims, dtype=np.int64)  # type: ignore[union-attr]
-        for f in forms
-    )
-    n = len(coords)
-    return np.stack([r0, c0, np.full(n, size[0]), np.full(n, size[1])], axis=1)
-
-
 def ownership(program: ProgramOp) -> Ownership:
     """The tile maps of `program`: each stored tensor (who writes which tile), then
     each loaded tensor (who reads which tile)."""
     tile = program.target.tile
+    owned = program.owned_rectangles()
     stored: dict[SSAValue, list[Move]] = {}
     loaded: dict[SSAValue, list[Move]] = {}
     for op in program.body.walk():
@@ -277,7 +238,7 @@ def ownership(program: ProgramOp) -> Ownership:
             h = cast(TensorOp, decl).handle if isinstance(decl, TensorOp) else None
             if h is None:
                 continue
-            grid = tile_grid(h, tile)
+            grid = tile_grid(h.dims, tile)
             parts, unknown = [], ""
             for op in ops:
                 try:
@@ -291,6 +252,6 @@ def ownership(program: ProgramOp) -> Ownership:
         program.program_name.data,
         program.KIND,
         program.grid_shape,
-        owned_rectangles(program),
+        owned if owned is not None else np.zeros((0, 4), dtype=np.int64),
         maps,
     )

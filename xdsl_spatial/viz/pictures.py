@@ -305,7 +305,7 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
         r, c = h.dims
         tr, tc = -(-r // program.target.tile[0]), -(-c // program.target.tile[1])
         init = {"external": "", "zero": "starts at zero", "values": "constant values"}[t.init]
-        repack = f"repack {t.repack.data}" if t.repack is not None else ""
+        repack = f"repack {t.repack.text()}" if t.repack is not None else ""
         top.node(
             nid(t.result),
             _label(

@@ -45,14 +45,6 @@ func.func @scales_f64(%q: tensor<64x96xi8>, %s: tensor<2x96xf64>) {
 
 // -----
 
-func.func @source_unknown(%q: tensor<64x96xi8>, %s: tensor<2x96xf16>) {
-  %w = q8.dequantize %q, %s source "KxM" : tensor<64x96xi8>, tensor<2x96xf16> -> tensor<64x96xf32>
-  func.return
-}
-// CHECK: source must be one of "KxN", "NxK", "NxGx32", got "KxM"
-
-// -----
-
 func.func @result_f16(%q: tensor<64x96xi8>, %s: tensor<2x96xf32>) {
   %w = q8.dequantize %q, %s : tensor<64x96xi8>, tensor<2x96xf32> -> tensor<64x96xf16>
   func.return

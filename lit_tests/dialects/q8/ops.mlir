@@ -25,7 +25,7 @@ func.func @dequantize(%q: tensor<64x96xi8>, %s: tensor<2x96xf32>, %h: tensor<2x9
 // CHECK-LABEL: func.func @dequantize_source
 // CHECK-NEXT:    q8.dequantize %{{.*}}, %{{.*}} source "NxK" : tensor<64x96xi8>, tensor<2x96xbf16> -> tensor<64x96xf32>
 // GENERIC-LABEL: "func.func"() <{sym_name = "dequantize_source"
-// GENERIC:         "q8.dequantize"(%{{.*}}, %{{.*}}) <{source = "NxK"}> : (tensor<64x96xi8>, tensor<2x96xbf16>) -> tensor<64x96xf32>
+// GENERIC:         "q8.dequantize"(%{{.*}}, %{{.*}}) <{source = #q8<source "NxK">}> : (tensor<64x96xi8>, tensor<2x96xbf16>) -> tensor<64x96xf32>
 func.func @dequantize_source(%q: tensor<64x96xi8>, %s: tensor<2x96xbf16>) -> tensor<64x96xf32> {
   %w = q8.dequantize %q, %s source "NxK" : tensor<64x96xi8>, tensor<2x96xbf16> -> tensor<64x96xf32>
   func.return %w : tensor<64x96xf32>

@@ -329,3 +329,152 @@
   %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
   spatial.return %yt : !spatial.tensor<32x64xf32, output>
 }
+
+// -----
+
+// The custom syntax spells linear forms only (the generic form carries any map, and
+// the verifier refuses what is not linear: see invalid.mlir).
+// CHECK: Expected ']' after a linear form (a sum of integers times variables)
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %perm = spatial.tensor "perm" values dense<[[1, 0]]> : tensor<1x2xi32> : !spatial.tensor<1x2xi32, param>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %o = spatial.buffer "o" : !spatial.buffer<1xf32, depth 2>
+  %l = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  %p = spatial.stage "s" iters(par 32, par 32) ins(%l[d0 mod 2]) into %o[d0 * 32 + d1] : (!spatial.page<1xf32>) -> !spatial.page<1xf32> {
+  ^bb0(%e: f32):
+    spatial.yield %e : f32
+  }
+  spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// CHECK: Expected ']' after a linear form (a sum of integers times variables)
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %perm = spatial.tensor "perm" values dense<[[1, 0]]> : tensor<1x2xi32> : !spatial.tensor<1x2xi32, param>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %o = spatial.buffer "o" : !spatial.buffer<1xf32, depth 2>
+  %p = spatial.load %xt[%i floordiv 2] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// CHECK: expected one of d0, d1, s0, got d2
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %perm = spatial.tensor "perm" values dense<[[1, 0]]> : tensor<1x2xi32> : !spatial.tensor<1x2xi32, param>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %o = spatial.buffer "o" : !spatial.buffer<1xf32, depth 2>
+  %l = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  %p = spatial.stage "s" iters(par 32, par 32) ins(%l[d2 * 32]) into %o[d0 * 32 + d1] : (!spatial.page<1xf32>) -> !spatial.page<1xf32> {
+  ^bb0(%e: f32):
+    spatial.yield %e : f32
+  }
+  spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// CHECK: expected an integer or a variable (a linear form)
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %perm = spatial.tensor "perm" values dense<[[1, 0]]> : tensor<1x2xi32> : !spatial.tensor<1x2xi32, param>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %o = spatial.buffer "o" : !spatial.buffer<1xf32, depth 2>
+  %l = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  %p = spatial.stage "s" iters(par 32, par 32) ins(%l[(d0 + 1) * 32]) into %o[d0 * 32 + d1] : (!spatial.page<1xf32>) -> !spatial.page<1xf32> {
+  ^bb0(%e: f32):
+    spatial.yield %e : f32
+  }
+  spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// CHECK: an indirect table's element is added as it is, not scaled
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %perm = spatial.tensor "perm" values dense<[[1, 0]]> : tensor<1x2xi32> : !spatial.tensor<1x2xi32, param>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %o = spatial.buffer "o" : !spatial.buffer<1xf32, depth 2>
+  %p = spatial.load %xt[%perm[%i] * 2] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// CHECK: an indirect table's element is added, not subtracted
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %perm = spatial.tensor "perm" values dense<[[1, 0]]> : tensor<1x2xi32> : !spatial.tensor<1x2xi32, param>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %o = spatial.buffer "o" : !spatial.buffer<1xf32, depth 2>
+  %p = spatial.load %xt[%i - %perm[%i]] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// A repack is one part of a Q8_0 weight, structured (not a string).
+// CHECK: Expected `q8_0.values`, or `q8_0.scales`.
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) repack <q8_0.bias> : !spatial.tensor<32x64xf32, param>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// CHECK: source must be one of "KxN", "NxK", "NxGx32", got "MxK"
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) repack <q8_0.values [0:32, 0:64] from "MxK"> : !spatial.tensor<32x64xf32, param>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}

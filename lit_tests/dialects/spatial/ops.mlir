@@ -1,7 +1,8 @@
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
 
-// Attributes and types on their own. A preset target prints as the numbers it names.
+// Attributes and types on their own. A preset target prints as the numbers it names;
+// a source layout reads as a word or a string and prints as a string.
 
 // CHECK-LABEL: "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>} : () -> ()
 // CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 327680, acc_tiles = 8>} : () -> ()
@@ -10,6 +11,8 @@
 // CHECK-NEXT:  "test.op"() {numerics = #spatial.numerics<exact>} : () -> ()
 // CHECK-NEXT:  "test.op"() {numerics = #spatial.numerics<approx "fp32 sums in another order">} : () -> ()
 // CHECK-NEXT:  "test.op"() {iters = [#spatial.iter_kind<par>, #spatial.iter_kind<sum>]} : () -> ()
+// CHECK-NEXT:  "test.op"() {repacks = [#spatial.repack<q8_0.values>, #spatial.repack<q8_0.scales [32:64, 0:4096]>, #spatial.repack<q8_0.values [0:1024, 64:128] from "NxK">]} : () -> ()
+// CHECK-NEXT:  "test.op"() {enums = [#spatial<role param>, #spatial<numerics_kind approx>, #q8<part q8_0.scales>, #q8<source "NxGx32">]} : () -> ()
 // CHECK-NEXT:  %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = "test.op"() : () -> (!spatial.tensor<1x2048xbf16, input>, !spatial.tensor<1x4096xf32, output>, !spatial.tensor<256x32xbf16, state>, !spatial.tensor<2048x4096xi8, param>)
 // CHECK-NEXT:  %{{.*}}, %{{.*}}, %{{.*}} = "test.op"() : () -> (!spatial.buffer<256xi8, depth 2>, !spatial.buffer<8xf32, depth 1>, !spatial.page<8xf32>)
 "test.op"() {target = #spatial.target<"tensix">} : () -> ()
@@ -19,6 +22,8 @@
 "test.op"() {numerics = #spatial.numerics<exact>} : () -> ()
 "test.op"() {numerics = #spatial.numerics<approx "fp32 sums in another order">} : () -> ()
 "test.op"() {iters = [#spatial.iter_kind<par>, #spatial.iter_kind<sum>]} : () -> ()
+"test.op"() {repacks = [#spatial.repack<q8_0.values>, #spatial.repack<q8_0.scales [32:64, 0:4096]>, #spatial.repack<q8_0.values [0:1024, 64:128] from NxK>]} : () -> ()
+"test.op"() {enums = [#spatial<role param>, #spatial<numerics_kind approx>, #q8<part q8_0.scales>, #q8<source NxGx32>]} : () -> ()
 %t0, %t1, %t2, %t3 = "test.op"() : () -> (!spatial.tensor<1x2048xbf16, input>, !spatial.tensor<1x4096xf32, output>, !spatial.tensor<256x32xbf16, state>, !spatial.tensor<2048x4096xi8, param>)
 %b0, %b1, %p0 = "test.op"() : () -> (!spatial.buffer<256xi8, depth 2>, !spatial.buffer<8xf32, depth 1>, !spatial.page<8xf32>)
 
@@ -91,8 +96,8 @@ func.func @view(%x: tensor<2x64xbf16>) -> tensor<64x32xbf16> {
 // CHECK-NEXT: ins(%[[V]], %[[W__Q8]], %[[W__Q8_SCALE]] : tensor<66x32xbf16>, tensor<2112x64xi8>, tensor<66x64xf32>) -> tensor<1x64xf32> {
 // CHECK-NEXT: ^bb0(%[[ITEM:.*]]: index, %[[V_IN:.*]]: tensor<66x32xbf16>, %[[Q_IN:.*]]: tensor<2112x64xi8>, %[[S_IN:.*]]: tensor<66x64xf32>):
 // CHECK-NEXT: %[[XV:.*]] = spatial.tensor "x__q8_rows0" external(%[[V_IN]] : tensor<66x32xbf16>) : !spatial.tensor<66x32xbf16, input>
-// CHECK-NEXT: %[[Q:.*]] = spatial.tensor "W__q8" external(%[[Q_IN]] : tensor<2112x64xi8>) repack "q8_0.values" : !spatial.tensor<2112x64xi8, param>
-// CHECK-NEXT: %[[S:.*]] = spatial.tensor "W__q8_scale" external(%[[S_IN]] : tensor<66x64xf32>) repack "q8_0.scales" : !spatial.tensor<66x64xf32, param>
+// CHECK-NEXT: %[[Q:.*]] = spatial.tensor "W__q8" external(%[[Q_IN]] : tensor<2112x64xi8>) repack <q8_0.values> : !spatial.tensor<2112x64xi8, param>
+// CHECK-NEXT: %[[S:.*]] = spatial.tensor "W__q8_scale" external(%[[S_IN]] : tensor<66x64xf32>) repack <q8_0.scales> : !spatial.tensor<66x64xf32, param>
 // CHECK-NEXT: %[[YT:.*]] = spatial.tensor "y" zero : !spatial.tensor<1x64xf32, output>
 // CHECK-NEXT: %[[IN_X:.*]] = spatial.buffer "in_x" : !spatial.buffer<1xbf16, depth 2>
 // CHECK-NEXT: %[[IN_Q8:.*]] = spatial.buffer "in_q8" : !spatial.buffer<32xi8, depth 2>
@@ -165,8 +170,8 @@ func.func @gemv(%v: tensor<66x32xbf16>, %W__q8: tensor<2112x64xi8>, %W__q8_scale
       ins(%v, %W__q8, %W__q8_scale : tensor<66x32xbf16>, tensor<2112x64xi8>, tensor<66x64xf32>) -> tensor<1x64xf32> {
   ^bb0(%item: index, %v_in: tensor<66x32xbf16>, %q_in: tensor<2112x64xi8>, %s_in: tensor<66x64xf32>):
     %xv = spatial.tensor "x__q8_rows0" external(%v_in : tensor<66x32xbf16>) : !spatial.tensor<66x32xbf16, input>
-    %q = spatial.tensor "W__q8" external(%q_in : tensor<2112x64xi8>) repack "q8_0.values" : !spatial.tensor<2112x64xi8, param>
-    %s = spatial.tensor "W__q8_scale" external(%s_in : tensor<66x64xf32>) repack "q8_0.scales" : !spatial.tensor<66x64xf32, param>
+    %q = spatial.tensor "W__q8" external(%q_in : tensor<2112x64xi8>) repack <q8_0.values> : !spatial.tensor<2112x64xi8, param>
+    %s = spatial.tensor "W__q8_scale" external(%s_in : tensor<66x64xf32>) repack <q8_0.scales> : !spatial.tensor<66x64xf32, param>
     %yt = spatial.tensor "y" zero : !spatial.tensor<1x64xf32, output>
     %in_x = spatial.buffer "in_x" : !spatial.buffer<1xbf16, depth 2>
     %in_q8 = spatial.buffer "in_q8" : !spatial.buffer<32xi8, depth 2>

@@ -106,7 +106,7 @@ func.func @f16_scales(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x4096xi8>, %W_
 // CHECK-LABEL: func.func @f16_scales(
 // CHECK:         spatial.fold "q8_gemv_2048x4096_w8" grid [16]
 // CHECK:           ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xbf16>, tensor<2048x4096xi8>, tensor<64x4096xf16>) -> tensor<1x4096xf32> {
-// CHECK:           %[[S:.*]] = spatial.tensor "W__q8_scale" external(%{{.*}} : tensor<64x4096xf16>) repack "q8_0.scales" : !spatial.tensor<64x4096xf16, param>
+// CHECK:           %[[S:.*]] = spatial.tensor "W__q8_scale" external(%{{.*}} : tensor<64x4096xf16>) repack <q8_0.scales> : !spatial.tensor<64x4096xf16, param>
 // CHECK:           %[[BS:.*]] = spatial.buffer "in_scale" : !spatial.buffer<8xf16, depth 2>
 // CHECK:             spatial.load %[[S]][%[[K:.*]] * 128 + %[[I:.*]] * 8] block 1x8 stride 128 repeat 2 into %[[BS]] : !spatial.tensor<64x4096xf16, param> -> !spatial.page<8xf16>
 // CHECK-NEXT:        spatial.stage "block" iters(sum 32, par 256, sum 32)

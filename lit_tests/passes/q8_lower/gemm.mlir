@@ -47,8 +47,8 @@ func.func @gemm_8x4096x4096(%x: tensor<8x4096xbf16>, %W__q8: tensor<4096x4096xi8
 // CHECK-NEXT:      ins(%[[VIEW]], %[[WQ]], %[[WS]] : tensor<1024x32xbf16>, tensor<4096x4096xi8>, tensor<128x4096xf32>) -> tensor<8x4096xf32> {
 // CHECK-NEXT:    ^bb0(%[[I:.*]]: index, %[[VIN:.*]]: tensor<1024x32xbf16>, %[[QIN:.*]]: tensor<4096x4096xi8>, %[[SIN:.*]]: tensor<128x4096xf32>):
 // CHECK-NEXT:      %[[V:.*]] = spatial.tensor "x__q8_rows0" external(%[[VIN]] : tensor<1024x32xbf16>) : !spatial.tensor<1024x32xbf16, input>
-// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "W__q8" external(%[[QIN]] : tensor<4096x4096xi8>) repack "q8_0.values" : !spatial.tensor<4096x4096xi8, param>
-// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "W__q8_scale" external(%[[SIN]] : tensor<128x4096xf32>) repack "q8_0.scales" : !spatial.tensor<128x4096xf32, param>
+// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "W__q8" external(%[[QIN]] : tensor<4096x4096xi8>) repack <q8_0.values> : !spatial.tensor<4096x4096xi8, param>
+// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "W__q8_scale" external(%[[SIN]] : tensor<128x4096xf32>) repack <q8_0.scales> : !spatial.tensor<128x4096xf32, param>
 // CHECK-NEXT:      %[[YT:.*]] = spatial.tensor "y" zero : !spatial.tensor<8x4096xf32, output>
 // CHECK-NEXT:      %[[BX:.*]] = spatial.buffer "in_x" : !spatial.buffer<8xbf16, depth 2>
 // CHECK-NEXT:      %[[BQ:.*]] = spatial.buffer "in_q8" : !spatial.buffer<256xi8, depth 2>
@@ -154,8 +154,8 @@ func.func @gemm_4x4096x100(%x: tensor<4x4096xbf16>, %P__q8: tensor<4096x100xi8>,
 // CHECK-NEXT:      ins(%[[VIEW]], %[[PQ]], %[[PS]] : tensor<512x32xbf16>, tensor<4096x100xi8>, tensor<128x100xf32>) -> tensor<4x100xf32> {
 // CHECK-NEXT:    ^bb0(%[[I:.*]]: index, %{{.*}}: tensor<512x32xbf16>, %{{.*}}: tensor<4096x100xi8>, %{{.*}}: tensor<128x100xf32>):
 // CHECK-NEXT:      %[[V:.*]] = spatial.tensor "x__q8_rows0" external({{.*}}) : !spatial.tensor<512x32xbf16, input>
-// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "P__q8" external({{.*}}) repack "q8_0.values" : !spatial.tensor<4096x100xi8, param>
-// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "P__q8_scale" external({{.*}}) repack "q8_0.scales" : !spatial.tensor<128x100xf32, param>
+// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "P__q8" external({{.*}}) repack <q8_0.values> : !spatial.tensor<4096x100xi8, param>
+// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "P__q8_scale" external({{.*}}) repack <q8_0.scales> : !spatial.tensor<128x100xf32, param>
 // CHECK-NEXT:      %[[YT:.*]] = spatial.tensor "y" zero : !spatial.tensor<4x100xf32, output>
 // CHECK-NEXT:      %[[BX:.*]] = spatial.buffer "in_x" : !spatial.buffer<4xbf16, depth 2>
 // CHECK-NEXT:      %[[BQ:.*]] = spatial.buffer "in_q8" : !spatial.buffer<128xi8, depth 2>

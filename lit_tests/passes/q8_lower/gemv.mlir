@@ -48,8 +48,8 @@ func.func @gemv_2048x4096(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x4096xi8>,
 // CHECK-NEXT:      ins(%[[VIEW]], %[[WQ]], %[[WS]] : tensor<64x32xbf16>, tensor<2048x4096xi8>, tensor<64x4096xf32>) -> tensor<1x4096xf32> {
 // CHECK-NEXT:    ^bb0(%[[I:.*]]: index, %[[VIN:.*]]: tensor<64x32xbf16>, %[[QIN:.*]]: tensor<2048x4096xi8>, %[[SIN:.*]]: tensor<64x4096xf32>):
 // CHECK-NEXT:      %[[V:.*]] = spatial.tensor "x__q8_rows0" external(%[[VIN]] : tensor<64x32xbf16>) : !spatial.tensor<64x32xbf16, input>
-// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "W__q8" external(%[[QIN]] : tensor<2048x4096xi8>) repack "q8_0.values" : !spatial.tensor<2048x4096xi8, param>
-// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "W__q8_scale" external(%[[SIN]] : tensor<64x4096xf32>) repack "q8_0.scales" : !spatial.tensor<64x4096xf32, param>
+// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "W__q8" external(%[[QIN]] : tensor<2048x4096xi8>) repack <q8_0.values> : !spatial.tensor<2048x4096xi8, param>
+// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "W__q8_scale" external(%[[SIN]] : tensor<64x4096xf32>) repack <q8_0.scales> : !spatial.tensor<64x4096xf32, param>
 // CHECK-NEXT:      %[[YT:.*]] = spatial.tensor "y" zero : !spatial.tensor<1x4096xf32, output>
 // CHECK-NEXT:      %[[BX:.*]] = spatial.buffer "in_x" : !spatial.buffer<1xbf16, depth 2>
 // CHECK-NEXT:      %[[BQ:.*]] = spatial.buffer "in_q8" : !spatial.buffer<256xi8, depth 2>
@@ -128,8 +128,8 @@ func.func @gemv_576x1536(%x: tensor<1x576xbf16>, %V__q8: tensor<576x1536xi8>, %V
 // CHECK-NEXT:      ins(%[[VIEW]], %[[VQ]], %[[VS]] : tensor<18x32xbf16>, tensor<576x1536xi8>, tensor<18x1536xf32>) -> tensor<1x1536xf32> {
 // CHECK-NEXT:    ^bb0(%[[I:.*]]: index, %[[VIN:.*]]: tensor<18x32xbf16>, %[[QIN:.*]]: tensor<576x1536xi8>, %[[SIN:.*]]: tensor<18x1536xf32>):
 // CHECK-NEXT:      %[[V:.*]] = spatial.tensor "x__q8_rows0" external(%[[VIN]] : tensor<18x32xbf16>) : !spatial.tensor<18x32xbf16, input>
-// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "V__q8" external(%[[QIN]] : tensor<576x1536xi8>) repack "q8_0.values" : !spatial.tensor<576x1536xi8, param>
-// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "V__q8_scale" external(%[[SIN]] : tensor<18x1536xf32>) repack "q8_0.scales" : !spatial.tensor<18x1536xf32, param>
+// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "V__q8" external(%[[QIN]] : tensor<576x1536xi8>) repack <q8_0.values> : !spatial.tensor<576x1536xi8, param>
+// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "V__q8_scale" external(%[[SIN]] : tensor<18x1536xf32>) repack <q8_0.scales> : !spatial.tensor<18x1536xf32, param>
 // CHECK-NEXT:      %[[YT:.*]] = spatial.tensor "y" zero : !spatial.tensor<1x1536xf32, output>
 // CHECK-NEXT:      %[[BX:.*]] = spatial.buffer "in_x_tail" : !spatial.buffer<1xbf16, depth 1>
 // CHECK-NEXT:      %[[BQ:.*]] = spatial.buffer "in_q8_tail" : !spatial.buffer<144xi8, depth 1>
@@ -201,8 +201,8 @@ func.func @gemv_1536x2048(%x: tensor<1x1536xbf16>, %U__q8: tensor<1536x2048xi8>,
 // CHECK-NEXT:      ins(%[[VIEW]], %[[UQ]], %[[US]] : tensor<48x32xbf16>, tensor<1536x2048xi8>, tensor<48x2048xf32>) -> tensor<1x2048xf32> {
 // CHECK-NEXT:    ^bb0(%[[I:.*]]: index, %[[VIN:.*]]: tensor<48x32xbf16>, %[[QIN:.*]]: tensor<1536x2048xi8>, %[[SIN:.*]]: tensor<48x2048xf32>):
 // CHECK-NEXT:      %[[V:.*]] = spatial.tensor "x__q8_rows0" external(%[[VIN]] : tensor<48x32xbf16>) : !spatial.tensor<48x32xbf16, input>
-// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "U__q8" external(%[[QIN]] : tensor<1536x2048xi8>) repack "q8_0.values" : !spatial.tensor<1536x2048xi8, param>
-// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "U__q8_scale" external(%[[SIN]] : tensor<48x2048xf32>) repack "q8_0.scales" : !spatial.tensor<48x2048xf32, param>
+// CHECK-NEXT:      %[[Q:.*]] = spatial.tensor "U__q8" external(%[[QIN]] : tensor<1536x2048xi8>) repack <q8_0.values> : !spatial.tensor<1536x2048xi8, param>
+// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "U__q8_scale" external(%[[SIN]] : tensor<48x2048xf32>) repack <q8_0.scales> : !spatial.tensor<48x2048xf32, param>
 // CHECK-NEXT:      %[[YT:.*]] = spatial.tensor "y" zero : !spatial.tensor<1x2048xf32, output>
 // CHECK-NEXT:      %[[BX:.*]] = spatial.buffer "in_x" : !spatial.buffer<1xbf16, depth 2>
 // CHECK-NEXT:      %[[BQ:.*]] = spatial.buffer "in_q8" : !spatial.buffer<256xi8, depth 2>

@@ -44,21 +44,21 @@ func.func @n4(%x: tensor<1x1024xbf16>, %W__q8: tensor<1024x256xi8>, %W__q8_scale
 // CHECK-NEXT:    %[[Y0:.*]] = spatial.fold "q8_gemv_1024x64_w2_c0" chip 0 grid [1]
 // CHECK:           ins(%[[V0]], %[[Q0]], %[[S0]] : tensor<32x32xbf16>, tensor<1024x64xi8>, tensor<32x64xf32>) -> tensor<1x64xf32> {
 // CHECK:           spatial.tensor "x__q8_rows0_c0" external
-// CHECK-NEXT:      spatial.tensor "W__q8" external({{.*}}) repack "q8_0.values[0:1024, 0:64]" : !spatial.tensor<1024x64xi8, param>
-// CHECK-NEXT:      spatial.tensor "W__q8_scale" external({{.*}}) repack "q8_0.scales[0:32, 0:64]" : !spatial.tensor<32x64xf32, param>
+// CHECK-NEXT:      spatial.tensor "W__q8" external({{.*}}) repack <q8_0.values [0:1024, 0:64]> : !spatial.tensor<1024x64xi8, param>
+// CHECK-NEXT:      spatial.tensor "W__q8_scale" external({{.*}}) repack <q8_0.scales [0:32, 0:64]> : !spatial.tensor<32x64xf32, param>
 // CHECK-NEXT:      spatial.tensor "y_c0" zero : !spatial.tensor<1x64xf32, output>
 // CHECK:         %[[Q1:.*]] = tensor.extract_slice %[[Q]][0, 64] [1024, 64] [1, 1]
 // CHECK-NEXT:    %[[S1:.*]] = tensor.extract_slice %[[S]][0, 64] [32, 64] [1, 1]
 // CHECK-NEXT:    %[[Y1:.*]] = spatial.fold "q8_gemv_1024x64_w2_c1" chip 1
 // CHECK:           ins(%[[V1]], %[[Q1]], %[[S1]] :
-// CHECK:           repack "q8_0.values[0:1024, 64:128]"
-// CHECK-NEXT:      repack "q8_0.scales[0:32, 64:128]"
+// CHECK:           repack <q8_0.values [0:1024, 64:128]>
+// CHECK-NEXT:      repack <q8_0.scales [0:32, 64:128]>
 // CHECK:         %[[Y2:.*]] = spatial.fold "q8_gemv_1024x64_w2_c2" chip 2
 // CHECK:           ins(%[[V2]],
-// CHECK:           repack "q8_0.values[0:1024, 128:192]"
+// CHECK:           repack <q8_0.values [0:1024, 128:192]>
 // CHECK:         %[[Y3:.*]] = spatial.fold "q8_gemv_1024x64_w2_c3" chip 3
 // CHECK:           ins(%[[V3]],
-// CHECK:           repack "q8_0.values[0:1024, 192:256]"
+// CHECK:           repack <q8_0.values [0:1024, 192:256]>
 // CHECK:         %[[Y:.*]] = tensor.concat dim(1) %[[Y0]], %[[Y1]], %[[Y2]], %[[Y3]] : (tensor<1x64xf32>, tensor<1x64xf32>, tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x256xf32>
 // CHECK-NEXT:    func.return %[[Y]] : tensor<1x256xf32>
 
@@ -93,14 +93,14 @@ func.func @k2(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x64xi8>, %W__q8_scale:
 // CHECK-NEXT:    %[[S0:.*]] = tensor.extract_slice %[[S]][0, 0] [32, 64] [1, 1] : tensor<64x64xf32> to tensor<32x64xf32>
 // CHECK-NEXT:    %[[Y0:.*]] = spatial.fold "q8_gemv_1024x64_w2_c0" chip 0
 // CHECK:           ins(%[[V0]], %[[Q0]], %[[S0]] :
-// CHECK:           repack "q8_0.values[0:1024, 0:64]"
-// CHECK-NEXT:      repack "q8_0.scales[0:32, 0:64]"
+// CHECK:           repack <q8_0.values [0:1024, 0:64]>
+// CHECK-NEXT:      repack <q8_0.scales [0:32, 0:64]>
 // CHECK:         %[[Q1:.*]] = tensor.extract_slice %[[Q]][1024, 0] [1024, 64] [1, 1]
 // CHECK-NEXT:    %[[S1:.*]] = tensor.extract_slice %[[S]][32, 0] [32, 64] [1, 1]
 // CHECK-NEXT:    %[[Y1:.*]] = spatial.fold "q8_gemv_1024x64_w2_c1" chip 1
 // CHECK:           ins(%[[V1]], %[[Q1]], %[[S1]] :
-// CHECK:           repack "q8_0.values[1024:2048, 0:64]"
-// CHECK-NEXT:      repack "q8_0.scales[32:64, 0:64]"
+// CHECK:           repack <q8_0.values [1024:2048, 0:64]>
+// CHECK-NEXT:      repack <q8_0.scales [32:64, 0:64]>
 // CHECK:         %[[Y:.*]] = arith.addf %[[Y0]], %[[Y1]] : tensor<1x64xf32>
 // CHECK-NEXT:    func.return %[[Y]] : tensor<1x64xf32>
 

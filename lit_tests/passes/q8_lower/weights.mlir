@@ -44,8 +44,8 @@ func.func @plain(%x: tensor<1x2048xbf16>, %wq: tensor<2048x4096xi8>, %ws: tensor
 }
 
 // CHECK-LABEL: func.func @plain(
-// CHECK:           %[[Q:.*]] = spatial.tensor "w__q8" external(%{{.*}} : tensor<2048x4096xi8>) repack "q8_0.values" : !spatial.tensor<2048x4096xi8, param>
-// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "w__q8_scale" external(%{{.*}} : tensor<64x4096xf32>) repack "q8_0.scales" : !spatial.tensor<64x4096xf32, param>
+// CHECK:           %[[Q:.*]] = spatial.tensor "w__q8" external(%{{.*}} : tensor<2048x4096xi8>) repack <q8_0.values> : !spatial.tensor<2048x4096xi8, param>
+// CHECK-NEXT:      %[[S:.*]] = spatial.tensor "w__q8_scale" external(%{{.*}} : tensor<64x4096xf32>) repack <q8_0.scales> : !spatial.tensor<64x4096xf32, param>
 
 // Stored names name the weight even when only the scales carry one.
 func.func @stored(%x: tensor<1x2048xbf16>, %0: tensor<2048x4096xi8>, %Wo__q8_scale: tensor<64x4096xf32>) -> tensor<1x4096xf32> {
@@ -76,8 +76,8 @@ func.func @zero(%x: tensor<1x1024xbf16>) -> tensor<1x256xf32> {
 // CHECK:           ins(%{{[^,]*}} : tensor<32x32xbf16>) -> tensor<1x256xf32> {
 // CHECK-NEXT:    ^bb0(%{{.*}}: index, %{{.*}}: tensor<32x32xbf16>):
 // CHECK-NEXT:      spatial.tensor "x__q8_rows0" external
-// CHECK-NEXT:      spatial.tensor "Z__q8" zero repack "q8_0.values" : !spatial.tensor<1024x256xi8, param>
-// CHECK-NEXT:      spatial.tensor "Z__q8_scale" zero repack "q8_0.scales" : !spatial.tensor<32x256xf32, param>
+// CHECK-NEXT:      spatial.tensor "Z__q8" zero repack <q8_0.values> : !spatial.tensor<1024x256xi8, param>
+// CHECK-NEXT:      spatial.tensor "Z__q8_scale" zero repack <q8_0.scales> : !spatial.tensor<32x256xf32, param>
 // CHECK-NOT:     q8.dequantize
 
 // A zero float constant quantised: zero too, with no values to print.
@@ -92,8 +92,8 @@ func.func @zero_quantised(%x: tensor<1x1024xbf16>) -> tensor<1x256xf32> {
 
 // CHECK-LABEL: func.func @zero_quantised(
 // CHECK-NOT:     q8.quantize
-// CHECK:           spatial.tensor "Zf__q8" zero repack "q8_0.values" : !spatial.tensor<1024x256xi8, param>
-// CHECK-NEXT:      spatial.tensor "Zf__q8_scale" zero repack "q8_0.scales" : !spatial.tensor<32x256xf32, param>
+// CHECK:           spatial.tensor "Zf__q8" zero repack <q8_0.values> : !spatial.tensor<1024x256xi8, param>
+// CHECK-NEXT:      spatial.tensor "Zf__q8_scale" zero repack <q8_0.scales> : !spatial.tensor<32x256xf32, param>
 
 // Values and scales that are constants already: the fold holds them as they are.
 func.func @direct(%x: tensor<1x64xbf16>) -> tensor<1x64xf32> {
@@ -106,8 +106,8 @@ func.func @direct(%x: tensor<1x64xbf16>) -> tensor<1x64xf32> {
 }
 
 // CHECK-LABEL: func.func @direct(
-// CHECK:           spatial.tensor "D__q8" values dense<3> : tensor<64x64xi8> repack "q8_0.values" : !spatial.tensor<64x64xi8, param>
-// CHECK-NEXT:      spatial.tensor "D__q8_scale" values dense<2.500000e-01> : tensor<2x64xf32> repack "q8_0.scales" : !spatial.tensor<2x64xf32, param>
+// CHECK:           spatial.tensor "D__q8" values dense<3> : tensor<64x64xi8> repack <q8_0.values> : !spatial.tensor<64x64xi8, param>
+// CHECK-NEXT:      spatial.tensor "D__q8_scale" values dense<2.500000e-01> : tensor<2x64xf32> repack <q8_0.scales> : !spatial.tensor<2x64xf32, param>
 
 // An exact constant (K = 1024, N = 256): every block's largest |w| is 127, so each
 // scale is 127 / 127 = 1 and every value 127. Quantised at lowering.
@@ -125,8 +125,8 @@ func.func @exact_splat(%x: tensor<1x1024xbf16>) -> tensor<1x256xf32> {
 // CHECK-NOT:     q8.quantize
 // CHECK:         spatial.fold "q8_gemv_1024x256_w8" grid [1]
 // CHECK:           ins(%{{[^,]*}} : tensor<32x32xbf16>) -> tensor<1x256xf32> {
-// CHECK:           spatial.tensor "E__q8" values dense<127> : tensor<1024x256xi8> repack "q8_0.values" : !spatial.tensor<1024x256xi8, param>
-// CHECK-NEXT:      spatial.tensor "E__q8_scale" values dense<1.000000e+00> : tensor<32x256xf32> repack "q8_0.scales" : !spatial.tensor<32x256xf32, param>
+// CHECK:           spatial.tensor "E__q8" values dense<127> : tensor<1024x256xi8> repack <q8_0.values> : !spatial.tensor<1024x256xi8, param>
+// CHECK-NEXT:      spatial.tensor "E__q8_scale" values dense<1.000000e+00> : tensor<32x256xf32> repack <q8_0.scales> : !spatial.tensor<32x256xf32, param>
 
 // The same in bf16 with f16 scales, as GGML stores them.
 func.func @exact_splat_f16(%x: tensor<1x1024xbf16>) -> tensor<1x256xf32> {
@@ -139,8 +139,8 @@ func.func @exact_splat_f16(%x: tensor<1x1024xbf16>) -> tensor<1x256xf32> {
 }
 
 // CHECK-LABEL: func.func @exact_splat_f16(
-// CHECK:           spatial.tensor "E16__q8" values dense<127> : tensor<1024x256xi8> repack "q8_0.values" : !spatial.tensor<1024x256xi8, param>
-// CHECK-NEXT:      spatial.tensor "E16__q8_scale" values dense<1.000000e+00> : tensor<32x256xf16> repack "q8_0.scales" : !spatial.tensor<32x256xf16, param>
+// CHECK:           spatial.tensor "E16__q8" values dense<127> : tensor<1024x256xi8> repack <q8_0.values> : !spatial.tensor<1024x256xi8, param>
+// CHECK-NEXT:      spatial.tensor "E16__q8_scale" values dense<1.000000e+00> : tensor<32x256xf16> repack <q8_0.scales> : !spatial.tensor<32x256xf16, param>
 // CHECK:           spatial.buffer "in_scale" : !spatial.buffer<8xf16, depth 2>
 
 // An exact 64 x 64 constant: w[k, n] = q[k, n] * d[k / 32, n] with q[32b, n] = 127
@@ -161,8 +161,8 @@ func.func @exact64(%x: tensor<1x64xbf16>) -> tensor<1x64xf32> {
 // CHECK-NOT:     q8.quantize
 // CHECK:         spatial.fold "q8_gemv_64x64_w2" grid [1]
 // CHECK:           ins(%{{[^,]*}} : tensor<2x32xbf16>) -> tensor<1x64xf32> {
-// CHECK:           spatial.tensor "Wc__q8" values dense<"0x7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7FA6B1BCC7D2DDE8F3FE09141F2A35404B{{[0-9A-F]*}}"> : tensor<64x64xi8> repack "q8_0.values" : !spatial.tensor<64x64xi8, param>
-// CHECK-NEXT:      spatial.tensor "Wc__q8_scale" values dense<"0x0000803E0000003E0000803D0000003D{{[0-9A-F]*}}"> : tensor<2x64xf32> repack "q8_0.scales" : !spatial.tensor<2x64xf32, param>
+// CHECK:           spatial.tensor "Wc__q8" values dense<"0x7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7F7FA6B1BCC7D2DDE8F3FE09141F2A35404B{{[0-9A-F]*}}"> : tensor<64x64xi8> repack <q8_0.values> : !spatial.tensor<64x64xi8, param>
+// CHECK-NEXT:      spatial.tensor "Wc__q8_scale" values dense<"0x0000803E0000003E0000803D0000003D{{[0-9A-F]*}}"> : tensor<2x64xf32> repack <q8_0.scales> : !spatial.tensor<2x64xf32, param>
 // CHECK:           spatial.stage "tail" iters(sum 2, par 64, sum 32)
 
 // CHECK-NOT:   linalg.matmul
