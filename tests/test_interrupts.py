@@ -70,7 +70,9 @@ def interrupt(argv: list[str], delay: float, cwd: Path, **env: str) -> tuple[int
     while not _importing(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
     time.sleep(delay)
-    assert proc.poll() is None, f"{argv[0]} finished within {delay} s: give it more work"
+    if proc.poll() is not None:
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        pytest.fail(f"{argv[0]} finished (rc {proc.returncode}) within {delay} s: {err}")
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     return proc.returncode, err.decode()
@@ -156,6 +158,12 @@ def test_spatial_generate(tmp_path, tiny, delay):
 
 @pytest.mark.skipif(shutil.which("ray", path=str(BIN)) is None, reason="needs the [ray] extra")
 def test_spatial_run_while_ray_starts_its_actors(tmp_path):
-    argv = ["spatial-run", str(ROOT / "examples" / "tensor_parallel_n4.mlir"), "--seed", "0"]
+    argv = [
+        "spatial-run",
+        str(ROOT / "examples" / "tensor_parallel_n4.mlir"),
+        "--seed",
+        "0",
+        "--compare",
+    ]
     rc, err = interrupt([*argv, "--distributed", "ray"], 2.5, tmp_path)
     check_interrupted("spatial-run", rc, err, alone=False)
