@@ -8,13 +8,19 @@ The chip moves whole tiles, so a load or store of an `h x w` block moves
 A program of a tensor-parallel deployment records its chip, so a run's bytes add up
 per chip (`Traffic.per_chip`): each chip moves its own shard of the weights and its
 own view of the activations.
+
+A record also holds what the program computes (its `Work`) and its target's figures,
+so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from xdsl_spatial.analysis.chip_time import ChipFigures, ProgramTime, Work, program_time
 from xdsl_spatial.core.memory import plural
+from xdsl_spatial.dialects.spatial import ProgramOp
 
 
 @dataclass
@@ -33,6 +39,30 @@ class ProgramTraffic:
     """K x N of the Q8_0 weight a fold reads (0 when it reads none)."""
     chip: int | None = None
     """The chip the program ran on (None: a single-chip deployment)."""
+    work: Work | None = None
+    """What each item computes (None: a record from a file that does not say)."""
+    figures: ChipFigures | None = None
+    """The figures of the program's target."""
+
+    @staticmethod
+    def of(op: ProgramOp) -> ProgramTraffic:
+        """An empty record for a run of `op`, which its loads and stores fill."""
+        return ProgramTraffic(
+            op.program_name.data,
+            op.KIND,
+            op.num_items,
+            op.buffer_bytes(),
+            chip=op.chip_index,
+            work=Work.of(op),
+            figures=ChipFigures.of(op.target),
+        )
+
+    def chip_time(self) -> ProgramTime | None:
+        """Its estimated time on its target (None when the record does not say what
+        the program computes)."""
+        if self.work is None or self.figures is None:
+            return None
+        return program_time(self.items, self.load_bytes + self.store_bytes, self.work, self.figures)
 
     @property
     def load_bytes(self) -> int:
@@ -131,16 +161,23 @@ class Traffic:
             )
         if not chipped:
             rows = [r[1:] for r in rows]
-        cols = len(rows[0])
-        widths = [max(len(r[i]) for r in rows) for i in range(cols)]
-        lines = []
-        for j, r in enumerate(rows):
-            lines.append(
-                "  ".join(
-                    c.ljust(w) if i < cols - 2 else c.rjust(w)
-                    for i, (c, w) in enumerate(zip(r, widths))
-                ).rstrip()
-            )
-            if j == 0:
-                lines.append("  ".join("-" * w for w in widths))
-        return "\n".join(lines)
+        return text_table(rows[0], rows[1:], right=2)
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: int = 0) -> str:
+    """`rows` under `header` and a rule of dashes, columns two spaces apart, the last
+    `right` columns right-aligned (numbers)."""
+    table = [list(header), *map(list, rows)]
+    cols = len(header)
+    widths = [max(len(r[i]) for r in table) for i in range(cols)]
+    lines = []
+    for j, r in enumerate(table):
+        lines.append(
+            "  ".join(
+                c.ljust(w) if i < cols - right else c.rjust(w)
+                for i, (c, w) in enumerate(zip(r, widths))
+            ).rstrip()
+        )
+        if j == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)

@@ -113,7 +113,19 @@ def _parser() -> argparse.ArgumentParser:
         "difference and whether every token agrees",
     )
     p.add_argument(
-        "--stats", action="store_true", help="print the traffic table of one decode step's programs"
+        "--stats",
+        nargs="?",
+        const="summary",
+        choices=("summary", "full"),
+        help="print what one decode step's programs move and their estimated time on the "
+        "chip (docs/chip_time.md), with the tokens a second it gives: per layer (summary), "
+        "or --stats=full for every program and tensor",
+    )
+    p.add_argument(
+        "--stats-json",
+        metavar="FILE",
+        help="write one decode step's traffic as JSON (every program), for spatial-viz "
+        "--traffic FILE",
     )
     p.add_argument(
         "--outputs", help="write tokens (generated ids) and logits (one row per token) to this .npz"
@@ -205,11 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.outputs is not None and not os.path.isdir(
-        os.path.dirname(os.path.abspath(args.outputs))
-    ):
-        print(f"{PROG}: error: --outputs {args.outputs}: no such directory", file=sys.stderr)
-        return 2
+    for option, path in (("--outputs", args.outputs), ("--stats-json", args.stats_json)):
+        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            print(f"{PROG}: error: {option} {path}: no such directory", file=sys.stderr)
+            return 2
     try:
         from xdsl_spatial.frontends.gguf_io import GGUFError, open_gguf
     except ImportError as e:
@@ -222,6 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from xdsl_spatial.frontends.llama import MAX_PREFILL, ModelError, read_config
     from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
     from xdsl_spatial.interpreters.runner import RunError
+    from xdsl_spatial.tools.cli import ToolError
 
     progress = _Progress(sys.stderr)
     out = sys.stdout
@@ -357,14 +369,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                 + ("all agree" if agree else f"differ from token {first}")
             )
         if args.stats:
+            from xdsl_spatial.interpreters.stats import Detail, decode_line, report
+
             lines.append(f"traffic of {'the first decode step' if args.steps else 'the prefill'}:")
-            lines.append(run.traffic.table())
+            lines.append(report(run.traffic, Detail(args.stats)))
+            if args.steps:
+                lines.append(decode_line(run.traffic))
+        if args.stats_json is not None:
+            from xdsl_spatial.interpreters.traffic_io import TrafficRun, write_json
+
+            entry = "decode" if args.steps else "prefill"
+            write_json(args.stats_json, [TrafficRun(entry, run.traffic.programs)])
         if args.outputs is not None:
             _write_npz(
                 args.outputs, {"tokens": np.asarray(run.tokens, np.int64), "logits": run.logits}
             )
         out.write("\n".join(lines) + "\n")
-    except (GGUFError, ModelError, TokenizerError, RunError) as e:
+    except (GGUFError, ModelError, TokenizerError, RunError, ToolError) as e:
         progress.done()
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1

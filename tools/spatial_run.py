@@ -43,6 +43,7 @@ from xdsl_spatial.interpreters.runner import (
     execute,
     find_function,
 )
+from xdsl_spatial.interpreters.stats import Detail, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.tools import cli
@@ -97,7 +98,15 @@ def _parser() -> argparse.ArgumentParser:
         help="with --distributed ray: the Ray cluster to join (e.g. ray://head:10001 or "
         "auto); default: a local Ray instance started for the run",
     )
-    p.add_argument("--stats", action="store_true", help="print the traffic table")
+    p.add_argument(
+        "--stats",
+        nargs="?",
+        const=Detail.SUMMARY.value,
+        choices=[d.value for d in Detail],
+        help="print the bytes each program moved and its estimated time on the chip (the "
+        "target's figures: docs/chip_time.md) and what bounds it; --stats (summary) groups a "
+        "model's programs by layer, --stats=full lists every program and tensor",
+    )
     p.add_argument(
         "--stats-json",
         metavar="FILE",
@@ -374,7 +383,7 @@ def _main(args: argparse.Namespace) -> int:
             f"host: {'the same bits' if same else 'DIFFERENT bits'}"
         )
     if args.stats:
-        print(after.traffic.table())
+        print(report(after.traffic, Detail(args.stats)))
     if args.stats_json:
         entry = find_function(module, args.entry).sym_name.data
         with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:

@@ -39,12 +39,12 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
+from xdsl_spatial.analysis.chip_time import stage_kind
 from xdsl_spatial.analysis.ownership import SHARED, Ownership, TileMap
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
-    IterKind,
     KLoopOp,
     KYieldOp,
     LoadOp,
@@ -160,24 +160,6 @@ CARRY_COLOR = "#c00000"
 BODY_OPS_SHOWN = 6
 """A stage body of more ops is shown as counts of each."""
 REFUSED_COLOR = "#c00000"
-
-
-def stage_kind(stage: StageOp) -> str:
-    """What a stage does, in one word: constant, copy, contraction, reduction or map."""
-    body = [o for o in stage.body.block.ops if not isinstance(o, YieldOp)]
-    term = stage.body.block.last_op
-    sums = IterKind.SUM in stage.iter_kinds
-    if not stage.ins:
-        return "constant"
-    if not body and isinstance(term, YieldOp) and isinstance(term.value, BlockArgument):
-        return "reduction" if sums else "copy"
-    if sums:
-        return (
-            "contraction"
-            if any(o.name in ("arith.mulf", "arith.muli") for o in body)
-            else "reduction"
-        )
-    return "map"
 
 
 def _body_ops(stage: StageOp) -> str:
