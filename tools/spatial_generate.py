@@ -348,10 +348,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     + (f" (folds {bpw:.4f} B/weight over {ct.weight_elems} weights)" if bpw else "")
                 )
         if here is not None:
-            same = here.tokens == run.tokens and here.logits.tobytes() == run.logits.tobytes()
+            from xdsl_spatial.interpreters.distributed import compare_bits
+
+            first = next(
+                (i for i, (a, b) in enumerate(zip(run.tokens, here.tokens)) if a != b), None
+            )
+            tokens = "the same tokens" if first is None else f"tokens differ from token {first}"
             lines.append(
-                f"on {model.chips} Ray actors vs on this host: "
-                + ("the same tokens and logits, bit for bit" if same else "DIFFERENT logits")
+                f"on {model.chips} Ray actors vs on this host: {tokens}; logits: "
+                + compare_bits([run.logits], [here.logits])
             )
         if other is not None:
             diff = float(np.abs(run.logits - other.logits).max())

@@ -32,6 +32,7 @@ from xdsl_spatial.core.ir_io import apply_pipeline, make_context, parse_module
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.arguments import check_allocations
+from xdsl_spatial.interpreters.distributed import compare_bits
 from xdsl_spatial.interpreters.runner import (
     DISTRIBUTIONS,
     ENGINES,
@@ -374,13 +375,9 @@ def _main(args: argparse.Namespace) -> int:
             print(note)
     if local is not None:
         chips = sorted({p.chip for p in after.traffic.programs if p.chip is not None})
-        same = all(
-            a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-            for a, b in zip(after.outputs, local.outputs)
-        )
         print(
             f"on {len(chips)} Ray actors (chips {', '.join(map(str, chips))}) vs on this "
-            f"host: {'the same bits' if same else 'DIFFERENT bits'}"
+            f"host: {compare_bits(after.outputs, local.outputs)}"
         )
     if args.stats:
         print(report(after.traffic, Detail(args.stats)))
