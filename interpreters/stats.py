@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import auto
 
 from xdsl.utils.str_enum import StrEnum
@@ -45,12 +45,14 @@ def layer_number(text: str) -> int | None:
     return int(m.group(1)) if m is not None else None
 
 
+def first_layer(names: Iterable[str]) -> int | None:
+    """The layer the first of `names` that names one names."""
+    return next((n for t in names if (n := layer_number(t)) is not None), None)
+
+
 def program_layer(p: ProgramTraffic) -> int | None:
     """The layer a program works for: the first of its tensors that names one."""
-    for t in [*p.loaded, *p.stored]:
-        if (n := layer_number(t)) is not None:
-            return n
-    return None
+    return first_layer([*p.loaded, *p.stored])
 
 
 def by_layer(programs: Sequence[ProgramTraffic]) -> bool:
