@@ -162,6 +162,9 @@ def _draw(name: str | None, t: TensorType, rng: np.random.Generator) -> np.ndarr
     dt = numpy_dtype(t.element_type)
     parsed = stored_part(name) if name else None
     part = parsed[1] if parsed else None
+    if dt.kind in "iu" and dt.itemsize > 1:
+        # Token ids, positions, indices: 0 and 1 are in range wherever any value is.
+        return rng.integers(0, 2, size=shape).astype(dt)
     if dt.kind in "iu":
         info = np.iinfo(dt)
         lo, hi = max(info.min, -127), min(info.max, 127)

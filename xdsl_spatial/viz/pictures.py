@@ -1234,6 +1234,7 @@ def _traffic_per_program(programs: Sequence[ProgramTraffic], source: str) -> Fig
                         fontsize=8,
                         color="white",
                         weight="bold",
+                        gid=f"label-{p.name}-{what}-{t}",
                     )
                 else:
                     small.append(f"{t} {human_bytes(b)}")
