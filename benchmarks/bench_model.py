@@ -1,5 +1,5 @@
 """
-A whole model's decode step, side by side in one run on one BLAS thread: the emitted
+A whole model's decode step, side by side in one run on one BLAS thread: the built
 llama model lowered with `q8-lower` and run by `execute`, the same model unlowered,
 the test suite's fp64 numpy reference (`tests/llama_reference.py`), and, when
 `llama-cpp-python` is installed, llama.cpp itself (one thread) on the same weights
@@ -152,8 +152,8 @@ def main() -> None:
         )
 
     # Prefill every candidate, then time the decode steps side by side.
-    logits, low_cache, _ = lowered.prefill(prompt)
-    _, plain_cache, _ = unlowered.prefill(prompt)
+    logits, low_cache, _ = lowered.prefill(prompt, 0, lowered.new_caches())
+    _, plain_cache, _ = unlowered.prefill(prompt, 0, unlowered.new_caches())
     ref_cache = ref.new_cache(1)
     ref.step(prompt, 0, ref_cache)
     if llm is not None:
@@ -190,13 +190,10 @@ def main() -> None:
         print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
     if base is None:
         print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
-    from xdsl_spatial.core.ir_io import parse_module
-    from xdsl_spatial.frontends.llama import emit_model
+    from xdsl_spatial.frontends.llama import build_model
     from xdsl_spatial.passes.q8_lower import lower_q8
 
-    decode_only = parse_module(
-        emit_model(lowered.config, len(prompt), args.context, functions=("decode",))
-    )
+    decode_only = build_model(lowered.config, len(prompt), args.context, functions=("decode",))
     t0 = time.perf_counter()
     lower_q8(decode_only)
     decode_lower_s = time.perf_counter() - t0
@@ -204,7 +201,7 @@ def main() -> None:
         f"\nq8-lower of the decode step alone ({n_products} products): {decode_lower_s:.2f} s; "
         f"of the whole module: {lowered.lower_s:.2f} s for {len(lowered.decisions)} products "
         f"(prefill and decode, {n_products} each; {sum(d.lowered for d in lowered.decisions)} lowered); "
-        f"load (emit, parse, lower, bind) {load_s:.1f} s"
+        f"load (read, bind, build, lower) {load_s:.1f} s"
     )
 
     child = subprocess.run(

@@ -126,7 +126,7 @@ from xdsl_spatial.core.geometry import (
     single_linear,
     tile_grid,
 )
-from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
+from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
 from xdsl_spatial.core.quant import Q8_BLOCK
 from xdsl_spatial.dialects.q8 import Q8Part, Q8PartAttr, Q8Source, Q8SourceAttr
 
@@ -1387,8 +1387,8 @@ class ProgramOp(IRDLOperation):
         if need > limit:
             raise VerifyException(
                 f"program '{self.program_name.data}': checking its {items:,} items "
-                f"enumerates {tiles:,} tiles at once, {format_bytes(need)}, more than the "
-                f"memory limit ({format_bytes(limit)}; {MEMORY_LIMIT_ENV} sets another)"
+                f"enumerates {tiles:,} tiles at once, {format_bytes(need)}, more than "
+                f"{limit_text(limit)}"
             )
 
 

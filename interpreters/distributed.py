@@ -35,7 +35,7 @@ same bits. `Distributed.blas_differs` says when an actor's BLAS is not the drive
 The calls to different actors overlap; each actor runs its calls in the order they
 were made.
 
-Ray is an optional extra (`pip install 'xdsl-spatial[ray]'`). Without an address,
+Ray is an optional extra (`pip install -e '.[ray]'`). Without an address,
 a local Ray instance is started (few CPUs, no dashboard) and kept for the process's
 later runs; with one (`ray://host:10001`, `host:6379`, `auto`), the actors go to that
 cluster, whose nodes need xdsl-spatial installed.
@@ -64,7 +64,7 @@ from xdsl_spatial.interpreters.kernels import KernelError
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
 
-RAY_EXTRA = "pip install 'xdsl-spatial[ray]'"
+RAY_EXTRA = "pip install -e '.[ray]'"
 
 
 class DistributedError(Exception):

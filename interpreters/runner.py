@@ -22,6 +22,7 @@ the weights, for many calls on the activations.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
@@ -110,6 +111,54 @@ def compile_module(module: ModuleOp, entry: str | None) -> Executable:
         raise RunError(str(e)) from None
 
 
+_COMPILED: weakref.WeakKeyDictionary[
+    ModuleOp, dict[str | None, tuple[int, Executable, weakref.ref[func.FuncOp]]]
+]
+_COMPILED = weakref.WeakKeyDictionary()
+"""What `compiled` made, per module (held weakly: a module let go takes its executables
+with it) and entry, with the module's fingerprint when it was made. The function is
+held weakly too: through its parent it would hold the module itself."""
+
+
+def fingerprint(module: ModuleOp) -> int:
+    """A hash of what `module` is now: every op (its identity), its operands, result
+    types, properties and attributes (by value). A rewrite replaces ops, operands or
+    attributes (xDSL's attributes are immutable), so any change to the module changes
+    it; the walk costs microseconds per op, far less than verifying and compiling."""
+    h = []
+    for op in module.walk():
+        h.append(
+            (
+                id(op),
+                tuple(id(v) for v in op.operands),
+                tuple(r.type for r in op.results),
+                tuple(op.properties.items()),
+                tuple(op.attributes.items()),
+            )
+        )
+    return hash(tuple(h))
+
+
+def compiled(module: ModuleOp, entry: str | None) -> tuple[Executable, func.FuncOp]:
+    """`entry`'s executable and function: compiled (and verified) once per module, and
+    again only when the module has changed since (`fingerprint`). Nothing is stored on
+    the IR: the executables are held beside it, in a weak dictionary keyed by the
+    module object."""
+    now = fingerprint(module)
+    per = _COMPILED.setdefault(module, {})
+    hit = per.get(entry)
+    fn = hit[2]() if hit is not None else None
+    if hit is not None and fn is not None and hit[0] == now:
+        return hit[1], fn
+    fn = verified(module, entry)
+    try:
+        exe = compile_function(fn)
+    except CompileError as e:
+        raise RunError(str(e)) from None
+    per[entry] = (now, exe, weakref.ref(fn))
+    return exe, fn
+
+
 def call(exe: Executable, fn: func.FuncOp, arrays: Sequence[Any]) -> Execution:
     """One call of a compiled function on `arrays` (checked and converted to the
     function's types); the engine's refusals as `RunError`."""
@@ -143,13 +192,10 @@ def execute(
             raise RunError("chips run as Ray actors with the compiled engine only")
         with distribute(module, entry, arrays, address=address) as chips:
             return chips.call(arrays)
-    fn = verified(module, entry)
     if engine == "compiled":
-        try:
-            exe = compile_function(fn)
-        except CompileError as e:
-            raise RunError(str(e)) from None
+        exe, fn = compiled(module, entry)
         return call(exe, fn, arrays)
+    fn = verified(module, entry)
     args = coerce_args(fn, arrays)
     try:
         traffic = Traffic()

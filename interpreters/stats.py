@@ -24,7 +24,8 @@ from xdsl.utils.str_enum import StrEnum
 
 from xdsl_spatial.analysis.chip_time import Bound, ProgramTime, in_sequence, over_chips
 from xdsl_spatial.core.memory import plural
-from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic, text_table
+from xdsl_spatial.core.tables import text_table
+from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 
 
 class Detail(StrEnum):

@@ -15,11 +15,11 @@ so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl_spatial.analysis.chip_time import ChipFigures, ProgramTime, Work, program_time
 from xdsl_spatial.core.memory import plural
+from xdsl_spatial.core.tables import text_table
 from xdsl_spatial.dialects.spatial import ProgramOp
 
 
@@ -162,22 +162,3 @@ class Traffic:
         if not chipped:
             rows = [r[1:] for r in rows]
         return text_table(rows[0], rows[1:], right=2)
-
-
-def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: int = 0) -> str:
-    """`rows` under `header` and a rule of dashes, columns two spaces apart, the last
-    `right` columns right-aligned (numbers)."""
-    table = [list(header), *map(list, rows)]
-    cols = len(header)
-    widths = [max(len(r[i]) for r in table) for i in range(cols)]
-    lines = []
-    for j, r in enumerate(table):
-        lines.append(
-            "  ".join(
-                c.ljust(w) if i < cols - right else c.rjust(w)
-                for i, (c, w) in enumerate(zip(r, widths))
-            ).rstrip()
-        )
-        if j == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)

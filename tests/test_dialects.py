@@ -1099,8 +1099,8 @@ def test_a_program_too_large_to_check_is_refused_before_it_is_enumerated(monkeyp
         IRError,
         match=(
             r"program 'q8_gemv_1024x1048576_w8': checking its 4,096 items enumerates 131,072 "
-            r"tiles at once, 4,194,304 bytes \(4\.0 MiB\), more than the memory limit "
-            r"\(1,048,576 bytes \(1\.0 MiB\); XDSL_SPATIAL_MEMORY_LIMIT sets another\)"
+            r"tiles at once, 4,194,304 bytes \(4\.0 MiB\), more than the memory limit of "
+            r"1,048,576 bytes \(1\.0 MiB\) \(set by XDSL_SPATIAL_MEMORY_LIMIT\)"
         ),
     ):
         verify_module(mod)

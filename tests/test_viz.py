@@ -525,7 +525,7 @@ def test_without_the_extra_the_tool_names_it(tmp_path, capsys, monkeypatch, modu
     assert draw(str(EXAMPLE), "--graph", "-o", str(out)) == 1
     err = capsys.readouterr().err
     assert "optional extra [viz]" in err and f"'{module}'" in err
-    assert "pip install 'xdsl-spatial[viz]'" in err
+    assert "pip install -e '.[viz]'" in err
     assert not out.exists()
 
 

@@ -11,7 +11,8 @@
 receives `res0`, `res1`, ... A bf16 argument takes a float32 array, rounded to bf16
 (nearest-even); an int8 argument given floats or values beyond int8, or a float
 argument given integers, is refused; NaN or inf in an input is warned about. A
-tensor larger than the machine's memory is refused before anything is allocated.
+tensor larger than the memory limit (the machine's memory, or
+XDSL_SPATIAL_MEMORY_LIMIT) is refused before anything is allocated.
 Exit codes: 0 success, 1 an error (one diagnostic on stderr), 2 a usage error.
 """
 
@@ -324,7 +325,8 @@ def _main(args: argparse.Namespace) -> int:
     if args.distributed == "ray" and args.engine != "compiled":
         raise cli.UsageError("--distributed ray runs the compiled engine; drop --engine reference")
     text = cli.read_text(args.file)
-    cli.check_output_path(args.outputs, "--outputs")
+    cli.check_output_path(args.outputs, "--outputs")  # both before any work
+    cli.check_output_path(args.stats_json, "--stats-json")
     ctx = make_context()
     module = parse_module(text, args.file, ctx)
     inputs = _load_inputs(args.inputs) if args.inputs else {}

@@ -11,7 +11,7 @@ extension), written whole or not at all.
     spatial-viz model.mlir -p q8-lower --entry decode --graph --layer 3 -o layer3.svg
     spatial-viz model.mlir -p q8-lower --entry decode --traffic -o step.svg   # per layer
 
-Needs the `[viz]` extra (`pip install 'xdsl-spatial[viz]'`).
+Needs the `[viz]` extra (`pip install -e '.[viz]'`).
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ from xdsl.utils.exceptions import (
 )
 from xdsl.utils.lexer import Input, Location, Span
 
-from xdsl_spatial.core.memory import format_bytes, memory_limit
+from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
 
 # --------------------------------------------------------------------------------------
 # Diagnostics
@@ -343,8 +343,7 @@ def check_source(text: str, name: str = "<input>") -> None:
             raise ParseError(
                 Span(m.start(), m.end(), source),
                 f"dense attribute of {count:,} elements ({shape}x{t.group(2)}) would "
-                f"need {format_bytes(need)} to parse, more than the memory limit of "
-                f"{format_bytes(limit)}",
+                f"need {format_bytes(need)} to parse, more than {limit_text(limit)}",
             )
 
 

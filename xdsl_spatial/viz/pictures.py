@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 P = ParamSpec("P")
 
 EXTRA = "viz"
-INSTALL_HINT = "pip install 'xdsl-spatial[viz]'"
+INSTALL_HINT = "pip install -e '.[viz]'"
 FORMATS = ("svg", "png")
 DOT_PROGRAMS = ("dot", "graphviz-pure")
 """Graphviz layout programs tried in turn: the system's, then the extra's."""
