@@ -406,6 +406,8 @@ def test_an_interrupted_spatial_generate_leaves_no_ray_process(tmp_path):
         "104,101",
         "--steps",
         "60",
+        "--batch",
+        "2",
         "--chips",
         "2",
         "--distributed",
