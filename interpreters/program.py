@@ -24,7 +24,7 @@ a new compile (the program keeps no reference into the IR it would read again).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import numpy as np
@@ -139,17 +139,7 @@ class CompiledProgram:
             a = env[t.slot].reshape(rows, t.padded[1])[: t.dims[0], : t.dims[1]]
             outs.append(a if a.flags.c_contiguous else np.ascontiguousarray(a))
         r = self.record
-        rec = ProgramTraffic(
-            r.name,
-            r.kind,
-            r.items,
-            r.local_mem,
-            dict(r.loaded),
-            dict(r.stored),
-            r.weight_elems,
-            r.chip,
-        )
-        return outs, rec
+        return outs, replace(r, loaded=dict(r.loaded), stored=dict(r.stored))
 
     def _make(self, t: TensorSpec, inputs: Sequence[np.ndarray], env: Env) -> None:
         """Bind tensor `t`: the array its loads read (`t.read`, the tile-padded
@@ -233,9 +223,7 @@ class ProgramCompiler(LoopCompiling):
         self.tensor: dict[SSAValue, TensorSpec] = {}
         self.layout: dict[SSAValue, Layout] = {}
         self.dense: dict[SSAValue, Dense] = {}
-        self.record = ProgramTraffic(
-            op.program_name.data, op.KIND, self.items, op.buffer_bytes(), chip=op.chip_index
-        )
+        self.record = ProgramTraffic.of(op)
         self.writes: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         self.current: list[Step] = []
         """The steps being compiled into (where a page laid out in full is made)."""

@@ -114,9 +114,7 @@ class SpatialReference(InterpreterFunctions):
             op.check_local_memory()
         except VerifyException as e:
             raise self.fail(op, str(e)) from None
-        record = ProgramTraffic(
-            op.program_name.data, op.KIND, op.num_items, op.buffer_bytes(), chip=op.chip_index
-        )
+        record = ProgramTraffic.of(op)
         coords = op.item_coords()
         self.running.append(record)
         try:

@@ -8,14 +8,19 @@ The chip moves whole tiles, so a load or store of an `h x w` block moves
 A program of a tensor-parallel deployment records its chip, so a run's bytes add up
 per chip (`Traffic.per_chip`): each chip moves its own shard of the weights and its
 own view of the activations.
+
+A record also holds what the program computes (its `Work`) and its target's figures,
+so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from xdsl_spatial.analysis.chip_time import ChipFigures, ProgramTime, Work, program_time
 from xdsl_spatial.core.memory import plural
 from xdsl_spatial.core.tables import text_table
+from xdsl_spatial.dialects.spatial import ProgramOp
 
 
 @dataclass
@@ -34,6 +39,30 @@ class ProgramTraffic:
     """K x N of the Q8_0 weight a fold reads (0 when it reads none)."""
     chip: int | None = None
     """The chip the program ran on (None: a single-chip deployment)."""
+    work: Work | None = None
+    """What each item computes (None: a record from a file that does not say)."""
+    figures: ChipFigures | None = None
+    """The figures of the program's target."""
+
+    @staticmethod
+    def of(op: ProgramOp) -> ProgramTraffic:
+        """An empty record for a run of `op`, which its loads and stores fill."""
+        return ProgramTraffic(
+            op.program_name.data,
+            op.KIND,
+            op.num_items,
+            op.buffer_bytes(),
+            chip=op.chip_index,
+            work=Work.of(op),
+            figures=ChipFigures.of(op.target),
+        )
+
+    def chip_time(self) -> ProgramTime | None:
+        """Its estimated time on its target (None when the record does not say what
+        the program computes)."""
+        if self.work is None or self.figures is None:
+            return None
+        return program_time(self.items, self.load_bytes + self.store_bytes, self.work, self.figures)
 
     @property
     def load_bytes(self) -> int:

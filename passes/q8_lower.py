@@ -1621,6 +1621,7 @@ def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
         acc=base.acc,
         local_mem=local_mem if local_mem is not None else base.local_mem.data,
         acc_tiles=acc_tiles if acc_tiles is not None else base.acc_tiles.data,
+        **base.chip_figures(),
     )
 
 
@@ -1653,9 +1654,13 @@ class Q8LowerPass(ParallelOptions, TargetOptions, ModulePass):
     Rewrite `linalg.matmul` over a `q8.dequantize`d weight into a view and a fold.
 
     Options (`-p 'q8-lower{local-mem=393216 acc-tiles=4}'`):
-      preset      named target: tensix (1.5 MiB, 8 accumulator tiles; the default)
-                  or reference (320 KiB, 8 tiles). The module's `spatial.target`
-                  attribute, if any, is used when no preset is given.
+      preset      named target: wormhole_n150 (the default: a Tenstorrent Wormhole
+                  n150, 72 sites of 1.5 MiB and 8 accumulator tiles), blackhole_p150
+                  (140 such sites, faster), tensix (the n150's figures under the
+                  default's old name) or reference (320 KiB sites). The module's
+                  `spatial.target` attribute, if any, is used when no preset is
+                  given. The chip's figures only time the programs
+                  (docs/chip_time.md); the site's decide what is built.
       local-mem   bytes of local memory on one site; the fold's and the view's
                   buffers must fit.
       acc-tiles   accumulator tiles a site holds: the widest column group.

@@ -260,6 +260,9 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
     line, both naming `prog`."""
     with warnings.catch_warnings():
         warnings.simplefilter("default")
+        # A process a library left running when it was interrupted is its business
+        # (Ray's are ended as the tool exits), not a warning to the user.
+        warnings.simplefilter("ignore", ResourceWarning)
         warnings.showwarning = _show_warning(prog)
         try:
             return body() or EXIT_OK

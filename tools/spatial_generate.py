@@ -39,7 +39,10 @@ from xdsl_spatial.frontends.gguf_io import GGUFError
 from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
 from xdsl_spatial.frontends.model_cache import CACHE_ENV
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
+from xdsl_spatial.interpreters.distributed import compare_bits
 from xdsl_spatial.interpreters.runner import ENGINES
+from xdsl_spatial.interpreters.stats import Detail, decode_line, report
+from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.tools import cli
 
 PROG = "spatial-generate"
@@ -191,7 +194,19 @@ def _parser() -> argparse.ArgumentParser:
         "difference and whether every token agrees",
     )
     p.add_argument(
-        "--stats", action="store_true", help="print the traffic table of one decode step's programs"
+        "--stats",
+        nargs="?",
+        const=Detail.SUMMARY.value,
+        choices=[d.value for d in Detail],
+        help="print what one decode step's programs move and their estimated time on the "
+        "chip (the target's figures: docs/chip_time.md), what bounds it and the tokens a "
+        "second it gives; --stats (summary) per layer, --stats=full every program and tensor",
+    )
+    p.add_argument(
+        "--stats-json",
+        metavar="FILE",
+        help="write one decode step's traffic (every program) as JSON, for spatial-viz "
+        "--traffic FILE",
     )
     p.add_argument(
         "--outputs", help="write tokens (generated ids) and logits (one row per token) to this .npz"
@@ -221,6 +236,7 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.batch > MAX_PREFILL:
         raise cli.UsageError(f"argument --batch: a prefill reads 1 to {MAX_PREFILL} tokens")
     cli.check_output_path(args.outputs, "--outputs")
+    cli.check_output_path(args.stats_json, "--stats-json")
 
 
 class _Stream:
@@ -442,6 +458,10 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
     if args.outputs is not None:
         with cli.atomic_write(args.outputs, "wb", option="--outputs") as f:
             np.savez(f, tokens=np.asarray(run.tokens, np.int64), logits=run.logits)
+    if args.stats_json is not None:
+        entry = "decode" if run.decode_ms else "prefill"
+        with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:
+            f.write(to_json([TrafficRun(entry, run.traffic.programs)]) + "\n")
     out.write("\n".join(lines) + "\n")
     return 0
 
@@ -490,10 +510,11 @@ def _report(
                 + (f" (folds {bpw:.4f} B/weight over {ct.weight_elems} weights)" if bpw else "")
             )
     if here is not None:
-        same = here.tokens == run.tokens and here.logits.tobytes() == run.logits.tobytes()
+        first = next((i for i, (a, b) in enumerate(zip(run.tokens, here.tokens)) if a != b), None)
+        tokens = "the same tokens" if first is None else f"tokens differ from token {first}"
         lines.append(
-            f"on {model.chips} Ray actors vs on this host: "
-            + ("the same tokens and logits, bit for bit" if same else "DIFFERENT logits")
+            f"on {model.chips} Ray actors vs on this host: {tokens}; logits: "
+            + compare_bits([run.logits], [here.logits])
         )
     if other is not None:
         diff = float(np.abs(run.logits - other.logits).max())
@@ -510,7 +531,9 @@ def _report(
         )
     if args.stats:
         lines.append(f"traffic of {'the first decode step' if run.decode_ms else 'the prompt'}:")
-        lines.append(run.traffic.table())
+        lines.append(report(run.traffic, Detail(args.stats)))
+        if run.decode_ms:
+            lines.append(decode_line(run.traffic))
     return lines
 
 

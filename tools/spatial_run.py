@@ -33,6 +33,7 @@ from xdsl_spatial.core.ir_io import apply_pipeline, make_context, parse_module
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.arguments import check_allocations
+from xdsl_spatial.interpreters.distributed import compare_bits
 from xdsl_spatial.interpreters.runner import (
     DISTRIBUTIONS,
     ENGINES,
@@ -44,6 +45,7 @@ from xdsl_spatial.interpreters.runner import (
     execute,
     find_function,
 )
+from xdsl_spatial.interpreters.stats import Detail, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.tools import cli
@@ -98,7 +100,15 @@ def _parser() -> argparse.ArgumentParser:
         help="with --distributed ray: the Ray cluster to join (e.g. ray://head:10001 or "
         "auto); default: a local Ray instance started for the run",
     )
-    p.add_argument("--stats", action="store_true", help="print the traffic table")
+    p.add_argument(
+        "--stats",
+        nargs="?",
+        const=Detail.SUMMARY.value,
+        choices=[d.value for d in Detail],
+        help="print the bytes each program moved and its estimated time on the chip (the "
+        "target's figures: docs/chip_time.md) and what bounds it; --stats (summary) groups a "
+        "model's programs by layer, --stats=full lists every program and tensor",
+    )
     p.add_argument(
         "--stats-json",
         metavar="FILE",
@@ -153,6 +163,9 @@ def _draw(name: str | None, t: TensorType, rng: np.random.Generator) -> np.ndarr
     dt = numpy_dtype(t.element_type)
     parsed = stored_part(name) if name else None
     part = parsed[1] if parsed else None
+    if dt.kind in "iu" and dt.itemsize > 1:
+        # Token ids, positions, indices: 0 and 1 are in range wherever any value is.
+        return rng.integers(0, 2, size=shape).astype(dt)
     if dt.kind in "iu":
         info = np.iinfo(dt)
         lo, hi = max(info.min, -127), min(info.max, 127)
@@ -367,16 +380,12 @@ def _main(args: argparse.Namespace) -> int:
             print(note)
     if local is not None:
         chips = sorted({p.chip for p in after.traffic.programs if p.chip is not None})
-        same = all(
-            a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-            for a, b in zip(after.outputs, local.outputs)
-        )
         print(
             f"on {len(chips)} Ray actors (chips {', '.join(map(str, chips))}) vs on this "
-            f"host: {'the same bits' if same else 'DIFFERENT bits'}"
+            f"host: {compare_bits(after.outputs, local.outputs)}"
         )
     if args.stats:
-        print(after.traffic.table())
+        print(report(after.traffic, Detail(args.stats)))
     if args.stats_json:
         entry = find_function(module, args.entry).sym_name.data
         with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:
