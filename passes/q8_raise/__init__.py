@@ -83,7 +83,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from xdsl_spatial.dialects import linalg_mixed
+from xdsl_spatial.dialects.linalg_extra import BatchMatmulOp
 from xdsl_spatial.passes.q8_raise.build import _Builder, _zero_like, host_source, raise_weight
+from xdsl_spatial.passes.q8_raise.chains import Chain, match_chain, match_chain_product
 from xdsl_spatial.passes.q8_raise.dequant import (
     Dequant,
     _elem,
@@ -93,18 +95,21 @@ from xdsl_spatial.passes.q8_raise.dequant import (
 )
 from xdsl_spatial.passes.q8_raise.products import (
     Product,
+    _activation,
     match_contraction,
     match_fused,
     match_matmul,
 )
 
 __all__ = [
+    "Chain",
     "Dequant",
     "Product",
     "Q8RaisePass",
     "RaiseDecision",
     "host_source",
     "layout_roles",
+    "match_chain",
     "match_contraction",
     "match_dequant",
     "match_fused",
@@ -144,21 +149,30 @@ class _State:
     decisions: list[RaiseDecision] = field(default_factory=list)
     weights: dict[GenericOp, SSAValue] = field(default_factory=dict)
     """The `q8.dequantize` made for each dequantisation, shared by all its products."""
+    ctx: Context | None = None
+    """Where the module's `dense_resource` blobs are (xDSL's own table when None)."""
 
 
 def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> None:
     d = p.dequant
     if d.fused:
-        w = raise_weight(_Builder(rewriter, InsertPoint.before(p.op)), d)
+        w = raise_weight(_Builder(rewriter, InsertPoint.before(p.op)), d, state.ctx)
     elif (w := state.weights.get(d.op)) is None:
-        w = raise_weight(_Builder(rewriter, InsertPoint.after(d.op)), d)
+        w = raise_weight(_Builder(rewriter, InsertPoint.after(d.op)), d, state.ctx)
         state.weights[d.op] = w
     b = _Builder(rewriter, InsertPoint.before(p.op))
     m = math.prod(p.m_shape)
     k, n = d.k, d.n
     res = p.op.results[0]
     if isinstance(p.op, MatmulOp):
-        new = MatmulOp([p.x, w], [p.init])
+        x = p.x
+        if (
+            p.widen
+            and isinstance(_elem(x), BFloat16Type)
+            and isinstance(d.weight_type, Float32Type)
+        ):
+            x = b.add(arith.ExtFOp(x, TensorType(f32, [m, k])))
+        new = MatmulOp([x, w], [p.init])
         rewriter.replace(p.op, new)
         y = new.res[0]
     else:
@@ -193,7 +207,7 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
         rewriter.replace(p.op, [], [y2])
         y = y2
     y.name_hint = res.name_hint
-    for dead in (p.via, None if d.fused else d.op, p.init.owner):
+    for dead in (p.via, *p.chain, None if d.fused else d.op, p.init.owner):
         _erase_if_unused(dead if isinstance(dead, Operation) else None, rewriter)
     state.decisions.append(
         RaiseDecision(where, True, f"{m}x{k}x{n}; {d.summary()}", d.rounds_to_bf16)
@@ -220,6 +234,41 @@ class RaiseQ8Matmul(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
         p = match_matmul(op)
+        if p is None:
+            p = chain_product(op)
+        if p is None:
+            return
+        where = op_label(op, len(self.state.decisions))
+        if isinstance(p, str):
+            self.state.decisions.append(RaiseDecision(where, False, p))
+            return
+        _raise(p, self.state, rewriter, where)
+
+
+def chain_product(op: MatmulOp | BatchMatmulOp) -> Product | str | None:
+    """A `linalg.matmul` or `linalg.batch_matmul` over a weight a chain of ops
+    dequantises (torch-mlir's form, `chains.py`)."""
+    chain = match_chain_product(op)
+    if not isinstance(chain, Chain):
+        return chain
+    act = _activation(op.inputs[0], False)
+    if isinstance(act, str):
+        return act
+    x, widen = act
+    xshape = cast(TensorType[Attribute], x.type).get_shape()
+    m_shape = tuple(xshape[:-1])
+    return Product(op, chain.dequant, None, x, widen, m_shape, op.outputs[0], chain.ops)
+
+
+@dataclass
+class RaiseQ8BatchMatmul(RewritePattern):
+    """`linalg.batch_matmul` of a batch of 1 over a chain-dequantised weight."""
+
+    state: _State
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: BatchMatmulOp, rewriter: PatternRewriter) -> None:
+        p = chain_product(op)
         if p is None:
             return
         where = op_label(op, len(self.state.decisions))
@@ -249,13 +298,15 @@ class RaiseQ8Contraction(RewritePattern):
         _raise(p, self.state, rewriter, where)
 
 
-def raise_q8(module: ModuleOp) -> list[RaiseDecision]:
+def raise_q8(module: ModuleOp, ctx: Context | None = None) -> list[RaiseDecision]:
     """Raise every provable Q8_0 product of `module` in place; what happened to each
-    product whose weight a generic dequantises."""
-    state = _State()
+    product whose weight a generic dequantises. `ctx` is the context that parsed it,
+    which holds the blobs of its `dense_resource` weights."""
+    state = _State(ctx=ctx)
     walker = PatternRewriteWalker(
         GreedyRewritePatternApplier(
-            [RaiseQ8Matmul(state), RaiseQ8Contraction(state)], dce_enabled=False
+            [RaiseQ8Matmul(state), RaiseQ8BatchMatmul(state), RaiseQ8Contraction(state)],
+            dce_enabled=False,
         ),
         apply_recursively=False,
     )
@@ -280,6 +331,6 @@ class Q8RaisePass(ModulePass):
     report: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for d in raise_q8(op):
+        for d in raise_q8(op, ctx):
             if self.report:
                 print(d.line(), file=sys.stderr)

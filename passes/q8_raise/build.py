@@ -7,11 +7,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
+import numpy as np
+from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BytesAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     IntegerAttr,
     TensorType,
     i64,
@@ -23,6 +27,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from xdsl_spatial.core import resources
 from xdsl_spatial.core.ir_io import dense_array
 from xdsl_spatial.dialects.q8 import (
     DequantizeOp,
@@ -38,6 +43,7 @@ from xdsl_spatial.passes.q8_raise.dequant import (
     Dequant,
     K,
     N,
+    _elem,
     _weight_stem,
 )
 
@@ -119,17 +125,51 @@ def _to_kn(b: _Builder, v: SSAValue, roles: Sequence[str]) -> SSAValue:
     return v
 
 
-def raise_weight(b: _Builder, d: Dequant) -> SSAValue:
-    """`q8.dequantize` of the weight's values and scales, in the chip's K x N layout."""
-    q = _to_kn(b, d.values, d.roles)
-    s = _to_kn(b, d.scales, d.scale_roles)
+def constant_array(v: SSAValue, ctx: Context | None = None) -> np.ndarray | None:
+    """The elements of a `dense` or `dense_resource` constant (None: `v` is no constant)."""
+    o = v.owner
+    if not isinstance(o, arith.ConstantOp):
+        return None
+    if isinstance(o.value, DenseIntOrFPElementsAttr):
+        return dense_array(o.value)
+    if isinstance(o.value, DenseResourceAttr):
+        return resources.resource_array(o.value, ctx)
+    return None
+
+
+def kn_array(a: np.ndarray, roles: Sequence[str]) -> np.ndarray:
+    """`_to_kn` of a constant's elements: its K axes (in order) as rows, N as columns."""
+    k_axes = [i for i, r in enumerate(roles) if r in (K, GROUP, LANE, BLOCK)]
+    units = [i for i, r in enumerate(roles) if r == UNIT]
+    n_axis = roles.index(N)
+    t = a.transpose([*k_axes, *units, n_axis])
+    return np.ascontiguousarray(t.reshape(-1, a.shape[n_axis]))
+
+
+def _constant(b: _Builder, a: np.ndarray, element: Attribute) -> SSAValue:
+    t = TensorType(element, list(a.shape))
+    return b.add(arith.ConstantOp(DenseIntOrFPElementsAttr(t, BytesAttr(a.tobytes()))))  # pyright: ignore[reportArgumentType]
+
+
+def raise_weight(b: _Builder, d: Dequant, ctx: Context | None = None) -> SSAValue:
+    """`q8.dequantize` of the weight's values and scales, in the chip's K x N layout:
+    constants (`dense` or `dense_resource`) laid out now, as new K x N constants,
+    anything else through layout ops (`_to_kn`) the host runs."""
+    qa, sa = constant_array(d.values, ctx), constant_array(d.scales, ctx)
+    if qa is not None and sa is not None:
+        q = _constant(b, kn_array(qa, d.roles), _elem(d.values))
+        s = _constant(b, kn_array(sa, d.scale_roles), _elem(d.scales))
+        source = None
+    else:
+        q = _to_kn(b, d.values, d.roles)
+        s = _to_kn(b, d.scales, d.scale_roles)
+        source = None if d.source == Q8Source.KN else d.source
     stem = _weight_stem(d.values)
     if stem is not None:
         if q is not d.values:
             q.name_hint = stored_name(stem, Q8Part.VALUES)
         if s is not d.scales:
             s.name_hint = stored_name(stem, Q8Part.SCALES)
-    source = None if d.source == Q8Source.KN else d.source
     # Unnamed: q8-lower names the weight after its values (`W` of `%W` or `%W__q8`).
     return b.add(DequantizeOp(q, s, d.weight_type, source))
 

@@ -23,6 +23,7 @@ from xdsl.ir.affine import (
 )
 
 from xdsl_spatial.dialects.spatial import element_name
+from xdsl_spatial.passes.q8_raise.chains import cast_generic
 from xdsl_spatial.passes.q8_raise.dequant import (
     GROUP,
     LANE,
@@ -62,6 +63,8 @@ class Product:
     """The activation's row axes (none for a vector)."""
     init: SSAValue
     """The accumulator."""
+    chain: tuple[Operation, ...] = ()
+    """The ops of a chain that dequantises the weight (`chains.py`), product side first."""
 
 
 def _dequant_label(gen: GenericOp) -> str:
@@ -143,12 +146,15 @@ def _product_loops(
 def _activation(x: SSAValue, widen: bool) -> tuple[SSAValue, bool] | str:
     """The activation as the view should read it: the bf16 value behind a tensor
     `arith.extf`, and whether the product widens it."""
-    if (
-        not widen
-        and isinstance(x.owner, arith.ExtFOp)
-        and isinstance(_elem(x.owner.input), BFloat16Type)
-    ):
-        x, widen = x.owner.input, True
+    if not widen:
+        if isinstance(x.owner, arith.ExtFOp) and isinstance(_elem(x.owner.input), BFloat16Type):
+            x, widen = x.owner.input, True
+        elif (
+            (found := cast_generic(x.owner)) is not None
+            and [type(o) for o in found[1]] == [arith.ExtFOp]
+            and isinstance(_elem(found[0]), BFloat16Type)
+        ):
+            x, widen = found[0], True  # torch-mlir's elementwise generic of one extf
     if not isinstance(_elem(x), Float32Type | BFloat16Type):
         return f"the activation is {element_name(_elem(x))}; bf16 or f32 expected"
     return x, widen
