@@ -78,6 +78,13 @@ def _parser() -> argparse.ArgumentParser:
         "smaller): prompt + steps must fit",
     )
     p.add_argument(
+        "--module",
+        help="run this module instead of emitting the model: one with the emitted model's "
+        "@prefill (of the prompt's length) and @decode, arguments and results (e.g. the "
+        "PyTorch model exported by torch-mlir: spatial-gguf --emit-model --frontend torch); "
+        "its cache sets --context",
+    )
+    p.add_argument(
         "--requantize",
         action="store_true",
         help="re-quantise non-Q8_0 weights to Q8_0 with GGML's rule (prints the error it costs)",
@@ -205,6 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.module is not None and args.chips > 1:
+        print(f"{PROG}: error: --module runs on one chip; drop --chips", file=sys.stderr)
+        return 2
     if args.outputs is not None and not os.path.isdir(
         os.path.dirname(os.path.abspath(args.outputs))
     ):
@@ -218,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    from xdsl_spatial.frontends.generation import generate, load_model
+    from xdsl_spatial.frontends.generation import generate, load_model, module_positions
     from xdsl_spatial.frontends.llama import MAX_PREFILL, ModelError, read_config
     from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
     from xdsl_spatial.interpreters.runner import RunError
@@ -241,6 +251,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.prompt is not None:
                 raise
         prompt = args.tokens if args.prompt is None else vocab.encode(args.prompt)  # type: ignore[union-attr]
+        text = None
+        if args.module is not None:
+            with open(args.module) as f:
+                text = f.read()
+            positions = module_positions(text)
+            if args.context is not None and args.context != positions:
+                raise ModelError(
+                    f"--context {args.context}: the module's cache has {positions} positions"
+                )
+            args.context = positions
         if args.context is None:
             args.context = config.default_positions()
         if args.context > config.context_length:
@@ -273,6 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             reader=reader,
             config=config,
             chips=args.chips,
+            text=text,
         )
         del reader  # all its metadata: the weights are bound
         if costs:
@@ -306,6 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 progress=progress,
                 config=config,
                 weights=model.weights,
+                text=text,
             )
             other = generate(
                 plain, prompt, args.steps, progress=progress, forced=run.tokens[: args.steps]

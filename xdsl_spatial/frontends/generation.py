@@ -16,6 +16,7 @@ lowest id on a tie).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from xdsl_spatial.frontends.llama import (
     MAX_PREFILL,
     LlamaConfig,
     ModelError,
+    check_signatures,
     emit_model,
     read_config,
     weight_args,
@@ -191,13 +193,16 @@ def load_model(
     config: LlamaConfig | None = None,
     weights: list[np.ndarray] | None = None,
     chips: int = 1,
+    text: str | None = None,
 ) -> Model:
     """Read, bind, emit, parse and lower (unless `lower=False`) the model of the GGUF
     file `path` for a prompt of `prompt_len` tokens and a cache of `positions`, every
     product split over `chips` chips (`llama.ROW_SPLIT`). An open `reader`, and the
     `config` and bound `weights` of a model of the same file, are reused. The file is
     read (and its reader, which holds all its metadata, let go) before the module is
-    built."""
+    built. `text` is a module to run instead of the emitted one (one torch-mlir
+    exported, `torch_llama.export_model`): its functions must have the emitted
+    model's arguments and results for this prompt length and cache."""
     from xdsl_spatial.core.ir_io import parse_module
     from xdsl_spatial.passes.q8_lower import lower_q8
 
@@ -217,9 +222,16 @@ def load_model(
                 reader, str(path), config, requantize=requantize, on_requantize=on_requantize
             )
     reader = None
-    text = emit_model(config, prompt_len, positions, source=str(path), chips=chips)
+    name = str(path)
+    if text is None:
+        text = emit_model(config, prompt_len, positions, source=str(path), chips=chips)
+    elif chips > 1:
+        raise ModelError("a given module runs on one chip (its products carry no split)")
+    else:
+        name = "<module>"
     progress(f"parsing the model ({config.n_layer} layers, {len(config.products())} products)")
-    module = parse_module(text, str(path))
+    module = parse_module(text, name)
+    check_signatures(config, module, prompt_len, positions)
     decisions: list[Any] = []
     lower_s = 0.0
     if lower:
@@ -228,6 +240,21 @@ def load_model(
         decisions = lower_q8(module)
         lower_s = time.perf_counter() - t0
     return Model(config, module, weights, prompt_len, positions, lower, decisions, lower_s, chips)
+
+
+_CACHE_ARG = re.compile(r"%blk\.0\.cache_k: tensor<\d+x\d+x(\d+)xf32>")
+
+
+def module_positions(text: str) -> int:
+    """The cache positions of a model module's `@decode` (its first key cache's last
+    axis), read from its text before it is parsed."""
+    found = _CACHE_ARG.search(text)
+    if found is None:
+        raise ModelError(
+            "the module's @decode has no argument %blk.0.cache_k (n_kv x head_dim x positions): "
+            "not a model module"
+        )
+    return int(found.group(1))
 
 
 def greedy(logits: np.ndarray) -> int:

@@ -845,28 +845,81 @@ class _Graph:
         return logits, new_caches
 
 
-def _function(
-    c: LlamaConfig, name: str, m: int, positions: int, decode: bool, chips: int = 1
-) -> str:
-    f = _Func()
+def signature(
+    c: LlamaConfig, m: int, positions: int, decode: bool
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """A step's arguments (name, type) and result types: the tokens (m of them), the
+    decode step's position, the weights (`weight_args`), the decode step's caches; the
+    logits and the caches."""
     params = [("tokens", _ty((m,), "i32"))]
     if decode:
         params.append(("pos", _ty((1,), "i32")))
     params += [(name, _ty(shape, elem)) for name, shape, elem in weight_args(c)]
-    caches = None
     if decode:
         params += list(zip(cache_names(c), cache_types(c, positions)))
-        caches = ["%" + n for n in cache_names(c)]
+    return params, [_ty((m, c.vocab), "f32"), *cache_types(c, positions)]
+
+
+def check_signatures(c: LlamaConfig, module: Any, prefill: int, positions: int) -> None:
+    """That `module` has `@prefill` and `@decode` with the emitted model's arguments
+    (names and types) and results, for a prefill of `prefill` tokens and a cache of
+    `positions` (a `ModelError` naming the first difference)."""
+    from xdsl.dialects.func import FuncOp
+
+    funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)}
+    for name in ("prefill", "decode"):
+        decode = name == "decode"
+        func = funcs.get(name)
+        if func is None:
+            raise ModelError(f"the module has no function @{name}")
+        params, results = signature(c, 1 if decode else prefill, positions, decode)
+        args = func.body.block.args
+        if len(args) != len(params):
+            raise ModelError(
+                f"@{name} takes {len(args)} arguments; the model's takes {len(params)}"
+            )
+        for i, (arg, (want, t)) in enumerate(zip(args, params)):
+            if arg.name_hint != want or str(arg.type) != t:
+                raise ModelError(
+                    f"@{name}'s argument #{i} is %{arg.name_hint}: {arg.type}; the model's is "
+                    f"%{want}: {t} (a prefill of {prefill} tokens, a cache of {positions} positions)"
+                )
+        got = [str(t) for t in func.function_type.outputs]
+        if got != results:
+            raise ModelError(
+                f"@{name} returns ({', '.join(got)}); the model's returns ({', '.join(results)})"
+            )
+
+
+def _function(
+    c: LlamaConfig, name: str, m: int, positions: int, decode: bool, chips: int = 1
+) -> str:
+    f = _Func()
+    params, results = signature(c, m, positions, decode)
+    caches = ["%" + n for n in cache_names(c)] if decode else None
     for p, _ in params:
         f.used.add(p)
     graph = _Graph(c, f, m, positions, chips)
     pos = "%pos" if decode else f.const("dense<0>", _ty((1,), "i32"))
     logits, new_caches = graph.step("%tokens", pos, caches)
-    results = [_ty((m, c.vocab), "f32"), *cache_types(c, positions)]
     sig = ", ".join(f"%{p}: {t}" for p, t in params)
     head = f"  func.func @{name}({sig}) -> ({', '.join(results)}) {{"
     ret = f"    func.return {', '.join([logits, *new_caches])} : {', '.join(results)}"
     return "\n".join([head, *f.lines, ret, "  }"]) + "\n"
+
+
+def check_step(c: LlamaConfig, prefill: int, positions: int) -> None:
+    """A prefill of `prefill` tokens and a cache of `positions` the model can take."""
+    if not 1 <= prefill <= MAX_PREFILL:
+        raise ModelError(f"a prefill takes 1 to {MAX_PREFILL} tokens, got {prefill}")
+    if prefill > positions:
+        raise ModelError(
+            f"a prefill of {prefill} tokens does not fit a cache of {positions} positions"
+        )
+    if positions > c.context_length:
+        raise ModelError(
+            f"a cache of {positions} positions exceeds the model's context length {c.context_length}"
+        )
 
 
 def emit_model(
@@ -881,16 +934,7 @@ def emit_model(
     with a KV cache of `positions` positions (or only those of `functions`). Over
     `chips` chips (more than one), every product's weight is annotated with its split
     over the 1-d grid `@chips` (`ROW_SPLIT`), for `q8-lower` to lower per chip."""
-    if not 1 <= prefill <= MAX_PREFILL:
-        raise ModelError(f"a prefill takes 1 to {MAX_PREFILL} tokens, got {prefill}")
-    if prefill > positions:
-        raise ModelError(
-            f"a prefill of {prefill} tokens does not fit a cache of {positions} positions"
-        )
-    if positions > c.context_length:
-        raise ModelError(
-            f"a cache of {positions} positions exceeds the model's context length {c.context_length}"
-        )
+    check_step(c, prefill, positions)
     if chips < 1:
         raise ModelError(f"the chips are at least 1, got {chips}")
     if chips > 1:
