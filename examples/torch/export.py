@@ -10,11 +10,15 @@ int8 weight `[N, K]` and an f16 scale per 32 of K, dequantised in `forward` as
 forward arguments (`*_args.mlir`) or module buffers, which torch-mlir writes as
 `dense_resource` constants (`*_const.mlir`). The `not_q8_*` modules are the
 negatives `q8-raise` must decline: one scale per row, blocks of 64 or 16, a zero
-point, unsigned values, a scale per element. `llama_*.mlir` are the prefill and a
-decode step of `xdsl_spatial.frontends.torch_llama` for the tiny checkpoint of
-`tests/tiny_llama.py` (one layer). The files are torch-mlir's text as it prints it,
-only a comment line added on top; the values are seeded, so a rerun writes the same
-files.
+point, unsigned values, a scale per element. These files are torch-mlir's text as it
+prints it, a comment line added on top; the values are seeded, so a rerun writes the
+same files.
+
+`llama_tiny.mlir` is the whole model, `xdsl_spatial.frontends.torch_llama` exported
+for the architecture of `tests/tiny_llama.py`'s checkpoint (`TINY`: two layers) with
+a prefill of 3 tokens and a cache of 24 positions, as `spatial-gguf --emit-model
+--frontend torch` writes it (both functions in one module, printed by xDSL with the
+emitted model's names; the weights are arguments, so it holds none of them).
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ from pathlib import Path
 
 import torch
 from torch_mlir import fx
+
+from xdsl_spatial.frontends.llama import LlamaConfig
+from xdsl_spatial.frontends.torch_llama import export_model
 
 HERE = Path(__file__).resolve().parent
 BLOCK = 32
@@ -73,7 +80,8 @@ class LinearConst(torch.nn.Module):
 class SwiGLU(torch.nn.Module):
     """`down(silu(gate(x)) * up(x))`: gate and up read one bf16 activation."""
 
-    def forward(self, x, gq, gs, uq, us, dq, ds):  # noqa: ANN001 - tensors
+    def forward(self, x: torch.Tensor, *w: torch.Tensor) -> torch.Tensor:
+        gq, gs, uq, us, dq, ds = w
         xb = x.to(torch.bfloat16).float()
         gate = xb @ dequant(gq, gs).t()
         up = xb @ dequant(uq, us).t()
@@ -152,6 +160,24 @@ def _exports() -> dict[str, tuple[torch.nn.Module, tuple[torch.Tensor, ...], str
     }
 
 
+TINY = LlamaConfig(
+    n_layer=2,
+    d_model=256,
+    n_head=4,
+    n_kv=2,
+    head_dim=64,
+    n_rot=64,
+    d_ff=512,
+    vocab=320,
+    eps=1e-5,
+    rope_base=10000.0,
+    context_length=128,
+    lm_head="token_embd.weight",
+)
+"""`tests/tiny_llama.py`'s checkpoint's hyperparameters (its test reads them back)."""
+TINY_PREFILL, TINY_POSITIONS = 3, 24
+
+
 def export(module: torch.nn.Module, args: tuple[torch.Tensor, ...]) -> str:
     return str(fx.export_and_import(module, *args, output_type="linalg-on-tensors"))
 
@@ -168,6 +194,11 @@ def main(argv: list[str]) -> None:
     for name, (module, args, what) in _exports().items():
         if not only or name in only:
             write(name, export(module, args), what)
+    if not only or "llama_tiny" in only:
+        text = export_model(TINY, TINY_PREFILL, TINY_POSITIONS)
+        path = HERE / "llama_tiny.mlir"
+        path.write_text(text)
+        print(f"wrote {path.relative_to(HERE.parents[1])}")
 
 
 if __name__ == "__main__":

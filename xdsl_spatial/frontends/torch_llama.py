@@ -217,6 +217,40 @@ def run_eager(
     return [o.numpy() for o in out]
 
 
+def generate_eager(
+    config: LlamaConfig,
+    weights: Sequence[np.ndarray],
+    prompt: Sequence[int],
+    steps: int,
+    positions: int,
+    forced: Sequence[int] | None = None,
+) -> tuple[list[int], np.ndarray]:
+    """Greedy generation by PyTorch itself: the prefill of `prompt`, then `steps`
+    decode steps fed each step's greedy token (or `forced`'s). The generated ids and
+    one row of logits per generated token."""
+    m = len(prompt)
+    ws = [torch.from_numpy(np.ascontiguousarray(w)) for w in weights]
+    prefill = LlamaStep(config, m, positions, decode=False)
+    decode = LlamaStep(config, 1, positions, decode=True)
+    with torch.no_grad():
+        out = prefill(torch.tensor(list(prompt), dtype=torch.int32), *ws)
+        rows = [out[0][-1].numpy()]
+        caches = list(out[1:])
+        tokens = [int(np.argmax(rows[-1]))]
+        for s in range(steps):
+            feed = tokens[-1] if forced is None else forced[s]
+            out = decode(
+                torch.tensor([feed], dtype=torch.int32),
+                torch.tensor([m + s], dtype=torch.int32),
+                *ws,
+                *caches,
+            )
+            rows.append(out[0][0].numpy())
+            caches = list(out[1:])
+            tokens.append(int(np.argmax(rows[-1])))
+    return tokens, np.stack(rows)
+
+
 def export_step(config: LlamaConfig, m: int, positions: int, decode: bool) -> str:
     """torch-mlir's linalg-on-tensors text of one step (its function `@main`)."""
     from torch_mlir import fx
