@@ -257,7 +257,10 @@ def chain_product(op: MatmulOp | BatchMatmulOp) -> Product | str | None:
     x, widen = act
     xshape = cast(TensorType[Attribute], x.type).get_shape()
     m_shape = tuple(xshape[:-1])
-    return Product(op, chain.dequant, None, x, widen, m_shape, op.outputs[0], chain.ops)
+    # torch-mlir's generic widening the activation goes with the product it fed.
+    widening = (op.inputs[0].owner,) if widen and x is not op.inputs[0] else ()
+    ops = (*chain.ops, *(o for o in widening if isinstance(o, Operation)))
+    return Product(op, chain.dequant, None, x, widen, m_shape, op.outputs[0], ops)
 
 
 @dataclass
