@@ -67,7 +67,9 @@ def imported(path: Path) -> list[tuple[int, str]]:
                 found.append((node.lineno, node.module))
                 found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
         elif isinstance(node, ast.Import):
-            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("xdsl_spatial")]
+            found += [
+                (node.lineno, a.name) for a in node.names if a.name.startswith("xdsl_spatial")
+            ]
     return found
 
 
