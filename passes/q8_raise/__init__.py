@@ -56,6 +56,12 @@ A dequantisation to bf16 (MLIR's mixed form: `sitofp` to bf16, `mulf` in bf16) s
 bf16 in the `q8.dequantize` result type: every weight rounds to bf16 before the
 product; the decision line says so.
 
+The forms live in files of their own: `dequant.py` proves a dequantising generic
+(its axis roles, `layout_roles`), `products.py` finds the products over one (and the
+fused bodies), `chains.py` follows torch-mlir's unfused chain of cast generics,
+broadcasting multiply, reshapes and transposes; `build.py` makes the raised weight for
+all of them, and this file holds the decisions and the pass.
+
 The pass does not consult the target: a raised product `q8-lower` does not lower (64
 rows, say) stays in the canonical form, which runs the same.
 """
