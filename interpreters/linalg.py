@@ -512,7 +512,7 @@ class _Output:
 
 def _output(
     slot: int | None,
-    reduce: _Reduce | None,
+    reduce: _Reduce | _ArgReduce | None,
     dims: tuple[int, ...],
     dtype: np.dtype[Any],
     ranges: Sequence[int],

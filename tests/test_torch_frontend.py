@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pytest
@@ -23,7 +24,8 @@ from test_llama import check_against_reference, margin
 from test_q8_raise import BF16, fp32_bound
 from tiny_llama import write_tiny_llama
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float16Type, IntegerType, TensorType
+from xdsl.ir import Attribute
 
 from xdsl_spatial.core.ir_io import dense_array, parse_module
 from xdsl_spatial.dialects.spatial import TensorOp
@@ -71,11 +73,12 @@ def random_args(module, rng) -> list[np.ndarray]:
     [-127, 127], f16 scales as a Q8_0 quantiser makes them."""
     out = []
     for a in find_function(module, "main").body.block.args:
-        shape = tuple(a.type.get_shape())
-        et = a.type.element_type
+        t = cast(TensorType[Attribute], a.type)
+        shape = tuple(t.get_shape())
+        et = t.element_type
         if isinstance(et, IntegerType):
             out.append(rng.integers(-127, 128, shape).astype(np.int8))
-        elif a.type.element_type.name == "f16":  # pyright: ignore[reportAttributeAccessIssue]
+        elif isinstance(et, Float16Type):
             out.append(rng.uniform(0.001, 0.02, shape).astype(np.float16))
         else:
             out.append(rng.standard_normal(shape).astype(np.float32))

@@ -67,6 +67,9 @@ class LinearBmm(torch.nn.Module):
 class LinearConst(torch.nn.Module):
     """`y = x W^T`, the Q8_0 weight module buffers (constants in the export)."""
 
+    q: torch.Tensor
+    s: torch.Tensor
+
     def __init__(self, n: int, k: int, seed: int):
         super().__init__()
         q, s = q8_parts(n, k, seed)

@@ -97,7 +97,9 @@ class _Builder:
         if len(shape) == len(t.get_shape()):
             return v
         new = TensorType(t.element_type, list(shape))
-        return self.add(tensor.ExpandShapeOp(v, [], _reassociation(groups), list(shape), new))
+        return self.add(
+            tensor.ExpandShapeOp(v, [], _reassociation(groups), list(shape), new)  # pyright: ignore[reportArgumentType]
+        )
 
     def transpose(self, v: SSAValue) -> SSAValue:
         t = cast(TensorType[Attribute], v.type)
@@ -201,8 +203,6 @@ def _zero_like(
         empty = b.add(tensor.EmptyOp([], new))
         return b.add(FillOp([o.inputs[0]], [empty], [new]))
     if isinstance(o, arith.ConstantOp) and isinstance(o.value, DenseIntOrFPElementsAttr):
-        arr = dense_array(o.value).reshape(shape)
-        return b.add(
-            arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(new, arr.reshape(-1).tolist()))
-        )
+        arr = np.ascontiguousarray(dense_array(o.value).reshape(shape))
+        return _constant(b, arr, t.element_type)
     return b.collapse(init, groups) if forward else b.expand(init, groups, shape)

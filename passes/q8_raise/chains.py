@@ -95,7 +95,7 @@ class Chain:
     """Every op of the chain, from the product's side to the sources."""
 
 
-def cast_generic(op: Operation | None) -> tuple[SSAValue, list[Operation]] | None:
+def cast_generic(op: object) -> tuple[SSAValue, list[Operation]] | None:
     """An all-parallel generic of one input and one output, both read as they are,
     whose body only converts the element: its input and the body's ops."""
     if not (isinstance(op, GenericOp) and len(op.inputs) == 1 and len(op.outputs) == 1):
@@ -111,7 +111,7 @@ def cast_generic(op: Operation | None) -> tuple[SSAValue, list[Operation]] | Non
     return op.inputs[0], body
 
 
-def _mul_generic(op: Operation | None) -> GenericOp | None:
+def _mul_generic(op: object) -> GenericOp | None:
     """An all-parallel generic of two inputs whose body is one `arith.mulf` of them."""
     if not (isinstance(op, GenericOp) and len(op.inputs) == 2 and len(op.outputs) == 1):
         return None

@@ -53,7 +53,7 @@ def _tensor(v: SSAValue) -> TensorType[Attribute] | None:
 
 def _elem(v: SSAValue) -> Attribute:
     t = v.type
-    return t.get_element_type() if isinstance(t, ShapedType) else t
+    return cast(TensorType[Attribute], t).get_element_type() if isinstance(t, ShapedType) else t
 
 
 def op_label(op: Operation, fallback: int) -> str:
@@ -132,7 +132,7 @@ class Dequant:
         return isinstance(self.weight_type, BFloat16Type)
 
 
-def is_dequant_candidate(op: Operation | None) -> bool:
+def is_dequant_candidate(op: object) -> bool:
     """A `linalg.generic` of all-parallel loops that reads an integer tensor and yields
     floats: something that means to dequantise, Q8_0 or not."""
     if not isinstance(op, GenericOp) or len(op.res) != 1:

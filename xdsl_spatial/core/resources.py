@@ -31,7 +31,7 @@ reference (parsed by xDSL's own reader, as `xdsl-opt` does).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import ml_dtypes
 import numpy as np
@@ -50,7 +50,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     ModuleOp,
-    ShapedType,
+    TensorType,
 )
 from xdsl.ir import Attribute, Dialect, Operation
 
@@ -68,6 +68,10 @@ def builtin_dialect() -> Dialect:
     return Dialect(
         Builtin.name, list(Builtin.operations), list(Builtin.attributes), [OpAsmDialectInterface()]
     )
+
+
+def _tensor_type(attr: DenseResourceAttr) -> TensorType[Attribute]:
+    return cast(TensorType[Attribute], attr.type)
 
 
 def _numpy_dtype(t: Attribute) -> np.dtype[Any] | None:
@@ -95,8 +99,7 @@ def resource_bytes(attr: DenseResourceAttr, ctx: Context | None = None) -> bytes
     """The elements' bytes of `attr` (without the alignment), from the blob the
     context parsed (xDSL's own table with no context)."""
     key = attr.resource_handle.data
-    t = attr.type
-    assert isinstance(t, ShapedType)
+    t = _tensor_type(attr)
     dt = _numpy_dtype(t.get_element_type())
     if dt is None:
         raise ResourceError(
@@ -126,8 +129,7 @@ def resource_bytes(attr: DenseResourceAttr, ctx: Context | None = None) -> bytes
 
 def resource_array(attr: DenseResourceAttr, ctx: Context | None = None) -> np.ndarray:
     """The elements of `attr` as an array of its tensor's shape (read-only)."""
-    t = attr.type
-    assert isinstance(t, ShapedType)
+    t = _tensor_type(attr)
     dt = _numpy_dtype(t.get_element_type())
     assert dt is not None
     return np.frombuffer(resource_bytes(attr, ctx), dtype=dt).reshape(t.get_shape())
@@ -135,10 +137,10 @@ def resource_array(attr: DenseResourceAttr, ctx: Context | None = None) -> np.nd
 
 def dense_of(attr: DenseResourceAttr, ctx: Context | None = None) -> DenseIntOrFPElementsAttr:
     """The `dense` attribute of the same elements."""
-    t = attr.type
-    assert isinstance(t, ShapedType)
+    t = _tensor_type(attr)
     data = resource_bytes(attr, ctx)
-    if isinstance(t.get_element_type(), IntegerType) and t.get_element_type().width.data == 1:
+    et = t.get_element_type()
+    if isinstance(et, IntegerType) and et.width.data == 1:
         # xDSL stores an i1 element as a byte of 0 or 1, as the blob does.
         data = np.frombuffer(data, np.uint8).astype(bool).astype(np.uint8).tobytes()
     return DenseIntOrFPElementsAttr(t, BytesAttr(data))  # pyright: ignore[reportArgumentType]

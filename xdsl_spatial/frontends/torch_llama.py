@@ -77,6 +77,8 @@ class LlamaStep(torch.nn.Module):
     """One step of the model: the prefill of `m` tokens, or a decode step of one
     (`decode=True`) over a cache of `positions`."""
 
+    inv_freq: torch.Tensor
+
     def __init__(self, config: LlamaConfig, m: int, positions: int, decode: bool):
         super().__init__()
         self.c, self.m, self.positions, self.decode = config, m, positions, decode
