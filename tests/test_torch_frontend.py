@@ -36,10 +36,18 @@ from xdsl_spatial.interpreters.runner import execute, find_function
 from xdsl_spatial.passes.q8_lower import raise_and_lower
 
 EXPORTS = Path(__file__).resolve().parent.parent / "examples" / "torch"
-HAS_TORCH = (
-    importlib.util.find_spec("torch") is not None
-    and importlib.util.find_spec("torch_mlir") is not None
-)
+
+
+def _has_torch() -> bool:
+    try:
+        import torch  # noqa: F401
+        import torch_mlir  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+HAS_TORCH = _has_torch()
 needs_torch = pytest.mark.skipif(
     not HAS_TORCH, reason="torch and torch-mlir are not installed (pip install -e '.[torch]')"
 )
