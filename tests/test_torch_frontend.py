@@ -24,7 +24,13 @@ from test_llama import check_against_reference, margin
 from test_q8_raise import BF16, fp32_bound
 from tiny_llama import write_tiny_llama
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float16Type, IntegerType, TensorType
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    IntegerType,
+    TensorType,
+)
 from xdsl.ir import Attribute
 
 from xdsl_spatial.core.ir_io import dense_array, parse_module
@@ -61,6 +67,8 @@ LINEARS = (
     "linear_const",
     "linear_const_batch",
     "small_args",
+    "linear_bf16_scales",
+    "linear_f32_scales",
 )
 DECLINED = {
     "not_q8_per_row": "one scale per column (per-channel), not one per 32 values along K",
@@ -86,8 +94,9 @@ def random_args(module, rng) -> list[np.ndarray]:
         et = t.element_type
         if isinstance(et, IntegerType):
             out.append(rng.integers(-127, 128, shape).astype(np.int8))
-        elif isinstance(et, Float16Type):
-            out.append(rng.uniform(0.001, 0.02, shape).astype(np.float16))
+        elif isinstance(et, Float16Type | BFloat16Type) or (out and out[-1].dtype == np.int8):
+            scale_type = {Float16Type: np.float16, BFloat16Type: BF16}.get(type(et), np.float32)
+            out.append(rng.uniform(0.001, 0.02, shape).astype(scale_type))
         else:
             out.append(rng.standard_normal(shape).astype(np.float32))
     return out

@@ -160,6 +160,16 @@ def _exports() -> dict[str, tuple[torch.nn.Module, tuple[torch.Tensor, ...], str
             "a scale per element, not a per-block broadcast",
         ),
         "small_args": (LinearArgs(), (torch.randn(1, 256), small_q, small_s), "K = 256, N = 128"),
+        "linear_bf16_scales": (
+            LinearArgs(),
+            (torch.randn(2, 256), small_q, small_s.bfloat16()),
+            "bf16 scales",
+        ),
+        "linear_f32_scales": (
+            LinearArgs(),
+            (torch.randn(2, 256), small_q, small_s.float()),
+            "f32 scales (no extf)",
+        ),
     }
 
 

@@ -154,7 +154,7 @@ def _trace(v: SSAValue) -> _Side:
             side.reshape = o
             side.ops.append(o)
             v = o.src
-        elif isinstance(o, GenericOp) and len(o.inputs) == 1 and _subtracts(o):
+        elif isinstance(o, GenericOp) and o.inputs and _subtracts(o):
             side.offset = True
             side.ops.append(o)
             v = o.inputs[0]
@@ -305,7 +305,7 @@ def match_chain(w: SSAValue) -> Chain | str | None:
     return Chain(d, tuple(out_roles), ops)
 
 
-def match_chain_product(op: MatmulOp | BatchMatmulOp):
+def match_chain_product(op: MatmulOp | BatchMatmulOp) -> Chain | str | None:
     """A `linalg.matmul` or `linalg.batch_matmul` (of a batch of 1) over a chain's
     weight: (the chain, the rows of the activation) or why not (None: no chain)."""
     if len(op.inputs) != 2 or len(op.res) != 1:
