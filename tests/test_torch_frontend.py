@@ -411,3 +411,21 @@ def test_a_missing_blob_is_a_diagnostic():
     text = text[: text.index("{-#")]
     with pytest.raises(IRError, match="has no blob for it"):
         parse_module(text, "cut.mlir")
+
+
+def test_the_cache_is_written_as_the_emitted_model_writes_it(tiny):
+    """A decode step's write at `pos` is a tensor.insert_slice at that offset (after
+    torch._check's bounds as cf.assert), not a scatter; a position outside the cache
+    fails the assertion, naming the op."""
+    from xdsl_spatial.interpreters.runner import RunError
+
+    text = text_of("llama_tiny")
+    decode = text[text.index("func.func @decode") :]
+    assert decode.count("tensor.insert_slice") == 4  # k and v of two layers
+    assert "tm_tensor" not in text and "scatter" not in text
+    model = load_model(str(tiny), 3, 24, lower=False, text=text)
+    caches = [np.zeros((2, 64, 24), np.float32), np.zeros((2, 24, 64), np.float32)] * 2
+    with pytest.raises(RunError, match="cf.assert: assertion failed: Runtime assertion failed"):
+        model._run(
+            "decode", [np.array([5], np.int32), np.array([24], np.int32), *model.weights, *caches]
+        )

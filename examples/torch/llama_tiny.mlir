@@ -1047,7 +1047,10 @@ builtin.module {
     func.return %416, %concat_2, %concat_3, %concat_6, %concat_7 : tensor<3x320xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>
   }
   func.func @decode(%tokens: tensor<1xi32>, %pos: tensor<1xi32>, %token_embd.weight__q8: tensor<256x320xi8>, %token_embd.weight__q8_scale: tensor<8x320xf16>, %blk.0.attn_q.weight__q8: tensor<256x256xi8>, %blk.0.attn_q.weight__q8_scale: tensor<8x256xf16>, %blk.0.attn_k.weight__q8: tensor<256x128xi8>, %blk.0.attn_k.weight__q8_scale: tensor<8x128xf16>, %blk.0.attn_v.weight__q8: tensor<256x128xi8>, %blk.0.attn_v.weight__q8_scale: tensor<8x128xf16>, %blk.0.attn_output.weight__q8: tensor<256x256xi8>, %blk.0.attn_output.weight__q8_scale: tensor<8x256xf16>, %blk.0.ffn_gate.weight__q8: tensor<256x512xi8>, %blk.0.ffn_gate.weight__q8_scale: tensor<8x512xf16>, %blk.0.ffn_up.weight__q8: tensor<256x512xi8>, %blk.0.ffn_up.weight__q8_scale: tensor<8x512xf16>, %blk.0.ffn_down.weight__q8: tensor<512x256xi8>, %blk.0.ffn_down.weight__q8_scale: tensor<16x256xf16>, %blk.1.attn_q.weight__q8: tensor<256x256xi8>, %blk.1.attn_q.weight__q8_scale: tensor<8x256xf16>, %blk.1.attn_k.weight__q8: tensor<256x128xi8>, %blk.1.attn_k.weight__q8_scale: tensor<8x128xf16>, %blk.1.attn_v.weight__q8: tensor<256x128xi8>, %blk.1.attn_v.weight__q8_scale: tensor<8x128xf16>, %blk.1.attn_output.weight__q8: tensor<256x256xi8>, %blk.1.attn_output.weight__q8_scale: tensor<8x256xf16>, %blk.1.ffn_gate.weight__q8: tensor<256x512xi8>, %blk.1.ffn_gate.weight__q8_scale: tensor<8x512xf16>, %blk.1.ffn_up.weight__q8: tensor<256x512xi8>, %blk.1.ffn_up.weight__q8_scale: tensor<8x512xf16>, %blk.1.ffn_down.weight__q8: tensor<512x256xi8>, %blk.1.ffn_down.weight__q8_scale: tensor<16x256xf16>, %blk.0.attn_norm.weight: tensor<256xf32>, %blk.0.ffn_norm.weight: tensor<256xf32>, %blk.1.attn_norm.weight: tensor<256xf32>, %blk.1.ffn_norm.weight: tensor<256xf32>, %output_norm.weight: tensor<256xf32>, %blk.0.cache_k: tensor<2x64x24xf32>, %blk.0.cache_v: tensor<2x24x64xf32>, %blk.1.cache_k: tensor<2x64x24xf32>, %blk.1.cache_v: tensor<2x24x64xf32>) -> (tensor<1x320xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>) {
+    %c24_i64 = arith.constant 24 : i64
+    %c23_i64 = arith.constant 23 : i64
     %c0_i64 = arith.constant 0 : i64
+    %c0 = arith.constant 0 : index
     %cst = arith.constant 0.000000e+00 : f32
     %cst_1 = arith.constant 0xff800000 : f32
     %cst_2 = arith.constant dense<0.000000e+00> : tensor<f32>
@@ -1345,786 +1348,768 @@ builtin.module {
     %expanded_18 = tensor.expand_shape %83 [[0 : i64], [1 : i64, 2 : i64]] output_shape [1, 2, 64] : tensor<1x128xf32> into tensor<1x2x64xf32>
     %115 = tensor.empty() : tensor<2x1x64xf32>
     %transposed_3 = linalg.transpose ins(%expanded_18:tensor<1x2x64xf32>) outs(%115:tensor<2x1x64xf32>) permutation = [1, 0, 2]
-    %116 = tensor.empty() : tensor<24xi32>
-    %117 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%116 : tensor<24xi32>) {
+    %extracted_2 = tensor.extract %pos[%c0] : tensor<1xi32>
+    %116 = arith.extsi %extracted_2 : i32 to i64
+    %117 = arith.cmpi sge, %116, %c0_i64 : i64
+    cf.assert %117, "Runtime assertion failed for expression u0 >= 0 on node 'ge_1'"
+    %118 = arith.cmpi sle, %116, %c23_i64 : i64
+    cf.assert %118, "Runtime assertion failed for expression u0 <= 23 on node 'le_3'"
+    %119 = arith.cmpi slt, %116, %c24_i64 : i64
+    cf.assert %119, "Runtime assertion failed for expression u0 < 24 on node 'lt_1'"
+    %120 = arith.addi %116, %c24_i64 : i64
+    %121 = arith.cmpi sge, %116, %c0_i64 : i64
+    %122 = arith.select %121, %116, %120 : i64
+    %123 = arith.maxsi %122, %c0_i64 : i64
+    %124 = arith.minsi %123, %c24_i64 : i64
+    %125 = arith.index_cast %124 : i64 to index
+    %inserted_slice = tensor.insert_slice %transposed_2 into %blk.0.cache_k[0, 0, %125] [2, 64, 1] [1, 1, 1] : tensor<2x64x1xf32> into tensor<2x64x24xf32>
+    %inserted_slice_1 = tensor.insert_slice %transposed_3 into %blk.0.cache_v[0, %125, 0] [2, 1, 64] [1, 1, 1] : tensor<2x1x64xf32> into tensor<2x24x64xf32>
+    %126 = tensor.empty() : tensor<2x2x24xf32>
+    %127 = linalg.fill ins(%cst : f32) outs(%126 : tensor<2x2x24xf32>) -> tensor<2x2x24xf32>
+    %128 = linalg.batch_matmul ins(%collapsed_7, %inserted_slice : tensor<2x2x64xf32>, tensor<2x64x24xf32>) outs(%127 : tensor<2x2x24xf32>) -> tensor<2x2x24xf32>
+    %expanded_19 = tensor.expand_shape %128 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 24] : tensor<2x2x24xf32> into tensor<2x2x1x24xf32>
+    %129 = tensor.empty() : tensor<24xi32>
+    %130 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%129 : tensor<24xi32>) {
     ^bb0(%out_43: i32):
-      %118 = linalg.index 0 : index
-      %119 = arith.index_cast %118 : index to i64
-      %120 = arith.trunci %119 : i64 to i32
-      linalg.yield %120 : i32
+      %131 = linalg.index 0 : index
+      %132 = arith.index_cast %131 : index to i64
+      %133 = arith.trunci %132 : i64 to i32
+      linalg.yield %133 : i32
     } -> tensor<24xi32>
-    %expanded_19 = tensor.expand_shape %117 [[0 : i64, 1 : i64, 2 : i64]] output_shape [1, 1, 24] : tensor<24xi32> into tensor<1x1x24xi32>
-    %121 = tensor.empty() : tensor<1x1x24xi1>
-    %122 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_19, %pos : tensor<1x1x24xi32>, tensor<1xi32>) outs(%121 : tensor<1x1x24xi1>) {
+    %expanded_20 = tensor.expand_shape %130 [[0 : i64, 1 : i64]] output_shape [1, 24] : tensor<24xi32> into tensor<1x24xi32>
+    %expanded_21 = tensor.expand_shape %2 [[0 : i64, 1 : i64]] output_shape [1, 1] : tensor<1xi32> into tensor<1x1xi32>
+    %134 = tensor.empty() : tensor<1x24xi1>
+    %135 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%expanded_20, %expanded_21 : tensor<1x24xi32>, tensor<1x1xi32>) outs(%134 : tensor<1x24xi1>) {
     ^bb0(%in_63: i32, %in_64: i32, %out_44: i1):
-      %123 = arith.cmpi eq, %in_63, %in_64 : i32
-      linalg.yield %123 : i1
-    } -> tensor<1x1x24xi1>
-    %124 = tensor.empty() : tensor<2x64x24xf32>
-    %125 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%122, %transposed_2, %blk.0.cache_k : tensor<1x1x24xi1>, tensor<2x64x1xf32>, tensor<2x64x24xf32>) outs(%124 : tensor<2x64x24xf32>) {
-    ^bb0(%in_65: i1, %in_66: f32, %in_67: f32, %out_45: f32):
-      %126 = arith.select %in_65, %in_66, %in_67 : f32
-      linalg.yield %126 : f32
-    } -> tensor<2x64x24xf32>
-    %expanded_20 = tensor.expand_shape %117 [[0 : i64, 1 : i64, 2 : i64]] output_shape [1, 24, 1] : tensor<24xi32> into tensor<1x24x1xi32>
-    %127 = tensor.empty() : tensor<1x24x1xi1>
-    %128 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_20, %pos : tensor<1x24x1xi32>, tensor<1xi32>) outs(%127 : tensor<1x24x1xi1>) {
-    ^bb0(%in_68: i32, %in_69: i32, %out_46: i1):
-      %129 = arith.cmpi eq, %in_68, %in_69 : i32
-      linalg.yield %129 : i1
-    } -> tensor<1x24x1xi1>
-    %130 = tensor.empty() : tensor<2x24x64xf32>
-    %131 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%128, %transposed_3, %blk.0.cache_v : tensor<1x24x1xi1>, tensor<2x1x64xf32>, tensor<2x24x64xf32>) outs(%130 : tensor<2x24x64xf32>) {
-    ^bb0(%in_70: i1, %in_71: f32, %in_72: f32, %out_47: f32):
-      %132 = arith.select %in_70, %in_71, %in_72 : f32
-      linalg.yield %132 : f32
-    } -> tensor<2x24x64xf32>
-    %133 = tensor.empty() : tensor<2x2x24xf32>
-    %134 = linalg.fill ins(%cst : f32) outs(%133 : tensor<2x2x24xf32>) -> tensor<2x2x24xf32>
-    %135 = linalg.batch_matmul ins(%collapsed_7, %125 : tensor<2x2x64xf32>, tensor<2x64x24xf32>) outs(%134 : tensor<2x2x24xf32>) -> tensor<2x2x24xf32>
-    %expanded_21 = tensor.expand_shape %135 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 24] : tensor<2x2x24xf32> into tensor<2x2x1x24xf32>
-    %expanded_22 = tensor.expand_shape %117 [[0 : i64, 1 : i64]] output_shape [1, 24] : tensor<24xi32> into tensor<1x24xi32>
-    %expanded_23 = tensor.expand_shape %2 [[0 : i64, 1 : i64]] output_shape [1, 1] : tensor<1xi32> into tensor<1x1xi32>
-    %136 = tensor.empty() : tensor<1x24xi1>
-    %137 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%expanded_22, %expanded_23 : tensor<1x24xi32>, tensor<1x1xi32>) outs(%136 : tensor<1x24xi1>) {
-    ^bb0(%in_73: i32, %in_74: i32, %out_48: i1):
-      %138 = arith.cmpi sle, %in_73, %in_74 : i32
-      linalg.yield %138 : i1
+      %136 = arith.cmpi sle, %in_63, %in_64 : i32
+      linalg.yield %136 : i1
     } -> tensor<1x24xi1>
-    %139 = tensor.empty() : tensor<2x2x1x24xf32>
-    %140 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%137, %expanded_21, %cst_3 : tensor<1x24xi1>, tensor<2x2x1x24xf32>, tensor<f32>) outs(%139 : tensor<2x2x1x24xf32>) {
-    ^bb0(%in_75: i1, %in_76: f32, %in_77: f32, %out_49: f32):
-      %141 = arith.select %in_75, %in_76, %in_77 : f32
-      linalg.yield %141 : f32
+    %137 = tensor.empty() : tensor<2x2x1x24xf32>
+    %138 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%135, %expanded_19, %cst_3 : tensor<1x24xi1>, tensor<2x2x1x24xf32>, tensor<f32>) outs(%137 : tensor<2x2x1x24xf32>) {
+    ^bb0(%in_65: i1, %in_66: f32, %in_67: f32, %out_45: f32):
+      %139 = arith.select %in_65, %in_66, %in_67 : f32
+      linalg.yield %139 : f32
     } -> tensor<2x2x1x24xf32>
-    %142 = tensor.empty() : tensor<2x2x1xi64>
-    %143 = linalg.fill ins(%c0_i64 : i64) outs(%142 : tensor<2x2x1xi64>) -> tensor<2x2x1xi64>
-    %144 = tensor.empty() : tensor<2x2x1xf32>
-    %145 = linalg.fill ins(%cst_1 : f32) outs(%144 : tensor<2x2x1xf32>) -> tensor<2x2x1xf32>
-    %146, %147 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%140 : tensor<2x2x1x24xf32>) outs(%145, %143 : tensor<2x2x1xf32>, tensor<2x2x1xi64>) {
-    ^bb0(%in_78: f32, %out_50: f32, %out_51: i64):
-      %148 = linalg.index 3 : index
-      %149 = arith.index_cast %148 : index to i64
-      %150 = arith.maximumf %in_78, %out_50 : f32
-      %151 = arith.cmpf ogt, %in_78, %out_50 : f32
-      %152 = arith.select %151, %149, %out_51 : i64
-      linalg.yield %150, %152 : f32, i64
+    %140 = tensor.empty() : tensor<2x2x1xi64>
+    %141 = linalg.fill ins(%c0_i64 : i64) outs(%140 : tensor<2x2x1xi64>) -> tensor<2x2x1xi64>
+    %142 = tensor.empty() : tensor<2x2x1xf32>
+    %143 = linalg.fill ins(%cst_1 : f32) outs(%142 : tensor<2x2x1xf32>) -> tensor<2x2x1xf32>
+    %144, %145 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%138 : tensor<2x2x1x24xf32>) outs(%143, %141 : tensor<2x2x1xf32>, tensor<2x2x1xi64>) {
+    ^bb0(%in_68: f32, %out_46: f32, %out_47: i64):
+      %146 = linalg.index 3 : index
+      %147 = arith.index_cast %146 : index to i64
+      %148 = arith.maximumf %in_68, %out_46 : f32
+      %149 = arith.cmpf ogt, %in_68, %out_46 : f32
+      %150 = arith.select %149, %147, %out_47 : i64
+      linalg.yield %148, %150 : f32, i64
     } -> (tensor<2x2x1xf32>, tensor<2x2x1xi64>)
-    %expanded_24 = tensor.expand_shape %146 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 1] : tensor<2x2x1xf32> into tensor<2x2x1x1xf32>
-    %153 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_21, %expanded_24 : tensor<2x2x1x24xf32>, tensor<2x2x1x1xf32>) outs(%139 : tensor<2x2x1x24xf32>) {
-    ^bb0(%in_79: f32, %in_80: f32, %out_52: f32):
-      %154 = arith.subf %in_79, %in_80 : f32
+    %expanded_22 = tensor.expand_shape %144 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 1] : tensor<2x2x1xf32> into tensor<2x2x1x1xf32>
+    %151 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_19, %expanded_22 : tensor<2x2x1x24xf32>, tensor<2x2x1x1xf32>) outs(%137 : tensor<2x2x1x24xf32>) {
+    ^bb0(%in_69: f32, %in_70: f32, %out_48: f32):
+      %152 = arith.subf %in_69, %in_70 : f32
+      linalg.yield %152 : f32
+    } -> tensor<2x2x1x24xf32>
+    %153 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%151 : tensor<2x2x1x24xf32>) outs(%137 : tensor<2x2x1x24xf32>) {
+    ^bb0(%in_71: f32, %out_49: f32):
+      %154 = math.exp %in_71 : f32
       linalg.yield %154 : f32
     } -> tensor<2x2x1x24xf32>
-    %155 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%153 : tensor<2x2x1x24xf32>) outs(%139 : tensor<2x2x1x24xf32>) {
-    ^bb0(%in_81: f32, %out_53: f32):
-      %156 = math.exp %in_81 : f32
+    %155 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%135, %153, %cst_2 : tensor<1x24xi1>, tensor<2x2x1x24xf32>, tensor<f32>) outs(%137 : tensor<2x2x1x24xf32>) {
+    ^bb0(%in_72: i1, %in_73: f32, %in_74: f32, %out_50: f32):
+      %156 = arith.select %in_72, %in_73, %in_74 : f32
       linalg.yield %156 : f32
     } -> tensor<2x2x1x24xf32>
-    %157 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%137, %155, %cst_2 : tensor<1x24xi1>, tensor<2x2x1x24xf32>, tensor<f32>) outs(%139 : tensor<2x2x1x24xf32>) {
-    ^bb0(%in_82: i1, %in_83: f32, %in_84: f32, %out_54: f32):
-      %158 = arith.select %in_82, %in_83, %in_84 : f32
-      linalg.yield %158 : f32
-    } -> tensor<2x2x1x24xf32>
-    %159 = tensor.empty() : tensor<2x2x1x1xf32>
-    %160 = linalg.fill ins(%cst : f32) outs(%159 : tensor<2x2x1x1xf32>) -> tensor<2x2x1x1xf32>
-    %161 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%157 : tensor<2x2x1x24xf32>) outs(%160 : tensor<2x2x1x1xf32>) {
-    ^bb0(%in_85: f32, %out_55: f32):
-      %162 = arith.addf %in_85, %out_55 : f32
-      linalg.yield %162 : f32
+    %157 = tensor.empty() : tensor<2x2x1x1xf32>
+    %158 = linalg.fill ins(%cst : f32) outs(%157 : tensor<2x2x1x1xf32>) -> tensor<2x2x1x1xf32>
+    %159 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%155 : tensor<2x2x1x24xf32>) outs(%158 : tensor<2x2x1x1xf32>) {
+    ^bb0(%in_75: f32, %out_51: f32):
+      %160 = arith.addf %in_75, %out_51 : f32
+      linalg.yield %160 : f32
     } -> tensor<2x2x1x1xf32>
-    %collapsed_11 = tensor.collapse_shape %157 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<2x2x1x24xf32> into tensor<2x2x24xf32>
-    %163 = tensor.empty() : tensor<2x2x64xf32>
-    %164 = linalg.fill ins(%cst : f32) outs(%163 : tensor<2x2x64xf32>) -> tensor<2x2x64xf32>
-    %165 = linalg.batch_matmul ins(%collapsed_11, %131 : tensor<2x2x24xf32>, tensor<2x24x64xf32>) outs(%164 : tensor<2x2x64xf32>) -> tensor<2x2x64xf32>
-    %expanded_25 = tensor.expand_shape %165 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 64] : tensor<2x2x64xf32> into tensor<2x2x1x64xf32>
-    %166 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_25, %161 : tensor<2x2x1x64xf32>, tensor<2x2x1x1xf32>) outs(%100 : tensor<2x2x1x64xf32>) {
-    ^bb0(%in_86: f32, %in_87: f32, %out_56: f32):
-      %167 = arith.divf %in_86, %in_87 : f32
-      linalg.yield %167 : f32
+    %collapsed_11 = tensor.collapse_shape %155 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<2x2x1x24xf32> into tensor<2x2x24xf32>
+    %161 = tensor.empty() : tensor<2x2x64xf32>
+    %162 = linalg.fill ins(%cst : f32) outs(%161 : tensor<2x2x64xf32>) -> tensor<2x2x64xf32>
+    %163 = linalg.batch_matmul ins(%collapsed_11, %inserted_slice_1 : tensor<2x2x24xf32>, tensor<2x24x64xf32>) outs(%162 : tensor<2x2x64xf32>) -> tensor<2x2x64xf32>
+    %expanded_23 = tensor.expand_shape %163 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 64] : tensor<2x2x64xf32> into tensor<2x2x1x64xf32>
+    %164 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_23, %159 : tensor<2x2x1x64xf32>, tensor<2x2x1x1xf32>) outs(%100 : tensor<2x2x1x64xf32>) {
+    ^bb0(%in_76: f32, %in_77: f32, %out_52: f32):
+      %165 = arith.divf %in_76, %in_77 : f32
+      linalg.yield %165 : f32
     } -> tensor<2x2x1x64xf32>
-    %168 = tensor.empty() : tensor<1x2x2x64xf32>
-    %transposed_4 = linalg.transpose ins(%166:tensor<2x2x1x64xf32>) outs(%168:tensor<1x2x2x64xf32>) permutation = [2, 0, 1, 3]
+    %166 = tensor.empty() : tensor<1x2x2x64xf32>
+    %transposed_4 = linalg.transpose ins(%164:tensor<2x2x1x64xf32>) outs(%166:tensor<1x2x2x64xf32>) permutation = [2, 0, 1, 3]
     %collapsed_12 = tensor.collapse_shape %transposed_4 [[0 : i64], [1 : i64, 2 : i64, 3 : i64]] : tensor<1x2x2x64xf32> into tensor<1x256xf32>
-    %169 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%collapsed_12 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
-    ^bb0(%in_88: f32, %out_57: bf16):
-      %170 = arith.truncf %in_88 : f32 to bf16
-      linalg.yield %170 : bf16
+    %167 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%collapsed_12 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
+    ^bb0(%in_78: f32, %out_53: bf16):
+      %168 = arith.truncf %in_78 : f32 to bf16
+      linalg.yield %168 : bf16
     } -> tensor<1x256xbf16>
-    %171 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%169 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_89: bf16, %out_58: f32):
-      %172 = arith.extf %in_89 : bf16 to f32
-      linalg.yield %172 : f32
+    %169 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%167 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_79: bf16, %out_54: f32):
+      %170 = arith.extf %in_79 : bf16 to f32
+      linalg.yield %170 : f32
     } -> tensor<1x256xf32>
-    %expanded_26 = tensor.expand_shape %blk.0.attn_output.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 256] : tensor<256x256xi8> into tensor<8x32x256xi8>
-    %173 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_26 : tensor<8x32x256xi8>) outs(%56 : tensor<8x32x256xf32>) {
-    ^bb0(%in_90: i8, %out_59: f32):
-      %174 = arith.sitofp %in_90 : i8 to f32
+    %expanded_24 = tensor.expand_shape %blk.0.attn_output.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 256] : tensor<256x256xi8> into tensor<8x32x256xi8>
+    %171 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_24 : tensor<8x32x256xi8>) outs(%56 : tensor<8x32x256xf32>) {
+    ^bb0(%in_80: i8, %out_55: f32):
+      %172 = arith.sitofp %in_80 : i8 to f32
+      linalg.yield %172 : f32
+    } -> tensor<8x32x256xf32>
+    %173 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.0.attn_output.weight__q8_scale : tensor<8x256xf16>) outs(%59 : tensor<8x256xf32>) {
+    ^bb0(%in_81: f16, %out_56: f32):
+      %174 = arith.extf %in_81 : f16 to f32
       linalg.yield %174 : f32
-    } -> tensor<8x32x256xf32>
-    %175 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.0.attn_output.weight__q8_scale : tensor<8x256xf16>) outs(%59 : tensor<8x256xf32>) {
-    ^bb0(%in_91: f16, %out_60: f32):
-      %176 = arith.extf %in_91 : f16 to f32
-      linalg.yield %176 : f32
     } -> tensor<8x256xf32>
-    %expanded_27 = tensor.expand_shape %175 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 256] : tensor<8x256xf32> into tensor<8x1x256xf32>
-    %177 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%173, %expanded_27 : tensor<8x32x256xf32>, tensor<8x1x256xf32>) outs(%56 : tensor<8x32x256xf32>) {
-    ^bb0(%in_92: f32, %in_93: f32, %out_61: f32):
-      %178 = arith.mulf %in_92, %in_93 : f32
-      linalg.yield %178 : f32
+    %expanded_25 = tensor.expand_shape %173 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 256] : tensor<8x256xf32> into tensor<8x1x256xf32>
+    %175 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%171, %expanded_25 : tensor<8x32x256xf32>, tensor<8x1x256xf32>) outs(%56 : tensor<8x32x256xf32>) {
+    ^bb0(%in_82: f32, %in_83: f32, %out_57: f32):
+      %176 = arith.mulf %in_82, %in_83 : f32
+      linalg.yield %176 : f32
     } -> tensor<8x32x256xf32>
-    %collapsed_13 = tensor.collapse_shape %177 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x256xf32> into tensor<256x256xf32>
-    %179 = linalg.matmul ins(%171, %collapsed_13 : tensor<1x256xf32>, tensor<256x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
-    %180 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%transposed, %179 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_94: f32, %in_95: f32, %out_62: f32):
-      %181 = arith.addf %in_94, %in_95 : f32
+    %collapsed_13 = tensor.collapse_shape %175 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x256xf32> into tensor<256x256xf32>
+    %177 = linalg.matmul ins(%169, %collapsed_13 : tensor<1x256xf32>, tensor<256x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
+    %178 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%transposed, %177 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_84: f32, %in_85: f32, %out_58: f32):
+      %179 = arith.addf %in_84, %in_85 : f32
+      linalg.yield %179 : f32
+    } -> tensor<1x256xf32>
+    %180 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%178, %178 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_86: f32, %in_87: f32, %out_59: f32):
+      %181 = arith.mulf %in_86, %in_87 : f32
       linalg.yield %181 : f32
     } -> tensor<1x256xf32>
-    %182 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%180, %180 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_96: f32, %in_97: f32, %out_63: f32):
-      %183 = arith.mulf %in_96, %in_97 : f32
+    %182 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%180 : tensor<1x256xf32>) outs(%37 : tensor<1x1xf32>) {
+    ^bb0(%in_88: f32, %out_60: f32):
+      %183 = arith.addf %in_88, %out_60 : f32
       linalg.yield %183 : f32
-    } -> tensor<1x256xf32>
-    %184 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%182 : tensor<1x256xf32>) outs(%37 : tensor<1x1xf32>) {
-    ^bb0(%in_98: f32, %out_64: f32):
-      %185 = arith.addf %in_98, %out_64 : f32
+    } -> tensor<1x1xf32>
+    %184 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%182 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_89: f32, %out_61: f32):
+      %185 = arith.divf %in_89, %cst_6 : f32
       linalg.yield %185 : f32
     } -> tensor<1x1xf32>
     %186 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%184 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_99: f32, %out_65: f32):
-      %187 = arith.divf %in_99, %cst_6 : f32
-      linalg.yield %187 : f32
+    ^bb0(%in_90: f32, %out_62: f32):
+      %187 = arith.truncf %cst_4 : f64 to f32
+      %188 = arith.addf %in_90, %187 : f32
+      linalg.yield %188 : f32
     } -> tensor<1x1xf32>
-    %188 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%186 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_100: f32, %out_66: f32):
-      %189 = arith.truncf %cst_4 : f64 to f32
-      %190 = arith.addf %in_100, %189 : f32
+    %189 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%186 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_91: f32, %out_63: f32):
+      %190 = math.rsqrt %in_91 : f32
       linalg.yield %190 : f32
     } -> tensor<1x1xf32>
-    %191 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%188 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_101: f32, %out_67: f32):
-      %192 = math.rsqrt %in_101 : f32
+    %191 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%178, %189 : tensor<1x256xf32>, tensor<1x1xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_92: f32, %in_93: f32, %out_64: f32):
+      %192 = arith.mulf %in_92, %in_93 : f32
       linalg.yield %192 : f32
-    } -> tensor<1x1xf32>
-    %193 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%180, %191 : tensor<1x256xf32>, tensor<1x1xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_102: f32, %in_103: f32, %out_68: f32):
-      %194 = arith.mulf %in_102, %in_103 : f32
+    } -> tensor<1x256xf32>
+    %193 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%191, %blk.0.ffn_norm.weight : tensor<1x256xf32>, tensor<256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_94: f32, %in_95: f32, %out_65: f32):
+      %194 = arith.mulf %in_94, %in_95 : f32
       linalg.yield %194 : f32
     } -> tensor<1x256xf32>
-    %195 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%193, %blk.0.ffn_norm.weight : tensor<1x256xf32>, tensor<256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_104: f32, %in_105: f32, %out_69: f32):
-      %196 = arith.mulf %in_104, %in_105 : f32
-      linalg.yield %196 : f32
-    } -> tensor<1x256xf32>
-    %197 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%195 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
-    ^bb0(%in_106: f32, %out_70: bf16):
-      %198 = arith.truncf %in_106 : f32 to bf16
-      linalg.yield %198 : bf16
+    %195 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%193 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
+    ^bb0(%in_96: f32, %out_66: bf16):
+      %196 = arith.truncf %in_96 : f32 to bf16
+      linalg.yield %196 : bf16
     } -> tensor<1x256xbf16>
-    %199 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%197 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_107: bf16, %out_71: f32):
-      %200 = arith.extf %in_107 : bf16 to f32
-      linalg.yield %200 : f32
+    %197 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%195 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_97: bf16, %out_67: f32):
+      %198 = arith.extf %in_97 : bf16 to f32
+      linalg.yield %198 : f32
     } -> tensor<1x256xf32>
-    %expanded_28 = tensor.expand_shape %blk.0.ffn_gate.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 512] : tensor<256x512xi8> into tensor<8x32x512xi8>
-    %201 = tensor.empty() : tensor<8x32x512xf32>
-    %202 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_28 : tensor<8x32x512xi8>) outs(%201 : tensor<8x32x512xf32>) {
-    ^bb0(%in_108: i8, %out_72: f32):
-      %203 = arith.sitofp %in_108 : i8 to f32
-      linalg.yield %203 : f32
+    %expanded_26 = tensor.expand_shape %blk.0.ffn_gate.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 512] : tensor<256x512xi8> into tensor<8x32x512xi8>
+    %199 = tensor.empty() : tensor<8x32x512xf32>
+    %200 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_26 : tensor<8x32x512xi8>) outs(%199 : tensor<8x32x512xf32>) {
+    ^bb0(%in_98: i8, %out_68: f32):
+      %201 = arith.sitofp %in_98 : i8 to f32
+      linalg.yield %201 : f32
     } -> tensor<8x32x512xf32>
-    %204 = tensor.empty() : tensor<8x512xf32>
-    %205 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.0.ffn_gate.weight__q8_scale : tensor<8x512xf16>) outs(%204 : tensor<8x512xf32>) {
-    ^bb0(%in_109: f16, %out_73: f32):
-      %206 = arith.extf %in_109 : f16 to f32
+    %202 = tensor.empty() : tensor<8x512xf32>
+    %203 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.0.ffn_gate.weight__q8_scale : tensor<8x512xf16>) outs(%202 : tensor<8x512xf32>) {
+    ^bb0(%in_99: f16, %out_69: f32):
+      %204 = arith.extf %in_99 : f16 to f32
+      linalg.yield %204 : f32
+    } -> tensor<8x512xf32>
+    %expanded_27 = tensor.expand_shape %203 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 512] : tensor<8x512xf32> into tensor<8x1x512xf32>
+    %205 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%200, %expanded_27 : tensor<8x32x512xf32>, tensor<8x1x512xf32>) outs(%199 : tensor<8x32x512xf32>) {
+    ^bb0(%in_100: f32, %in_101: f32, %out_70: f32):
+      %206 = arith.mulf %in_100, %in_101 : f32
       linalg.yield %206 : f32
-    } -> tensor<8x512xf32>
-    %expanded_29 = tensor.expand_shape %205 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 512] : tensor<8x512xf32> into tensor<8x1x512xf32>
-    %207 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%202, %expanded_29 : tensor<8x32x512xf32>, tensor<8x1x512xf32>) outs(%201 : tensor<8x32x512xf32>) {
-    ^bb0(%in_110: f32, %in_111: f32, %out_74: f32):
-      %208 = arith.mulf %in_110, %in_111 : f32
-      linalg.yield %208 : f32
     } -> tensor<8x32x512xf32>
-    %collapsed_14 = tensor.collapse_shape %207 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x512xf32> into tensor<256x512xf32>
-    %209 = tensor.empty() : tensor<1x512xf32>
-    %210 = linalg.fill ins(%cst : f32) outs(%209 : tensor<1x512xf32>) -> tensor<1x512xf32>
-    %211 = linalg.matmul ins(%199, %collapsed_14 : tensor<1x256xf32>, tensor<256x512xf32>) outs(%210 : tensor<1x512xf32>) -> tensor<1x512xf32>
-    %expanded_30 = tensor.expand_shape %blk.0.ffn_up.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 512] : tensor<256x512xi8> into tensor<8x32x512xi8>
-    %212 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_30 : tensor<8x32x512xi8>) outs(%201 : tensor<8x32x512xf32>) {
-    ^bb0(%in_112: i8, %out_75: f32):
-      %213 = arith.sitofp %in_112 : i8 to f32
+    %collapsed_14 = tensor.collapse_shape %205 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x512xf32> into tensor<256x512xf32>
+    %207 = tensor.empty() : tensor<1x512xf32>
+    %208 = linalg.fill ins(%cst : f32) outs(%207 : tensor<1x512xf32>) -> tensor<1x512xf32>
+    %209 = linalg.matmul ins(%197, %collapsed_14 : tensor<1x256xf32>, tensor<256x512xf32>) outs(%208 : tensor<1x512xf32>) -> tensor<1x512xf32>
+    %expanded_28 = tensor.expand_shape %blk.0.ffn_up.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 512] : tensor<256x512xi8> into tensor<8x32x512xi8>
+    %210 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_28 : tensor<8x32x512xi8>) outs(%199 : tensor<8x32x512xf32>) {
+    ^bb0(%in_102: i8, %out_71: f32):
+      %211 = arith.sitofp %in_102 : i8 to f32
+      linalg.yield %211 : f32
+    } -> tensor<8x32x512xf32>
+    %212 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.0.ffn_up.weight__q8_scale : tensor<8x512xf16>) outs(%202 : tensor<8x512xf32>) {
+    ^bb0(%in_103: f16, %out_72: f32):
+      %213 = arith.extf %in_103 : f16 to f32
       linalg.yield %213 : f32
-    } -> tensor<8x32x512xf32>
-    %214 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.0.ffn_up.weight__q8_scale : tensor<8x512xf16>) outs(%204 : tensor<8x512xf32>) {
-    ^bb0(%in_113: f16, %out_76: f32):
-      %215 = arith.extf %in_113 : f16 to f32
-      linalg.yield %215 : f32
     } -> tensor<8x512xf32>
-    %expanded_31 = tensor.expand_shape %214 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 512] : tensor<8x512xf32> into tensor<8x1x512xf32>
-    %216 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%212, %expanded_31 : tensor<8x32x512xf32>, tensor<8x1x512xf32>) outs(%201 : tensor<8x32x512xf32>) {
-    ^bb0(%in_114: f32, %in_115: f32, %out_77: f32):
-      %217 = arith.mulf %in_114, %in_115 : f32
-      linalg.yield %217 : f32
+    %expanded_29 = tensor.expand_shape %212 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 512] : tensor<8x512xf32> into tensor<8x1x512xf32>
+    %214 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%210, %expanded_29 : tensor<8x32x512xf32>, tensor<8x1x512xf32>) outs(%199 : tensor<8x32x512xf32>) {
+    ^bb0(%in_104: f32, %in_105: f32, %out_73: f32):
+      %215 = arith.mulf %in_104, %in_105 : f32
+      linalg.yield %215 : f32
     } -> tensor<8x32x512xf32>
-    %collapsed_15 = tensor.collapse_shape %216 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x512xf32> into tensor<256x512xf32>
-    %218 = linalg.matmul ins(%199, %collapsed_15 : tensor<1x256xf32>, tensor<256x512xf32>) outs(%210 : tensor<1x512xf32>) -> tensor<1x512xf32>
-    %219 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%211 : tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_116: f32, %out_78: f32):
-      %220 = arith.negf %in_116 : f32
+    %collapsed_15 = tensor.collapse_shape %214 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x512xf32> into tensor<256x512xf32>
+    %216 = linalg.matmul ins(%197, %collapsed_15 : tensor<1x256xf32>, tensor<256x512xf32>) outs(%208 : tensor<1x512xf32>) -> tensor<1x512xf32>
+    %217 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%209 : tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_106: f32, %out_74: f32):
+      %218 = arith.negf %in_106 : f32
+      linalg.yield %218 : f32
+    } -> tensor<1x512xf32>
+    %219 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%217 : tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_107: f32, %out_75: f32):
+      %220 = math.exp %in_107 : f32
       linalg.yield %220 : f32
     } -> tensor<1x512xf32>
-    %221 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%219 : tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_117: f32, %out_79: f32):
-      %222 = math.exp %in_117 : f32
+    %221 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%219 : tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_108: f32, %out_76: f32):
+      %222 = arith.addf %in_108, %cst_8 : f32
       linalg.yield %222 : f32
     } -> tensor<1x512xf32>
-    %223 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%221 : tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_118: f32, %out_80: f32):
-      %224 = arith.addf %in_118, %cst_8 : f32
+    %223 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%209, %221 : tensor<1x512xf32>, tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_109: f32, %in_110: f32, %out_77: f32):
+      %224 = arith.divf %in_109, %in_110 : f32
       linalg.yield %224 : f32
     } -> tensor<1x512xf32>
-    %225 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%211, %223 : tensor<1x512xf32>, tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_119: f32, %in_120: f32, %out_81: f32):
-      %226 = arith.divf %in_119, %in_120 : f32
+    %225 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%223, %216 : tensor<1x512xf32>, tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_111: f32, %in_112: f32, %out_78: f32):
+      %226 = arith.mulf %in_111, %in_112 : f32
       linalg.yield %226 : f32
     } -> tensor<1x512xf32>
-    %227 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%225, %218 : tensor<1x512xf32>, tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_121: f32, %in_122: f32, %out_82: f32):
-      %228 = arith.mulf %in_121, %in_122 : f32
-      linalg.yield %228 : f32
-    } -> tensor<1x512xf32>
-    %229 = tensor.empty() : tensor<1x512xbf16>
-    %230 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%227 : tensor<1x512xf32>) outs(%229 : tensor<1x512xbf16>) {
-    ^bb0(%in_123: f32, %out_83: bf16):
-      %231 = arith.truncf %in_123 : f32 to bf16
-      linalg.yield %231 : bf16
+    %227 = tensor.empty() : tensor<1x512xbf16>
+    %228 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%225 : tensor<1x512xf32>) outs(%227 : tensor<1x512xbf16>) {
+    ^bb0(%in_113: f32, %out_79: bf16):
+      %229 = arith.truncf %in_113 : f32 to bf16
+      linalg.yield %229 : bf16
     } -> tensor<1x512xbf16>
-    %232 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%230 : tensor<1x512xbf16>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_124: bf16, %out_84: f32):
-      %233 = arith.extf %in_124 : bf16 to f32
-      linalg.yield %233 : f32
+    %230 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%228 : tensor<1x512xbf16>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_114: bf16, %out_80: f32):
+      %231 = arith.extf %in_114 : bf16 to f32
+      linalg.yield %231 : f32
     } -> tensor<1x512xf32>
-    %expanded_32 = tensor.expand_shape %blk.0.ffn_down.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [16, 32, 256] : tensor<512x256xi8> into tensor<16x32x256xi8>
-    %234 = tensor.empty() : tensor<16x32x256xf32>
-    %235 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_32 : tensor<16x32x256xi8>) outs(%234 : tensor<16x32x256xf32>) {
-    ^bb0(%in_125: i8, %out_85: f32):
-      %236 = arith.sitofp %in_125 : i8 to f32
-      linalg.yield %236 : f32
+    %expanded_30 = tensor.expand_shape %blk.0.ffn_down.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [16, 32, 256] : tensor<512x256xi8> into tensor<16x32x256xi8>
+    %232 = tensor.empty() : tensor<16x32x256xf32>
+    %233 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_30 : tensor<16x32x256xi8>) outs(%232 : tensor<16x32x256xf32>) {
+    ^bb0(%in_115: i8, %out_81: f32):
+      %234 = arith.sitofp %in_115 : i8 to f32
+      linalg.yield %234 : f32
     } -> tensor<16x32x256xf32>
-    %237 = tensor.empty() : tensor<16x256xf32>
-    %238 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.0.ffn_down.weight__q8_scale : tensor<16x256xf16>) outs(%237 : tensor<16x256xf32>) {
-    ^bb0(%in_126: f16, %out_86: f32):
-      %239 = arith.extf %in_126 : f16 to f32
-      linalg.yield %239 : f32
+    %235 = tensor.empty() : tensor<16x256xf32>
+    %236 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.0.ffn_down.weight__q8_scale : tensor<16x256xf16>) outs(%235 : tensor<16x256xf32>) {
+    ^bb0(%in_116: f16, %out_82: f32):
+      %237 = arith.extf %in_116 : f16 to f32
+      linalg.yield %237 : f32
     } -> tensor<16x256xf32>
-    %expanded_33 = tensor.expand_shape %238 [[0 : i64], [1 : i64, 2 : i64]] output_shape [16, 1, 256] : tensor<16x256xf32> into tensor<16x1x256xf32>
-    %240 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%235, %expanded_33 : tensor<16x32x256xf32>, tensor<16x1x256xf32>) outs(%234 : tensor<16x32x256xf32>) {
-    ^bb0(%in_127: f32, %in_128: f32, %out_87: f32):
-      %241 = arith.mulf %in_127, %in_128 : f32
-      linalg.yield %241 : f32
+    %expanded_31 = tensor.expand_shape %236 [[0 : i64], [1 : i64, 2 : i64]] output_shape [16, 1, 256] : tensor<16x256xf32> into tensor<16x1x256xf32>
+    %238 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%233, %expanded_31 : tensor<16x32x256xf32>, tensor<16x1x256xf32>) outs(%232 : tensor<16x32x256xf32>) {
+    ^bb0(%in_117: f32, %in_118: f32, %out_83: f32):
+      %239 = arith.mulf %in_117, %in_118 : f32
+      linalg.yield %239 : f32
     } -> tensor<16x32x256xf32>
-    %collapsed_16 = tensor.collapse_shape %240 [[0 : i64, 1 : i64], [2 : i64]] : tensor<16x32x256xf32> into tensor<512x256xf32>
-    %242 = linalg.matmul ins(%232, %collapsed_16 : tensor<1x512xf32>, tensor<512x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
-    %243 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%180, %242 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_129: f32, %in_130: f32, %out_88: f32):
-      %244 = arith.addf %in_129, %in_130 : f32
+    %collapsed_16 = tensor.collapse_shape %238 [[0 : i64, 1 : i64], [2 : i64]] : tensor<16x32x256xf32> into tensor<512x256xf32>
+    %240 = linalg.matmul ins(%230, %collapsed_16 : tensor<1x512xf32>, tensor<512x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
+    %241 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%178, %240 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_119: f32, %in_120: f32, %out_84: f32):
+      %242 = arith.addf %in_119, %in_120 : f32
+      linalg.yield %242 : f32
+    } -> tensor<1x256xf32>
+    %243 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%241, %241 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_121: f32, %in_122: f32, %out_85: f32):
+      %244 = arith.mulf %in_121, %in_122 : f32
       linalg.yield %244 : f32
     } -> tensor<1x256xf32>
-    %245 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%243, %243 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_131: f32, %in_132: f32, %out_89: f32):
-      %246 = arith.mulf %in_131, %in_132 : f32
+    %245 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%243 : tensor<1x256xf32>) outs(%37 : tensor<1x1xf32>) {
+    ^bb0(%in_123: f32, %out_86: f32):
+      %246 = arith.addf %in_123, %out_86 : f32
       linalg.yield %246 : f32
-    } -> tensor<1x256xf32>
-    %247 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%245 : tensor<1x256xf32>) outs(%37 : tensor<1x1xf32>) {
-    ^bb0(%in_133: f32, %out_90: f32):
-      %248 = arith.addf %in_133, %out_90 : f32
+    } -> tensor<1x1xf32>
+    %247 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%245 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_124: f32, %out_87: f32):
+      %248 = arith.divf %in_124, %cst_6 : f32
       linalg.yield %248 : f32
     } -> tensor<1x1xf32>
     %249 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%247 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_134: f32, %out_91: f32):
-      %250 = arith.divf %in_134, %cst_6 : f32
-      linalg.yield %250 : f32
+    ^bb0(%in_125: f32, %out_88: f32):
+      %250 = arith.truncf %cst_4 : f64 to f32
+      %251 = arith.addf %in_125, %250 : f32
+      linalg.yield %251 : f32
     } -> tensor<1x1xf32>
-    %251 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%249 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_135: f32, %out_92: f32):
-      %252 = arith.truncf %cst_4 : f64 to f32
-      %253 = arith.addf %in_135, %252 : f32
+    %252 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%249 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_126: f32, %out_89: f32):
+      %253 = math.rsqrt %in_126 : f32
       linalg.yield %253 : f32
     } -> tensor<1x1xf32>
-    %254 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%251 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_136: f32, %out_93: f32):
-      %255 = math.rsqrt %in_136 : f32
+    %254 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%241, %252 : tensor<1x256xf32>, tensor<1x1xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_127: f32, %in_128: f32, %out_90: f32):
+      %255 = arith.mulf %in_127, %in_128 : f32
       linalg.yield %255 : f32
-    } -> tensor<1x1xf32>
-    %256 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%243, %254 : tensor<1x256xf32>, tensor<1x1xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_137: f32, %in_138: f32, %out_94: f32):
-      %257 = arith.mulf %in_137, %in_138 : f32
+    } -> tensor<1x256xf32>
+    %256 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%254, %blk.1.attn_norm.weight : tensor<1x256xf32>, tensor<256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_129: f32, %in_130: f32, %out_91: f32):
+      %257 = arith.mulf %in_129, %in_130 : f32
       linalg.yield %257 : f32
     } -> tensor<1x256xf32>
-    %258 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%256, %blk.1.attn_norm.weight : tensor<1x256xf32>, tensor<256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_139: f32, %in_140: f32, %out_95: f32):
-      %259 = arith.mulf %in_139, %in_140 : f32
-      linalg.yield %259 : f32
-    } -> tensor<1x256xf32>
-    %260 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%258 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
-    ^bb0(%in_141: f32, %out_96: bf16):
-      %261 = arith.truncf %in_141 : f32 to bf16
-      linalg.yield %261 : bf16
+    %258 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%256 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
+    ^bb0(%in_131: f32, %out_92: bf16):
+      %259 = arith.truncf %in_131 : f32 to bf16
+      linalg.yield %259 : bf16
     } -> tensor<1x256xbf16>
-    %262 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%260 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_142: bf16, %out_97: f32):
-      %263 = arith.extf %in_142 : bf16 to f32
-      linalg.yield %263 : f32
+    %260 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%258 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_132: bf16, %out_93: f32):
+      %261 = arith.extf %in_132 : bf16 to f32
+      linalg.yield %261 : f32
     } -> tensor<1x256xf32>
-    %expanded_34 = tensor.expand_shape %blk.1.attn_q.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 256] : tensor<256x256xi8> into tensor<8x32x256xi8>
-    %264 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_34 : tensor<8x32x256xi8>) outs(%56 : tensor<8x32x256xf32>) {
-    ^bb0(%in_143: i8, %out_98: f32):
-      %265 = arith.sitofp %in_143 : i8 to f32
+    %expanded_32 = tensor.expand_shape %blk.1.attn_q.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 256] : tensor<256x256xi8> into tensor<8x32x256xi8>
+    %262 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_32 : tensor<8x32x256xi8>) outs(%56 : tensor<8x32x256xf32>) {
+    ^bb0(%in_133: i8, %out_94: f32):
+      %263 = arith.sitofp %in_133 : i8 to f32
+      linalg.yield %263 : f32
+    } -> tensor<8x32x256xf32>
+    %264 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.attn_q.weight__q8_scale : tensor<8x256xf16>) outs(%59 : tensor<8x256xf32>) {
+    ^bb0(%in_134: f16, %out_95: f32):
+      %265 = arith.extf %in_134 : f16 to f32
       linalg.yield %265 : f32
-    } -> tensor<8x32x256xf32>
-    %266 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.attn_q.weight__q8_scale : tensor<8x256xf16>) outs(%59 : tensor<8x256xf32>) {
-    ^bb0(%in_144: f16, %out_99: f32):
-      %267 = arith.extf %in_144 : f16 to f32
-      linalg.yield %267 : f32
     } -> tensor<8x256xf32>
-    %expanded_35 = tensor.expand_shape %266 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 256] : tensor<8x256xf32> into tensor<8x1x256xf32>
-    %268 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%264, %expanded_35 : tensor<8x32x256xf32>, tensor<8x1x256xf32>) outs(%56 : tensor<8x32x256xf32>) {
-    ^bb0(%in_145: f32, %in_146: f32, %out_100: f32):
-      %269 = arith.mulf %in_145, %in_146 : f32
-      linalg.yield %269 : f32
+    %expanded_33 = tensor.expand_shape %264 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 256] : tensor<8x256xf32> into tensor<8x1x256xf32>
+    %266 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%262, %expanded_33 : tensor<8x32x256xf32>, tensor<8x1x256xf32>) outs(%56 : tensor<8x32x256xf32>) {
+    ^bb0(%in_135: f32, %in_136: f32, %out_96: f32):
+      %267 = arith.mulf %in_135, %in_136 : f32
+      linalg.yield %267 : f32
     } -> tensor<8x32x256xf32>
-    %collapsed_17 = tensor.collapse_shape %268 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x256xf32> into tensor<256x256xf32>
-    %270 = linalg.matmul ins(%262, %collapsed_17 : tensor<1x256xf32>, tensor<256x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
-    %expanded_36 = tensor.expand_shape %blk.1.attn_k.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 128] : tensor<256x128xi8> into tensor<8x32x128xi8>
-    %271 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_36 : tensor<8x32x128xi8>) outs(%66 : tensor<8x32x128xf32>) {
-    ^bb0(%in_147: i8, %out_101: f32):
-      %272 = arith.sitofp %in_147 : i8 to f32
+    %collapsed_17 = tensor.collapse_shape %266 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x256xf32> into tensor<256x256xf32>
+    %268 = linalg.matmul ins(%260, %collapsed_17 : tensor<1x256xf32>, tensor<256x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
+    %expanded_34 = tensor.expand_shape %blk.1.attn_k.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 128] : tensor<256x128xi8> into tensor<8x32x128xi8>
+    %269 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_34 : tensor<8x32x128xi8>) outs(%66 : tensor<8x32x128xf32>) {
+    ^bb0(%in_137: i8, %out_97: f32):
+      %270 = arith.sitofp %in_137 : i8 to f32
+      linalg.yield %270 : f32
+    } -> tensor<8x32x128xf32>
+    %271 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.attn_k.weight__q8_scale : tensor<8x128xf16>) outs(%69 : tensor<8x128xf32>) {
+    ^bb0(%in_138: f16, %out_98: f32):
+      %272 = arith.extf %in_138 : f16 to f32
       linalg.yield %272 : f32
-    } -> tensor<8x32x128xf32>
-    %273 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.attn_k.weight__q8_scale : tensor<8x128xf16>) outs(%69 : tensor<8x128xf32>) {
-    ^bb0(%in_148: f16, %out_102: f32):
-      %274 = arith.extf %in_148 : f16 to f32
+    } -> tensor<8x128xf32>
+    %expanded_35 = tensor.expand_shape %271 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 128] : tensor<8x128xf32> into tensor<8x1x128xf32>
+    %273 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%269, %expanded_35 : tensor<8x32x128xf32>, tensor<8x1x128xf32>) outs(%66 : tensor<8x32x128xf32>) {
+    ^bb0(%in_139: f32, %in_140: f32, %out_99: f32):
+      %274 = arith.mulf %in_139, %in_140 : f32
       linalg.yield %274 : f32
-    } -> tensor<8x128xf32>
-    %expanded_37 = tensor.expand_shape %273 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 128] : tensor<8x128xf32> into tensor<8x1x128xf32>
-    %275 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%271, %expanded_37 : tensor<8x32x128xf32>, tensor<8x1x128xf32>) outs(%66 : tensor<8x32x128xf32>) {
-    ^bb0(%in_149: f32, %in_150: f32, %out_103: f32):
-      %276 = arith.mulf %in_149, %in_150 : f32
-      linalg.yield %276 : f32
     } -> tensor<8x32x128xf32>
-    %collapsed_18 = tensor.collapse_shape %275 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x128xf32> into tensor<256x128xf32>
-    %277 = linalg.matmul ins(%262, %collapsed_18 : tensor<1x256xf32>, tensor<256x128xf32>) outs(%75 : tensor<1x128xf32>) -> tensor<1x128xf32>
-    %expanded_38 = tensor.expand_shape %blk.1.attn_v.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 128] : tensor<256x128xi8> into tensor<8x32x128xi8>
-    %278 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_38 : tensor<8x32x128xi8>) outs(%66 : tensor<8x32x128xf32>) {
-    ^bb0(%in_151: i8, %out_104: f32):
-      %279 = arith.sitofp %in_151 : i8 to f32
+    %collapsed_18 = tensor.collapse_shape %273 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x128xf32> into tensor<256x128xf32>
+    %275 = linalg.matmul ins(%260, %collapsed_18 : tensor<1x256xf32>, tensor<256x128xf32>) outs(%75 : tensor<1x128xf32>) -> tensor<1x128xf32>
+    %expanded_36 = tensor.expand_shape %blk.1.attn_v.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 128] : tensor<256x128xi8> into tensor<8x32x128xi8>
+    %276 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_36 : tensor<8x32x128xi8>) outs(%66 : tensor<8x32x128xf32>) {
+    ^bb0(%in_141: i8, %out_100: f32):
+      %277 = arith.sitofp %in_141 : i8 to f32
+      linalg.yield %277 : f32
+    } -> tensor<8x32x128xf32>
+    %278 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.attn_v.weight__q8_scale : tensor<8x128xf16>) outs(%69 : tensor<8x128xf32>) {
+    ^bb0(%in_142: f16, %out_101: f32):
+      %279 = arith.extf %in_142 : f16 to f32
       linalg.yield %279 : f32
-    } -> tensor<8x32x128xf32>
-    %280 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.attn_v.weight__q8_scale : tensor<8x128xf16>) outs(%69 : tensor<8x128xf32>) {
-    ^bb0(%in_152: f16, %out_105: f32):
-      %281 = arith.extf %in_152 : f16 to f32
-      linalg.yield %281 : f32
     } -> tensor<8x128xf32>
-    %expanded_39 = tensor.expand_shape %280 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 128] : tensor<8x128xf32> into tensor<8x1x128xf32>
-    %282 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%278, %expanded_39 : tensor<8x32x128xf32>, tensor<8x1x128xf32>) outs(%66 : tensor<8x32x128xf32>) {
-    ^bb0(%in_153: f32, %in_154: f32, %out_106: f32):
-      %283 = arith.mulf %in_153, %in_154 : f32
-      linalg.yield %283 : f32
+    %expanded_37 = tensor.expand_shape %278 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 128] : tensor<8x128xf32> into tensor<8x1x128xf32>
+    %280 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%276, %expanded_37 : tensor<8x32x128xf32>, tensor<8x1x128xf32>) outs(%66 : tensor<8x32x128xf32>) {
+    ^bb0(%in_143: f32, %in_144: f32, %out_102: f32):
+      %281 = arith.mulf %in_143, %in_144 : f32
+      linalg.yield %281 : f32
     } -> tensor<8x32x128xf32>
-    %collapsed_19 = tensor.collapse_shape %282 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x128xf32> into tensor<256x128xf32>
-    %284 = linalg.matmul ins(%262, %collapsed_19 : tensor<1x256xf32>, tensor<256x128xf32>) outs(%75 : tensor<1x128xf32>) -> tensor<1x128xf32>
-    %expanded_40 = tensor.expand_shape %270 [[0 : i64], [1 : i64, 2 : i64, 3 : i64]] output_shape [1, 4, 32, 2] : tensor<1x256xf32> into tensor<1x4x32x2xf32>
-    %extracted_slice_4 = tensor.extract_slice %expanded_40[0, 0, 0, 0] [1, 4, 32, 1] [1, 1, 1, 1] : tensor<1x4x32x2xf32> to tensor<1x4x32x1xf32>
+    %collapsed_19 = tensor.collapse_shape %280 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x128xf32> into tensor<256x128xf32>
+    %282 = linalg.matmul ins(%260, %collapsed_19 : tensor<1x256xf32>, tensor<256x128xf32>) outs(%75 : tensor<1x128xf32>) -> tensor<1x128xf32>
+    %expanded_38 = tensor.expand_shape %268 [[0 : i64], [1 : i64, 2 : i64, 3 : i64]] output_shape [1, 4, 32, 2] : tensor<1x256xf32> into tensor<1x4x32x2xf32>
+    %extracted_slice_4 = tensor.extract_slice %expanded_38[0, 0, 0, 0] [1, 4, 32, 1] [1, 1, 1, 1] : tensor<1x4x32x2xf32> to tensor<1x4x32x1xf32>
     %collapsed_20 = tensor.collapse_shape %extracted_slice_4 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<1x4x32x1xf32> into tensor<1x4x32xf32>
-    %extracted_slice_5 = tensor.extract_slice %expanded_40[0, 0, 0, 1] [1, 4, 32, 1] [1, 1, 1, 1] : tensor<1x4x32x2xf32> to tensor<1x4x32x1xf32>
+    %extracted_slice_5 = tensor.extract_slice %expanded_38[0, 0, 0, 1] [1, 4, 32, 1] [1, 1, 1, 1] : tensor<1x4x32x2xf32> to tensor<1x4x32x1xf32>
     %collapsed_21 = tensor.collapse_shape %extracted_slice_5 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<1x4x32x1xf32> into tensor<1x4x32xf32>
-    %285 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_20, %expanded_10 : tensor<1x4x32xf32>, tensor<1x1x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
-    ^bb0(%in_155: f32, %in_156: f32, %out_107: f32):
-      %286 = arith.mulf %in_155, %in_156 : f32
+    %283 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_20, %expanded_10 : tensor<1x4x32xf32>, tensor<1x1x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
+    ^bb0(%in_145: f32, %in_146: f32, %out_103: f32):
+      %284 = arith.mulf %in_145, %in_146 : f32
+      linalg.yield %284 : f32
+    } -> tensor<1x4x32xf32>
+    %285 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_21, %expanded_11 : tensor<1x4x32xf32>, tensor<1x1x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
+    ^bb0(%in_147: f32, %in_148: f32, %out_104: f32):
+      %286 = arith.mulf %in_147, %in_148 : f32
       linalg.yield %286 : f32
     } -> tensor<1x4x32xf32>
-    %287 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_21, %expanded_11 : tensor<1x4x32xf32>, tensor<1x1x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
-    ^bb0(%in_157: f32, %in_158: f32, %out_108: f32):
-      %288 = arith.mulf %in_157, %in_158 : f32
+    %287 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%283, %285 : tensor<1x4x32xf32>, tensor<1x4x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
+    ^bb0(%in_149: f32, %in_150: f32, %out_105: f32):
+      %288 = arith.subf %in_149, %in_150 : f32
       linalg.yield %288 : f32
     } -> tensor<1x4x32xf32>
-    %289 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%285, %287 : tensor<1x4x32xf32>, tensor<1x4x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
-    ^bb0(%in_159: f32, %in_160: f32, %out_109: f32):
-      %290 = arith.subf %in_159, %in_160 : f32
+    %289 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_20, %expanded_11 : tensor<1x4x32xf32>, tensor<1x1x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
+    ^bb0(%in_151: f32, %in_152: f32, %out_106: f32):
+      %290 = arith.mulf %in_151, %in_152 : f32
       linalg.yield %290 : f32
     } -> tensor<1x4x32xf32>
-    %291 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_20, %expanded_11 : tensor<1x4x32xf32>, tensor<1x1x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
-    ^bb0(%in_161: f32, %in_162: f32, %out_110: f32):
-      %292 = arith.mulf %in_161, %in_162 : f32
+    %291 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_21, %expanded_10 : tensor<1x4x32xf32>, tensor<1x1x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
+    ^bb0(%in_153: f32, %in_154: f32, %out_107: f32):
+      %292 = arith.mulf %in_153, %in_154 : f32
       linalg.yield %292 : f32
     } -> tensor<1x4x32xf32>
-    %293 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_21, %expanded_10 : tensor<1x4x32xf32>, tensor<1x1x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
-    ^bb0(%in_163: f32, %in_164: f32, %out_111: f32):
-      %294 = arith.mulf %in_163, %in_164 : f32
+    %293 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%289, %291 : tensor<1x4x32xf32>, tensor<1x4x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
+    ^bb0(%in_155: f32, %in_156: f32, %out_108: f32):
+      %294 = arith.addf %in_155, %in_156 : f32
       linalg.yield %294 : f32
     } -> tensor<1x4x32xf32>
-    %295 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%291, %293 : tensor<1x4x32xf32>, tensor<1x4x32xf32>) outs(%84 : tensor<1x4x32xf32>) {
-    ^bb0(%in_165: f32, %in_166: f32, %out_112: f32):
-      %296 = arith.addf %in_165, %in_166 : f32
-      linalg.yield %296 : f32
-    } -> tensor<1x4x32xf32>
-    %expanded_41 = tensor.expand_shape %289 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [1, 4, 32, 1] : tensor<1x4x32xf32> into tensor<1x4x32x1xf32>
-    %expanded_42 = tensor.expand_shape %295 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [1, 4, 32, 1] : tensor<1x4x32xf32> into tensor<1x4x32x1xf32>
-    %concat_2 = tensor.concat dim(3) %expanded_41, %expanded_42 : (tensor<1x4x32x1xf32>, tensor<1x4x32x1xf32>) -> tensor<1x4x32x2xf32>
+    %expanded_39 = tensor.expand_shape %287 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [1, 4, 32, 1] : tensor<1x4x32xf32> into tensor<1x4x32x1xf32>
+    %expanded_40 = tensor.expand_shape %293 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [1, 4, 32, 1] : tensor<1x4x32xf32> into tensor<1x4x32x1xf32>
+    %concat_2 = tensor.concat dim(3) %expanded_39, %expanded_40 : (tensor<1x4x32x1xf32>, tensor<1x4x32x1xf32>) -> tensor<1x4x32x2xf32>
     %collapsed_22 = tensor.collapse_shape %concat_2 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<1x4x32x2xf32> into tensor<1x4x64xf32>
-    %297 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_22 : tensor<1x4x64xf32>) outs(%97 : tensor<1x4x64xf32>) {
-    ^bb0(%in_167: f32, %out_113: f32):
-      %298 = arith.mulf %in_167, %cst_7 : f32
-      linalg.yield %298 : f32
+    %295 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_22 : tensor<1x4x64xf32>) outs(%97 : tensor<1x4x64xf32>) {
+    ^bb0(%in_157: f32, %out_109: f32):
+      %296 = arith.mulf %in_157, %cst_7 : f32
+      linalg.yield %296 : f32
     } -> tensor<1x4x64xf32>
-    %expanded_43 = tensor.expand_shape %297 [[0 : i64], [1 : i64, 2 : i64], [3 : i64]] output_shape [1, 2, 2, 64] : tensor<1x4x64xf32> into tensor<1x2x2x64xf32>
-    %transposed_5 = linalg.transpose ins(%expanded_43:tensor<1x2x2x64xf32>) outs(%100:tensor<2x2x1x64xf32>) permutation = [1, 2, 0, 3]
+    %expanded_41 = tensor.expand_shape %295 [[0 : i64], [1 : i64, 2 : i64], [3 : i64]] output_shape [1, 2, 2, 64] : tensor<1x4x64xf32> into tensor<1x2x2x64xf32>
+    %transposed_5 = linalg.transpose ins(%expanded_41:tensor<1x2x2x64xf32>) outs(%100:tensor<2x2x1x64xf32>) permutation = [1, 2, 0, 3]
     %collapsed_23 = tensor.collapse_shape %transposed_5 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<2x2x1x64xf32> into tensor<2x2x64xf32>
-    %expanded_44 = tensor.expand_shape %277 [[0 : i64], [1 : i64, 2 : i64, 3 : i64]] output_shape [1, 2, 32, 2] : tensor<1x128xf32> into tensor<1x2x32x2xf32>
-    %extracted_slice_6 = tensor.extract_slice %expanded_44[0, 0, 0, 0] [1, 2, 32, 1] [1, 1, 1, 1] : tensor<1x2x32x2xf32> to tensor<1x2x32x1xf32>
+    %expanded_42 = tensor.expand_shape %275 [[0 : i64], [1 : i64, 2 : i64, 3 : i64]] output_shape [1, 2, 32, 2] : tensor<1x128xf32> into tensor<1x2x32x2xf32>
+    %extracted_slice_6 = tensor.extract_slice %expanded_42[0, 0, 0, 0] [1, 2, 32, 1] [1, 1, 1, 1] : tensor<1x2x32x2xf32> to tensor<1x2x32x1xf32>
     %collapsed_24 = tensor.collapse_shape %extracted_slice_6 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<1x2x32x1xf32> into tensor<1x2x32xf32>
-    %extracted_slice_7 = tensor.extract_slice %expanded_44[0, 0, 0, 1] [1, 2, 32, 1] [1, 1, 1, 1] : tensor<1x2x32x2xf32> to tensor<1x2x32x1xf32>
+    %extracted_slice_7 = tensor.extract_slice %expanded_42[0, 0, 0, 1] [1, 2, 32, 1] [1, 1, 1, 1] : tensor<1x2x32x2xf32> to tensor<1x2x32x1xf32>
     %collapsed_25 = tensor.collapse_shape %extracted_slice_7 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<1x2x32x1xf32> into tensor<1x2x32xf32>
-    %299 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_24, %expanded_10 : tensor<1x2x32xf32>, tensor<1x1x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
-    ^bb0(%in_168: f32, %in_169: f32, %out_114: f32):
-      %300 = arith.mulf %in_168, %in_169 : f32
+    %297 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_24, %expanded_10 : tensor<1x2x32xf32>, tensor<1x1x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
+    ^bb0(%in_158: f32, %in_159: f32, %out_110: f32):
+      %298 = arith.mulf %in_158, %in_159 : f32
+      linalg.yield %298 : f32
+    } -> tensor<1x2x32xf32>
+    %299 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_25, %expanded_11 : tensor<1x2x32xf32>, tensor<1x1x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
+    ^bb0(%in_160: f32, %in_161: f32, %out_111: f32):
+      %300 = arith.mulf %in_160, %in_161 : f32
       linalg.yield %300 : f32
     } -> tensor<1x2x32xf32>
-    %301 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_25, %expanded_11 : tensor<1x2x32xf32>, tensor<1x1x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
-    ^bb0(%in_170: f32, %in_171: f32, %out_115: f32):
-      %302 = arith.mulf %in_170, %in_171 : f32
+    %301 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%297, %299 : tensor<1x2x32xf32>, tensor<1x2x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
+    ^bb0(%in_162: f32, %in_163: f32, %out_112: f32):
+      %302 = arith.subf %in_162, %in_163 : f32
       linalg.yield %302 : f32
     } -> tensor<1x2x32xf32>
-    %303 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%299, %301 : tensor<1x2x32xf32>, tensor<1x2x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
-    ^bb0(%in_172: f32, %in_173: f32, %out_116: f32):
-      %304 = arith.subf %in_172, %in_173 : f32
+    %303 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_24, %expanded_11 : tensor<1x2x32xf32>, tensor<1x1x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
+    ^bb0(%in_164: f32, %in_165: f32, %out_113: f32):
+      %304 = arith.mulf %in_164, %in_165 : f32
       linalg.yield %304 : f32
     } -> tensor<1x2x32xf32>
-    %305 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_24, %expanded_11 : tensor<1x2x32xf32>, tensor<1x1x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
-    ^bb0(%in_174: f32, %in_175: f32, %out_117: f32):
-      %306 = arith.mulf %in_174, %in_175 : f32
+    %305 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_25, %expanded_10 : tensor<1x2x32xf32>, tensor<1x1x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
+    ^bb0(%in_166: f32, %in_167: f32, %out_114: f32):
+      %306 = arith.mulf %in_166, %in_167 : f32
       linalg.yield %306 : f32
     } -> tensor<1x2x32xf32>
-    %307 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_25, %expanded_10 : tensor<1x2x32xf32>, tensor<1x1x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
-    ^bb0(%in_176: f32, %in_177: f32, %out_118: f32):
-      %308 = arith.mulf %in_176, %in_177 : f32
+    %307 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%303, %305 : tensor<1x2x32xf32>, tensor<1x2x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
+    ^bb0(%in_168: f32, %in_169: f32, %out_115: f32):
+      %308 = arith.addf %in_168, %in_169 : f32
       linalg.yield %308 : f32
     } -> tensor<1x2x32xf32>
-    %309 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%305, %307 : tensor<1x2x32xf32>, tensor<1x2x32xf32>) outs(%101 : tensor<1x2x32xf32>) {
-    ^bb0(%in_178: f32, %in_179: f32, %out_119: f32):
-      %310 = arith.addf %in_178, %in_179 : f32
-      linalg.yield %310 : f32
-    } -> tensor<1x2x32xf32>
-    %expanded_45 = tensor.expand_shape %303 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [1, 2, 32, 1] : tensor<1x2x32xf32> into tensor<1x2x32x1xf32>
-    %expanded_46 = tensor.expand_shape %309 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [1, 2, 32, 1] : tensor<1x2x32xf32> into tensor<1x2x32x1xf32>
-    %concat_3 = tensor.concat dim(3) %expanded_45, %expanded_46 : (tensor<1x2x32x1xf32>, tensor<1x2x32x1xf32>) -> tensor<1x2x32x2xf32>
+    %expanded_43 = tensor.expand_shape %301 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [1, 2, 32, 1] : tensor<1x2x32xf32> into tensor<1x2x32x1xf32>
+    %expanded_44 = tensor.expand_shape %307 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [1, 2, 32, 1] : tensor<1x2x32xf32> into tensor<1x2x32x1xf32>
+    %concat_3 = tensor.concat dim(3) %expanded_43, %expanded_44 : (tensor<1x2x32x1xf32>, tensor<1x2x32x1xf32>) -> tensor<1x2x32x2xf32>
     %collapsed_26 = tensor.collapse_shape %concat_3 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<1x2x32x2xf32> into tensor<1x2x64xf32>
     %transposed_6 = linalg.transpose ins(%collapsed_26:tensor<1x2x64xf32>) outs(%114:tensor<2x64x1xf32>) permutation = [1, 2, 0]
-    %expanded_47 = tensor.expand_shape %284 [[0 : i64], [1 : i64, 2 : i64]] output_shape [1, 2, 64] : tensor<1x128xf32> into tensor<1x2x64xf32>
-    %transposed_7 = linalg.transpose ins(%expanded_47:tensor<1x2x64xf32>) outs(%115:tensor<2x1x64xf32>) permutation = [1, 0, 2]
-    %311 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%122, %transposed_6, %blk.1.cache_k : tensor<1x1x24xi1>, tensor<2x64x1xf32>, tensor<2x64x24xf32>) outs(%124 : tensor<2x64x24xf32>) {
-    ^bb0(%in_180: i1, %in_181: f32, %in_182: f32, %out_120: f32):
-      %312 = arith.select %in_180, %in_181, %in_182 : f32
-      linalg.yield %312 : f32
-    } -> tensor<2x64x24xf32>
-    %313 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%128, %transposed_7, %blk.1.cache_v : tensor<1x24x1xi1>, tensor<2x1x64xf32>, tensor<2x24x64xf32>) outs(%130 : tensor<2x24x64xf32>) {
-    ^bb0(%in_183: i1, %in_184: f32, %in_185: f32, %out_121: f32):
-      %314 = arith.select %in_183, %in_184, %in_185 : f32
-      linalg.yield %314 : f32
-    } -> tensor<2x24x64xf32>
-    %315 = linalg.batch_matmul ins(%collapsed_23, %311 : tensor<2x2x64xf32>, tensor<2x64x24xf32>) outs(%134 : tensor<2x2x24xf32>) -> tensor<2x2x24xf32>
-    %expanded_48 = tensor.expand_shape %315 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 24] : tensor<2x2x24xf32> into tensor<2x2x1x24xf32>
-    %316 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%137, %expanded_48, %cst_3 : tensor<1x24xi1>, tensor<2x2x1x24xf32>, tensor<f32>) outs(%139 : tensor<2x2x1x24xf32>) {
-    ^bb0(%in_186: i1, %in_187: f32, %in_188: f32, %out_122: f32):
-      %317 = arith.select %in_186, %in_187, %in_188 : f32
-      linalg.yield %317 : f32
+    %expanded_45 = tensor.expand_shape %282 [[0 : i64], [1 : i64, 2 : i64]] output_shape [1, 2, 64] : tensor<1x128xf32> into tensor<1x2x64xf32>
+    %transposed_7 = linalg.transpose ins(%expanded_45:tensor<1x2x64xf32>) outs(%115:tensor<2x1x64xf32>) permutation = [1, 0, 2]
+    %inserted_slice_2 = tensor.insert_slice %transposed_6 into %blk.1.cache_k[0, 0, %125] [2, 64, 1] [1, 1, 1] : tensor<2x64x1xf32> into tensor<2x64x24xf32>
+    %inserted_slice_3 = tensor.insert_slice %transposed_7 into %blk.1.cache_v[0, %125, 0] [2, 1, 64] [1, 1, 1] : tensor<2x1x64xf32> into tensor<2x24x64xf32>
+    %309 = linalg.batch_matmul ins(%collapsed_23, %inserted_slice_2 : tensor<2x2x64xf32>, tensor<2x64x24xf32>) outs(%127 : tensor<2x2x24xf32>) -> tensor<2x2x24xf32>
+    %expanded_46 = tensor.expand_shape %309 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 24] : tensor<2x2x24xf32> into tensor<2x2x1x24xf32>
+    %310 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%135, %expanded_46, %cst_3 : tensor<1x24xi1>, tensor<2x2x1x24xf32>, tensor<f32>) outs(%137 : tensor<2x2x1x24xf32>) {
+    ^bb0(%in_170: i1, %in_171: f32, %in_172: f32, %out_116: f32):
+      %311 = arith.select %in_170, %in_171, %in_172 : f32
+      linalg.yield %311 : f32
     } -> tensor<2x2x1x24xf32>
-    %318, %319 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%316 : tensor<2x2x1x24xf32>) outs(%145, %143 : tensor<2x2x1xf32>, tensor<2x2x1xi64>) {
-    ^bb0(%in_189: f32, %out_123: f32, %out_124: i64):
-      %320 = linalg.index 3 : index
-      %321 = arith.index_cast %320 : index to i64
-      %322 = arith.maximumf %in_189, %out_123 : f32
-      %323 = arith.cmpf ogt, %in_189, %out_123 : f32
-      %324 = arith.select %323, %321, %out_124 : i64
-      linalg.yield %322, %324 : f32, i64
+    %312, %313 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%310 : tensor<2x2x1x24xf32>) outs(%143, %141 : tensor<2x2x1xf32>, tensor<2x2x1xi64>) {
+    ^bb0(%in_173: f32, %out_117: f32, %out_118: i64):
+      %314 = linalg.index 3 : index
+      %315 = arith.index_cast %314 : index to i64
+      %316 = arith.maximumf %in_173, %out_117 : f32
+      %317 = arith.cmpf ogt, %in_173, %out_117 : f32
+      %318 = arith.select %317, %315, %out_118 : i64
+      linalg.yield %316, %318 : f32, i64
     } -> (tensor<2x2x1xf32>, tensor<2x2x1xi64>)
-    %expanded_49 = tensor.expand_shape %318 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 1] : tensor<2x2x1xf32> into tensor<2x2x1x1xf32>
-    %325 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_48, %expanded_49 : tensor<2x2x1x24xf32>, tensor<2x2x1x1xf32>) outs(%139 : tensor<2x2x1x24xf32>) {
-    ^bb0(%in_190: f32, %in_191: f32, %out_125: f32):
-      %326 = arith.subf %in_190, %in_191 : f32
+    %expanded_47 = tensor.expand_shape %312 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 1] : tensor<2x2x1xf32> into tensor<2x2x1x1xf32>
+    %319 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_46, %expanded_47 : tensor<2x2x1x24xf32>, tensor<2x2x1x1xf32>) outs(%137 : tensor<2x2x1x24xf32>) {
+    ^bb0(%in_174: f32, %in_175: f32, %out_119: f32):
+      %320 = arith.subf %in_174, %in_175 : f32
+      linalg.yield %320 : f32
+    } -> tensor<2x2x1x24xf32>
+    %321 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%319 : tensor<2x2x1x24xf32>) outs(%137 : tensor<2x2x1x24xf32>) {
+    ^bb0(%in_176: f32, %out_120: f32):
+      %322 = math.exp %in_176 : f32
+      linalg.yield %322 : f32
+    } -> tensor<2x2x1x24xf32>
+    %323 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%135, %321, %cst_2 : tensor<1x24xi1>, tensor<2x2x1x24xf32>, tensor<f32>) outs(%137 : tensor<2x2x1x24xf32>) {
+    ^bb0(%in_177: i1, %in_178: f32, %in_179: f32, %out_121: f32):
+      %324 = arith.select %in_177, %in_178, %in_179 : f32
+      linalg.yield %324 : f32
+    } -> tensor<2x2x1x24xf32>
+    %325 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%323 : tensor<2x2x1x24xf32>) outs(%158 : tensor<2x2x1x1xf32>) {
+    ^bb0(%in_180: f32, %out_122: f32):
+      %326 = arith.addf %in_180, %out_122 : f32
       linalg.yield %326 : f32
-    } -> tensor<2x2x1x24xf32>
-    %327 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%325 : tensor<2x2x1x24xf32>) outs(%139 : tensor<2x2x1x24xf32>) {
-    ^bb0(%in_192: f32, %out_126: f32):
-      %328 = math.exp %in_192 : f32
-      linalg.yield %328 : f32
-    } -> tensor<2x2x1x24xf32>
-    %329 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%137, %327, %cst_2 : tensor<1x24xi1>, tensor<2x2x1x24xf32>, tensor<f32>) outs(%139 : tensor<2x2x1x24xf32>) {
-    ^bb0(%in_193: i1, %in_194: f32, %in_195: f32, %out_127: f32):
-      %330 = arith.select %in_193, %in_194, %in_195 : f32
-      linalg.yield %330 : f32
-    } -> tensor<2x2x1x24xf32>
-    %331 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%329 : tensor<2x2x1x24xf32>) outs(%160 : tensor<2x2x1x1xf32>) {
-    ^bb0(%in_196: f32, %out_128: f32):
-      %332 = arith.addf %in_196, %out_128 : f32
-      linalg.yield %332 : f32
     } -> tensor<2x2x1x1xf32>
-    %collapsed_27 = tensor.collapse_shape %329 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<2x2x1x24xf32> into tensor<2x2x24xf32>
-    %333 = linalg.batch_matmul ins(%collapsed_27, %313 : tensor<2x2x24xf32>, tensor<2x24x64xf32>) outs(%164 : tensor<2x2x64xf32>) -> tensor<2x2x64xf32>
-    %expanded_50 = tensor.expand_shape %333 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 64] : tensor<2x2x64xf32> into tensor<2x2x1x64xf32>
-    %334 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_50, %331 : tensor<2x2x1x64xf32>, tensor<2x2x1x1xf32>) outs(%100 : tensor<2x2x1x64xf32>) {
-    ^bb0(%in_197: f32, %in_198: f32, %out_129: f32):
-      %335 = arith.divf %in_197, %in_198 : f32
-      linalg.yield %335 : f32
+    %collapsed_27 = tensor.collapse_shape %323 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] : tensor<2x2x1x24xf32> into tensor<2x2x24xf32>
+    %327 = linalg.batch_matmul ins(%collapsed_27, %inserted_slice_3 : tensor<2x2x24xf32>, tensor<2x24x64xf32>) outs(%162 : tensor<2x2x64xf32>) -> tensor<2x2x64xf32>
+    %expanded_48 = tensor.expand_shape %327 [[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 2, 1, 64] : tensor<2x2x64xf32> into tensor<2x2x1x64xf32>
+    %328 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_48, %325 : tensor<2x2x1x64xf32>, tensor<2x2x1x1xf32>) outs(%100 : tensor<2x2x1x64xf32>) {
+    ^bb0(%in_181: f32, %in_182: f32, %out_123: f32):
+      %329 = arith.divf %in_181, %in_182 : f32
+      linalg.yield %329 : f32
     } -> tensor<2x2x1x64xf32>
-    %transposed_8 = linalg.transpose ins(%334:tensor<2x2x1x64xf32>) outs(%168:tensor<1x2x2x64xf32>) permutation = [2, 0, 1, 3]
+    %transposed_8 = linalg.transpose ins(%328:tensor<2x2x1x64xf32>) outs(%166:tensor<1x2x2x64xf32>) permutation = [2, 0, 1, 3]
     %collapsed_28 = tensor.collapse_shape %transposed_8 [[0 : i64], [1 : i64, 2 : i64, 3 : i64]] : tensor<1x2x2x64xf32> into tensor<1x256xf32>
-    %336 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%collapsed_28 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
-    ^bb0(%in_199: f32, %out_130: bf16):
-      %337 = arith.truncf %in_199 : f32 to bf16
-      linalg.yield %337 : bf16
+    %330 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%collapsed_28 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
+    ^bb0(%in_183: f32, %out_124: bf16):
+      %331 = arith.truncf %in_183 : f32 to bf16
+      linalg.yield %331 : bf16
     } -> tensor<1x256xbf16>
-    %338 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%336 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_200: bf16, %out_131: f32):
-      %339 = arith.extf %in_200 : bf16 to f32
-      linalg.yield %339 : f32
+    %332 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%330 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_184: bf16, %out_125: f32):
+      %333 = arith.extf %in_184 : bf16 to f32
+      linalg.yield %333 : f32
     } -> tensor<1x256xf32>
-    %expanded_51 = tensor.expand_shape %blk.1.attn_output.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 256] : tensor<256x256xi8> into tensor<8x32x256xi8>
-    %340 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_51 : tensor<8x32x256xi8>) outs(%56 : tensor<8x32x256xf32>) {
-    ^bb0(%in_201: i8, %out_132: f32):
-      %341 = arith.sitofp %in_201 : i8 to f32
-      linalg.yield %341 : f32
+    %expanded_49 = tensor.expand_shape %blk.1.attn_output.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 256] : tensor<256x256xi8> into tensor<8x32x256xi8>
+    %334 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_49 : tensor<8x32x256xi8>) outs(%56 : tensor<8x32x256xf32>) {
+    ^bb0(%in_185: i8, %out_126: f32):
+      %335 = arith.sitofp %in_185 : i8 to f32
+      linalg.yield %335 : f32
     } -> tensor<8x32x256xf32>
-    %342 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.attn_output.weight__q8_scale : tensor<8x256xf16>) outs(%59 : tensor<8x256xf32>) {
-    ^bb0(%in_202: f16, %out_133: f32):
-      %343 = arith.extf %in_202 : f16 to f32
-      linalg.yield %343 : f32
+    %336 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.attn_output.weight__q8_scale : tensor<8x256xf16>) outs(%59 : tensor<8x256xf32>) {
+    ^bb0(%in_186: f16, %out_127: f32):
+      %337 = arith.extf %in_186 : f16 to f32
+      linalg.yield %337 : f32
     } -> tensor<8x256xf32>
-    %expanded_52 = tensor.expand_shape %342 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 256] : tensor<8x256xf32> into tensor<8x1x256xf32>
-    %344 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%340, %expanded_52 : tensor<8x32x256xf32>, tensor<8x1x256xf32>) outs(%56 : tensor<8x32x256xf32>) {
-    ^bb0(%in_203: f32, %in_204: f32, %out_134: f32):
-      %345 = arith.mulf %in_203, %in_204 : f32
-      linalg.yield %345 : f32
+    %expanded_50 = tensor.expand_shape %336 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 256] : tensor<8x256xf32> into tensor<8x1x256xf32>
+    %338 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%334, %expanded_50 : tensor<8x32x256xf32>, tensor<8x1x256xf32>) outs(%56 : tensor<8x32x256xf32>) {
+    ^bb0(%in_187: f32, %in_188: f32, %out_128: f32):
+      %339 = arith.mulf %in_187, %in_188 : f32
+      linalg.yield %339 : f32
     } -> tensor<8x32x256xf32>
-    %collapsed_29 = tensor.collapse_shape %344 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x256xf32> into tensor<256x256xf32>
-    %346 = linalg.matmul ins(%338, %collapsed_29 : tensor<1x256xf32>, tensor<256x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
-    %347 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%243, %346 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_205: f32, %in_206: f32, %out_135: f32):
-      %348 = arith.addf %in_205, %in_206 : f32
+    %collapsed_29 = tensor.collapse_shape %338 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x256xf32> into tensor<256x256xf32>
+    %340 = linalg.matmul ins(%332, %collapsed_29 : tensor<1x256xf32>, tensor<256x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
+    %341 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%241, %340 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_189: f32, %in_190: f32, %out_129: f32):
+      %342 = arith.addf %in_189, %in_190 : f32
+      linalg.yield %342 : f32
+    } -> tensor<1x256xf32>
+    %343 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%341, %341 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_191: f32, %in_192: f32, %out_130: f32):
+      %344 = arith.mulf %in_191, %in_192 : f32
+      linalg.yield %344 : f32
+    } -> tensor<1x256xf32>
+    %345 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%343 : tensor<1x256xf32>) outs(%37 : tensor<1x1xf32>) {
+    ^bb0(%in_193: f32, %out_131: f32):
+      %346 = arith.addf %in_193, %out_131 : f32
+      linalg.yield %346 : f32
+    } -> tensor<1x1xf32>
+    %347 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%345 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_194: f32, %out_132: f32):
+      %348 = arith.divf %in_194, %cst_6 : f32
       linalg.yield %348 : f32
-    } -> tensor<1x256xf32>
-    %349 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%347, %347 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_207: f32, %in_208: f32, %out_136: f32):
-      %350 = arith.mulf %in_207, %in_208 : f32
-      linalg.yield %350 : f32
-    } -> tensor<1x256xf32>
-    %351 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%349 : tensor<1x256xf32>) outs(%37 : tensor<1x1xf32>) {
-    ^bb0(%in_209: f32, %out_137: f32):
-      %352 = arith.addf %in_209, %out_137 : f32
-      linalg.yield %352 : f32
     } -> tensor<1x1xf32>
-    %353 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%351 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_210: f32, %out_138: f32):
-      %354 = arith.divf %in_210, %cst_6 : f32
-      linalg.yield %354 : f32
+    %349 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%347 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_195: f32, %out_133: f32):
+      %350 = arith.truncf %cst_4 : f64 to f32
+      %351 = arith.addf %in_195, %350 : f32
+      linalg.yield %351 : f32
     } -> tensor<1x1xf32>
-    %355 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%353 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_211: f32, %out_139: f32):
-      %356 = arith.truncf %cst_4 : f64 to f32
-      %357 = arith.addf %in_211, %356 : f32
+    %352 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%349 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_196: f32, %out_134: f32):
+      %353 = math.rsqrt %in_196 : f32
+      linalg.yield %353 : f32
+    } -> tensor<1x1xf32>
+    %354 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%341, %352 : tensor<1x256xf32>, tensor<1x1xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_197: f32, %in_198: f32, %out_135: f32):
+      %355 = arith.mulf %in_197, %in_198 : f32
+      linalg.yield %355 : f32
+    } -> tensor<1x256xf32>
+    %356 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%354, %blk.1.ffn_norm.weight : tensor<1x256xf32>, tensor<256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_199: f32, %in_200: f32, %out_136: f32):
+      %357 = arith.mulf %in_199, %in_200 : f32
       linalg.yield %357 : f32
-    } -> tensor<1x1xf32>
-    %358 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%355 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_212: f32, %out_140: f32):
-      %359 = math.rsqrt %in_212 : f32
-      linalg.yield %359 : f32
-    } -> tensor<1x1xf32>
-    %360 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%347, %358 : tensor<1x256xf32>, tensor<1x1xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_213: f32, %in_214: f32, %out_141: f32):
-      %361 = arith.mulf %in_213, %in_214 : f32
+    } -> tensor<1x256xf32>
+    %358 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%356 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
+    ^bb0(%in_201: f32, %out_137: bf16):
+      %359 = arith.truncf %in_201 : f32 to bf16
+      linalg.yield %359 : bf16
+    } -> tensor<1x256xbf16>
+    %360 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%358 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_202: bf16, %out_138: f32):
+      %361 = arith.extf %in_202 : bf16 to f32
       linalg.yield %361 : f32
     } -> tensor<1x256xf32>
-    %362 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%360, %blk.1.ffn_norm.weight : tensor<1x256xf32>, tensor<256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_215: f32, %in_216: f32, %out_142: f32):
-      %363 = arith.mulf %in_215, %in_216 : f32
+    %expanded_51 = tensor.expand_shape %blk.1.ffn_gate.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 512] : tensor<256x512xi8> into tensor<8x32x512xi8>
+    %362 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_51 : tensor<8x32x512xi8>) outs(%199 : tensor<8x32x512xf32>) {
+    ^bb0(%in_203: i8, %out_139: f32):
+      %363 = arith.sitofp %in_203 : i8 to f32
       linalg.yield %363 : f32
-    } -> tensor<1x256xf32>
-    %364 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%362 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
-    ^bb0(%in_217: f32, %out_143: bf16):
-      %365 = arith.truncf %in_217 : f32 to bf16
-      linalg.yield %365 : bf16
-    } -> tensor<1x256xbf16>
-    %366 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%364 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_218: bf16, %out_144: f32):
-      %367 = arith.extf %in_218 : bf16 to f32
+    } -> tensor<8x32x512xf32>
+    %364 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.ffn_gate.weight__q8_scale : tensor<8x512xf16>) outs(%202 : tensor<8x512xf32>) {
+    ^bb0(%in_204: f16, %out_140: f32):
+      %365 = arith.extf %in_204 : f16 to f32
+      linalg.yield %365 : f32
+    } -> tensor<8x512xf32>
+    %expanded_52 = tensor.expand_shape %364 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 512] : tensor<8x512xf32> into tensor<8x1x512xf32>
+    %366 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%362, %expanded_52 : tensor<8x32x512xf32>, tensor<8x1x512xf32>) outs(%199 : tensor<8x32x512xf32>) {
+    ^bb0(%in_205: f32, %in_206: f32, %out_141: f32):
+      %367 = arith.mulf %in_205, %in_206 : f32
       linalg.yield %367 : f32
-    } -> tensor<1x256xf32>
-    %expanded_53 = tensor.expand_shape %blk.1.ffn_gate.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 512] : tensor<256x512xi8> into tensor<8x32x512xi8>
-    %368 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_53 : tensor<8x32x512xi8>) outs(%201 : tensor<8x32x512xf32>) {
-    ^bb0(%in_219: i8, %out_145: f32):
-      %369 = arith.sitofp %in_219 : i8 to f32
-      linalg.yield %369 : f32
     } -> tensor<8x32x512xf32>
-    %370 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.ffn_gate.weight__q8_scale : tensor<8x512xf16>) outs(%204 : tensor<8x512xf32>) {
-    ^bb0(%in_220: f16, %out_146: f32):
-      %371 = arith.extf %in_220 : f16 to f32
-      linalg.yield %371 : f32
+    %collapsed_30 = tensor.collapse_shape %366 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x512xf32> into tensor<256x512xf32>
+    %368 = linalg.matmul ins(%360, %collapsed_30 : tensor<1x256xf32>, tensor<256x512xf32>) outs(%208 : tensor<1x512xf32>) -> tensor<1x512xf32>
+    %expanded_53 = tensor.expand_shape %blk.1.ffn_up.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 512] : tensor<256x512xi8> into tensor<8x32x512xi8>
+    %369 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_53 : tensor<8x32x512xi8>) outs(%199 : tensor<8x32x512xf32>) {
+    ^bb0(%in_207: i8, %out_142: f32):
+      %370 = arith.sitofp %in_207 : i8 to f32
+      linalg.yield %370 : f32
+    } -> tensor<8x32x512xf32>
+    %371 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.ffn_up.weight__q8_scale : tensor<8x512xf16>) outs(%202 : tensor<8x512xf32>) {
+    ^bb0(%in_208: f16, %out_143: f32):
+      %372 = arith.extf %in_208 : f16 to f32
+      linalg.yield %372 : f32
     } -> tensor<8x512xf32>
-    %expanded_54 = tensor.expand_shape %370 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 512] : tensor<8x512xf32> into tensor<8x1x512xf32>
-    %372 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%368, %expanded_54 : tensor<8x32x512xf32>, tensor<8x1x512xf32>) outs(%201 : tensor<8x32x512xf32>) {
-    ^bb0(%in_221: f32, %in_222: f32, %out_147: f32):
-      %373 = arith.mulf %in_221, %in_222 : f32
-      linalg.yield %373 : f32
+    %expanded_54 = tensor.expand_shape %371 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 512] : tensor<8x512xf32> into tensor<8x1x512xf32>
+    %373 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%369, %expanded_54 : tensor<8x32x512xf32>, tensor<8x1x512xf32>) outs(%199 : tensor<8x32x512xf32>) {
+    ^bb0(%in_209: f32, %in_210: f32, %out_144: f32):
+      %374 = arith.mulf %in_209, %in_210 : f32
+      linalg.yield %374 : f32
     } -> tensor<8x32x512xf32>
-    %collapsed_30 = tensor.collapse_shape %372 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x512xf32> into tensor<256x512xf32>
-    %374 = linalg.matmul ins(%366, %collapsed_30 : tensor<1x256xf32>, tensor<256x512xf32>) outs(%210 : tensor<1x512xf32>) -> tensor<1x512xf32>
-    %expanded_55 = tensor.expand_shape %blk.1.ffn_up.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 512] : tensor<256x512xi8> into tensor<8x32x512xi8>
-    %375 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_55 : tensor<8x32x512xi8>) outs(%201 : tensor<8x32x512xf32>) {
-    ^bb0(%in_223: i8, %out_148: f32):
-      %376 = arith.sitofp %in_223 : i8 to f32
-      linalg.yield %376 : f32
-    } -> tensor<8x32x512xf32>
-    %377 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.ffn_up.weight__q8_scale : tensor<8x512xf16>) outs(%204 : tensor<8x512xf32>) {
-    ^bb0(%in_224: f16, %out_149: f32):
-      %378 = arith.extf %in_224 : f16 to f32
-      linalg.yield %378 : f32
-    } -> tensor<8x512xf32>
-    %expanded_56 = tensor.expand_shape %377 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 512] : tensor<8x512xf32> into tensor<8x1x512xf32>
-    %379 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%375, %expanded_56 : tensor<8x32x512xf32>, tensor<8x1x512xf32>) outs(%201 : tensor<8x32x512xf32>) {
-    ^bb0(%in_225: f32, %in_226: f32, %out_150: f32):
-      %380 = arith.mulf %in_225, %in_226 : f32
-      linalg.yield %380 : f32
-    } -> tensor<8x32x512xf32>
-    %collapsed_31 = tensor.collapse_shape %379 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x512xf32> into tensor<256x512xf32>
-    %381 = linalg.matmul ins(%366, %collapsed_31 : tensor<1x256xf32>, tensor<256x512xf32>) outs(%210 : tensor<1x512xf32>) -> tensor<1x512xf32>
-    %382 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%374 : tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_227: f32, %out_151: f32):
-      %383 = arith.negf %in_227 : f32
+    %collapsed_31 = tensor.collapse_shape %373 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x512xf32> into tensor<256x512xf32>
+    %375 = linalg.matmul ins(%360, %collapsed_31 : tensor<1x256xf32>, tensor<256x512xf32>) outs(%208 : tensor<1x512xf32>) -> tensor<1x512xf32>
+    %376 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%368 : tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_211: f32, %out_145: f32):
+      %377 = arith.negf %in_211 : f32
+      linalg.yield %377 : f32
+    } -> tensor<1x512xf32>
+    %378 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%376 : tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_212: f32, %out_146: f32):
+      %379 = math.exp %in_212 : f32
+      linalg.yield %379 : f32
+    } -> tensor<1x512xf32>
+    %380 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%378 : tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_213: f32, %out_147: f32):
+      %381 = arith.addf %in_213, %cst_8 : f32
+      linalg.yield %381 : f32
+    } -> tensor<1x512xf32>
+    %382 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%368, %380 : tensor<1x512xf32>, tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_214: f32, %in_215: f32, %out_148: f32):
+      %383 = arith.divf %in_214, %in_215 : f32
       linalg.yield %383 : f32
     } -> tensor<1x512xf32>
-    %384 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%382 : tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_228: f32, %out_152: f32):
-      %385 = math.exp %in_228 : f32
+    %384 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%382, %375 : tensor<1x512xf32>, tensor<1x512xf32>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_216: f32, %in_217: f32, %out_149: f32):
+      %385 = arith.mulf %in_216, %in_217 : f32
       linalg.yield %385 : f32
     } -> tensor<1x512xf32>
-    %386 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%384 : tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_229: f32, %out_153: f32):
-      %387 = arith.addf %in_229, %cst_8 : f32
-      linalg.yield %387 : f32
-    } -> tensor<1x512xf32>
-    %388 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%374, %386 : tensor<1x512xf32>, tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_230: f32, %in_231: f32, %out_154: f32):
-      %389 = arith.divf %in_230, %in_231 : f32
+    %386 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%384 : tensor<1x512xf32>) outs(%227 : tensor<1x512xbf16>) {
+    ^bb0(%in_218: f32, %out_150: bf16):
+      %387 = arith.truncf %in_218 : f32 to bf16
+      linalg.yield %387 : bf16
+    } -> tensor<1x512xbf16>
+    %388 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%386 : tensor<1x512xbf16>) outs(%207 : tensor<1x512xf32>) {
+    ^bb0(%in_219: bf16, %out_151: f32):
+      %389 = arith.extf %in_219 : bf16 to f32
       linalg.yield %389 : f32
     } -> tensor<1x512xf32>
-    %390 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%388, %381 : tensor<1x512xf32>, tensor<1x512xf32>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_232: f32, %in_233: f32, %out_155: f32):
-      %391 = arith.mulf %in_232, %in_233 : f32
+    %expanded_55 = tensor.expand_shape %blk.1.ffn_down.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [16, 32, 256] : tensor<512x256xi8> into tensor<16x32x256xi8>
+    %390 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_55 : tensor<16x32x256xi8>) outs(%232 : tensor<16x32x256xf32>) {
+    ^bb0(%in_220: i8, %out_152: f32):
+      %391 = arith.sitofp %in_220 : i8 to f32
       linalg.yield %391 : f32
-    } -> tensor<1x512xf32>
-    %392 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%390 : tensor<1x512xf32>) outs(%229 : tensor<1x512xbf16>) {
-    ^bb0(%in_234: f32, %out_156: bf16):
-      %393 = arith.truncf %in_234 : f32 to bf16
-      linalg.yield %393 : bf16
-    } -> tensor<1x512xbf16>
-    %394 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%392 : tensor<1x512xbf16>) outs(%209 : tensor<1x512xf32>) {
-    ^bb0(%in_235: bf16, %out_157: f32):
-      %395 = arith.extf %in_235 : bf16 to f32
-      linalg.yield %395 : f32
-    } -> tensor<1x512xf32>
-    %expanded_57 = tensor.expand_shape %blk.1.ffn_down.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [16, 32, 256] : tensor<512x256xi8> into tensor<16x32x256xi8>
-    %396 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_57 : tensor<16x32x256xi8>) outs(%234 : tensor<16x32x256xf32>) {
-    ^bb0(%in_236: i8, %out_158: f32):
-      %397 = arith.sitofp %in_236 : i8 to f32
-      linalg.yield %397 : f32
     } -> tensor<16x32x256xf32>
-    %398 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.ffn_down.weight__q8_scale : tensor<16x256xf16>) outs(%237 : tensor<16x256xf32>) {
-    ^bb0(%in_237: f16, %out_159: f32):
-      %399 = arith.extf %in_237 : f16 to f32
-      linalg.yield %399 : f32
+    %392 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%blk.1.ffn_down.weight__q8_scale : tensor<16x256xf16>) outs(%235 : tensor<16x256xf32>) {
+    ^bb0(%in_221: f16, %out_153: f32):
+      %393 = arith.extf %in_221 : f16 to f32
+      linalg.yield %393 : f32
     } -> tensor<16x256xf32>
-    %expanded_58 = tensor.expand_shape %398 [[0 : i64], [1 : i64, 2 : i64]] output_shape [16, 1, 256] : tensor<16x256xf32> into tensor<16x1x256xf32>
-    %400 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%396, %expanded_58 : tensor<16x32x256xf32>, tensor<16x1x256xf32>) outs(%234 : tensor<16x32x256xf32>) {
-    ^bb0(%in_238: f32, %in_239: f32, %out_160: f32):
-      %401 = arith.mulf %in_238, %in_239 : f32
-      linalg.yield %401 : f32
+    %expanded_56 = tensor.expand_shape %392 [[0 : i64], [1 : i64, 2 : i64]] output_shape [16, 1, 256] : tensor<16x256xf32> into tensor<16x1x256xf32>
+    %394 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%390, %expanded_56 : tensor<16x32x256xf32>, tensor<16x1x256xf32>) outs(%232 : tensor<16x32x256xf32>) {
+    ^bb0(%in_222: f32, %in_223: f32, %out_154: f32):
+      %395 = arith.mulf %in_222, %in_223 : f32
+      linalg.yield %395 : f32
     } -> tensor<16x32x256xf32>
-    %collapsed_32 = tensor.collapse_shape %400 [[0 : i64, 1 : i64], [2 : i64]] : tensor<16x32x256xf32> into tensor<512x256xf32>
-    %402 = linalg.matmul ins(%394, %collapsed_32 : tensor<1x512xf32>, tensor<512x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
-    %403 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%347, %402 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_240: f32, %in_241: f32, %out_161: f32):
-      %404 = arith.addf %in_240, %in_241 : f32
+    %collapsed_32 = tensor.collapse_shape %394 [[0 : i64, 1 : i64], [2 : i64]] : tensor<16x32x256xf32> into tensor<512x256xf32>
+    %396 = linalg.matmul ins(%388, %collapsed_32 : tensor<1x512xf32>, tensor<512x256xf32>) outs(%64 : tensor<1x256xf32>) -> tensor<1x256xf32>
+    %397 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%341, %396 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_224: f32, %in_225: f32, %out_155: f32):
+      %398 = arith.addf %in_224, %in_225 : f32
+      linalg.yield %398 : f32
+    } -> tensor<1x256xf32>
+    %399 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%397, %397 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_226: f32, %in_227: f32, %out_156: f32):
+      %400 = arith.mulf %in_226, %in_227 : f32
+      linalg.yield %400 : f32
+    } -> tensor<1x256xf32>
+    %401 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%399 : tensor<1x256xf32>) outs(%37 : tensor<1x1xf32>) {
+    ^bb0(%in_228: f32, %out_157: f32):
+      %402 = arith.addf %in_228, %out_157 : f32
+      linalg.yield %402 : f32
+    } -> tensor<1x1xf32>
+    %403 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%401 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_229: f32, %out_158: f32):
+      %404 = arith.divf %in_229, %cst_6 : f32
       linalg.yield %404 : f32
-    } -> tensor<1x256xf32>
-    %405 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%403, %403 : tensor<1x256xf32>, tensor<1x256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_242: f32, %in_243: f32, %out_162: f32):
-      %406 = arith.mulf %in_242, %in_243 : f32
-      linalg.yield %406 : f32
-    } -> tensor<1x256xf32>
-    %407 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%405 : tensor<1x256xf32>) outs(%37 : tensor<1x1xf32>) {
-    ^bb0(%in_244: f32, %out_163: f32):
-      %408 = arith.addf %in_244, %out_163 : f32
-      linalg.yield %408 : f32
     } -> tensor<1x1xf32>
-    %409 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%407 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_245: f32, %out_164: f32):
-      %410 = arith.divf %in_245, %cst_6 : f32
-      linalg.yield %410 : f32
+    %405 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%403 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_230: f32, %out_159: f32):
+      %406 = arith.truncf %cst_4 : f64 to f32
+      %407 = arith.addf %in_230, %406 : f32
+      linalg.yield %407 : f32
     } -> tensor<1x1xf32>
-    %411 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%409 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_246: f32, %out_165: f32):
-      %412 = arith.truncf %cst_4 : f64 to f32
-      %413 = arith.addf %in_246, %412 : f32
+    %408 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%405 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
+    ^bb0(%in_231: f32, %out_160: f32):
+      %409 = math.rsqrt %in_231 : f32
+      linalg.yield %409 : f32
+    } -> tensor<1x1xf32>
+    %410 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%397, %408 : tensor<1x256xf32>, tensor<1x1xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_232: f32, %in_233: f32, %out_161: f32):
+      %411 = arith.mulf %in_232, %in_233 : f32
+      linalg.yield %411 : f32
+    } -> tensor<1x256xf32>
+    %412 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%410, %output_norm.weight : tensor<1x256xf32>, tensor<256xf32>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_234: f32, %in_235: f32, %out_162: f32):
+      %413 = arith.mulf %in_234, %in_235 : f32
       linalg.yield %413 : f32
-    } -> tensor<1x1xf32>
-    %414 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%411 : tensor<1x1xf32>) outs(%36 : tensor<1x1xf32>) {
-    ^bb0(%in_247: f32, %out_166: f32):
-      %415 = math.rsqrt %in_247 : f32
-      linalg.yield %415 : f32
-    } -> tensor<1x1xf32>
-    %416 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%403, %414 : tensor<1x256xf32>, tensor<1x1xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_248: f32, %in_249: f32, %out_167: f32):
-      %417 = arith.mulf %in_248, %in_249 : f32
+    } -> tensor<1x256xf32>
+    %414 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%412 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
+    ^bb0(%in_236: f32, %out_163: bf16):
+      %415 = arith.truncf %in_236 : f32 to bf16
+      linalg.yield %415 : bf16
+    } -> tensor<1x256xbf16>
+    %416 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%414 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
+    ^bb0(%in_237: bf16, %out_164: f32):
+      %417 = arith.extf %in_237 : bf16 to f32
       linalg.yield %417 : f32
     } -> tensor<1x256xf32>
-    %418 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%416, %output_norm.weight : tensor<1x256xf32>, tensor<256xf32>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_250: f32, %in_251: f32, %out_168: f32):
-      %419 = arith.mulf %in_250, %in_251 : f32
-      linalg.yield %419 : f32
-    } -> tensor<1x256xf32>
-    %420 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%418 : tensor<1x256xf32>) outs(%51 : tensor<1x256xbf16>) {
-    ^bb0(%in_252: f32, %out_169: bf16):
-      %421 = arith.truncf %in_252 : f32 to bf16
-      linalg.yield %421 : bf16
-    } -> tensor<1x256xbf16>
-    %422 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%420 : tensor<1x256xbf16>) outs(%33 : tensor<1x256xf32>) {
-    ^bb0(%in_253: bf16, %out_170: f32):
-      %423 = arith.extf %in_253 : bf16 to f32
+    %expanded_57 = tensor.expand_shape %token_embd.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 320] : tensor<256x320xi8> into tensor<8x32x320xi8>
+    %418 = tensor.empty() : tensor<8x32x320xf32>
+    %419 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_57 : tensor<8x32x320xi8>) outs(%418 : tensor<8x32x320xf32>) {
+    ^bb0(%in_238: i8, %out_165: f32):
+      %420 = arith.sitofp %in_238 : i8 to f32
+      linalg.yield %420 : f32
+    } -> tensor<8x32x320xf32>
+    %421 = tensor.empty() : tensor<8x320xf32>
+    %422 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%token_embd.weight__q8_scale : tensor<8x320xf16>) outs(%421 : tensor<8x320xf32>) {
+    ^bb0(%in_239: f16, %out_166: f32):
+      %423 = arith.extf %in_239 : f16 to f32
       linalg.yield %423 : f32
-    } -> tensor<1x256xf32>
-    %expanded_59 = tensor.expand_shape %token_embd.weight__q8 [[0 : i64, 1 : i64], [2 : i64]] output_shape [8, 32, 320] : tensor<256x320xi8> into tensor<8x32x320xi8>
-    %424 = tensor.empty() : tensor<8x32x320xf32>
-    %425 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_59 : tensor<8x32x320xi8>) outs(%424 : tensor<8x32x320xf32>) {
-    ^bb0(%in_254: i8, %out_171: f32):
-      %426 = arith.sitofp %in_254 : i8 to f32
-      linalg.yield %426 : f32
-    } -> tensor<8x32x320xf32>
-    %427 = tensor.empty() : tensor<8x320xf32>
-    %428 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%token_embd.weight__q8_scale : tensor<8x320xf16>) outs(%427 : tensor<8x320xf32>) {
-    ^bb0(%in_255: f16, %out_172: f32):
-      %429 = arith.extf %in_255 : f16 to f32
-      linalg.yield %429 : f32
     } -> tensor<8x320xf32>
-    %expanded_60 = tensor.expand_shape %428 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 320] : tensor<8x320xf32> into tensor<8x1x320xf32>
-    %430 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%425, %expanded_60 : tensor<8x32x320xf32>, tensor<8x1x320xf32>) outs(%424 : tensor<8x32x320xf32>) {
-    ^bb0(%in_256: f32, %in_257: f32, %out_173: f32):
-      %431 = arith.mulf %in_256, %in_257 : f32
-      linalg.yield %431 : f32
+    %expanded_58 = tensor.expand_shape %422 [[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 1, 320] : tensor<8x320xf32> into tensor<8x1x320xf32>
+    %424 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%419, %expanded_58 : tensor<8x32x320xf32>, tensor<8x1x320xf32>) outs(%418 : tensor<8x32x320xf32>) {
+    ^bb0(%in_240: f32, %in_241: f32, %out_167: f32):
+      %425 = arith.mulf %in_240, %in_241 : f32
+      linalg.yield %425 : f32
     } -> tensor<8x32x320xf32>
-    %collapsed_33 = tensor.collapse_shape %430 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x320xf32> into tensor<256x320xf32>
-    %432 = tensor.empty() : tensor<1x320xf32>
-    %433 = linalg.fill ins(%cst : f32) outs(%432 : tensor<1x320xf32>) -> tensor<1x320xf32>
-    %434 = linalg.matmul ins(%422, %collapsed_33 : tensor<1x256xf32>, tensor<256x320xf32>) outs(%433 : tensor<1x320xf32>) -> tensor<1x320xf32>
-    func.return %434, %125, %131, %311, %313 : tensor<1x320xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>
+    %collapsed_33 = tensor.collapse_shape %424 [[0 : i64, 1 : i64], [2 : i64]] : tensor<8x32x320xf32> into tensor<256x320xf32>
+    %426 = tensor.empty() : tensor<1x320xf32>
+    %427 = linalg.fill ins(%cst : f32) outs(%426 : tensor<1x320xf32>) -> tensor<1x320xf32>
+    %428 = linalg.matmul ins(%416, %collapsed_33 : tensor<1x256xf32>, tensor<256x320xf32>) outs(%427 : tensor<1x320xf32>) -> tensor<1x320xf32>
+    func.return %428, %inserted_slice, %inserted_slice_1, %inserted_slice_2, %inserted_slice_3 : tensor<1x320xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>
   }
 }

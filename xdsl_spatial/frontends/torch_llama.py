@@ -31,11 +31,15 @@ of the architecture and size).
 What each step computes is `llama.py`'s graph (llama.cpp's): a product's input is
 rounded to bf16 (the chip holds activations in bf16), RMSNorm, RoPE on consecutive
 pairs, grouped-query attention over a KV cache kept as `llama.py` keeps it (keys
-`n_kv x head_dim x C`, values `n_kv x C x head_dim`), SwiGLU, the LM head. The cache
-update at a run-time position is a select against the positions (`torch.where` of
-`arange(C) == pos`): torch.export makes a tensor-indexed write (`index_put`,
-`slice_scatter` at `pos.item()`) a scatter or a dynamic shape, which linalg on
-tensors does not hold, while the select is one elementwise generic.
+`n_kv x head_dim x C`, values `n_kv x C x head_dim`), SwiGLU, the LM head. A decode
+step writes its key and value at the run-time position with
+`torch.slice_scatter(cache, new, axis, p, p + 1)` of `p = pos.item()`, its bounds
+stated with `torch._check`: torch-mlir exports it as the emitted model's
+`tensor.insert_slice` at that offset, after a `cf.assert` per bound. (A tensor-indexed
+write, `cache.index_put((pos,), new)` or `cache[pos] = new`, exports as
+`tm_tensor.scatter`, torch-mlir's own dialect, which linalg on tensors does not hold.)
+The prefill writes its m positions from 0 with a `torch.cat` of its keys and zeros
+(`tensor.concat`).
 
 Needs the `[torch]` extra (`pip install -e '.[torch]'`).
 """
@@ -136,11 +140,13 @@ class LlamaStep(torch.nn.Module):
         return o.permute(2, 0, 1, 3).reshape(m, c.q_dim).to(torch.bfloat16)
 
     def _write(self, cache: torch.Tensor, new: torch.Tensor, axis: int, pos: torch.Tensor):
-        """`new` (one position on `axis`) written into `cache` at `pos`."""
-        shape = [1] * cache.dim()
-        shape[axis] = self.positions
-        at = torch.arange(self.positions, dtype=torch.int32).reshape(shape) == pos
-        return torch.where(at, new, cache)
+        """`new` (one position on `axis`) written into `cache` at `pos`: torch-mlir
+        exports it as `tensor.insert_slice` at the run-time offset, after `cf.assert`s
+        of the bounds `torch._check` states."""
+        p = pos.item()
+        torch._check(p >= 0)
+        torch._check(p < self.positions)
+        return torch.slice_scatter(cache, new, axis, p, p + 1)
 
     def _start(self, new: torch.Tensor, axis: int) -> torch.Tensor:
         """A cache holding `new` (the prompt's m positions on `axis`) from position 0."""
