@@ -19,7 +19,10 @@ runs the body once, over the whole iteration space:
   output argument only as the one operand of a combining op (`addf`/`addi`: sum,
   `mulf`/`muli`: product, `maximumf`, `maxnumf`, `minimumf`, `minnumf`, `maxsi`,
   `minsi`, `maxui`, `minui`, `andi`, `ori`, `xori`); the other operand is reduced over
-  the reduction loops and combined once with the initial output. A sum of products
+  the reduction loops and combined once with the initial output. An output that keeps
+  the index of another's maximum (`select(cmpf ogt(v, max), index, out)`, torch's `max`
+  with its index) is that maximum's first position along its one reduction loop. A
+  sum of products
   (`out + a * b * ...`) is a contraction: factors that depend on fewer loops are
   multiplied into the others, and two factors left are one batched BLAS matmul
   (more, `np.einsum`), so the product over the whole space is never made.
@@ -35,7 +38,8 @@ Refused at prepare time, with a `KernelError` naming the op and the reason: memr
 operands, dynamic shapes, symbols in maps, an index a map reaches outside its
 operand, a body op that is not elementwise (or has regions), a reduction whose body
 reads its output other than as a combiner's operand, an output map that is not a
-permutation of the parallel loops, and a body value that would span more than
+permutation of the parallel loops (a size-1 axis may be indexed by the constant 0, as
+a `keepdim` reduction writes), and a body value that would span more than
 `MAX_SPACE_ELEMENTS` elements of the iteration space. Nothing runs element by
 element.
 
