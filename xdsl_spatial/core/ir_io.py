@@ -49,7 +49,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
-    DenseResourceAttr,
     FileLineColLoc,
     Float16Type,
     Float32Type,
@@ -442,11 +441,10 @@ def parse_module(text: str, name: str = "<input>", ctx: Context | None = None) -
     check_source(text, name)
     ctx = ctx or make_context()
     module = SourceParser(ctx, text, name).parse_module()
-    for op in resources.resource_constants(module):
-        try:
-            op.properties["value"] = resources.dense_of(cast(DenseResourceAttr, op.value), ctx)
-        except resources.ResourceError as e:
-            raise op_error(op, str(e)) from None
+    try:
+        resources.materialize(module, ctx)
+    except resources.ResourceError as e:
+        raise op_error(cast(Operation, e.op), str(e)) from None
     verify_module(module)
     return module
 

@@ -60,7 +60,9 @@ ALIGNMENT_BYTES = 4
 
 class ResourceError(ValueError):
     """A `dense_resource` whose blob is missing or does not hold its tensor. The
-    message names the resource."""
+    message names the resource; `op` is the constant holding it, when known."""
+
+    op: Operation | None = None
 
 
 def builtin_dialect() -> Dialect:
@@ -160,4 +162,8 @@ def materialize(module: ModuleOp, ctx: Context | None = None) -> None:
     for op in resource_constants(module):
         value = op.value
         assert isinstance(value, DenseResourceAttr)
-        op.properties["value"] = dense_of(value, ctx)
+        try:
+            op.properties["value"] = dense_of(value, ctx)
+        except ResourceError as e:
+            e.op = op
+            raise
