@@ -271,6 +271,11 @@ def test_spatial_generate_runs_a_given_module(tiny, capsys):
     )
     assert code == 1
     assert "--context 32: the module's cache has 24 positions" in capsys.readouterr().err
+    code = spatial_generate.main(
+        [str(tiny), "--tokens", "5,6", "--module", str(EXPORTS / "llama_tiny.mlir")]
+    )
+    assert code == 1
+    assert "the prompt has 2 tokens; the module's @prefill takes 3" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------------------

@@ -228,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    from xdsl_spatial.frontends.generation import generate, load_model, module_positions
+    from xdsl_spatial.frontends.generation import generate, load_model, module_sizes
     from xdsl_spatial.frontends.llama import MAX_PREFILL, ModelError, read_config
     from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
     from xdsl_spatial.interpreters.runner import RunError
@@ -255,10 +255,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.module is not None:
             with open(args.module) as f:
                 text = f.read()
-            positions = module_positions(text)
+            prefill, positions = module_sizes(text)
             if args.context is not None and args.context != positions:
                 raise ModelError(
                     f"--context {args.context}: the module's cache has {positions} positions"
+                )
+            if len(prompt) != prefill:
+                raise ModelError(
+                    f"the prompt has {len(prompt)} tokens; the module's @prefill takes {prefill}"
                 )
             args.context = positions
         if args.context is None:

@@ -242,19 +242,21 @@ def load_model(
     return Model(config, module, weights, prompt_len, positions, lower, decisions, lower_s, chips)
 
 
+_PREFILL_TOKENS = re.compile(r"func\.func @prefill\(%tokens: tensor<(\d+)xi32>")
 _CACHE_ARG = re.compile(r"%blk\.0\.cache_k: tensor<\d+x\d+x(\d+)xf32>")
 
 
-def module_positions(text: str) -> int:
-    """The cache positions of a model module's `@decode` (its first key cache's last
-    axis), read from its text before it is parsed."""
-    found = _CACHE_ARG.search(text)
-    if found is None:
+def module_sizes(text: str) -> tuple[int, int]:
+    """The prompt length of a model module's `@prefill` and the cache positions of its
+    `@decode` (its first key cache's last axis), read from its text before the seconds
+    parsing takes (`check_signatures` checks the whole signature once it is parsed)."""
+    tokens, cache = _PREFILL_TOKENS.search(text), _CACHE_ARG.search(text)
+    if tokens is None or cache is None:
         raise ModelError(
-            "the module's @decode has no argument %blk.0.cache_k (n_kv x head_dim x positions): "
-            "not a model module"
+            "not a model module: it needs @prefill(%tokens: tensor<M x i32>, ...) and "
+            "@decode's %blk.0.cache_k (n_kv x head_dim x positions)"
         )
-    return int(found.group(1))
+    return int(tokens.group(1)), int(cache.group(1))
 
 
 def greedy(logits: np.ndarray) -> int:
