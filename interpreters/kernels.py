@@ -40,6 +40,7 @@ Preparer = Callable[[Any], Kernel]
 
 KERNEL_MODULES = (
     "xdsl_spatial.interpreters.arith",
+    "xdsl_spatial.interpreters.cf",
     "xdsl_spatial.interpreters.dense",
     "xdsl_spatial.interpreters.linalg",
     "xdsl_spatial.interpreters.math",

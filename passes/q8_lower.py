@@ -1625,18 +1625,21 @@ def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
     )
 
 
-def raise_and_lower(module: ModuleOp, **options: Any) -> tuple[list[RaiseDecision], list[Decision]]:
+def raise_and_lower(
+    module: ModuleOp, ctx: Context | None = None, **options: Any
+) -> tuple[list[RaiseDecision], list[Decision]]:
     """What `q8-lower` does to `module`, in place: raise the frontend forms `q8-raise`
     recognises, then lower every Q8_0 matmul; what each step decided (the raise's
     decisions, then one per matmul). `options`: the fields of `TargetOptions` and of
-    `ParallelOptions`, checked before anything is rewritten."""
+    `ParallelOptions`, checked before anything is rewritten; `ctx`: the context that
+    parsed the module (its `dense_resource` blobs)."""
     known = {f.name for cls in (TargetOptions, ParallelOptions) for f in dataclasses.fields(cls)}
     if unknown := sorted(set(options) - known):
         raise TypeError(f"lower_q8: unknown options {', '.join(unknown)}")
     parallel = ParallelOptions(**_options(ParallelOptions, options))
     parallel.check()
     target = resolve_target(module, **_options(TargetOptions, options))
-    raised = raise_q8(module)
+    raised = raise_q8(module, ctx)
     pattern = LowerQ8Matmul(target, parallel)
     PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
     return raised, pattern.decisions
@@ -1690,7 +1693,7 @@ class Q8LowerPass(ParallelOptions, TargetOptions, ModulePass):
             for cls in (TargetOptions, ParallelOptions)
             for f in dataclasses.fields(cls)
         }
-        raised, decisions = raise_and_lower(op, **options)
+        raised, decisions = raise_and_lower(op, ctx, **options)
         if self.report:
             for d in (*raised, *decisions):
                 print(d.line(), file=sys.stderr)

@@ -34,6 +34,7 @@ from xdsl_spatial.frontends.generation import (
     Sampler,
     generate,
     load_model,
+    module_sizes,
 )
 from xdsl_spatial.frontends.gguf_io import GGUFError
 from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
@@ -147,6 +148,13 @@ def _parser() -> argparse.ArgumentParser:
         "smaller): prompt + steps must fit",
     )
     p.add_argument(
+        "--module",
+        help="run this module instead of building the model: one with the built model's "
+        "@prefill and @decode, arguments and results (e.g. the PyTorch model exported by "
+        "torch-mlir: spatial-gguf --emit-model --frontend torch); its @prefill sets --batch "
+        "and its caches --context",
+    )
+    p.add_argument(
         "--requantize",
         action="store_true",
         help="re-quantise non-Q8_0 weights to Q8_0 with GGML's rule (prints the error it costs)",
@@ -233,6 +241,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise cli.UsageError("--distributed ray runs the compiled engine; drop --engine")
     if args.chat and args.prompt is None:
         raise cli.UsageError("--chat renders a --prompt with the chat template; give --prompt")
+    if args.module is not None and args.chips > 1:
+        raise cli.UsageError("--module runs on one chip; drop --chips")
     if args.batch > MAX_PREFILL:
         raise cli.UsageError(f"argument --batch: a prefill reads 1 to {MAX_PREFILL} tokens")
     cli.check_output_path(args.outputs, "--outputs")
@@ -287,6 +297,7 @@ def _timings(model: Model, run: Generation, load_s: float, first_s: float | None
         "read": "reading",
         "bind": "binding",
         "build": "building",
+        "parse": "parsing the module",
         "lower": "q8-lower",
         "compile": "compiling",
     }
@@ -324,6 +335,20 @@ def _prompt_ids(args: argparse.Namespace, vocab: Vocabulary | None) -> list[int]
     return vocab.encode(text)
 
 
+def _module_text(args: argparse.Namespace) -> str | None:
+    """--module's text; its `@prefill` sets `--batch` and its caches `--context`."""
+    if args.module is None:
+        return None
+    text = cli.read_text(args.module, "--module")
+    batch, positions = module_sizes(text)
+    if args.context is not None and args.context != positions:
+        raise ModelError(
+            f"--context {args.context}: the module's caches have {positions} positions"
+        )
+    args.batch, args.context = batch, positions
+    return text
+
+
 def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> int:
     out = sys.stdout
     vocab: Vocabulary | None = None
@@ -352,6 +377,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         if bad:
             raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{config.vocab - 1})")
 
+    text = _module_text(args)
     lower = not args.no_lower
     use_cache = not args.no_cache and args.distributed == "local"
     model = load_model(
@@ -365,6 +391,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         cache=use_cache,
         check=check,
         engine=args.engine,
+        text=text,
     )
     if args.batch > model.positions:
         raise ModelError(
@@ -443,6 +470,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
             progress=progress,
             config=model.config,
             weights=model.weights,
+            text=text,
         )
         other = generate(
             plain,

@@ -76,6 +76,14 @@ def _parser() -> argparse.ArgumentParser:
         help="with --emit-model: positions of the KV cache (default 256, or the model's "
         "context length if smaller)",
     )
+    p.add_argument(
+        "--frontend",
+        choices=("mlir", "torch"),
+        help="with --emit-model: who writes the model: mlir (default; the MLIR text "
+        "written directly, xdsl_spatial.frontends.llama) or torch (the same model written "
+        "in PyTorch, xdsl_spatial.frontends.torch_llama, exported by torch-mlir; needs the "
+        "[torch] extra); both have the same functions, arguments and results",
+    )
     p.add_argument("-o", "--output", help="write the module here instead of stdout")
     return p
 
@@ -194,6 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(args: argparse.Namespace) -> int:
     if args.emit_model:
         return _emit_model(args)
+    if args.frontend is not None:
+        raise cli.UsageError("--frontend needs --emit-model")
     if not args.emit and any(
         v is not None
         for v in (
@@ -230,13 +240,24 @@ def _emit_model(args: argparse.Namespace) -> int:
     from xdsl_spatial.frontends.llama import ModelError, build_model, describe, read_config
 
     cli.check_output_path(args.output, "-o")
+    export_model = None
+    if args.frontend == "torch":
+        try:
+            from xdsl_spatial.frontends.torch_llama import export_model
+        except ImportError as e:
+            raise cli.ToolError(
+                f"--frontend torch needs torch and torch-mlir ({e}); pip install -e '.[torch]'"
+            ) from None
     try:
         reader = open_gguf(args.file)
         config = read_config(reader, args.file)
         positions = args.context or config.default_positions()
         batch = args.batch or 1
-        module = build_model(config, batch, positions)
-        text = f"// {describe(config, batch, positions, args.file)}\n{module!s}\n"
+        if export_model is not None:
+            text = export_model(config, batch, positions, args.file)
+        else:
+            module = build_model(config, batch, positions)
+            text = f"// {describe(config, batch, positions, args.file)}\n{module!s}\n"
     except (GGUFError, ModelError) as e:
         raise cli.ToolError(str(e)) from None
     with cli.atomic_write(args.output, "w", option="-o") as f:

@@ -2,7 +2,7 @@
 
 from xdsl.universe import Universe
 
-from xdsl_spatial.dialects import linalg_mixed
+from xdsl_spatial.dialects import linalg_extra, linalg_mixed
 
 
 def _q8():
@@ -30,8 +30,10 @@ def _q8_raise():
 
 
 # Loading the universe is what every xdsl-opt run does first, so the mixed-precision
-# `linalg.matmul` is understood even by modules that never mention q8 or spatial.
+# `linalg.matmul` and the named ops torch-mlir prints (`linalg.batch_matmul`) are
+# understood even by modules that never mention q8 or spatial.
 linalg_mixed.install()
+linalg_extra.install()
 
 SPATIAL_UNIVERSE = Universe(
     all_dialects={"q8": _q8, "spatial": _spatial},

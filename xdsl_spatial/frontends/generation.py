@@ -30,6 +30,8 @@ With `cache=True` (or a directory) `load_model` keeps what it made on disk
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +48,7 @@ from xdsl_spatial.frontends.llama import (
     ModelError,
     build_model,
     cache_shapes,
+    check_signatures,
     read_config,
     weight_args,
 )
@@ -325,13 +328,17 @@ def load_model(
     cache: bool | str | Path = False,
     check: Check | None = None,
     engine: str = "compiled",
+    text: str | None = None,
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
     config's `default_positions`), every product split over `chips` chips
     (`llama.ROW_SPLIT`). An open `reader`, and the `config` and bound `weights` of a
     model of the same file, are reused. The file is read (and its reader, which holds
-    all its metadata, let go) before the module is built.
+    all its metadata, let go) before the module is built. `text` is a module to run
+    instead of the built one (e.g. the PyTorch model torch-mlir exported,
+    `spatial-gguf --emit-model --frontend torch`): its functions must have the built
+    model's arguments and results for this batch and cache (`llama.check_signatures`).
 
     With `cache` (True: `model_cache.cache_dir()`; or a directory), the model is
     compiled whole and kept on disk, keyed by the file and the options; a later load
@@ -352,6 +359,7 @@ def load_model(
             lower=lower,
             requantize=requantize,
             chips=chips,
+            module=None if text is None else hashlib.sha256(text.encode()).hexdigest(),
         )
         t0 = time.perf_counter()
         progress("reading the model from the cache")
@@ -394,10 +402,21 @@ def load_model(
         weights = bind_model(reader, str(path), config, requantize=requantize, on_requantize=cost)
         seconds["bind"] = time.perf_counter() - t0
     reader = None
-    progress(f"building the model ({config.n_layer} layers, {len(config.products())} products)")
-    t0 = time.perf_counter()
-    module = build_model(config, batch, positions, chips=chips)
-    seconds["build"] = time.perf_counter() - t0
+    if text is None:
+        progress(f"building the model ({config.n_layer} layers, {len(config.products())} products)")
+        t0 = time.perf_counter()
+        module = build_model(config, batch, positions, chips=chips)
+        seconds["build"] = time.perf_counter() - t0
+    else:
+        from xdsl_spatial.core.ir_io import parse_module
+
+        if chips > 1:
+            raise ModelError("a given module runs on one chip (its products carry no split)")
+        progress(f"parsing the module ({config.n_layer} layers)")
+        t0 = time.perf_counter()
+        module = parse_module(text, "<module>")
+        check_signatures(config, module, batch, positions)
+        seconds["parse"] = time.perf_counter() - t0
     decisions: list[Any] = []
     lower_s = 0.0
     if lower:
@@ -435,6 +454,23 @@ def load_model(
         model_cache.store(where, key, kept)
         seconds["cache"] = time.perf_counter() - t0
     return model
+
+
+_PREFILL_TOKENS = re.compile(r"func\.func @prefill\(%tokens: tensor<(\d+)xi32>")
+_CACHE_ARG = re.compile(r"%blk\.0\.cache_k: tensor<\d+x\d+x(\d+)xf32>")
+
+
+def module_sizes(text: str) -> tuple[int, int]:
+    """The tokens a model module's `@prefill` takes a call and the positions of its
+    caches (the first key cache's last axis), read from its text before the seconds
+    parsing takes (`check_signatures` checks the whole signature once it is parsed)."""
+    tokens, cache = _PREFILL_TOKENS.search(text), _CACHE_ARG.search(text)
+    if tokens is None or cache is None:
+        raise ModelError(
+            "not a model module: it needs @prefill(%tokens: tensor<M x i32>, ...) and "
+            "@decode's %blk.0.cache_k (n_kv x head_dim x positions)"
+        )
+    return int(tokens.group(1)), int(cache.group(1))
 
 
 def greedy(logits: np.ndarray) -> int:

@@ -894,19 +894,71 @@ def _collapse(
     )
 
 
-def _function(c: LlamaConfig, name: str, m: int, positions: int, chips: int = 1) -> func.FuncOp:
-    """A step of `m` tokens: `@prefill` (a chunk of the prompt) or `@decode` (m = 1)."""
+def signature(
+    c: LlamaConfig, m: int, positions: int
+) -> tuple[list[tuple[str, TensorType[Attribute]]], list[TensorType[Attribute]]]:
+    """A step's arguments (name, type) and result types: the tokens (m of them), the
+    position of the first, the weights (`weight_args`) and the caches; the logits and
+    the caches."""
     cache_types = [_ty(s, "f32") for s in cache_shapes(c, positions)]
     params = [("tokens", _ty((m,), "i32")), ("pos", _ty((1,), "i32"))]
     params += [(name, _ty(shape, elem)) for name, shape, elem in weight_args(c)]
     params += list(zip(cache_names(c), cache_types))
+    return params, [_ty((m, c.vocab), "f32"), *cache_types]
+
+
+def check_signatures(c: LlamaConfig, module: ModuleOp, prefill: int, positions: int) -> None:
+    """That `module` has `@prefill` and `@decode` with the built model's arguments
+    (names and types) and results, for a prefill of `prefill` tokens and a cache of
+    `positions` (a `ModelError` naming the first difference)."""
+    funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)}
+    for name, m in (("prefill", prefill), ("decode", 1)):
+        f = funcs.get(name)
+        if f is None:
+            raise ModelError(f"the module has no function @{name}")
+        params, results = signature(c, m, positions)
+        args = f.body.block.args
+        if len(args) != len(params):
+            raise ModelError(
+                f"@{name} takes {len(args)} arguments; the model's takes {len(params)}"
+            )
+        for i, (arg, (want, t)) in enumerate(zip(args, params, strict=True)):
+            if arg.name_hint != want or arg.type != t:
+                raise ModelError(
+                    f"@{name}'s argument #{i} is %{arg.name_hint}: {arg.type}; the model's is "
+                    f"%{want}: {t} (a prefill of {prefill} tokens, a cache of {positions} positions)"
+                )
+        got = list(f.function_type.outputs.data)
+        if got != results:
+            raise ModelError(
+                f"@{name} returns ({', '.join(map(str, got))}); the model's returns "
+                f"({', '.join(map(str, results))})"
+            )
+
+
+def _function(c: LlamaConfig, name: str, m: int, positions: int, chips: int = 1) -> func.FuncOp:
+    """A step of `m` tokens: `@prefill` (a chunk of the prompt) or `@decode` (m = 1)."""
+    params, results = signature(c, m, positions)
     f = _Func(params)
     graph = _Graph(c, f, m, positions, chips)
     caches = [f.args[n] for n in cache_names(c)]
     logits, new_caches = graph.step(f.args["tokens"], f.args["pos"], caches)
     f.builder.insert(func.ReturnOp(logits, *new_caches))
-    results = [_ty((m, c.vocab), "f32"), *cache_types]
     return func.FuncOp(name, ([t for _, t in params], results), Region(f.block))
+
+
+def check_step(c: LlamaConfig, prefill: int, positions: int) -> None:
+    """A prefill of `prefill` tokens and a cache of `positions` the model can take."""
+    if not 1 <= prefill <= MAX_PREFILL:
+        raise ModelError(f"a prefill takes 1 to {MAX_PREFILL} tokens, got {prefill}")
+    if prefill > positions:
+        raise ModelError(
+            f"a prefill of {prefill} tokens does not fit a cache of {positions} positions"
+        )
+    if positions > c.context_length:
+        raise ModelError(
+            f"a cache of {positions} positions exceeds the model's context length {c.context_length}"
+        )
 
 
 def describe(c: LlamaConfig, prefill: int, positions: int, source: str = "", chips: int = 1) -> str:
@@ -931,16 +983,7 @@ def build_model(
     KV cache of `positions` positions (or only those of `functions`), built op by op.
     Over `chips` chips (more than one), every product's weight is annotated with its
     split over the 1-d grid `@chips` (`ROW_SPLIT`), for `q8-lower` to lower per chip."""
-    if not 1 <= prefill <= MAX_PREFILL:
-        raise ModelError(f"a prefill takes 1 to {MAX_PREFILL} tokens, got {prefill}")
-    if prefill > positions:
-        raise ModelError(
-            f"a prefill of {prefill} tokens does not fit a cache of {positions} positions"
-        )
-    if positions > c.context_length:
-        raise ModelError(
-            f"a cache of {positions} positions exceeds the model's context length {c.context_length}"
-        )
+    check_step(c, prefill, positions)
     if chips < 1:
         raise ModelError(f"the chips are at least 1, got {chips}")
     if chips > 1:
