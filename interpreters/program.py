@@ -70,7 +70,7 @@ from xdsl_spatial.interpreters.layout import (
 )
 from xdsl_spatial.interpreters.siblings import sibling_run, sibling_steps
 from xdsl_spatial.interpreters.stages import Shape, StageEval, map_offsets
-from xdsl_spatial.interpreters.traffic import ProgramTraffic
+from xdsl_spatial.interpreters.traffic import ProgramTraffic, is_weight_values, move_bytes
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
@@ -368,7 +368,7 @@ class ProgramCompiler(LoopCompiling):
             slot, slot, o.tensor_name.data, h.dims, padded, dt, source, values, Role(h.role.data)
         )
         self.tensor[o.result] = spec
-        if o.repack is not None and "values" in o.repack.data:
+        if is_weight_values(o):
             self.record.weight_elems = h.dims[0] * h.dims[1]
         uses = [u.operation for u in o.result.uses]
         spec.stores = sum(1 for u in uses if isinstance(u, StoreOp) and u.tensor is o.result)
@@ -446,8 +446,7 @@ class ProgramCompiler(LoopCompiling):
         return t, first, tiles
 
     def moved(self, o: _TileMoveOp, t: TensorSpec) -> int:
-        bh, bw = o.block_shape
-        return self.items * bh * bw * self.tile[0] * self.tile[1] * t.dtype.itemsize * o.repeat.data
+        return move_bytes(o, self.op, o.repeat.data)
 
     def load(self, o: LoadOp, want: Lead, loop: KLoopOp | None) -> None:
         t, first, _ = self.origins(o, want, loop, "load")

@@ -61,7 +61,12 @@ from xdsl_spatial.dialects.spatial import (
     _TileMoveOp,
     linear_form,
 )
-from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
+from xdsl_spatial.interpreters.traffic import (
+    ProgramTraffic,
+    Traffic,
+    is_weight_values,
+    move_bytes,
+)
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
@@ -182,7 +187,7 @@ class SpatialReference(InterpreterFunctions):
             data[:rows, :cols] = a
         elif op.values is not None:
             data[:rows, :cols] = dense_values(op.values)
-        if op.repack is not None and "values" in op.repack.data:
+        if is_weight_values(op):
             self.running[-1].weight_elems = rows * cols
         role = Role(h.role.data)
         initial = data.copy() if role in (Role.OUTPUT, Role.STATE) else data
@@ -246,9 +251,7 @@ class SpatialReference(InterpreterFunctions):
 
     def _count(self, op: _TileMoveOp, t: Tensor) -> int:
         """Bytes one run of the move moves for all items: whole tiles."""
-        program = program_of(op)
-        bh, bw = op.block_shape
-        return program.num_items * bh * bw * program.target.tile_elems * t.data.itemsize
+        return move_bytes(op, program_of(op))
 
     @impl(LoadOp)
     def run_load(self, interpreter: Interpreter, op: LoadOp, args: tuple[Any, ...]):
