@@ -43,7 +43,7 @@ from typing import cast
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context
-from xdsl.dialects import arith, linalg, math, tensor
+from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -57,6 +57,8 @@ from xdsl.dialects.builtin import (
     f32,
     i64,
 )
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -71,8 +73,8 @@ from xdsl.pattern_rewriter import (
 from xdsl_spatial.core.quant import Q8_BLOCK, Q8_MAX
 from xdsl_spatial.dialects.q8 import DequantizeOp, QuantizeOp
 
-PAR = linalg.IteratorTypeAttr.parallel()
-RED = linalg.IteratorTypeAttr.reduction()
+PAR = IteratorTypeAttr.parallel()
+RED = IteratorTypeAttr.reduction()
 
 
 def _maps(*maps: AffineMap) -> list[AffineMapAttr]:
@@ -103,10 +105,10 @@ def generic(
     ins: list[SSAValue],
     outs: list[SSAValue],
     maps: list[AffineMap],
-    iterators: list[linalg.IteratorTypeAttr],
+    iterators: list[IteratorTypeAttr],
     body: Block,
-) -> linalg.GenericOp:
-    return linalg.GenericOp(
+) -> GenericOp:
+    return GenericOp(
         ins,
         outs,
         Region(body),
@@ -134,7 +136,7 @@ class DequantizePattern(RewritePattern):
         body = Block(arg_types=[_element(op.values), _element(op.scales), out_t.element_type])
         with ImplicitBuilder(body) as (v, d, _):
             w = arith.MulfOp(to_f32(v), to_f32(d)).result
-            linalg.YieldOp(from_f32(w, out_t.element_type))
+            YieldOp(from_f32(w, out_t.element_type))
         block_row = AffineMap(2, 0, (AffineExpr.dimension(0) // Q8_BLOCK, AffineExpr.dimension(1)))
         gen = generic(
             [op.values, op.scales],
@@ -183,12 +185,12 @@ class QuantizePattern(RewritePattern):
         amax_t = TensorType(f32, (nb, n))
         zero = arith.ConstantOp(FloatAttr(0.0, f32))
         amax_empty = tensor.EmptyOp([], amax_t)
-        amax_init = linalg.FillOp((zero.result,), (amax_empty.tensor,), (amax_t,))
+        amax_init = FillOp((zero.result,), (amax_empty.tensor,), (amax_t,))
         ops += [zero, amax_empty, amax_init]
         body = Block(arg_types=[elem, f32])
         with ImplicitBuilder(body) as (x, acc):
             a = math.AbsFOp(to_f32(x)).result
-            linalg.YieldOp(arith.MaximumfOp(acc, a).result)
+            YieldOp(arith.MaximumfOp(acc, a).result)
         amax = generic(
             [blocks.result],
             [amax_init.res[0]],
@@ -207,7 +209,7 @@ class QuantizePattern(RewritePattern):
             zero_f = arith.ConstantOp(FloatAttr(0.0, f32)).result
             inv = arith.DivfOp(arith.ConstantOp(FloatAttr(1.0, f32)), d).result
             is_zero = arith.CmpfOp(d, zero_f, "oeq").result
-            linalg.YieldOp(from_f32(d, scale_t), arith.SelectOp(is_zero, zero_f, inv).result)
+            YieldOp(from_f32(d, scale_t), arith.SelectOp(is_zero, zero_f, inv).result)
         scales = generic(
             [amax.res[0]],
             [d_empty.tensor, id_empty.tensor],
@@ -224,7 +226,7 @@ class QuantizePattern(RewritePattern):
         body = Block(arg_types=[elem, f32, i8])
         with ImplicitBuilder(body) as (x, inv, _):
             r = math.RoundOp(arith.MulfOp(to_f32(x), inv)).result
-            linalg.YieldOp(arith.FPToSIOp(r, i8).result)
+            YieldOp(arith.FPToSIOp(r, i8).result)
         values = generic(
             [blocks.result, scales.res[1]],
             [q_empty.tensor],

@@ -1,0 +1,102 @@
+"""
+The native engine: a function compiled by upstream MLIR and LLVM, run as machine code.
+
+```python
+exe = compile_native(fn)          # prepare, lower, JIT (or load from the cache)
+result = exe(x, q, s)             # .outputs, .traffic, as the other engines give them
+```
+
+`prepare.py` converts the function to upstream dialects (`convert-spatial-to-linalg`,
+`convert-q8-to-linalg`) and outlines it into kernels; `jit.py` lowers it with
+upstream's passes and JITs it; `call.py` binds numpy arrays to memref descriptors;
+`cache.py` keeps the machine code on disk. The traffic of each call is what its
+programs move, known from the IR (`traffic.program_traffic`), the same numbers the
+other engines count while they run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import TensorType
+
+from xdsl_spatial.interpreters.executable import Execution
+from xdsl_spatial.interpreters.native.call import Caller, Slot
+from xdsl_spatial.interpreters.native.jit import (
+    OPT_LEVEL,
+    JitError,
+    NativeUnavailable,
+    bindings,
+    lower_to_llvm,
+)
+from xdsl_spatial.interpreters.native.prepare import Prepared, PrepareError, prepare
+from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
+from xdsl_spatial.interpreters.values import numpy_dtype
+
+__all__ = [
+    "JitError",
+    "NativeExecutable",
+    "NativeUnavailable",
+    "PrepareError",
+    "compile_native",
+]
+
+
+def _slot(t: Any, what: str) -> Slot:
+    if not isinstance(t, TensorType):
+        raise PrepareError(f"{what} is {t}: the native engine passes tensors only")
+    tt = cast(TensorType[Any], t)
+    shape = tuple(tt.get_shape())
+    if any(d < 0 for d in shape):
+        raise PrepareError(f"{what} is {t}: the native engine needs static shapes")
+    return Slot(shape, numpy_dtype(tt.element_type))
+
+
+@dataclass
+class NativeExecutable:
+    """A function compiled to machine code: call it on arrays of its argument types."""
+
+    name: str
+    prepared: Prepared
+    engine: Any
+    """The `ExecutionEngine` holding the code (kept alive while this is)."""
+    caller: Caller
+
+    @property
+    def arity(self) -> int:
+        return len(self.caller.ins)
+
+    def __call__(self, *arrays: Any) -> Execution:
+        if len(arrays) != self.arity:
+            raise TypeError(f"@{self.name} takes {self.arity} arguments, got {len(arrays)}")
+        outs = self.caller([np.asarray(a) for a in arrays])
+        traffic = Traffic([_copy(p) for p in self.prepared.programs])
+        return Execution(outs, traffic)
+
+
+def _copy(p: ProgramTraffic) -> ProgramTraffic:
+    return ProgramTraffic(
+        p.name, p.kind, p.items, p.local_mem, dict(p.loaded), dict(p.stored), p.weight_elems, p.chip
+    )
+
+
+def compile_native(fn: func.FuncOp) -> NativeExecutable:
+    """`fn` (verified, one block, tensors in and out) as machine code for this host."""
+    _, _, execution_engine = bindings()
+    name = fn.sym_name.data
+    ins = [_slot(t, f"@{name}'s argument #{i}") for i, t in enumerate(fn.function_type.inputs)]
+    outs = [_slot(t, f"@{name}'s result #{i}") for i, t in enumerate(fn.function_type.outputs)]
+    prepared = prepare(fn)
+    module = lower_to_llvm(prepared.text)
+    with module.context:
+        try:
+            engine = execution_engine.ExecutionEngine(module, opt_level=OPT_LEVEL)
+        except RuntimeError as e:
+            raise JitError(f"@{name}: LLVM could not compile it: {e}") from None
+        address = engine.raw_lookup(f"_mlir_ciface_{name}")
+    if not address:
+        raise JitError(f"@{name}: the JIT has no entry point for it")
+    return NativeExecutable(name, prepared, engine, Caller(address, ins, outs))

@@ -1,0 +1,176 @@
+"""
+A function made ready for upstream MLIR: every op that computes in a function of its
+own, identical functions kept once.
+
+```python
+mod = outline(fn)          # a new module; `fn` is left as it is
+print(mod.entry, [f.sym_name.data for f in mod.kernels])
+```
+
+The entry (`@decode`, say) keeps the ops that only name or reshape values (scalar
+constants, `tensor.empty`, `tensor.expand_shape`/`collapse_shape`, scalar
+`tensor.extract`, scalar `arith` ops) and calls a private function for each other op
+(a `linalg` op, a `q8` op, a `tensor.insert_slice`, a converted `spatial` program):
+its operands and the values its regions capture are the function's arguments (scalar
+constants are copied in), its results the function's. Two ops whose functions print
+the same, SSA names aside, call one function: a model's 30 layers make a few dozen
+functions, not a few thousand, and LLVM compiles each once.
+
+Each function is `llvm.no_inline` (which `convert-func-to-llvm` hands to LLVM):
+inlined back into the entry, a whole model is one function of thousands of loops,
+which LLVM at -O3 takes many minutes over. The entry itself is `llvm.optimize_none`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, func, tensor
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DictionaryAttr,
+    ModuleOp,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.printer import Printer
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from xdsl_spatial.interpreters.kernels import captured_values
+
+_VIEW_OPS = (tensor.EmptyOp, tensor.ExpandShapeOp, tensor.CollapseShapeOp, tensor.ExtractOp)
+
+
+def stays_in_entry(op: Operation) -> bool:
+    """Ops that only name, reshape or compute a scalar: cheaper inline than called."""
+    if isinstance(op, arith.ConstantOp):
+        return not isinstance(op.result.type, TensorType)
+    if isinstance(op, _VIEW_OPS):
+        return True
+    if op.regions:
+        return False
+    return all(not isinstance(t, TensorType) for t in (*op.operand_types, *op.result_types))
+
+
+@dataclass
+class Outlined:
+    """The module the native engine hands to upstream MLIR."""
+
+    module: ModuleOp
+    entry: func.FuncOp
+    kernels: list[func.FuncOp] = field(default_factory=list)
+    """The private functions the entry calls, each once."""
+    sources: dict[str, list[Operation]] = field(default_factory=dict)
+    """For each kernel, the ops of the original function it runs (for messages)."""
+
+
+def _clear_names(op: Operation) -> None:
+    for o in op.walk():
+        for r in o.results:
+            r.name_hint = None
+        for region in o.regions:
+            for b in region.blocks:
+                for a in b.args:
+                    a.name_hint = None
+
+
+def _kernel_for(op: Operation, name: str) -> tuple[func.FuncOp, list[SSAValue]]:
+    """A function running a clone of `op`, and the values the call passes it."""
+    args: list[SSAValue] = []
+    for v in (*op.operands, *captured_values(op)):
+        if v not in args and not (
+            isinstance(v.owner, arith.ConstantOp) and not isinstance(v.type, TensorType)
+        ):
+            args.append(v)
+    block = Block(arg_types=[a.type for a in args])
+    mapping: dict[SSAValue, SSAValue] = dict(zip(args, block.args))
+    consts: list[Operation] = []
+    for v in (*op.operands, *_all_used(op)):
+        if v not in mapping and isinstance(v.owner, arith.ConstantOp):
+            c = v.owner.clone()
+            consts.append(c)
+            mapping[v] = c.result
+    clone = op.clone(value_mapper=mapping)
+    block.add_ops([*consts, clone, func.ReturnOp(*clone.results)])
+    fn = func.FuncOp(
+        name,
+        ([a.type for a in args], list(op.result_types)),
+        Region(block),
+        visibility="private",
+    )
+    fn.attributes["llvm.no_inline"] = UnitAttr()
+    return fn, args
+
+
+def _all_used(op: Operation) -> list[SSAValue]:
+    """Every value the ops inside `op` use (defined inside or not)."""
+    return [v for inner in op.walk() if inner is not op for v in inner.operands]
+
+
+def ir_text(op: Operation) -> str:
+    """`op` printed whole, as upstream MLIR reads it."""
+    stream = io.StringIO()
+    Printer(stream=stream).print_op(op)
+    return stream.getvalue()
+
+
+def _signature(fn: func.FuncOp) -> str:
+    """The function's text with its name left out: equal for equal functions."""
+    body = ir_text(fn)
+    return hashlib.sha256(body.split("(", 1)[1].encode()).hexdigest()
+
+
+def outline(fn: func.FuncOp) -> Outlined:
+    """`fn` (one block, ending in `func.return`) as an entry calling a kernel per
+    computing op, in a new module. `fn` itself is not changed."""
+    entry = fn.clone()
+    name = entry.sym_name.data
+    module = ModuleOp([entry])
+    out = Outlined(module, entry)
+    for orig, op in zip(list(fn.body.block.ops), list(entry.body.block.ops)):
+        if isinstance(op, func.ReturnOp) or stays_in_entry(op):
+            continue
+        kernel, args = _kernel_for(op, f"{name}__k{len(out.kernels)}")
+        out.kernels.append(kernel)
+        out.sources[kernel.sym_name.data] = [orig]
+        Rewriter.replace_op(op, func.CallOp(kernel.sym_name.data, args, list(op.result_types)))
+        Rewriter.insert_op(kernel, InsertPoint.at_end(module.body.block))
+    entry.attributes["llvm.emit_c_interface"] = UnitAttr()
+    # The entry only calls, allocates and frees: optimising it buys nothing and costs
+    # LLVM most of its time (a decode step calls ~1,100 kernels).
+    entry.attributes["llvm.no_inline"] = UnitAttr()
+    entry.attributes["llvm.optimize_none"] = UnitAttr()
+    # The caller's arrays are read, never written: bufferization copies before an
+    # in-place update of an argument (a KV cache's insert_slice).
+    read_only = DictionaryAttr({"bufferization.writable": BoolAttr.from_bool(False)})
+    entry.arg_attrs = ArrayAttr([read_only] * len(entry.body.block.args))
+    return out
+
+
+def deduplicate(out: Outlined) -> None:
+    """Calls of kernels that print alike (SSA names aside) call the first of them; the
+    others are erased."""
+    for k in out.kernels:
+        _clear_names(k)
+    by_sig: dict[str, str] = {}
+    rename: dict[str, str] = {}
+    kept: list[func.FuncOp] = []
+    for k in out.kernels:
+        sig = _signature(k)
+        name = k.sym_name.data
+        if sig in by_sig:
+            rename[name] = by_sig[sig]
+            out.sources[by_sig[sig]] += out.sources.pop(name)
+            Rewriter.erase_op(k)
+        else:
+            by_sig[sig] = name
+            kept.append(k)
+    for op in out.entry.body.block.ops:
+        if isinstance(op, func.CallOp) and op.callee.string_value() in rename:
+            op.callee = SymbolRefAttr(rename[op.callee.string_value()])
+    out.kernels = kept

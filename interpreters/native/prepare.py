@@ -1,0 +1,118 @@
+"""
+What the native engine hands to upstream MLIR: a function converted to upstream
+dialects only, outlined into kernels (`outline.py`), and printed once.
+
+```python
+prepared = prepare(fn)          # fn is left as it is
+prepared.text                   # the module upstream MLIR parses
+prepared.programs               # the programs it runs, in order, for their traffic
+```
+
+Steps, each on a copy of the function:
+
+1. outline: each computing op into a private kernel function of its own;
+2. `convert-spatial-to-linalg` then `convert-q8-to-linalg` on the whole module;
+3. each `tensor.insert_slice` written as a `linalg.copy` into the slice it replaces
+   (`extract_slice`, copy, `insert_slice` of the copy): bufferized, the copy writes
+   the destination's subview in place and the insert is a copy of a buffer onto
+   itself, which canonicalisation erases. Left as it is, bufferization copies the
+   source into a strided subview with `memref.copy`, which LLVM lowers to a call of
+   `memrefCopy` from MLIR's runtime library, which the wheel does not ship;
+4. identical kernels merged (`outline.deduplicate`).
+
+A module that still holds an op of another dialect after that (a `q8.quantize
+exact`, whose run-time refusal no generic can make) is refused here, naming the op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, tensor
+from xdsl.dialects.linalg.ops import CopyOp
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from xdsl_spatial.core.ir_io import op_text
+from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.interpreters.native.outline import Outlined, deduplicate, ir_text, outline
+from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
+from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
+from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+
+UPSTREAM_DIALECTS = frozenset(
+    {"builtin", "func", "arith", "math", "linalg", "tensor", "memref", "scf", "bufferization"}
+)
+"""The dialects the converted module may hold: upstream MLIR's own."""
+
+
+class PrepareError(Exception):
+    """A function the native engine cannot hand to upstream MLIR; names the op."""
+
+
+class InsertSliceAsCopy(RewritePattern):
+    """`insert_slice %s into %d[...]` -> `insert_slice (copy %s into extract_slice
+    %d[...]) into %d[...]`, so no strided `memref.copy` is left after bufferization."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.InsertSliceOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.source.owner, CopyOp):
+            return
+        props = {k: op.properties[k] for k in ("static_offsets", "static_sizes", "static_strides")}
+        index = [list(op.offsets), list(op.sizes), list(op.strides)]
+        window = tensor.ExtractSliceOp.build(
+            operands=[op.dest, *index], result_types=[op.source.type], properties=props
+        )
+        copy = CopyOp([op.source], [window.result])
+        insert = tensor.InsertSliceOp.build(
+            operands=[copy.res[0], op.dest, *index],
+            result_types=[op.result.type],
+            properties=props,
+        )
+        rewriter.replace(op, [window, copy, insert])
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A function ready for upstream MLIR."""
+
+    name: str
+    text: str
+    """The module, printed: what upstream MLIR parses (and the cache's key)."""
+    outlined: Outlined
+    programs: tuple[ProgramTraffic, ...]
+    """What each program of the function moves in one call, in the order they run."""
+
+
+def _foreign(ops: Iterable[Operation]) -> Operation | None:
+    for o in ops:
+        if o.name.split(".", 1)[0] not in UPSTREAM_DIALECTS:
+            return o
+    return None
+
+
+def prepare(fn: func.FuncOp) -> Prepared:
+    """`fn` (verified, one block) converted, outlined and printed; `fn` is unchanged."""
+    programs = tuple(program_traffic(o) for o in fn.body.block.ops if isinstance(o, ProgramOp))
+    out = outline(fn)
+    ctx = Context()
+    ConvertSpatialToLinalgPass().apply(ctx, out.module)
+    ConvertQ8ToLinalgPass().apply(ctx, out.module)
+    PatternRewriteWalker(InsertSliceAsCopy(), apply_recursively=False).rewrite_module(out.module)
+    for k in out.kernels:
+        bad = _foreign(k.walk())
+        if bad is not None:
+            src = out.sources[k.sym_name.data][0]
+            raise PrepareError(
+                f"{src.name}: cannot run natively: after conversion it leaves "
+                f"{bad.name}, which upstream MLIR does not know ({op_text(src)[:120]})"
+            )
+    deduplicate(out)
+    return Prepared(fn.sym_name.data, ir_text(out.module), out, programs)
