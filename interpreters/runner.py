@@ -8,11 +8,13 @@ from xdsl_spatial.interpreters.runner import execute, run
 result = execute(module, "gemv", [x, q, s], engine="reference")
 ```
 
-Two engines give one semantics: `reference` runs the module op by op through xDSL's
+Three engines give one semantics: `reference` runs the module op by op through xDSL's
 interpreter (`reference.py`: what a program means), `compiled` (the default) reads
-the function once into an executable and runs that (`executable.py`: fast). To run a
-function many times, compile it once: `exe = compile_module(module, "gemv")`, then
-`exe(*arrays)` (arguments already of the function's types: `coerce_args`).
+the function once into an executable and runs that (`executable.py`: numpy), and
+`native` has upstream MLIR and LLVM compile it to machine code (`native/`: the
+`native` extra). To run a function many times, compile it once:
+`exe = compile_module(module, "gemv")` (or `engine="native"`), then `exe(*arrays)`
+(arguments already of the function's types: `coerce_args`).
 
 A function lowered over chips runs the same way on one host, or with
 `distributed="ray"` with each chip's programs in a Ray actor of its own
@@ -32,6 +34,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.utils.exceptions import InterpretationError, VerifyException
 
+from xdsl_spatial.interpreters import native
 from xdsl_spatial.interpreters.arguments import (  # noqa: F401 - RunError, arg_name: re-exported
     RunError,
     arg_name,
@@ -49,8 +52,8 @@ from xdsl_spatial.interpreters.reference import SpatialReference
 from xdsl_spatial.interpreters.traffic import Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
 
-Engine = Literal["reference", "compiled"]
-ENGINES: tuple[str, ...] = ("compiled", "reference")
+Engine = Literal["reference", "compiled", "native"]
+ENGINES: tuple[str, ...] = ("compiled", "reference", "native")
 DISTRIBUTIONS: tuple[str, ...] = ("local", "ray")
 """Where the chips of a tensor-parallel function run: all on this host, or each in a
 Ray actor."""
@@ -102,15 +105,40 @@ def verified(module: ModuleOp, entry: str | None) -> func.FuncOp:
     return fn
 
 
-def compile_module(module: ModuleOp, entry: str | None) -> Executable:
-    """The compiled engine's executable of `entry` (see `executable.py`)."""
+def compile_module(
+    module: ModuleOp, entry: str | None, engine: Engine | str = "compiled"
+) -> Executable | Any:
+    """The executable of `entry`: the compiled engine's (see `executable.py`) or, with
+    `engine="native"`, machine code (`native/`). Either is called on arrays of the
+    function's types and gives an `Execution`."""
+    if engine not in ("compiled", "native"):
+        raise RunError(f"compile_module compiles with 'compiled' or 'native', not '{engine}'")
+    fn = verified(module, entry)
+    if engine == "native":
+        return compile_native_function(fn)
     try:
-        return compile_function(verified(module, entry))
+        return compile_function(fn)
     except CompileError as e:
         raise RunError(str(e)) from None
 
 
-def call(exe: Executable, fn: func.FuncOp, arrays: Sequence[Any]) -> Execution:
+def native_available() -> None:
+    """Nothing, or `RunError` naming the extra the native engine needs."""
+    try:
+        native.bindings()
+    except native.NativeUnavailable as e:
+        raise RunError(str(e)) from None
+
+
+def compile_native_function(fn: func.FuncOp) -> Any:
+    """`fn` (verified) compiled by the native engine; its refusals as `RunError`."""
+    try:
+        return native.compile_native(fn)
+    except native.NATIVE_ERRORS as e:
+        raise RunError(str(e)) from None
+
+
+def call(exe: Executable | Any, fn: func.FuncOp, arrays: Sequence[Any]) -> Execution:
     """One call of a compiled function on `arrays` (checked and converted to the
     function's types); the engine's refusals as `RunError`."""
     args = coerce_args(fn, arrays)
@@ -144,6 +172,8 @@ def execute(
         with distribute(module, entry, arrays, address=address) as chips:
             return chips.call(arrays)
     fn = verified(module, entry)
+    if engine == "native":
+        return call(compile_native_function(fn), fn, arrays)
     if engine == "compiled":
         try:
             exe = compile_function(fn)

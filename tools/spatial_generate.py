@@ -86,6 +86,14 @@ def _parser() -> argparse.ArgumentParser:
         "--no-lower", action="store_true", help="run the products unlowered (no q8-lower)"
     )
     p.add_argument(
+        "--engine",
+        choices=("compiled", "native"),
+        default="compiled",
+        help="compiled (default: numpy) or native (machine code from upstream MLIR and LLVM, "
+        "compiled once and kept in the compile cache; needs the [native] extra: "
+        "pip install -e '.[native]'); the same tokens",
+    )
+    p.add_argument(
         "--chips",
         type=_count,
         default=1,
@@ -221,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from xdsl_spatial.frontends.generation import generate, load_model
     from xdsl_spatial.frontends.llama import MAX_PREFILL, ModelError, read_config
     from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
-    from xdsl_spatial.interpreters.runner import RunError
+    from xdsl_spatial.interpreters.runner import RunError, native_available
 
     progress = _Progress(sys.stderr)
     out = sys.stdout
@@ -231,6 +239,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: {text}", file=sys.stderr)
 
     try:
+        if args.engine == "native":
+            if args.distributed == "ray":
+                print(f"{PROG}: error: --distributed ray runs the compiled engine", file=sys.stderr)
+                return 2
+            native_available()  # before the seconds that loading takes
         progress(f"reading {args.file}")
         reader = open_gguf(args.file)
         config = read_config(reader, args.file)
@@ -286,6 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for d in declined:
                 note(d.line())
         model.distributed, model.address = args.distributed, args.address
+        model.engine = args.engine
         try:
             run = generate(model, prompt, args.steps, progress=progress)
         finally:
@@ -307,6 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 config=config,
                 weights=model.weights,
             )
+            plain.engine = args.engine
             other = generate(
                 plain, prompt, args.steps, progress=progress, forced=run.tokens[: args.steps]
             )

@@ -35,14 +35,20 @@ from xdsl_spatial.interpreters.native.jit import (
 from xdsl_spatial.interpreters.native.prepare import Prepared, PrepareError, prepare
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import numpy_dtype
+from xdsl_spatial.passes.convert_spatial_to_linalg import PlanError
 
 __all__ = [
+    "NATIVE_ERRORS",
     "JitError",
     "NativeExecutable",
     "NativeUnavailable",
     "PrepareError",
+    "bindings",
     "compile_native",
 ]
+
+NATIVE_ERRORS = (NativeUnavailable, PrepareError, JitError, PlanError)
+"""What compiling natively may refuse with: each message names the op or the extra."""
 
 
 def _slot(t: Any, what: str) -> Slot:

@@ -1,7 +1,8 @@
 """
 Generating with a llama GGUF checkpoint on the simulated chip: the model emitted by
 `xdsl_spatial.frontends.llama`, lowered with `q8-lower` (or not), its weights bound from the
-file, each function compiled once by the compiled engine and called step by step.
+file, each function compiled once (by the compiled engine, or by the native one:
+`model.engine = "native"`) and called step by step.
 
 ```python
 model = load_model("model.gguf", prompt_len=5, positions=64, requantize=True)
@@ -95,6 +96,8 @@ class Model:
     """`ray`: each chip's programs in a Ray actor holding its weight shards."""
     address: str | None = None
     """With `ray`: the cluster to join (None: a local instance)."""
+    engine: str = "compiled"
+    """`compiled` (numpy) or `native` (machine code from upstream MLIR and LLVM)."""
     executables: dict[str, Any] = field(default_factory=dict)
     """Each function compiled once, when first called (on Ray: its chips made then,
     with the weights)."""
@@ -111,7 +114,7 @@ class Model:
                 )
             return exe.call(args)
         if exe is None:
-            exe = self.executables[entry] = compile_module(self.module, entry)
+            exe = self.executables[entry] = compile_module(self.module, entry, self.engine)
         return call(exe, find_function(self.module, entry), args)
 
     def close(self) -> None:
