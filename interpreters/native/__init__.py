@@ -9,14 +9,17 @@ result = exe(x, q, s)             # .outputs, .traffic, as the other engines giv
 `prepare.py` converts the function to upstream dialects (`convert-spatial-to-linalg`,
 `convert-q8-to-linalg`) and outlines it into kernels; `jit.py` lowers it with
 upstream's passes and JITs it; `call.py` binds numpy arrays to memref descriptors;
-`cache.py` keeps the machine code on disk. The traffic of each call is what its
+`cache.py` keeps the machine code on disk and `objects.py` loads it back. The traffic of each call is what its
 programs move, known from the IR (`traffic.program_traffic`), the same numbers the
 other engines count while they run.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
@@ -24,6 +27,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.interpreters.executable import Execution
+from xdsl_spatial.interpreters.native.cache import CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
 from xdsl_spatial.interpreters.native.jit import (
     OPT_LEVEL,
@@ -39,6 +43,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg import PlanError
 
 __all__ = [
     "NATIVE_ERRORS",
+    "CompileCache",
     "JitError",
     "NativeExecutable",
     "NativeUnavailable",
@@ -67,9 +72,14 @@ class NativeExecutable:
 
     name: str
     prepared: Prepared
-    engine: Any
-    """The `ExecutionEngine` holding the code (kept alive while this is)."""
+    code: Any
+    """What holds the code: the JIT's `ExecutionEngine`, or the cache's loaded image
+    (kept alive while this is)."""
     caller: Caller
+    cached: bool = False
+    """Whether the code came from the compile cache."""
+    seconds: dict[str, float] = field(default_factory=dict)
+    """How long each step of compiling took (prepare, lower, jit or load)."""
 
     @property
     def arity(self) -> int:
@@ -89,14 +99,31 @@ def _copy(p: ProgramTraffic) -> ProgramTraffic:
     )
 
 
-def compile_native(fn: func.FuncOp) -> NativeExecutable:
-    """`fn` (verified, one block, tensors in and out) as machine code for this host."""
+def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> NativeExecutable:
+    """`fn` (verified, one block, tensors in and out) as machine code for this host,
+    from the compile cache (`cache.py`; by default `CompileCache.default()`) when it
+    holds it, else compiled and kept there."""
     _, _, execution_engine = bindings()
+    cache = CompileCache.default() if cache is None else cache
     name = fn.sym_name.data
     ins = [_slot(t, f"@{name}'s argument #{i}") for i, t in enumerate(fn.function_type.inputs)]
     outs = [_slot(t, f"@{name}'s result #{i}") for i, t in enumerate(fn.function_type.outputs)]
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
     prepared = prepare(fn)
+    seconds["prepare"] = time.perf_counter() - t0
+    symbol = f"_mlir__mlir_ciface_{name}"
+    key = cache.key(prepared.text)
+    t0 = time.perf_counter()
+    image = cache.load(key, symbol)
+    if image is not None:
+        seconds["load"] = time.perf_counter() - t0
+        caller = Caller(image.symbol(symbol), ins, outs)
+        return NativeExecutable(name, prepared, image, caller, True, seconds)
+    t0 = time.perf_counter()
     module = lower_to_llvm(prepared.text)
+    seconds["lower"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     with module.context:
         try:
             engine = execution_engine.ExecutionEngine(module, opt_level=OPT_LEVEL)
@@ -105,4 +132,11 @@ def compile_native(fn: func.FuncOp) -> NativeExecutable:
         address = engine.raw_lookup(f"_mlir_ciface_{name}")
     if not address:
         raise JitError(f"@{name}: the JIT has no entry point for it")
-    return NativeExecutable(name, prepared, engine, Caller(address, ins, outs))
+    seconds["jit"] = time.perf_counter() - t0
+    if cache.folder is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            obj = os.path.join(tmp, "code.o")
+            engine.dump_to_object_file(obj)
+            with open(obj, "rb") as f:
+                cache.store(key, symbol, f.read())
+    return NativeExecutable(name, prepared, engine, Caller(address, ins, outs), False, seconds)
