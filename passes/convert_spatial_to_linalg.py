@@ -98,6 +98,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    NoneAttr,
     StridedLayoutAttr,
     StringAttr,
     TensorType,
@@ -307,15 +308,31 @@ def idx(v: int) -> SSAValue:
     return arith.ConstantOp(IntegerAttr(v, INDEX)).result
 
 
+def _constant(v: SSAValue) -> int | None:
+    if isinstance(v.owner, arith.ConstantOp) and isinstance(v.owner.value, IntegerAttr):
+        return v.owner.value.value.data
+    return None
+
+
 def add(a: SSAValue, b: SSAValue | int) -> SSAValue:
+    """`a + b`, folded when either is a constant 0 or both are constants."""
+    if isinstance(b, SSAValue) and (c := _constant(b)) is not None:
+        b = c
     if isinstance(b, int):
         if b == 0:
             return a
+        if (c := _constant(a)) is not None:
+            return idx(c + b)
         b = idx(b)
+    elif (c := _constant(a)) == 0:
+        return b
     return arith.AddiOp(a, b).result
 
 
 def mul(a: SSAValue, c: int) -> SSAValue:
+    """`a * c`, folded when `c` is 1 or `a` a constant."""
+    if (k := _constant(a)) is not None:
+        return idx(k * c)
     return a if c == 1 else arith.MuliOp(a, idx(c)).result
 
 
@@ -335,14 +352,24 @@ def strided_type(elem: Attribute, sizes: Sequence[int], strides: Sequence[int]) 
     return MemRefType(elem, sizes, StridedLayoutAttr(strides, DYNAMIC))
 
 
-def view(mem: SSAValue, offset: SSAValue, sizes: Sequence[int], strides: Sequence[int]) -> SSAValue:
+def view(
+    mem: SSAValue, offset: SSAValue | int, sizes: Sequence[int], strides: Sequence[int]
+) -> SSAValue:
     """Elements `offset + sum(i_k * strides[k])` of `mem` (offset in elements from
-    where `mem` starts), as a `sizes` memref over the same storage."""
+    where `mem` starts), as a `sizes` memref over the same storage: a
+    `memref.reinterpret_cast` of the buffer `mem` is or views (its offset read from
+    the IR when `mem` is a page a loop carries)."""
     t = cast(MemRefType[Attribute], mem.type)
-    meta = memref.ExtractStridedMetaDataOp(mem)
-    start = add(meta.offset, offset)
+    owner = mem.owner
+    if isinstance(owner, memref.ReinterpretCastOp) and len(owner.offsets) == 1:
+        base, start = owner.source, add(owner.offsets[0], offset)
+    elif isinstance(t.layout, NoneAttr):
+        base, start = mem, offset if isinstance(offset, SSAValue) else idx(offset)
+    else:
+        meta = memref.ExtractStridedMetaDataOp(mem)
+        base, start = meta.base_buffer, add(meta.offset, offset)
     return memref.ReinterpretCastOp(
-        meta.base_buffer,
+        base,
         [start],
         [],
         [],
@@ -504,7 +531,7 @@ class ProgramBuilder:
 
     def _live(self, padded: SSAValue, plan: TensorPlan) -> SSAValue:
         rows, cols = plan.dims
-        return view(padded, idx(0), (rows, cols), (plan.padded[1], 1))
+        return view(padded, 0, (rows, cols), (plan.padded[1], 1))
 
     def buffer(self, o: BufferOp) -> None:
         bt = cast(BufferType, o.result.type)
@@ -588,6 +615,8 @@ class ProgramBuilder:
         t0 = self.origin(o)
 
         def first(t: SSAValue) -> SSAValue:
+            if tpr == 1:
+                return mul(t, tr * cols)
             row = arith.DivUIOp(t, idx(tpr)).result
             col = arith.RemUIOp(t, idx(tpr)).result
             return add(mul(row, tr * cols), mul(col, tc))
@@ -595,7 +624,7 @@ class ProgramBuilder:
         if bh == 1 or stride % tpr == 0:
             rows_apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
             t_view = view(tensor_mem, first(t0), (bh, tr, w), (rows_apart, cols, 1))
-            p_view = view(page, idx(0), (bh, tr, w), (w, page_w, 1))
+            p_view = view(page, 0, (bh, tr, w), (w, page_w, 1))
             copy(t_view, p_view) if load else copy(p_view, t_view)
             return
         blk = Block(arg_types=[INDEX])
@@ -644,7 +673,7 @@ class ProgramBuilder:
         def operand(f: LinearForm, page: SSAValue) -> tuple[SSAValue, AffineMapAttr]:
             axes = [d for d in order if f.dims[d]]
             read_axes.update(axes)
-            v = view(page, idx(f.const), [ext[d] for d in axes], [f.dims[d] for d in axes])
+            v = view(page, f.const, [ext[d] for d in axes], [f.dims[d] for d in axes])
             return v, _dims(n, [pos[d] for d in axes])
 
         ins: list[SSAValue] = []
@@ -686,7 +715,7 @@ class ProgramBuilder:
                 page = self.values[o.ins[i]]
                 pt = cast(PageType, o.ins[i].type)
                 size = self.tile[0] * self.tile[1] * pt.tiles.data
-                flat = view(page, idx(0), (size,), (1,))
+                flat = view(page, 0, (size,), (1,))
                 mapping[o.body.block.args[i]] = memref.LoadOp.get(flat, [off]).res
             for inner in o.body.block.ops:
                 if isinstance(inner, YieldOp):

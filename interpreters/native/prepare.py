@@ -20,6 +20,11 @@ Steps, each on a copy of the function:
    `memrefCopy` from MLIR's runtime library, which the wheel does not ship;
 4. identical kernels merged (`outline.deduplicate`).
 
+A program that reads an address from a table at run time (an indirect move or
+stage map) is first compiled by the compiled engine, for its refusals: machine code
+reads where the table says without checking, so an address outside a page or a
+tensor is refused here, with the compiled engine's message, or never.
+
 A module that still holds an op of another dialect after that (a `q8.quantize
 exact`, whose run-time refusal no generic can make) is refused here, naming the op.
 """
@@ -41,9 +46,11 @@ from xdsl.pattern_rewriter import (
 )
 
 from xdsl_spatial.core.ir_io import op_text
-from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.dialects.spatial import ProgramOp, StageOp, _TileMoveOp
 from xdsl_spatial.interpreters.native.outline import Outlined, deduplicate, ir_text, outline
+from xdsl_spatial.interpreters.program import ProgramCompiler
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
+from xdsl_spatial.interpreters.values import SpatialRuntimeError
 from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 
@@ -98,9 +105,32 @@ def _foreign(ops: Iterable[Operation]) -> Operation | None:
     return None
 
 
+def reads_through_tables(program: ProgramOp) -> bool:
+    """Whether some address of `program` is read from a table at run time (a move's
+    indirect origin, a stage's indirect map), which the verifier cannot bound."""
+    return any(
+        (isinstance(o, _TileMoveOp) and o.table is not None)
+        or (isinstance(o, StageOp) and any(v >= 0 for v in o.indirect_of))
+        for o in program.body.walk()
+    )
+
+
+def check_tables(program: ProgramOp) -> None:
+    """The compiled engine's refusals of a program that reads addresses from tables
+    (a table that is not constant, an address outside its page or tensor), made now:
+    machine code does not check an address before it reads there."""
+    try:
+        ProgramCompiler(program).compile()
+    except SpatialRuntimeError as e:
+        raise PrepareError(str(e)) from None
+
+
 def prepare(fn: func.FuncOp) -> Prepared:
     """`fn` (verified, one block) converted, outlined and printed; `fn` is unchanged."""
     programs = tuple(program_traffic(o) for o in fn.body.block.ops if isinstance(o, ProgramOp))
+    for o in fn.body.block.ops:
+        if isinstance(o, ProgramOp) and reads_through_tables(o):
+            check_tables(o)
     out = outline(fn)
     ctx = Context()
     ConvertSpatialToLinalgPass().apply(ctx, out.module)
