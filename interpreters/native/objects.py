@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import mmap
+import os
 import struct
 from dataclasses import dataclass, field
 
@@ -35,6 +36,8 @@ SHT_NOBITS = 8
 SHF_ALLOC = 0x2
 SHN_UNDEF = 0
 SHN_ABS = 0xFFF1
+STT_FUNC = 2
+PERF_MAP_ENV = "XDSL_SPATIAL_PERF_MAP"
 R_X86_64_NONE = 0
 R_X86_64_64 = 1
 
@@ -68,6 +71,8 @@ class Image:
 
     memory: mmap.mmap
     symbols: dict[str, int] = field(default_factory=dict)
+    sizes: dict[str, int] = field(default_factory=dict)
+    """Each function's bytes of code (for a profiler's map)."""
 
     def symbol(self, name: str) -> int:
         if name not in self.symbols:
@@ -133,8 +138,9 @@ def _load(data: bytes) -> Image:
     strtab = sections[symtab.link]
     addresses: list[int] = []
     symbols: dict[str, int] = {}
+    sizes: dict[str, int] = {}
     for i in range(symtab.size // symtab.entsize):
-        name_at, info, _, shndx, value, _ = struct.unpack_from(
+        name_at, info, _, shndx, value, st_size = struct.unpack_from(
             "<IBBHQQ", data, symtab.offset + i * symtab.entsize
         )
         end = data.index(b"\0", strtab.offset + name_at)
@@ -158,6 +164,8 @@ def _load(data: bytes) -> Image:
         addresses.append(addr)
         if name and shndx != SHN_UNDEF and info >> 4 != 0:  # global or weak
             symbols[name] = addr
+            if info & 0xF == STT_FUNC:
+                sizes[name] = st_size
     for rel in sections:
         if rel.kind != 4 or not (sections[rel.info].address):  # SHT_RELA of a loaded section
             continue
@@ -173,4 +181,16 @@ def _load(data: bytes) -> Image:
             struct.pack_into("<Q", memory, at, (addresses[sym] + addend) & (2**64 - 1))
     if _libc.mprotect(base, len(memory), mmap.PROT_READ | mmap.PROT_EXEC) != 0:
         raise ObjectError(f"cannot make the code executable (errno {ctypes.get_errno()})")
-    return Image(memory, symbols)
+    image = Image(memory, symbols, sizes)
+    if os.environ.get(PERF_MAP_ENV):
+        write_perf_map(image)
+    return image
+
+
+def write_perf_map(image: Image) -> None:
+    """Name the image's functions for `perf` (`/tmp/perf-PID.map`, which perf reads
+    for code it finds in no file): set XDSL_SPATIAL_PERF_MAP=1 to profile the kernels
+    of a function loaded from the compile cache."""
+    with open(f"/tmp/perf-{os.getpid()}.map", "a", encoding="utf-8") as f:
+        for name, size in image.sizes.items():
+            f.write(f"{image.symbols[name]:x} {size:x} {name}\n")
