@@ -24,7 +24,9 @@ enter as `bufferization.to_buffer ... read_only` and its results leave as
   offset `sum(c_d * d) + c` is the view's strides and offset), the stage's body ops
   as they are, the `sum` axes as reduction iterators accumulating in the output
   page, which starts as zeros; an indirect input (`s0 = inN`) a `memref.load` in the
-  body at the offset its table gives;
+  body at the offset its table gives; sibling stages (the same space, a page in
+  common: a fold's stage per row) one generic with an output each, so the page they
+  share is read once;
 - the K loop an `scf.for` carrying its pages.
 
 ```mlir
@@ -283,6 +285,31 @@ def ring_conflict(program: ProgramOp, slots: dict[Operation, Slot]) -> str | Non
     return run(list(program.entry.ops), 0)
 
 
+def siblings(ops: Sequence[Operation], i: int) -> list[StageOp]:
+    """The stage `ops[i]` and the stages right after it that run over the same space
+    in the same order and read a page it reads, none reading another's result and
+    none through a table: one generic computes them all, reading each shared page
+    once (the m row stages of a fold read one weight page)."""
+    first = cast(StageOp, ops[i])
+    run = [first]
+    if any(v >= 0 for v in first.indirect_of):
+        return run
+    made = {first.result}
+    key = (first.iter_kinds, first.iter_extents, generic_order(first))
+    for o in ops[i + 1 :]:
+        if not (
+            isinstance(o, StageOp)
+            and (o.iter_kinds, o.iter_extents, generic_order(o)) == key
+            and all(v < 0 for v in o.indirect_of)
+            and not made & set(o.ins)
+            and set(o.ins) & set(first.ins)
+        ):
+            break
+        run.append(o)
+        made.add(o.result)
+    return run
+
+
 def generic_order(stage: StageOp) -> list[int]:
     """The stage's axes in the generic's loop order: `sum` axes outside, parallel ones
     inside by falling output stride (the contiguous one innermost); axes of extent 1
@@ -476,13 +503,19 @@ class ProgramBuilder:
             scf.YieldOp()
 
     def ops(self, ops: Sequence[Operation]) -> None:
-        for o in ops:
+        i = 0
+        while i < len(ops):
+            o = ops[i]
+            if isinstance(o, StageOp):
+                run = siblings(ops, i)
+                self.stages(run)
+                i += len(run)
+                continue
+            i += 1
             if isinstance(o, LoadOp):
                 self.load(o)
             elif isinstance(o, StoreOp):
                 self.store(o)
-            elif isinstance(o, StageOp):
-                self.stage(o)
             elif isinstance(o, KLoopOp):
                 self.k_loop(o)
             elif isinstance(o, TensorOp | BufferOp):
@@ -652,92 +685,123 @@ class ProgramBuilder:
 
     # --- stages ---------------------------------------------------------------------
 
-    def stage(self, o: StageOp) -> None:
-        name = o.stage_name.data
-        order = generic_order(o)
+    def stages(self, run: Sequence[StageOp]) -> None:
+        """One stage, or siblings (`siblings`), as one `linalg.generic`: one output per
+        stage, each input page read once however many stages read it."""
+        first = run[0]
+        order = generic_order(first)
         n = len(order)
         pos = {d: i for i, d in enumerate(order)}
-        ext = o.iter_extents
-        forms = [
-            cast(LinearForm, linear_form(m.results[0], m.num_dims, m.num_symbols))
-            for m in (*o.in_maps, o.out_map)
-        ]
-        for f in forms:
-            if any(c < 0 for c in (*f.dims, *f.syms)) or f.const < 0:
-                raise self.fail(o, f"stage '{name}': a map with a negative coefficient")
-        out_page = self.page(o)
-        out_page.name_hint = o.result.name_hint
-        direct = [i for i in range(len(o.ins)) if o.indirect_of[i] < 0]
+        ext = first.iter_extents
         read_axes: set[int] = set()
+        views: dict[tuple[SSAValue, LinearForm], int] = {}
+        ins: list[SSAValue] = []
+        maps: list[AffineMapAttr] = []
 
-        def operand(f: LinearForm, page: SSAValue) -> tuple[SSAValue, AffineMapAttr]:
+        def view_of(f: LinearForm, page: SSAValue) -> tuple[SSAValue, AffineMapAttr]:
             axes = [d for d in order if f.dims[d]]
             read_axes.update(axes)
             v = view(page, f.const, [ext[d] for d in axes], [f.dims[d] for d in axes])
             return v, _dims(n, [pos[d] for d in axes])
 
-        ins: list[SSAValue] = []
-        maps: list[AffineMapAttr] = []
-        for i in direct:
-            v, m = operand(forms[i], self.values[o.ins[i]])
-            ins.append(v)
-            maps.append(m)
-        out_t = cast(PageType, o.result.type)
-        out_elem = out_t.element_type
-        summed = any(k == IterKind.SUM and e > 1 for k, e in zip(o.iter_kinds, ext))
-        out_view, out_map = operand(forms[-1], out_page)
+        outs: list[SSAValue] = []
+        out_maps: list[AffineMapAttr] = []
+        forms: list[list[LinearForm]] = []
+        summed = any(k == IterKind.SUM and e > 1 for k, e in zip(first.iter_kinds, ext))
+        for o in run:
+            name = o.stage_name.data
+            fs = [
+                cast(LinearForm, linear_form(m.results[0], m.num_dims, m.num_symbols))
+                for m in (*o.in_maps, o.out_map)
+            ]
+            if any(c < 0 for f in fs for c in (*f.dims, *f.syms, f.const)):
+                raise self.fail(o, f"stage '{name}': a map with a negative coefficient")
+            forms.append(fs)
+            for i in range(len(o.ins)):
+                if o.indirect_of[i] < 0 and (o.ins[i], fs[i]) not in views:
+                    v, m = view_of(fs[i], self.values[o.ins[i]])
+                    views[(o.ins[i], fs[i])] = len(ins)
+                    ins.append(v)
+                    maps.append(m)
+            out_t = cast(PageType, o.result.type)
+            out_elem = out_t.element_type
+            if summed and not isinstance(out_elem, IntegerType) and out_elem != f32:
+                raise self.fail(o, f"stage '{name}': a sum into a {out_elem} page (fp32 sums only)")
+            page = self.page(o)
+            page.name_hint = o.result.name_hint
+            written = math.prod(ext[d] for d in order if o.iter_kinds[d] == IterKind.PAR)
+            if summed or written < self.tile[0] * self.tile[1] * out_t.tiles.data:
+                fill(0, out_elem, page)
+            v, m = view_of(fs[-1], page)
+            outs.append(v)
+            out_maps.append(m)
+            self.values[o.result] = page
         missing = [d for d in order if d not in read_axes]
         if missing:
-            raise self.fail(o, f"stage '{name}': axis d{missing[0]} is read by no direct map")
-        page_elems = self.tile[0] * self.tile[1] * out_t.tiles.data
-        written = math.prod(ext[d] for d in order if o.iter_kinds[d] == IterKind.PAR)
-        if summed or written < page_elems:
-            fill(0, out_elem, out_page)
-        acc_float = not isinstance(out_elem, IntegerType)
-        if summed and acc_float and out_elem != f32:
-            raise self.fail(o, f"stage '{name}': a sum into a {out_elem} page (fp32 sums only)")
-        body = Block(arg_types=[*(_elem(v) for v in ins), out_elem])
-        mapping: dict[SSAValue, SSAValue] = {}
-        for j, i in enumerate(direct):
-            mapping[o.body.block.args[i]] = body.args[j]
+            raise self.fail(
+                first, f"stage '{first.stage_name.data}': axis d{missing[0]} is read by no map"
+            )
+        body = Block(arg_types=[*(_elem(v) for v in ins), *(_elem(v) for v in outs)])
         with ImplicitBuilder(body):
-            for i in range(len(o.ins)):
-                via = o.indirect_of[i]
-                if via < 0:
-                    continue
-                f = forms[i]
-                off: SSAValue = idx(f.const)
-                for d, c in enumerate(f.dims):
-                    if c and ext[d] > 1:
-                        off = add(off, mul(LinalgIndexOp(pos[d]).result, c))
-                entry = mapping[o.body.block.args[via]]
-                off = add(off, mul(arith.IndexCastOp(entry, INDEX).result, f.syms[0]))
-                page = self.values[o.ins[i]]
-                pt = cast(PageType, o.ins[i].type)
-                size = self.tile[0] * self.tile[1] * pt.tiles.data
-                flat = view(page, 0, (size,), (1,))
-                mapping[o.body.block.args[i]] = memref.LoadOp.get(flat, [off]).res
-            for inner in o.body.block.ops:
-                if isinstance(inner, YieldOp):
-                    v = mapping[inner.value]
-                    if summed:
-                        acc = body.args[-1]
-                        v = (arith.AddfOp if acc_float else arith.AddiOp)(acc, v).result
-                    LinalgYieldOp(v)
-                elif isinstance(inner, IndexOp):
-                    d = inner.dim.data
-                    mapping[inner.result] = LinalgIndexOp(pos[d]).result if d in pos else idx(0)
-                else:
-                    c = inner.clone(value_mapper=mapping)  # the implicit builder takes it
-                    mapping.update(zip(inner.results, c.results))
+            yields = [
+                self.body(o, fs, body, views, pos, body.args[len(ins) + j], summed)
+                for j, (o, fs) in enumerate(zip(run, forms))
+            ]
+            LinalgYieldOp(*yields)
         iterators = [
             IteratorTypeAttr.reduction()
-            if o.iter_kinds[d] == IterKind.SUM
+            if first.iter_kinds[d] == IterKind.SUM
             else IteratorTypeAttr.parallel()
             for d in order
         ]
-        GenericOp(ins, [out_view], Region(body), [*maps, out_map], iterators)
-        self.values[o.result] = out_page
+        GenericOp(ins, outs, Region(body), [*maps, *out_maps], iterators)
+
+    def body(
+        self,
+        o: StageOp,
+        forms: list[LinearForm],
+        body: Block,
+        views: dict[tuple[SSAValue, LinearForm], int],
+        pos: dict[int, int],
+        acc: SSAValue,
+        summed: bool,
+    ) -> SSAValue:
+        """Stage `o`'s body ops inside the generic's body: its value at one point,
+        added to the output's when the stage sums."""
+        ext = o.iter_extents
+        mapping: dict[SSAValue, SSAValue] = {}
+        for i in range(len(o.ins)):
+            if o.indirect_of[i] < 0:
+                mapping[o.body.block.args[i]] = body.args[views[(o.ins[i], forms[i])]]
+        for i in range(len(o.ins)):
+            via = o.indirect_of[i]
+            if via < 0:
+                continue
+            f = forms[i]
+            off: SSAValue = idx(f.const)
+            for d, c in enumerate(f.dims):
+                if c and ext[d] > 1:
+                    off = add(off, mul(LinalgIndexOp(pos[d]).result, c))
+            entry = mapping[o.body.block.args[via]]
+            off = add(off, mul(arith.IndexCastOp(entry, INDEX).result, f.syms[0]))
+            pt = cast(PageType, o.ins[i].type)
+            size = self.tile[0] * self.tile[1] * pt.tiles.data
+            flat = view(self.values[o.ins[i]], 0, (size,), (1,))
+            mapping[o.body.block.args[i]] = memref.LoadOp.get(flat, [off]).res
+        for inner in o.body.block.ops:
+            if isinstance(inner, YieldOp):
+                v = mapping[inner.value]
+                if summed:
+                    add_op = arith.AddiOp if isinstance(acc.type, IntegerType) else arith.AddfOp
+                    v = add_op(acc, v).result
+                return v
+            if isinstance(inner, IndexOp):
+                d = inner.dim.data
+                mapping[inner.result] = LinalgIndexOp(pos[d]).result if d in pos else idx(0)
+            else:
+                c = inner.clone(value_mapper=mapping)  # the implicit builder takes it
+                mapping.update(zip(inner.results, c.results))
+        raise AssertionError("a stage body ends with spatial.yield (verified)")
 
     # --- the K loop -----------------------------------------------------------------
 
