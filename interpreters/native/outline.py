@@ -12,9 +12,10 @@ constants, `tensor.empty`, `tensor.expand_shape`/`collapse_shape`, scalar
 `tensor.extract`, scalar `arith` ops) and calls a private function for each other op
 (a `linalg` op, a `q8` op, a `tensor.insert_slice`, a converted `spatial` program):
 its operands and the values its regions capture are the function's arguments (scalar
-constants are copied in), its results the function's. Two ops whose functions print
-the same, SSA names aside, call one function: a model's 30 layers make a few dozen
-functions, not a few thousand, and LLVM compiles each once.
+constants are copied in), its results the function's. Two ops whose functions compute
+the same (`fingerprint`: the same ops, types and properties, the names of programs,
+tensors, buffers and stages aside) call one function: a model's 30 layers make a few
+dozen functions, not a thousand, and each is converted and compiled once.
 
 Each function is `llvm.no_inline` (which `convert-func-to-llvm` hands to LLVM):
 inlined back into the entry, a whole model is one function of thousands of loops,
@@ -23,7 +24,6 @@ which LLVM at -O3 takes many minutes over. The entry itself is `llvm.optimize_no
 
 from __future__ import annotations
 
-import hashlib
 import io
 from dataclasses import dataclass, field
 
@@ -75,16 +75,6 @@ class Outlined:
     """For each kernel, the ops of the original function it runs (for messages)."""
 
 
-def _clear_names(op: Operation) -> None:
-    for o in op.walk():
-        for r in o.results:
-            r.name_hint = None
-        for region in o.regions:
-            for b in region.blocks:
-                for a in b.args:
-                    a.name_hint = None
-
-
 def _kernel_for(op: Operation, name: str) -> tuple[func.FuncOp, list[SSAValue]]:
     """A function running a clone of `op`, and the values the call passes it."""
     args: list[SSAValue] = []
@@ -128,10 +118,35 @@ def ir_text(op: Operation) -> str:
     return stream.getvalue()
 
 
-def _signature(fn: func.FuncOp) -> str:
-    """The function's text with its name left out: equal for equal functions."""
-    body = ir_text(fn)
-    return hashlib.sha256(body.split("(", 1)[1].encode()).hexdigest()
+NAMING = frozenset({"sym_name", "tensor_name", "buffer_name", "stage_name"})
+"""Properties that only name things (a program, its tensors, buffers and stages): two
+kernels that differ in them alone compute the same."""
+
+
+def fingerprint(fn: func.FuncOp) -> tuple[object, ...]:
+    """What `fn` computes, as a hashable value: every op's name, types, operands (by
+    the order of their definitions) and properties and attributes, names aside. Equal
+    for equal kernels; compared whole (tuples of attributes), so never a collision."""
+    ids: dict[SSAValue, int] = {}
+    out: list[object] = [fn.function_type]
+    for op in fn.walk():
+        for r in op.results:
+            ids[r] = len(ids)
+        for region in op.regions:
+            for block in region.blocks:
+                for a in block.args:
+                    ids[a] = len(ids)
+                out.append(("block", tuple(block.arg_types)))
+        out.append(
+            (
+                op.name,
+                tuple(ids.get(v, -1) for v in op.operands),
+                tuple(op.result_types),
+                tuple(sorted((k, v) for k, v in op.properties.items() if k not in NAMING)),
+                tuple(sorted((k, v) for k, v in op.attributes.items() if k not in NAMING)),
+            )
+        )
+    return tuple(out)
 
 
 def outline(fn: func.FuncOp) -> Outlined:
@@ -162,22 +177,20 @@ def outline(fn: func.FuncOp) -> Outlined:
 
 
 def deduplicate(out: Outlined) -> None:
-    """Calls of kernels that print alike (SSA names aside) call the first of them; the
-    others are erased."""
-    for k in out.kernels:
-        _clear_names(k)
-    by_sig: dict[str, str] = {}
+    """Calls of kernels that compute the same (`fingerprint`) call the first of them;
+    the others are erased."""
+    first: dict[tuple[object, ...], str] = {}
     rename: dict[str, str] = {}
     kept: list[func.FuncOp] = []
     for k in out.kernels:
-        sig = _signature(k)
+        key = fingerprint(k)
         name = k.sym_name.data
-        if sig in by_sig:
-            rename[name] = by_sig[sig]
-            out.sources[by_sig[sig]] += out.sources.pop(name)
+        if key in first:
+            rename[name] = first[key]
+            out.sources[first[key]] += out.sources.pop(name)
             Rewriter.erase_op(k)
         else:
-            by_sig[sig] = name
+            first[key] = name
             kept.append(k)
     for op in out.entry.body.block.ops:
         if isinstance(op, func.CallOp) and op.callee.string_value() in rename:

@@ -10,15 +10,16 @@ prepared.programs               # the programs it runs, in order, for their traf
 
 Steps, each on a copy of the function:
 
-1. outline: each computing op into a private kernel function of its own;
+1. outline: each computing op into a private kernel function of its own, and the
+   kernels that compute the same merged (`outline.deduplicate`), so each of the rest
+   is done once per kernel, not once per op;
 2. `convert-spatial-to-linalg` then `convert-q8-to-linalg` on the whole module;
 3. each `tensor.insert_slice` written as a `linalg.copy` into the slice it replaces
    (`extract_slice`, copy, `insert_slice` of the copy): bufferized, the copy writes
    the destination's subview in place and the insert is a copy of a buffer onto
    itself, which canonicalisation erases. Left as it is, bufferization copies the
    source into a strided subview with `memref.copy`, which LLVM lowers to a call of
-   `memrefCopy` from MLIR's runtime library, which the wheel does not ship;
-4. identical kernels merged (`outline.deduplicate`).
+   `memrefCopy` from MLIR's runtime library, which the wheel does not ship.
 
 A program that reads an address from a table at run time (an indirect move or
 stage map) is first compiled by the compiled engine, for its refusals: machine code
@@ -128,10 +129,12 @@ def check_tables(program: ProgramOp) -> None:
 def prepare(fn: func.FuncOp) -> Prepared:
     """`fn` (verified, one block) converted, outlined and printed; `fn` is unchanged."""
     programs = tuple(program_traffic(o) for o in fn.body.block.ops if isinstance(o, ProgramOp))
-    for o in fn.body.block.ops:
-        if isinstance(o, ProgramOp) and reads_through_tables(o):
-            check_tables(o)
     out = outline(fn)
+    deduplicate(out)
+    for k in out.kernels:
+        for o in k.body.block.ops:
+            if isinstance(o, ProgramOp) and reads_through_tables(o):
+                check_tables(o)
     ctx = Context()
     ConvertSpatialToLinalgPass().apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)
@@ -144,5 +147,4 @@ def prepare(fn: func.FuncOp) -> Prepared:
                 f"{src.name}: cannot run natively: after conversion it leaves "
                 f"{bad.name}, which upstream MLIR does not know ({op_text(src)[:120]})"
             )
-    deduplicate(out)
     return Prepared(fn.sym_name.data, ir_text(out.module), out, programs)
