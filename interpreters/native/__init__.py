@@ -36,7 +36,7 @@ from xdsl_spatial.interpreters.native.jit import (
     bindings,
     lower_to_llvm,
 )
-from xdsl_spatial.interpreters.native.prepare import Prepared, PrepareError, prepare
+from xdsl_spatial.interpreters.native.prepare import Prepared, PrepareError, convert, prepare
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.passes.convert_spatial_to_linalg import PlanError
@@ -112,8 +112,8 @@ def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> Native
     t0 = time.perf_counter()
     prepared = prepare(fn)
     seconds["prepare"] = time.perf_counter() - t0
-    symbol = f"_mlir__mlir_ciface_{name}"
-    key = cache.key(prepared.text)
+    symbol = f"_mlir_{name}"
+    key = cache.key(prepared.source)
     t0 = time.perf_counter()
     image = cache.load(key, symbol)
     if image is not None:
@@ -121,7 +121,10 @@ def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> Native
         caller = Caller(image.symbol(symbol), ins, outs)
         return NativeExecutable(name, prepared, image, caller, True, seconds)
     t0 = time.perf_counter()
-    module = lower_to_llvm(prepared.text)
+    text = convert(prepared)
+    seconds["convert"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    module = lower_to_llvm(text)
     seconds["lower"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     with module.context:
@@ -129,7 +132,7 @@ def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> Native
             engine = execution_engine.ExecutionEngine(module, opt_level=OPT_LEVEL)
         except RuntimeError as e:
             raise JitError(f"@{name}: LLVM could not compile it: {e}") from None
-        address = engine.raw_lookup(f"_mlir_ciface_{name}")
+        address = engine.raw_lookup(name)
     if not address:
         raise JitError(f"@{name}: the JIT has no entry point for it")
     seconds["jit"] = time.perf_counter() - t0

@@ -4,15 +4,16 @@ second run of the same model loads it in well under a second instead of compilin
 
 ```python
 cache = CompileCache.default()               # $XDSL_SPATIAL_CACHE or ~/.cache/xdsl-spatial
-key = cache.key(prepared.text)
+key = cache.key(prepared.source)
 image = cache.load(key, symbol)              # an objects.Image, or None
 cache.store(key, symbol, object_bytes)
 ```
 
 An entry is one file, `native/<key>.o`: a first line `xdsl-spatial native object 1`,
 a JSON line (the symbol called, the object's size and SHA-256), then the object the
-JIT wrote. The key is the SHA-256 of everything that decides the code: the prepared
-module's text, the pass pipeline and opt level, this package's, xDSL's and
+JIT wrote. The key is the SHA-256 of everything that decides the code: the outlined
+module's text before conversion (the conversions are this package's, whose version
+is in the key too), the pass pipeline and opt level, this package's, xDSL's and
 torch-mlir's versions, the loader's format, and the host CPU (its model and feature
 flags: the JIT compiles for the host it runs on). A stale entry is never found (its
 key differs); an entry that does not read back whole (truncated, a wrong checksum,

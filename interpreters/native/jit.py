@@ -3,8 +3,9 @@ Upstream MLIR's side of the native engine: parse the prepared module with the
 bindings `torch-mlir` ships, bufferize it, lower it to LLVM and JIT it at -O3.
 
 ```python
-engine = jit(prepared.text)            # an ExecutionEngine, its code not yet made
-address = engine.raw_lookup("_mlir__mlir_ciface_gemv")   # compiles the whole module
+module = lower_to_llvm(prepared.text)             # the LLVM dialect
+engine = ExecutionEngine(module, opt_level=3)     # its code not yet made
+address = engine.raw_lookup("gemv")               # compiles the whole module
 ```
 
 The pipeline, in order (each an upstream pass):
@@ -21,7 +22,11 @@ The pipeline, in order (each an upstream pass):
   are arrays Python made and a kernel's are its caller's allocations;
 - `buffer-deallocation-pipeline`: every allocation freed after its last use;
 - `convert-linalg-to-loops`, `expand-strided-metadata`, `lower-affine`,
-  `convert-scf-to-cf`, then each dialect to LLVM, `reconcile-unrealized-casts`.
+  `convert-scf-to-cf`, then each dialect to LLVM, `reconcile-unrealized-casts`;
+  functions take a memref as a bare pointer (every one at a function boundary has a
+  static shape and the identity layout): a decode step calls ~1,100 kernels, and
+  with descriptors (5 + 2 x rank values a memref) its entry alone took LLVM half a
+  minute to compile, with pointers a second.
 
 `ExecutionEngine` at opt level 3 makes the machine code for the host it runs on
 (LLVM's host CPU and features: AVX-512 here), and resolves `malloc`, `free`,
@@ -50,7 +55,7 @@ PIPELINE = ",".join(
         "finalize-memref-to-llvm",
         "convert-math-to-llvm",
         "convert-arith-to-llvm",
-        "convert-func-to-llvm",
+        "convert-func-to-llvm{use-bare-ptr-memref-call-conv}",
         "convert-cf-to-llvm",
         "reconcile-unrealized-casts",
     ]

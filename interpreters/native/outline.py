@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
@@ -34,13 +35,11 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     ModuleOp,
     StringAttr,
-    SymbolRefAttr,
     TensorType,
     UnitAttr,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from xdsl_spatial.interpreters.kernels import captured_values
 
@@ -75,14 +74,22 @@ class Outlined:
     """For each kernel, the ops of the original function it runs (for messages)."""
 
 
-def _kernel_for(op: Operation, name: str) -> tuple[func.FuncOp, list[SSAValue]]:
-    """A function running a clone of `op`, and the values the call passes it."""
+def _is_scalar_constant(v: SSAValue) -> bool:
+    return isinstance(v.owner, arith.ConstantOp) and not isinstance(v.type, TensorType)
+
+
+def kernel_args(op: Operation) -> list[SSAValue]:
+    """The values a call of `op`'s kernel passes: its operands and the values its
+    regions capture, each once, scalar constants aside (copied into the kernel)."""
     args: list[SSAValue] = []
     for v in (*op.operands, *captured_values(op)):
-        if v not in args and not (
-            isinstance(v.owner, arith.ConstantOp) and not isinstance(v.type, TensorType)
-        ):
+        if v not in args and not _is_scalar_constant(v):
             args.append(v)
+    return args
+
+
+def _kernel_for(op: Operation, args: list[SSAValue], name: str) -> func.FuncOp:
+    """A function running a clone of `op`, taking `args`."""
     block = Block(arg_types=[a.type for a in args])
     mapping: dict[SSAValue, SSAValue] = dict(zip(args, block.args))
     consts: list[Operation] = []
@@ -103,7 +110,7 @@ def _kernel_for(op: Operation, name: str) -> tuple[func.FuncOp, list[SSAValue]]:
     fn.attributes["llvm.passthrough"] = ArrayAttr(
         [ArrayAttr([StringAttr("prefer-vector-width"), StringAttr(VECTOR_BITS)])]
     )
-    return fn, args
+    return fn
 
 
 def _all_used(op: Operation) -> list[SSAValue]:
@@ -123,27 +130,37 @@ NAMING = frozenset({"sym_name", "tensor_name", "buffer_name", "stage_name"})
 kernels that differ in them alone compute the same."""
 
 
-def fingerprint(fn: func.FuncOp) -> tuple[object, ...]:
-    """What `fn` computes, as a hashable value: every op's name, types, operands (by
-    the order of their definitions) and properties and attributes, names aside. Equal
-    for equal kernels; compared whole (tuples of attributes), so never a collision."""
-    ids: dict[SSAValue, int] = {}
-    out: list[object] = [fn.function_type]
-    for op in fn.walk():
-        for r in op.results:
+def fingerprint(op: Operation, args: list[SSAValue]) -> tuple[object, ...]:
+    """What the kernel of `op` taking `args` computes, as a hashable value: every op's
+    name, types, operands (an argument by its place, a constant by its value, the
+    rest by the order of their definitions) and properties and attributes, names
+    aside. Equal for kernels that compute the same; compared whole (tuples of
+    attributes), so never a collision."""
+    ids: dict[SSAValue, object] = {a: ("arg", i) for i, a in enumerate(args)}
+    out: list[object] = [tuple(a.type for a in args)]
+
+    def ref(v: SSAValue) -> object:
+        if v in ids:
+            return ids[v]
+        owner = v.owner
+        assert isinstance(owner, arith.ConstantOp), "kernels capture only constants"
+        return ("const", owner.value, v.type)
+
+    for o in op.walk():
+        for r in o.results:
             ids[r] = len(ids)
-        for region in op.regions:
+        for region in o.regions:
             for block in region.blocks:
                 for a in block.args:
                     ids[a] = len(ids)
                 out.append(("block", tuple(block.arg_types)))
         out.append(
             (
-                op.name,
-                tuple(ids.get(v, -1) for v in op.operands),
-                tuple(op.result_types),
-                tuple(sorted((k, v) for k, v in op.properties.items() if k not in NAMING)),
-                tuple(sorted((k, v) for k, v in op.attributes.items() if k not in NAMING)),
+                o.name,
+                tuple(ref(v) for v in o.operands),
+                tuple(o.result_types),
+                tuple(sorted((k, v) for k, v in o.properties.items() if k not in NAMING)),
+                tuple(sorted((k, v) for k, v in o.attributes.items() if k not in NAMING)),
             )
         )
     return tuple(out)
@@ -151,48 +168,44 @@ def fingerprint(fn: func.FuncOp) -> tuple[object, ...]:
 
 def outline(fn: func.FuncOp) -> Outlined:
     """`fn` (one block, ending in `func.return`) as an entry calling a kernel per
-    computing op, in a new module. `fn` itself is not changed."""
-    entry = fn.clone()
+    computing op, ops that compute the same calling one kernel (`fingerprint`), in a
+    new module. `fn` itself is not changed: each kernel is made from a clone of the
+    first op it runs, the entry from clones of the ops that stay in it."""
+    block = Block(arg_types=fn.function_type.inputs)
+    mapping: dict[SSAValue, SSAValue] = dict(zip(fn.body.block.args, block.args))
+    for a, b in zip(fn.body.block.args, block.args):
+        b.name_hint = a.name_hint
+    entry = func.FuncOp(fn.sym_name.data, fn.function_type, Region(block))
     name = entry.sym_name.data
     module = ModuleOp([entry])
     out = Outlined(module, entry)
-    for orig, op in zip(list(fn.body.block.ops), list(entry.body.block.ops)):
+    known: dict[tuple[object, ...], str] = {}
+    for op in fn.body.block.ops:
         if isinstance(op, func.ReturnOp) or stays_in_entry(op):
+            block.add_op(op.clone(value_mapper=mapping))
+            mapping.update(zip(op.results, cast(Operation, block.last_op).results))
             continue
-        kernel, args = _kernel_for(op, f"{name}__k{len(out.kernels)}")
-        out.kernels.append(kernel)
-        out.sources[kernel.sym_name.data] = [orig]
-        Rewriter.replace_op(op, func.CallOp(kernel.sym_name.data, args, list(op.result_types)))
-        Rewriter.insert_op(kernel, InsertPoint.at_end(module.body.block))
-    entry.attributes["llvm.emit_c_interface"] = UnitAttr()
+        args = kernel_args(op)
+        key = fingerprint(op, args)
+        callee = known.get(key)
+        if callee is None:
+            callee = known[key] = f"{name}__k{len(out.kernels)}"
+            out.kernels.append(_kernel_for(op, args, callee))
+            out.sources[callee] = []
+        out.sources[callee].append(op)
+        call = func.CallOp(callee, [mapping[a] for a in args], list(op.result_types))
+        block.add_op(call)
+        for r, c in zip(op.results, call.results):
+            mapping[r] = c
+            c.name_hint = r.name_hint
+    for k in out.kernels:
+        module.body.block.add_op(k)
     # The entry only calls, allocates and frees: optimising it buys nothing and costs
-    # LLVM most of its time (a decode step calls ~1,100 kernels).
+    # LLVM time (a decode step calls ~1,100 kernels).
     entry.attributes["llvm.no_inline"] = UnitAttr()
     entry.attributes["llvm.optimize_none"] = UnitAttr()
     # The caller's arrays are read, never written: bufferization copies before an
     # in-place update of an argument (a KV cache's insert_slice).
     read_only = DictionaryAttr({"bufferization.writable": BoolAttr.from_bool(False)})
-    entry.arg_attrs = ArrayAttr([read_only] * len(entry.body.block.args))
+    entry.arg_attrs = ArrayAttr([read_only] * len(block.args))
     return out
-
-
-def deduplicate(out: Outlined) -> None:
-    """Calls of kernels that compute the same (`fingerprint`) call the first of them;
-    the others are erased."""
-    first: dict[tuple[object, ...], str] = {}
-    rename: dict[str, str] = {}
-    kept: list[func.FuncOp] = []
-    for k in out.kernels:
-        key = fingerprint(k)
-        name = k.sym_name.data
-        if key in first:
-            rename[name] = first[key]
-            out.sources[first[key]] += out.sources.pop(name)
-            Rewriter.erase_op(k)
-        else:
-            first[key] = name
-            kept.append(k)
-    for op in out.entry.body.block.ops:
-        if isinstance(op, func.CallOp) and op.callee.string_value() in rename:
-            op.callee = SymbolRefAttr(rename[op.callee.string_value()])
-    out.kernels = kept

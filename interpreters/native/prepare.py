@@ -3,16 +3,17 @@ What the native engine hands to upstream MLIR: a function converted to upstream
 dialects only, outlined into kernels (`outline.py`), and printed once.
 
 ```python
-prepared = prepare(fn)          # fn is left as it is
-prepared.text                   # the module upstream MLIR parses
+prepared = prepare(fn)          # outlined; fn is left as it is
+prepared.source                 # printed before conversion: the compile cache's key
+text = convert(prepared)        # the module upstream MLIR parses
 prepared.programs               # the programs it runs, in order, for their traffic
 ```
 
 Steps, each on a copy of the function:
 
-1. outline: each computing op into a private kernel function of its own, and the
-   kernels that compute the same merged (`outline.deduplicate`), so each of the rest
-   is done once per kernel, not once per op;
+1. outline: each computing op into a private kernel function of its own, ops that
+   compute the same into one (`outline.fingerprint`), so each of the rest is done
+   once per kernel, not once per op;
 2. `convert-spatial-to-linalg` then `convert-q8-to-linalg` on the whole module;
 3. each `tensor.insert_slice` written as a `linalg.copy` into the slice it replaces
    (`extract_slice`, copy, `insert_slice` of the copy): bufferized, the copy writes
@@ -48,7 +49,7 @@ from xdsl.pattern_rewriter import (
 
 from xdsl_spatial.core.ir_io import op_text
 from xdsl_spatial.dialects.spatial import ProgramOp, StageOp, _TileMoveOp
-from xdsl_spatial.interpreters.native.outline import Outlined, deduplicate, ir_text, outline
+from xdsl_spatial.interpreters.native.outline import Outlined, ir_text, outline
 from xdsl_spatial.interpreters.program import ProgramCompiler
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
@@ -87,16 +88,20 @@ class InsertSliceAsCopy(RewritePattern):
         rewriter.replace(op, [window, copy, insert])
 
 
-@dataclass(frozen=True)
+@dataclass
 class Prepared:
-    """A function ready for upstream MLIR."""
+    """A function outlined into kernels, before and after its conversion."""
 
     name: str
-    text: str
-    """The module, printed: what upstream MLIR parses (and the cache's key)."""
     outlined: Outlined
+    """The entry and its kernels (converted in place by `convert`)."""
     programs: tuple[ProgramTraffic, ...]
     """What each program of the function moves in one call, in the order they run."""
+    source: str
+    """The outlined module before conversion, printed: what decides the machine code
+    (the compile cache's key), made without converting anything."""
+    text: str = ""
+    """The converted module, printed: what upstream MLIR parses (after `convert`)."""
 
 
 def _foreign(ops: Iterable[Operation]) -> Operation | None:
@@ -127,10 +132,17 @@ def check_tables(program: ProgramOp) -> None:
 
 
 def prepare(fn: func.FuncOp) -> Prepared:
-    """`fn` (verified, one block) converted, outlined and printed; `fn` is unchanged."""
+    """`fn` (verified, one block) outlined into kernels, the same ones merged; `fn` is
+    unchanged."""
     programs = tuple(program_traffic(o) for o in fn.body.block.ops if isinstance(o, ProgramOp))
     out = outline(fn)
-    deduplicate(out)
+    return Prepared(fn.sym_name.data, out, programs, ir_text(out.module))
+
+
+def convert(prepared: Prepared) -> str:
+    """The kernels converted to upstream dialects (the checks of programs that read
+    through tables first); the module's text, also kept in `prepared.text`."""
+    out = prepared.outlined
     for k in out.kernels:
         for o in k.body.block.ops:
             if isinstance(o, ProgramOp) and reads_through_tables(o):
@@ -147,4 +159,5 @@ def prepare(fn: func.FuncOp) -> Prepared:
                 f"{src.name}: cannot run natively: after conversion it leaves "
                 f"{bad.name}, which upstream MLIR does not know ({op_text(src)[:120]})"
             )
-    return Prepared(fn.sym_name.data, ir_text(out.module), out, programs)
+    prepared.text = ir_text(out.module)
+    return prepared.text
