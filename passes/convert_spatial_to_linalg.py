@@ -538,6 +538,7 @@ class ProgramBuilder:
                 properties={"read_only": UnitAttr()},
             )
             read = buf.memref
+            read.name_hint = o.tensor_name.data
             if not plan.whole_tiles:
                 padded = memref.AllocOp([], [], full).memref
                 fill(0, elem, padded)
