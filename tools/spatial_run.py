@@ -42,6 +42,7 @@ from xdsl_spatial.interpreters.runner import (
     distribute,
     execute,
     find_function,
+    native_available,
 )
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.interpreters.values import numpy_dtype
@@ -314,6 +315,8 @@ def _main(args: argparse.Namespace) -> int:
         raise cli.UsageError(
             f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
         )
+    if args.engine == "native":
+        native_available()  # before the file is read and the inputs drawn
     text = cli.read_text(args.file)
     cli.check_output_path(args.outputs, "--outputs")
     ctx = make_context()

@@ -28,7 +28,7 @@ import io
 from dataclasses import dataclass, field
 from typing import cast
 
-from xdsl.dialects import arith, func, tensor
+from xdsl.dialects import arith, func, shard, tensor
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -181,6 +181,13 @@ def outline(fn: func.FuncOp) -> Outlined:
     out = Outlined(module, entry)
     known: dict[tuple[object, ...], str] = {}
     for op in fn.body.block.ops:
+        # Layout annotations over chips change no value on one host (as the other
+        # engines run them: interpreters/shard.py): a shard is its tensor.
+        if isinstance(op, shard.ShardingOp):
+            continue
+        if isinstance(op, shard.ShardOp):
+            mapping[op.result] = mapping[op.src]
+            continue
         if isinstance(op, func.ReturnOp) or stays_in_entry(op):
             block.add_op(op.clone(value_mapper=mapping))
             mapping.update(zip(op.results, cast(Operation, block.last_op).results))

@@ -20,7 +20,9 @@ Steps, each on a copy of the function:
    the destination's subview in place and the insert is a copy of a buffer onto
    itself, which canonicalisation erases. Left as it is, bufferization copies the
    source into a strided subview with `memref.copy`, which LLVM lowers to a call of
-   `memrefCopy` from MLIR's runtime library, which the wheel does not ship.
+   `memrefCopy` from MLIR's runtime library, which the wheel does not ship; for the
+   same reason each `tensor.extract_slice` is copied into a tensor of its own, and a
+   `tensor.concat` is its inputs inserted (so copied) into a new tensor.
 
 A program that reads an address from a table at run time (an indirect move or
 stage map) is first compiled by the compiled engine, for its refusals: machine code
@@ -35,17 +37,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import func, tensor
+from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg.ops import CopyOp
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from xdsl_spatial.core.ir_io import op_text
 from xdsl_spatial.dialects.spatial import ProgramOp, StageOp, _TileMoveOp
@@ -86,6 +92,44 @@ class InsertSliceAsCopy(RewritePattern):
             properties=props,
         )
         rewriter.replace(op, [window, copy, insert])
+
+
+class ConcatAsInserts(RewritePattern):
+    """`tensor.concat` -> each input inserted into a new tensor at its offset along the
+    axis (then each insert a copy, as `InsertSliceAsCopy` writes it)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ConcatOp, rewriter: PatternRewriter) -> None:
+        axis = op.dim.value.data
+        empty = tensor.EmptyOp([], op.result.type)
+        ops: list[Operation] = [empty]
+        acc: SSAValue = empty.tensor
+        at = 0
+        for v in op.inputs:
+            shape = list(cast(TensorType[Attribute], v.type).get_shape())
+            offsets = [0] * len(shape)
+            offsets[axis] = at
+            ins = tensor.InsertSliceOp.get(v, acc, shape, offsets)
+            ops.append(ins)
+            acc = ins.result
+            at += shape[axis]
+        rewriter.replace(op, ops, [acc])
+
+
+class ExtractSliceAsCopy(RewritePattern):
+    """`%s = extract_slice %t[...]` -> a `linalg.copy` of it into a new tensor, so the
+    slice reaches the kernel's result (or another kernel) as a buffer of its own with
+    the identity layout, not as a strided subview that bufferization would copy with
+    `memref.copy` (`memrefCopy`, from the runtime library the wheel lacks)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
+        if any(isinstance(u.operation, CopyOp) for u in op.result.uses):
+            return
+        empty = tensor.EmptyOp([], op.result.type)
+        copy = CopyOp([op.result], [empty.tensor])
+        rewriter.insert([empty, copy], InsertPoint.after(op))
+        rewriter.replace_uses_with_if(op.result, copy.res[0], lambda u: u.operation is not copy)
 
 
 @dataclass
@@ -150,7 +194,10 @@ def convert(prepared: Prepared) -> str:
     ctx = Context()
     ConvertSpatialToLinalgPass().apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)
-    PatternRewriteWalker(InsertSliceAsCopy(), apply_recursively=False).rewrite_module(out.module)
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier([ConcatAsInserts(), InsertSliceAsCopy(), ExtractSliceAsCopy()]),
+        apply_recursively=True,
+    ).rewrite_module(out.module)
     for k in out.kernels:
         bad = _foreign(k.walk())
         if bad is not None:
