@@ -38,7 +38,7 @@ import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_gemv import (  # noqa: E402  (beside this file)
+from bench_gemv import (
     Candidate,
     fp64_reference,
     interleaved,
@@ -47,14 +47,14 @@ from bench_gemv import (  # noqa: E402  (beside this file)
     q8_matmul,
 )
 
-from xdsl_spatial.core.ir_io import parse_module  # noqa: E402
-from xdsl_spatial.core.quant import quantize_q8_0  # noqa: E402
-from xdsl_spatial.interpreters.runner import (  # noqa: E402
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.core.quant import quantize_q8_0
+from xdsl_spatial.interpreters.runner import (
     coerce_args,
     compile_module,
     find_function,
 )
-from xdsl_spatial.passes.q8_lower import lower_q8  # noqa: E402
+from xdsl_spatial.passes.q8_lower import lower_q8
 
 BANDWIDTH_BYTES = 512 << 20
 
