@@ -127,7 +127,7 @@ def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="K = N = 1024, 3 rounds")
     p.add_argument("--m", default="1,8,32", help="comma-separated batch sizes (default 1,8,32)")
     p.add_argument("--rounds", type=int, help="interleaved rounds (default 15; 3 with --quick)")

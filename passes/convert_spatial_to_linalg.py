@@ -83,7 +83,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from xdsl.builder import ImplicitBuilder
@@ -537,12 +537,13 @@ class ProgramBuilder:
                 result_types=[MemRefType(elem, plan.dims)],
                 properties={"read_only": UnitAttr()},
             )
-            read = buf.memref
-            read.name_hint = o.tensor_name.data
+            given = buf.memref
+            given.name_hint = o.tensor_name.data
+            read = given
             if not plan.whole_tiles:
                 padded = memref.AllocOp([], [], full).memref
                 fill(0, elem, padded)
-                copy(read, self._live(padded, plan))
+                copy(given, self._live(padded, plan))
                 read = padded
         elif o.values is not None:
             read = self.globals.get(o, plan)
@@ -638,7 +639,7 @@ class ProgramBuilder:
 
     def move(self, o: _TileMoveOp, tensor_mem: SSAValue, page: SSAValue, load: bool) -> None:
         """Copy the block's tiles between the tensor and the page."""
-        held = self.held[o.tensor]
+        held = self.held[cast(LoadOp | StoreOp, o).tensor]
         tr, tc = self.tile
         cols = held.plan.padded[1]
         tpr = cols // tc
@@ -852,7 +853,7 @@ class GlobalTable:
             n += 1
             name = f"{base}_{n}"
         init = DenseIntOrFPElementsAttr.from_list(
-            TensorType(elem, plan.padded), padded.reshape(-1).tolist()
+            cast(Any, TensorType(elem, plan.padded)), padded.reshape(-1).tolist()
         )
         g = memref.GlobalOp.get(StringAttr(name), t, init, StringAttr("private"), UnitAttr())
         g.detach()  # made inside a program's builder; it belongs to the module
