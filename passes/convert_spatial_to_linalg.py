@@ -17,7 +17,8 @@ enter as `bufferization.to_buffer ... read_only` and its results leave as
 - the item grid a nest of `scf.for`, one loop per axis;
 - each load and store a `linalg.copy` of whole tiles between a strided view of the
   tensor (`memref.reinterpret_cast` at the block's first element, which the item and
-  K block decide) and the page;
+  K block decide) and the page (an output of one tile row, a product's m rows, is held
+  as its live rows, and its stores write those alone);
 - each page a slot of its buffer, taken in turn (a ring of `depth` pages: a buffer
   of depth 2 holds this K block's load while the stage reads the last one);
 - each stage a `linalg.generic` over strided views of its pages (a map's flat
@@ -552,7 +553,12 @@ class ProgramBuilder:
             fill(0, elem, read)
         write = None
         if plan.stored:
-            write = memref.AllocOp([], [], full).memref
+            # An output of one tile row taller than the tensor (a product's m rows) is
+            # held as its live rows: its stores write no padding row (nothing reads one).
+            one_row = plan.padded[0] == self.tile[0] and plan.dims[0] < self.tile[0]
+            live_only = one_row and Role(o.handle.role.data) == Role.OUTPUT and o.values is None
+            rows = plan.dims[0] if live_only else plan.padded[0]
+            write = memref.AllocOp([], [], MemRefType(elem, (rows, plan.padded[1]))).memref
             write.name_hint = o.tensor_name.data
             if Role(o.handle.role.data) != Role.OUTPUT or o.values is not None:
                 # A state keeps what no store writes; an output is written whole.
@@ -580,7 +586,7 @@ class ProgramBuilder:
         held = self.held[v]
         assert held.write is not None, "a returned tensor is stored (verified)"
         mem = held.write
-        if not held.plan.whole_tiles:
+        if cast(MemRefType[Attribute], mem.type).get_shape() != held.plan.dims:
             rows, cols = held.plan.dims
             live = memref.AllocOp([], [], MemRefType(_elem(mem), (rows, cols))).memref
             copy(self._live(mem, held.plan), live)
@@ -656,10 +662,12 @@ class ProgramBuilder:
             col = arith.RemUIOp(t, idx(tpr)).result
             return add(mul(row, tr * cols), mul(col, tc))
 
+        # A store into an output held as its live rows (`tensor`) writes those alone.
+        rows = min(tr, cast(MemRefType[Attribute], tensor_mem.type).get_shape()[0])
         if bh == 1 or stride % tpr == 0:
             rows_apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
-            t_view = view(tensor_mem, first(t0), (bh, tr, w), (rows_apart, cols, 1))
-            p_view = view(page, 0, (bh, tr, w), (w, page_w, 1))
+            t_view = view(tensor_mem, first(t0), (bh, rows, w), (rows_apart, cols, 1))
+            p_view = view(page, 0, (bh, rows, w), (w, page_w, 1))
             copy(t_view, p_view) if load else copy(p_view, t_view)
             return
         blk = Block(arg_types=[INDEX])
