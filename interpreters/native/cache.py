@@ -12,8 +12,8 @@ cache.store(key, symbol, object_bytes)
 An entry is one file, `native/<key>.o`: a first line `xdsl-spatial native object 1`,
 a JSON line (the symbol called, the object's size and SHA-256), then the object the
 JIT wrote. The key is the SHA-256 of everything that decides the code: the outlined
-module's text before conversion (the conversions are this package's, whose version
-is in the key too), the pass pipeline and opt level, this package's, xDSL's and
+module's text before conversion (the conversions are this package's: its version and
+a digest of the conversions' and this engine's source files are in the key too), the pass pipeline and opt level, this package's, xDSL's and
 torch-mlir's versions, the loader's format, and the host CPU (its model and feature
 flags: the JIT compiles for the host it runs on). A stale entry is never found (its
 key differs); an entry that does not read back whole (truncated, a wrong checksum,
@@ -36,6 +36,7 @@ from pathlib import Path
 from xdsl_spatial.core.files import ToolError, write_file
 from xdsl_spatial.interpreters.native.jit import OPT_LEVEL, PIPELINE
 from xdsl_spatial.interpreters.native.objects import Image, ObjectError, load_object
+from xdsl_spatial.passes import convert_q8_to_linalg, convert_spatial_to_linalg
 
 CACHE_ENV = "XDSL_SPATIAL_CACHE"
 MAGIC = b"xdsl-spatial native object 1\n"
@@ -48,6 +49,18 @@ def _version(dist: str) -> str:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
         return "none"
+
+
+def _code_digest() -> str:
+    """The SHA-256 of the code that turns a function into machine code (the two
+    conversions and this engine): with an editable install, code changes without the
+    package's version, and an entry made by older code must not be found."""
+    files = [Path(convert_q8_to_linalg.__file__), Path(convert_spatial_to_linalg.__file__)]
+    files += sorted(Path(__file__).parent.glob("*.py"))
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.read_bytes())
+    return h.hexdigest()
 
 
 def host_cpu() -> str:
@@ -86,6 +99,7 @@ class CompileCache:
             PIPELINE,
             str(OPT_LEVEL),
             _version("xdsl-spatial"),
+            _code_digest(),
             _version("xdsl"),
             _version("torch-mlir"),
             host_cpu(),
