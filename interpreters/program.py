@@ -33,7 +33,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from xdsl_spatial.core import geometry
 from xdsl_spatial.core.geometry import PageGeometry
-from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     IterKind,
@@ -70,7 +69,7 @@ from xdsl_spatial.interpreters.layout import (
 )
 from xdsl_spatial.interpreters.siblings import sibling_run, sibling_steps
 from xdsl_spatial.interpreters.stages import Shape, StageEval, map_offsets
-from xdsl_spatial.interpreters.traffic import ProgramTraffic
+from xdsl_spatial.interpreters.traffic import ProgramTraffic, is_weight_values, move_bytes
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
@@ -356,7 +355,7 @@ class ProgramCompiler(LoopCompiling):
             slot, slot, o.tensor_name.data, h.dims, padded, dt, source, values, Role(h.role.data)
         )
         self.tensor[o.result] = spec
-        if o.repack is not None and o.repack.part.data == Q8Part.VALUES:
+        if is_weight_values(o):
             self.record.weight_elems = h.dims[0] * h.dims[1]
         uses = [u.operation for u in o.result.uses]
         spec.stores = sum(1 for u in uses if isinstance(u, StoreOp) and u.tensor is o.result)
@@ -403,8 +402,7 @@ class ProgramCompiler(LoopCompiling):
         return t, move.row_origins(t0, self.tile, grid[1]), move.tiles(t0)
 
     def moved(self, o: TileMoveOp, t: TensorSpec) -> int:
-        bh, bw = o.block_shape
-        return self.items * bh * bw * self.tile[0] * self.tile[1] * t.dtype.itemsize * o.repeat.data
+        return move_bytes(o, self.op, o.repeat.data)
 
     def load(self, o: LoadOp, want: Lead, loop: KLoopOp | None) -> None:
         t, first, _ = self.origins(o, want, loop)

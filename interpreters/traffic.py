@@ -16,11 +16,35 @@ so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl_spatial.analysis.chip_time import ChipFigures, ProgramTime, Work, program_time
 from xdsl_spatial.core.memory import plural
 from xdsl_spatial.core.tables import text_table
-from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.dialects.q8 import Q8Part
+from xdsl_spatial.dialects.spatial import (
+    LoadOp,
+    ProgramOp,
+    StoreOp,
+    TensorHandleType,
+    TensorOp,
+    TileMoveOp,
+    element_bytes,
+)
+
+
+def move_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
+    """Bytes `runs` runs of a load or store move for all of `program`'s items: whole
+    tiles of its tensor's elements."""
+    bh, bw = op.block_shape
+    elem = element_bytes(cast(TensorHandleType, op.tensor.type).element_type)
+    return program.num_items * bh * bw * program.target.tile_elems * elem * runs
+
+
+def is_weight_values(op: TensorOp) -> bool:
+    """A param filled with a Q8_0 weight's int8 values: its K x N elements are the
+    weight a fold reads."""
+    return op.repack is not None and op.repack.part.data == Q8Part.VALUES
 
 
 @dataclass
@@ -82,6 +106,22 @@ class ProgramTraffic:
 
     def add_store(self, tensor: str, nbytes: int) -> None:
         self.stored[tensor] = self.stored.get(tensor, 0) + nbytes
+
+
+def program_traffic(program: ProgramOp) -> ProgramTraffic:
+    """What one run of `program` moves, from its ops alone (every address is static:
+    each move runs `repeat` times for every item), as the engines that run it count."""
+    rec = ProgramTraffic.of(program)
+    for op in program.body.walk():
+        if isinstance(op, TensorOp) and is_weight_values(op):
+            r, c = op.handle.dims
+            rec.weight_elems = r * c
+        elif isinstance(op, LoadOp | StoreOp):
+            decl = op.tensor.owner
+            name = decl.tensor_name.data if isinstance(decl, TensorOp) else str(op.tensor)
+            nbytes = move_bytes(op, program, op.repeat.data)
+            (rec.add_load if isinstance(op, LoadOp) else rec.add_store)(name, nbytes)
+    return rec
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
 from xdsl_spatial.frontends.model_cache import CACHE_ENV
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
 from xdsl_spatial.interpreters.distributed import compare_bits
-from xdsl_spatial.interpreters.runner import ENGINES
+from xdsl_spatial.interpreters.runner import ENGINES, native_available
 from xdsl_spatial.interpreters.stats import Detail, decode_line, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.tools import cli
@@ -166,7 +166,9 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=ENGINES,
         default="compiled",
-        help="compiled (default: each function compiled once, the compile timed apart) or "
+        help="compiled (default: numpy; each function compiled once, the compile timed "
+        "apart), native (machine code from upstream MLIR and LLVM, compiled once and kept "
+        "in the compile cache; needs the [native] extra: pip install -e '.[native]') or "
         "reference (op by op, slow; not cached)",
     )
     p.add_argument(
@@ -238,7 +240,9 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.address is not None and args.distributed != "ray":
         raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
     if args.engine != "compiled" and args.distributed == "ray":
-        raise cli.UsageError("--distributed ray runs the compiled engine; drop --engine")
+        raise cli.UsageError(
+            f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
+        )
     if args.chat and args.prompt is None:
         raise cli.UsageError("--chat renders a --prompt with the chat template; give --prompt")
     if args.module is not None and args.chips > 1:
@@ -315,6 +319,8 @@ def _timings(model: Model, run: Generation, load_s: float, first_s: float | None
 def _main(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     _check_options(args)
+    if args.engine == "native":
+        native_available()  # before the seconds that loading takes
     progress = cli.Status(PROG)
     try:
         return _generate(args, progress, start)
@@ -413,7 +419,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
     sampler = Sampler(args.temperature, args.top_k, args.top_p, args.seed)
     stop = vocab.stop_tokens() if vocab is not None else set()
     model.distributed, model.address = args.distributed, args.address
-    if args.distributed == "local" and args.engine == "compiled":
+    if args.distributed == "local" and args.engine != "reference":
         # Compiled before the clock: the prompt's and the steps' times are the runs' own.
         for entry in model.used(len(prompt), args.steps):
             progress(f"compiling @{entry}")
@@ -471,6 +477,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
             config=model.config,
             weights=model.weights,
             text=text,
+            engine=args.engine,
         )
         other = generate(
             plain,

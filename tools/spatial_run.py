@@ -44,6 +44,7 @@ from xdsl_spatial.interpreters.runner import (
     distribute,
     execute,
     find_function,
+    native_available,
 )
 from xdsl_spatial.interpreters.stats import Detail, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
@@ -84,8 +85,10 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=ENGINES,
         default="compiled",
-        help="compiled (default: the function read once into a fast executable) or "
-        "reference (op by op, what the programs mean); both give the same numbers",
+        help="compiled (default: the function read once into a fast numpy executable), "
+        "reference (op by op, what the programs mean) or native (machine code from upstream "
+        "MLIR and LLVM; needs the [native] extra: pip install -e '.[native]'); all give the "
+        "same numbers (within the fp32 summation bound where sums are ordered differently)",
     )
     p.add_argument(
         "--distributed",
@@ -263,11 +266,11 @@ def _timed(
             t = time.perf_counter()
             result = chips.call(arrays)
             return result, time.perf_counter() - t
-    if engine != "compiled":
+    if engine == "reference":
         t = time.perf_counter()
         result = execute(module, entry, arrays, engine=engine)
         return result, time.perf_counter() - t
-    exe = compile_module(module, entry)
+    exe = compile_module(module, entry, engine)
     args = coerce_args(find_function(module, entry), arrays)
     exe(*args)
     t = time.perf_counter()
@@ -323,7 +326,11 @@ def _main(args: argparse.Namespace) -> int:
     if args.address is not None and args.distributed != "ray":
         raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
     if args.distributed == "ray" and args.engine != "compiled":
-        raise cli.UsageError("--distributed ray runs the compiled engine; drop --engine reference")
+        raise cli.UsageError(
+            f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
+        )
+    if args.engine == "native":
+        native_available()  # before the file is read and the inputs drawn
     text = cli.read_text(args.file)
     cli.check_output_path(args.outputs, "--outputs")  # both before any work
     cli.check_output_path(args.stats_json, "--stats-json")
@@ -371,7 +378,7 @@ def _main(args: argparse.Namespace) -> int:
                 "(one call of each compiled function, after a first; after on Ray actors)"
                 if args.distributed == "ray"
                 else "(one call of each compiled function, after a first)"
-                if args.engine == "compiled"
+                if args.engine in ("compiled", "native")
                 else f"(one run each, {args.engine} engine)"
             )
         )

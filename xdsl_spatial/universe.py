@@ -23,6 +23,18 @@ def _q8_lower():
     return Q8LowerPass
 
 
+def _convert_q8_to_linalg():
+    from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
+
+    return ConvertQ8ToLinalgPass
+
+
+def _convert_spatial_to_linalg():
+    from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+
+    return ConvertSpatialToLinalgPass
+
+
 def _q8_raise():
     from xdsl_spatial.passes.q8_raise import Q8RaisePass
 
@@ -37,5 +49,10 @@ linalg_extra.install()
 
 SPATIAL_UNIVERSE = Universe(
     all_dialects={"q8": _q8, "spatial": _spatial},
-    all_passes={"q8-lower": _q8_lower, "q8-raise": _q8_raise},
+    all_passes={
+        "q8-lower": _q8_lower,
+        "q8-raise": _q8_raise,
+        "convert-q8-to-linalg": _convert_q8_to_linalg,
+        "convert-spatial-to-linalg": _convert_spatial_to_linalg,
+    },
 )

@@ -1,7 +1,8 @@
 """
 Generating with a llama GGUF checkpoint on the simulated chip: the model built by
 `xdsl_spatial.frontends.llama`, lowered with `q8-lower` (or not), its weights bound from the
-file, each function compiled once by the compiled engine and called step by step.
+file, each function compiled once (by the compiled engine, or by the native one:
+`model.engine = "native"`) and called step by step.
 
 ```python
 model = load_model("model.gguf", batch=32, positions=256, requantize=True)
@@ -154,9 +155,10 @@ class Model:
     cached: bool = False
     """Loaded from the disk cache."""
     engine: str = "compiled"
-    """The engine that runs the functions (`runner.ENGINES`): `compiled` compiles each
-    once (`compile`, timed apart in `seconds["compile"]`); `reference` runs the IR op by
-    op, with nothing to compile."""
+    """The engine that runs the functions (`runner.ENGINES`): `compiled` (numpy) and
+    `native` (machine code from upstream MLIR and LLVM) compile each once (`compile`,
+    timed apart in `seconds["compile"]`); `reference` runs the IR op by op, with nothing
+    to compile."""
 
     def signature(self, entry: str) -> Signature:
         if entry not in self.signatures:
@@ -170,7 +172,7 @@ class Model:
     def compile(self, entry: str) -> Any:
         """`entry`'s executable, compiled now if it was not (the time it took added to
         `seconds["compile"]`)."""
-        if self.engine != "compiled":
+        if self.engine == "reference":
             return None
         exe = self.executables.get(entry)
         if exe is None:
@@ -178,7 +180,7 @@ class Model:
                 raise ModelError(f"the model has no function @{entry}")
             t0 = time.perf_counter()
             self.signature(entry)
-            exe = self.executables[entry] = compile_module(self.module, entry)
+            exe = self.executables[entry] = compile_module(self.module, entry, self.engine)
             self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
         return exe
 
@@ -193,7 +195,7 @@ class Model:
                     self.module, entry, args, address=self.address
                 )
             return exe.call(args)
-        if self.engine != "compiled":
+        if self.engine == "reference":
             return execute(self.module, entry, args, engine=self.engine)
         exe = self.compile(entry)
         want = self.signature(entry)
@@ -576,7 +578,7 @@ def generate(
     if bad:
         raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")
     plan = model.plan(len(prompt))
-    if model.distributed != "ray" and model.engine == "compiled":
+    if model.distributed != "ray" and model.engine != "reference":
         for entry in model.used(len(prompt), steps):
             if entry not in model.executables:
                 progress(f"compiling @{entry}")
