@@ -364,7 +364,7 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
         f"({', '.join(f'{k} {v:.2f} s' for k, v in warm_exe.seconds.items())})"
     )
 
-    logits, caches, _ = lowered.prefill(prompt)
+    logits, caches, _ = lowered.prefill(prompt, 0, lowered.new_caches())
     steppers: dict[str, object] = {}
     state: dict[str, list] = {}
 
