@@ -72,6 +72,10 @@ contiguous innermost. Each output element is then an fp32 sum in a fixed order (
 reference's is numpy's: within the same fp32 bound, not the same bits), and the
 innermost loop runs over contiguous outputs, which LLVM vectorises without
 reassociating a sum. An axis of extent 1 is left out (`spatial.index` of it is 0).
+A summing generic's innermost axis, when longer than `COLUMNS`, is split
+(`loop_axes`): its blocks outermost, `COLUMNS` outputs innermost, which stay in
+registers while they sum; a generic computes at most `ROWS` siblings. The sum's add
+and a product it adds are fused (`CONTRACT`).
 
 The pass declines, naming the program and the reason, a program whose ring of pages
 would overwrite a page still to be read (the dialect does not promise there is
@@ -310,6 +314,49 @@ def siblings(ops: Sequence[Operation], i: int) -> list[StageOp]:
     return run
 
 
+COLUMNS = 32
+"""Outputs the innermost loop of a summing generic covers: two 512-bit vectors of f32."""
+
+ROWS = 8
+"""Sibling stages (a fold's rows) one generic computes at most: with `COLUMNS`, 16
+vector accumulators, which stay in registers."""
+
+
+CONTRACT = arith.FastMathFlagsAttr(["contract"])
+"""On a sum's `arith.addf` and the `arith.mulf` whose product it adds: LLVM may fuse
+them into one multiply-add (one rounding where there were two, as a MAC unit does;
+exact where both were, so integer-exact inputs keep their bits)."""
+
+
+@dataclass(frozen=True)
+class LoopAxis:
+    """One loop of a generic: `extent` steps of `step` elements along stage axis `axis`
+    (an axis split in two is an outer loop of step `COLUMNS` and an inner one of step 1)."""
+
+    axis: int
+    extent: int
+    step: int
+
+
+def loop_axes(stage: StageOp) -> list[LoopAxis]:
+    """The generic's loops, outermost first: `generic_order`'s axes, and, when the
+    stage sums and its innermost axis is parallel and longer than `COLUMNS`, that axis
+    split: `COLUMNS` contiguous outputs innermost, their blocks outermost. Each block's
+    outputs then sum over every `sum` axis while held in registers, in the order they
+    would have summed unsplit (each output's sum is the same, term for term)."""
+    order = generic_order(stage)
+    ext = stage.iter_extents
+    loops = [LoopAxis(d, ext[d], 1) for d in order]
+    if not order:
+        return loops
+    last = order[-1]
+    summed = any(stage.iter_kinds[d] == IterKind.SUM for d in order)
+    e = ext[last]
+    if not summed or stage.iter_kinds[last] != IterKind.PAR or e <= COLUMNS or e % COLUMNS:
+        return loops
+    return [LoopAxis(last, e // COLUMNS, COLUMNS), *loops[:-1], LoopAxis(last, COLUMNS, 1)]
+
+
 def generic_order(stage: StageOp) -> list[int]:
     """The stage's axes in the generic's loop order: `sum` axes outside, parallel ones
     inside by falling output stride (the contiguous one innermost); axes of extent 1
@@ -436,6 +483,16 @@ def _elem(v: SSAValue) -> Attribute:
     return cast(Attribute, t.element_type)
 
 
+def axis_index(loops: Sequence[LoopAxis], axis: int) -> SSAValue:
+    """Stage axis `axis`'s index inside a generic with these loops (`linalg.index` of
+    its loop, or of its two loops combined; 0 for an axis of extent 1, which has none)."""
+    acc: SSAValue = idx(0)
+    for j, a in enumerate(loops):
+        if a.axis == axis:
+            acc = add(acc, mul(LinalgIndexOp(j).result, a.step))
+    return acc
+
+
 # --------------------------------------------------------------------------------------
 # Build: one method per source op
 # --------------------------------------------------------------------------------------
@@ -508,7 +565,8 @@ class ProgramBuilder:
             o = ops[i]
             if isinstance(o, StageOp):
                 run = siblings(ops, i)
-                self.stages(run)
+                for g in range(0, len(run), ROWS):
+                    self.stages(run[g : g + ROWS])
                 i += len(run)
                 continue
             i += 1
@@ -699,8 +757,8 @@ class ProgramBuilder:
         stage, each input page read once however many stages read it."""
         first = run[0]
         order = generic_order(first)
-        n = len(order)
-        pos = {d: i for i, d in enumerate(order)}
+        loops = loop_axes(first)
+        n = len(loops)
         ext = first.iter_extents
         read_axes: set[int] = set()
         views: dict[tuple[SSAValue, LinearForm], int] = {}
@@ -708,10 +766,11 @@ class ProgramBuilder:
         maps: list[AffineMapAttr] = []
 
         def view_of(f: LinearForm, page: SSAValue) -> tuple[SSAValue, AffineMapAttr]:
-            axes = [d for d in order if f.dims[d]]
-            read_axes.update(axes)
-            v = view(page, f.const, [ext[d] for d in axes], [f.dims[d] for d in axes])
-            return v, _dims(n, [pos[d] for d in axes])
+            picks = [j for j, a in enumerate(loops) if f.dims[a.axis]]
+            read_axes.update(loops[j].axis for j in picks)
+            sizes = [loops[j].extent for j in picks]
+            v = view(page, f.const, sizes, [f.dims[loops[j].axis] * loops[j].step for j in picks])
+            return v, _dims(n, picks)
 
         outs: list[SSAValue] = []
         out_maps: list[AffineMapAttr] = []
@@ -753,15 +812,15 @@ class ProgramBuilder:
         body = Block(arg_types=[*(_elem(v) for v in ins), *(_elem(v) for v in outs)])
         with ImplicitBuilder(body):
             yields = [
-                self.body(o, fs, body, views, pos, body.args[len(ins) + j], summed)
+                self.body(o, fs, body, views, loops, body.args[len(ins) + j], summed)
                 for j, (o, fs) in enumerate(zip(run, forms))
             ]
             LinalgYieldOp(*yields)
         iterators = [
             IteratorTypeAttr.reduction()
-            if first.iter_kinds[d] == IterKind.SUM
+            if first.iter_kinds[a.axis] == IterKind.SUM
             else IteratorTypeAttr.parallel()
-            for d in order
+            for a in loops
         ]
         GenericOp(ins, outs, Region(body), [*maps, *out_maps], iterators)
 
@@ -771,7 +830,7 @@ class ProgramBuilder:
         forms: list[LinearForm],
         body: Block,
         views: dict[tuple[SSAValue, LinearForm], int],
-        pos: dict[int, int],
+        loops: Sequence[LoopAxis],
         acc: SSAValue,
         summed: bool,
     ) -> SSAValue:
@@ -790,7 +849,7 @@ class ProgramBuilder:
             off: SSAValue = idx(f.const)
             for d, c in enumerate(f.dims):
                 if c and ext[d] > 1:
-                    off = add(off, mul(LinalgIndexOp(pos[d]).result, c))
+                    off = add(off, mul(axis_index(loops, d), c))
             entry = mapping[o.body.block.args[via]]
             off = add(off, mul(arith.IndexCastOp(entry, INDEX).result, f.syms[0]))
             pt = cast(PageType, o.ins[i].type)
@@ -800,13 +859,19 @@ class ProgramBuilder:
         for inner in o.body.block.ops:
             if isinstance(inner, YieldOp):
                 v = mapping[inner.value]
-                if summed:
-                    add_op = arith.AddiOp if isinstance(acc.type, IntegerType) else arith.AddfOp
-                    v = add_op(acc, v).result
-                return v
+                if not summed:
+                    return v
+                if isinstance(acc.type, IntegerType):
+                    return arith.AddiOp(acc, v).result
+                product = v.owner
+                if isinstance(product, arith.MulfOp):
+                    # the sum's add and the product it adds, fused: a MAC (see CONTRACT)
+                    product.fastmath = CONTRACT
+                    return arith.AddfOp(acc, v, CONTRACT).result
+                return arith.AddfOp(acc, v).result
             if isinstance(inner, IndexOp):
                 d = inner.dim.data
-                mapping[inner.result] = LinalgIndexOp(pos[d]).result if d in pos else idx(0)
+                mapping[inner.result] = axis_index(loops, d)
             else:
                 c = inner.clone(value_mapper=mapping)  # the implicit builder takes it
                 mapping.update(zip(inner.results, c.results))

@@ -78,17 +78,19 @@
 // The scales: 1 x 8 tiles.
 // CHECK:             linalg.copy ins(%{{.*}} : memref<1x32x256xf32, strided<[131072, 4096, 1], offset: ?>>) outs(%{{.*}} : memref<1x32x256xf32, strided<[256, 256, 1], offset: ?>>)
 //
-// block: the sum over blocks b and lanes i outside, the 256 columns innermost; the
-// page starts as zeros and each column's fp32 sum accumulates in it.
+// block: the 256 columns in 8 blocks of 32 outermost, the sum over blocks b and lanes i
+// inside, each block's 32 columns innermost (held in registers while they sum); the
+// page starts as zeros and each column's fp32 sum accumulates in it, its add fused with
+// the product it adds (contract: a multiply-add).
 // CHECK:             linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<32x256xf32, strided<[256, 1], offset: ?>>)
-// CHECK:             linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2)>], iterator_types = ["reduction", "reduction", "parallel"]}
-// CHECK-SAME:          ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<32x32xbf16, strided<[32, 1], offset: ?>>, memref<32x32x256xi8, strided<[256, 8192, 1], offset: ?>>, memref<32x256xf32, strided<[256, 1], offset: ?>>) outs(%{{.*}} : memref<256xf32, strided<[1], offset: ?>>)
+// CHECK:             linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>], iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+// CHECK-SAME:          ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<32x32xbf16, strided<[32, 1], offset: ?>>, memref<8x32x32x32xi8, strided<[32, 256, 8192, 1], offset: ?>>, memref<8x32x32xf32, strided<[32, 256, 1], offset: ?>>) outs(%{{.*}} : memref<8x32xf32, strided<[32, 1], offset: ?>>)
 // CHECK-NEXT:        ^bb0(%[[BX:.*]]: bf16, %[[BQ:.*]]: i8, %[[BS:.*]]: f32, %[[BACC:.*]]: f32):
 // CHECK-NEXT:          %[[XF:.*]] = arith.extf %[[BX]] : bf16 to f32
 // CHECK-NEXT:          %[[QF:.*]] = arith.sitofp %[[BQ]] : i8 to f32
 // CHECK-NEXT:          %[[P:.*]] = arith.mulf %[[XF]], %[[QF]] : f32
-// CHECK-NEXT:          %[[PS:.*]] = arith.mulf %[[P]], %[[BS]] : f32
-// CHECK-NEXT:          %[[NEW:.*]] = arith.addf %[[BACC]], %[[PS]] : f32
+// CHECK-NEXT:          %[[PS:.*]] = arith.mulf %[[P]], %[[BS]] fastmath<contract> : f32
+// CHECK-NEXT:          %[[NEW:.*]] = arith.addf %[[BACC]], %[[PS]] fastmath<contract> : f32
 // CHECK-NEXT:          linalg.yield %[[NEW]] : f32
 // CHECK-NEXT:        }
 //
