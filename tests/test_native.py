@@ -25,7 +25,9 @@ pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not
 from test_engines import ACCUMULATE, COPY_BY_K, U32, fp64, operands, product, traffic
 from test_llama import check_against_reference
 from tiny_llama import write_tiny_llama
+from xdsl.context import Context
 from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute
 
 from xdsl_spatial.core.ir_io import parse_module
@@ -41,6 +43,7 @@ from xdsl_spatial.interpreters.runner import (
     execute,
     find_function,
 )
+from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 REPO = Path(__file__).resolve().parents[1]
@@ -104,6 +107,34 @@ def test_native_agrees_on_lowered_products(m, blocks, n, act, scale, acc_tiles, 
         else:
             assert (np.abs(y - want) <= bound).all()
     assert traffic(runs[0]) == traffic(ref)
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_rows_in_groups_and_columns_in_blocks(exact):
+    """m = 9: the fold's 9 row stages as a generic of 8 rows and one of 1, each summing
+    96 columns as 3 blocks of 32 held across the sum (acc_tiles 3), K with a tail:
+    the same bits as fp64 rounded once on integer-exact inputs (the fused multiply-add
+    of exact values is exact), the fp32 bound else."""
+    m, k, n = 9, 32 * 37, 192
+    rng = np.random.default_rng(9)
+    x, q, s = operands(m, k, n, "f32", exact, rng)
+    mod = product(m, k, n, "bf16", "f32")
+    lower_q8(mod, acc_tiles=3, act="bf16")
+    converted = parse_module(str(mod))
+    ConvertSpatialToLinalgPass().apply(Context(), converted)
+    outs = [
+        len(g.outputs)
+        for g in converted.walk()
+        if isinstance(g, GenericOp) and len(g.iterator_types) == 4
+    ]
+    assert sorted(set(outs)) == [1, 8]
+    want, mag = fp64(x, q, s, "bf16")
+    (y,) = native_run(mod, "mm", [x, q, s]).outputs
+    if exact:
+        np.testing.assert_array_equal(y, want.astype(np.float32))
+    else:
+        bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
+        assert (np.abs(y - want) <= bound).all()
 
 
 @pytest.mark.parametrize("split", ["k", "n"])
