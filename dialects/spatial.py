@@ -217,11 +217,11 @@ _N150 = TargetPreset(
     clock_mhz=1000,
     dram_gb_s=288,
     noc_b_cycle=64,
-    bf16_macs=1024,
+    bf16_macs=512,
     f32_macs=32,
     launch_cycles=4000,
     doc="Tenstorrent's Wormhole n150 board: 72 Tensix cores at 1 GHz, 1.5 MiB of L1 and "
-    "8 fp32 tiles in the destination registers each, 288 GB/s of GDDR6",
+    "8 fp32 tiles in the destination registers each, 288 GB/s of GDDR6, 74 TFLOPS FP16",
 )
 TARGET_PRESETS: dict[str, TargetPreset] = {
     "wormhole_n150": _N150,
@@ -236,7 +236,7 @@ TARGET_PRESETS: dict[str, TargetPreset] = {
         f32_macs=32,
         launch_cycles=4000,
         doc="Tenstorrent's Blackhole p150 board: 140 Tensix cores at 1.35 GHz, 1.5 MiB of "
-        "L1 each, 512 GB/s of GDDR6, NoC flits twice Wormhole's",
+        "L1 each, 512 GB/s of GDDR6, 372 TFLOPS FP16, NoC flits twice Wormhole's",
     ),
     "tensix": replace(
         _N150,

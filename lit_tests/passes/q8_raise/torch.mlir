@@ -61,8 +61,8 @@
 // LOWERED-NOT:   linalg.transpose
 
 // The constants' exact values and scales are the fold's params:
-// LOWCONST:      spatial.tensor "cst__q8" values dense<"0x{{[0-9A-F]+}}"> : tensor<256x128xi8> repack "q8_0.values" : !spatial.tensor<256x128xi8, param>
-// LOWCONST-NEXT: spatial.tensor "cst__q8_scale" values dense<"0x{{[0-9A-F]+}}"> : tensor<8x128xf16> repack "q8_0.scales" : !spatial.tensor<8x128xf16, param>
+// LOWCONST:      spatial.tensor "cst__q8" values dense<"0x{{[0-9A-F]+}}"> : tensor<256x128xi8> repack <q8_0.values> : !spatial.tensor<256x128xi8, param>
+// LOWCONST-NEXT: spatial.tensor "cst__q8_scale" values dense<"0x{{[0-9A-F]+}}"> : tensor<8x128xf16> repack <q8_0.scales> : !spatial.tensor<8x128xf16, param>
 
 // A SwiGLU MLP: gate and up read one bf16 activation, so one view serves both folds.
 // SWIGLU-COUNT-3: q8-raise: linalg.matmul #{{[0-2]}}: raised
