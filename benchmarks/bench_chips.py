@@ -44,7 +44,7 @@ def median_ms(f, calls: int) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="K = N = 1024, 5 calls")
     args = ap.parse_args()
     k = n = 1024 if args.quick else 4096

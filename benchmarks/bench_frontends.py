@@ -159,7 +159,7 @@ def bench_kernels(repeat: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="K = N = 1024")
     ap.add_argument("--repeat", type=int, default=5, help="timed runs per candidate")
     args = ap.parse_args()

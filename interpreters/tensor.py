@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
@@ -72,7 +72,7 @@ def _dtype(v: SSAValue, op: Operation) -> np.dtype[Any]:
 
 
 def _mixed(
-    static: DenseArrayBase, n_dynamic: int, first: int
+    static: DenseArrayBase[IntegerType], n_dynamic: int, first: int
 ) -> tuple[list[int], list[tuple[int, int]]]:
     """The static values, and for each dynamic one (position, operand index)."""
     values = [int(v) for v in static.get_values()]

@@ -37,7 +37,7 @@ def move_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
     """Bytes `runs` runs of a load or store move for all of `program`'s items: whole
     tiles of its tensor's elements."""
     bh, bw = op.block_shape
-    elem = element_bytes(cast(TensorHandleType, op.tensor.type).element_type)
+    elem = element_bytes(cast(TensorHandleType, op.moved_tensor.type).element_type)
     return program.num_items * bh * bw * program.target.tile_elems * elem * runs
 
 

@@ -57,7 +57,7 @@ def _numpy_dtype(t: Attribute) -> np.dtype[Any]:
 
 def dense_values(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     """A dense attribute's elements as the numpy array the chip's type holds."""
-    dt = numpy_dtype(attr.get_type().element_type)
+    dt = numpy_dtype(attr.type.element_type)
     return dense_array(attr).astype(dt, copy=False)
 
 

@@ -38,6 +38,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -335,10 +336,10 @@ def run_mutants(ms: list[Mutant], *, jobs: int, timeout: float) -> list[Result]:
     """Every tool on each mutant, `jobs` forked processes at a time (forked from this
     thread alone: no other thread holds a lock the child would inherit); a hang is a
     mutant still running after `timeout` seconds (its process is killed)."""
-    from multiprocessing.connection import wait
+    from multiprocessing.connection import Connection, wait
 
     todo = list(enumerate(ms))[::-1]
-    running: dict[object, tuple[int, _Running]] = {}
+    running: dict[Connection, tuple[int, _Running]] = {}
     results: list[Result | None] = [None] * len(ms)
     while todo or running:
         while todo and len(running) < jobs:
@@ -346,7 +347,8 @@ def run_mutants(ms: list[Mutant], *, jobs: int, timeout: float) -> list[Result]:
             r = _Running(m, timeout)
             running[r.conn] = (i, r)
         soonest = min(r.deadline for _, r in running.values())
-        ready = wait(list(running), max(0.0, soonest - time.monotonic()))
+        # wait gives back the connections it was given, those ready to read
+        ready = cast("list[Connection]", wait(list(running), max(0.0, soonest - time.monotonic())))
         for conn in ready:
             i, r = running[conn]
             if r.read():
@@ -436,7 +438,7 @@ def campaign(seed: int, count: int, *, jobs: int = 2, timeout: float = 60.0) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--count", type=int, default=300)
     p.add_argument("--seed", type=int, default=int(time.time()))
     p.add_argument("--jobs", type=int, default=2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from io import StringIO
+from typing import TypeVar
 
 import pytest
 from hypothesis import given
@@ -113,6 +114,9 @@ def text(op: Operation, generic: bool = False) -> str:
     return out.getvalue()
 
 
+AttributeT = TypeVar("AttributeT", bound=Attribute)
+
+
 def parse(src: str) -> ModuleOp:
     return Parser(ctx(), src).parse_module()
 
@@ -122,8 +126,14 @@ def values(*types: Attribute) -> list[SSAValue]:
     return list(TOp(result_types=types).res)
 
 
-def tensor(shape: Sequence[int], elem: Attribute) -> TensorType[Attribute]:
+def tensor(shape: Sequence[int], elem: AttributeT) -> TensorType[AttributeT]:
     return TensorType(elem, shape)
+
+
+def first_op(m: ModuleOp) -> Operation:
+    op = m.body.block.first_op
+    assert op is not None
+    return op
 
 
 def sym(i: int = 0) -> AffineExpr:
@@ -217,7 +227,8 @@ def copy_program(
         result_types=result_types,
         body=Region(block),
     )
-    return ModuleOp([x.owner, op]), op  # type: ignore[list-item]
+    assert isinstance(x.owner, Operation)
+    return ModuleOp([x.owner, op]), op
 
 
 def stage_body(arg_types: Sequence[Attribute], build: Callable[[Block], SSAValue]) -> Region:
@@ -332,7 +343,8 @@ def sum_program() -> tuple[ModuleOp, dict[str, Operation]]:
         body=Region(block),
     )
     ops["program"] = prog
-    return ModuleOp([x.owner, prog]), ops  # type: ignore[list-item]
+    assert isinstance(x.owner, Operation)
+    return ModuleOp([x.owner, prog]), ops
 
 
 # --------------------------------------------------------------------------------------
@@ -484,11 +496,9 @@ def test_every_presets_numbers_round_trip_through_the_attributes_syntax(name):
     assert t.chip_figures() == {f: getattr(p, f) for f in CHIP_FIELDS}
     text = str(t)
     m = parse(f'"test.op"() {{t = {text}}} : () -> ()')
-    assert m.body.block.first_op.attributes["t"] == t
+    assert first_op(m).attributes["t"] == t
     assert (
-        parse(
-            f'"test.op"() {{t = #spatial.target<"{name}">}} : () -> ()'
-        ).body.block.first_op.attributes["t"]
+        first_op(parse(f'"test.op"() {{t = #spatial.target<"{name}">}} : () -> ()')).attributes["t"]
         == t
     )
     default = TARGET_PRESETS[DEFAULT_PRESET]
@@ -501,7 +511,7 @@ def test_a_targets_chip_figures_parse_in_any_order_and_default_from_the_preset()
         '"test.op"() {t = #spatial.target<tile = 32x32, act = bf16, acc = f32, '
         "local_mem = 65536, acc_tiles = 4, launch_cycles = 10, sites = 3>} : () -> ()"
     )
-    t = m.body.block.first_op.attributes["t"]
+    t = first_op(m).attributes["t"]
     assert isinstance(t, TargetAttr)
     want = {**TargetAttr().chip_figures(), "sites": 3, "launch_cycles": 10}
     assert t.chip_figures() == want
@@ -513,7 +523,7 @@ def test_a_targets_chip_figures_parse_in_any_order_and_default_from_the_preset()
 
 def test_target_preset_spelling_parses_to_its_numbers():
     m = parse('"test.op"() {t = #spatial.target<"reference">} : () -> ()')
-    assert m.body.block.first_op.attributes["t"] == TargetAttr(preset="reference")
+    assert first_op(m).attributes["t"] == TargetAttr(preset="reference")
 
 
 @pytest.mark.parametrize(
@@ -631,7 +641,7 @@ def test_format_linear_reads_back_as_the_same_form(const, coefs):
         e = e + dim(i) * c
     src = format_linear(e, ["d0", "d1", "d2"], [])
     m = parse(f'"test.op"() {{m = affine_map<(d0, d1, d2) -> ({src})>}} : () -> ()')
-    read = m.body.block.first_op.attributes["m"]
+    read = first_op(m).attributes["m"]
     assert isinstance(read, AffineMapAttr)
     assert linear_form(read.data.results[0], 3, 0) == LinearForm(const, tuple(coefs), ())
 
@@ -863,7 +873,8 @@ def test_store_through_a_values_table():
     block = prog.entry
     table = TensorOp("perm", TensorHandleType((1, 2), i32, Role.PARAM), values=perm)
     table.result.name_hint = "perm"
-    block.insert_op_before(table, block.first_op)  # type: ignore[arg-type]
+    assert block.first_op is not None
+    block.insert_op_before(table, block.first_op)
     old = next(o for o in block.ops if isinstance(o, StoreOp))
     new = StoreOp(
         old.page,

@@ -11,7 +11,8 @@ from __future__ import annotations
 import gc
 import math
 import weakref
-from typing import cast
+from collections.abc import Callable
+from typing import TypeVar, cast
 
 import ml_dtypes
 import numpy as np
@@ -20,7 +21,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from q8_operands import q8_operands
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    IntAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Operation
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.utils.exceptions import VerifyException
 
@@ -194,14 +203,17 @@ def lowered(m=1, k=1024, n=1024, **target):
     return mod
 
 
-def args(m=1, k=1024, n=1024):
+def args(m=1, k=1024, n=1024) -> list[np.ndarray]:
     """Integer-exact inputs (small integers, power-of-two scales): every partial sum is
     exact in fp32, so runs that add in different orders (batched, in groups, one row at
     a time, through BLAS calls of other shapes) must agree bit for bit."""
     return list(inputs(m, k, n, np.random.default_rng(2), small=True))
 
 
-def first(mod: ModuleOp, kind, pred=lambda o: True):
+OpT = TypeVar("OpT", bound=Operation)
+
+
+def first(mod: Operation, kind: type[OpT], pred: Callable[[OpT], bool] = lambda o: True) -> OpT:
     return next(o for o in mod.walk() if isinstance(o, kind) and pred(o))
 
 
@@ -338,7 +350,9 @@ def test_indirect_access_outside_its_page_is_refused(engine):
     assert vals is not None
     bad = np.asarray(vals.get_values()).copy()
     bad[3] = 2**15 - 1  # past the 32-tile page of x
-    lanes.properties["values"] = type(vals).from_list(vals.get_type(), bad.tolist())
+    lanes.properties["values"] = type(vals).from_list(
+        cast(TensorType[IntegerType], vals.type), bad.tolist()
+    )
     mod.verify()
     with pytest.raises(
         RunError, match="stage 'lift_rows' input #0 reaches elements 0..33759 of a 32-tile page"
@@ -504,7 +518,9 @@ def test_a_function_changed_after_a_run_runs_as_it_now_is():
     assert len(execute(mod, "mm", a).traffic.programs) == 2
     fn = find_function(mod, "mm")
     view = first(mod, ViewOp)
-    fn.body.block.insert_op_before(view.clone(), fn.body.block.last_op)
+    ret = fn.body.block.last_op
+    assert ret is not None
+    fn.body.block.insert_op_before(view.clone(), ret)
     mod.verify()
     assert [p.kind for p in execute(mod, "mm", a).traffic.programs] == ["view", "fold", "view"]
     fn.sym_name = StringAttr("mm2")
@@ -523,7 +539,9 @@ def test_view_program_lays_out_blocks_as_documented(engine):
     from xdsl.dialects import func
 
     fn = first(mod, func.FuncOp)
-    fn.body.block.last_op.operands = [views[-1].results[0]]  # return the view instead
+    ret = fn.body.block.last_op
+    assert ret is not None
+    ret.operands = [views[-1].results[0]]  # return the view instead
     fn.function_type = type(fn.function_type).from_lists(
         fn.function_type.inputs.data, [views[-1].results[0].type]
     )

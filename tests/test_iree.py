@@ -18,6 +18,7 @@ import pytest
 ic = pytest.importorskip("iree.compiler", reason="IREE's compiler is not installed")
 rt = pytest.importorskip("iree.runtime", reason="IREE's runtime is not installed")
 
+from xdsl.dialects.builtin import TensorType  # noqa: E402
 from xdsl.dialects.func import FuncOp  # noqa: E402
 
 from xdsl_spatial.core.ir_io import parse_module  # noqa: E402
@@ -73,6 +74,7 @@ def arguments(module, name, rng):
     fn = next(o for o in module.walk() if isinstance(o, FuncOp) and o.sym_name.data == name)
     out = []
     for a in fn.body.block.args:
+        assert isinstance(a.type, TensorType)
         shape = tuple(a.type.get_shape())
         dt = numpy_dtype(a.type.element_type)
         hint = a.name_hint or ""
@@ -127,6 +129,6 @@ def test_iree_and_the_interpreter_agree_on_each_example(name):
         after = execute(lowered, name, args).outputs[0]
         # The fold multiplies the exact q * s by the activation as its view holds it.
         views = [o for o in lowered.walk() if isinstance(o, ViewOp)]
-        held = numpy_dtype(views[0].results[0].type.element_type)
+        held = numpy_dtype(views[0].outs[0].type.element_type)
         ok, err, _ = within(after, x.astype(held), w)
         assert ok, f"lowered: max |y - y64| = {err}"

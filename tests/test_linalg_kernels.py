@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
+from xdsl.ir.affine import AffineDimExpr, AffineSymExpr
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters.kernels import KernelError, prepare
@@ -854,14 +855,16 @@ def reference(op: GenericOp, arrays: list[np.ndarray], captured: dict) -> np.nda
     Python floats (fp64), as the linalg spec reads: slow and obviously right."""
     maps = [m.data for m in op.indexing_maps]
     shapes = [a.shape for a in arrays]
-    ranges = [None] * maps[0].num_dims
+    ranges: list[int | None] = [None] * maps[0].num_dims
     for m, s in zip(maps, shapes):
         for e, size in zip(m.results, s):
-            if hasattr(e, "position") and ranges[e.position] is None:
+            if isinstance(e, AffineDimExpr | AffineSymExpr) and ranges[e.position] is None:
                 ranges[e.position] = size
+    extents = [r for r in ranges if r is not None]
+    assert len(extents) == len(ranges), "every loop's extent is some operand's"
     out = arrays[-1].astype(np.float64).copy()
     block = op.body.block
-    for point in itertools.product(*(range(r) for r in ranges)):
+    for point in itertools.product(*(range(r) for r in extents)):
         env = dict(captured)
         for a, m, arr in zip(block.args, maps, arrays):
             env[a] = (
@@ -873,6 +876,7 @@ def reference(op: GenericOp, arrays: list[np.ndarray], captured: dict) -> np.nda
                 out[maps[-1].eval(point, [])] = env[b.operands[0]]
                 break
             if name == "linalg.index":
+                assert isinstance(b, IndexOp)
                 env[b.results[0]] = float(point[b.dim.value.data])
                 continue
             x = [env[v] for v in b.operands]

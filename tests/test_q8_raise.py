@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp
 
 from xdsl_spatial.core.ir_io import parse_module
@@ -199,6 +201,7 @@ def inputs(module, rng):
     fn = find_function(module, "f")
     out = {}
     for a in fn.body.block.args:
+        assert isinstance(a.type, TensorType)
         shape = tuple(a.type.get_shape())
         et = a.type.element_type
         name = a.name_hint
@@ -277,7 +280,7 @@ def view_precision(mod) -> np.dtype | None:
     """The element type the lowered module's views hold the activation in (the
     target's act: an activation of another precision is converted first)."""
     views = [o for o in mod.walk() if isinstance(o, ViewOp)]
-    return DT[_elem_name(views[0].results[0].type.element_type)] if views else None
+    return DT[_elem_name(views[0].outs[0].type.element_type)] if views else None
 
 
 def check(form, text, rng, weight="f32", must_lower=False):
@@ -449,7 +452,7 @@ def test_host_source_finds_the_frontends_tensors_behind_the_layout_ops():
         module = parse_module(text)
         raise_q8(module)
         dq = next(o for o in module.walk() if isinstance(o, DequantizeOp))
-        fn = next(o for o in module.walk() if o.name == "func.func")
+        fn = next(o for o in module.walk() if isinstance(o, FuncOp))
         w, ws = (a for a in fn.body.block.args if a.name_hint in ("W", "W_scale"))
         assert host_source(dq, Q8Part.VALUES) == (w, RepackAttr(Q8Part.VALUES, source))
         assert host_source(dq, Q8Part.SCALES) == (ws, RepackAttr(Q8Part.SCALES, source))

@@ -13,6 +13,7 @@ commands.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
@@ -136,12 +137,7 @@ def test_shell_block_runs(block, tmp_path):
 
 
 def _has_torch() -> bool:
-    try:
-        import torch  # noqa: F401
-        import torch_mlir  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return all(importlib.util.find_spec(m) is not None for m in ("torch", "torch_mlir"))
 
 
 def test_shell_scripts_keep_the_readme_commands():

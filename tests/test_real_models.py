@@ -16,6 +16,7 @@ from gguf import GGMLQuantizationType, GGUFWriter
 from gguf.quants import dequantize as gguf_dequantize
 from gguf.quants import quantize as gguf_quantize
 from xdsl.dialects import func
+from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name, stored_part
@@ -58,6 +59,7 @@ def wanted_arguments(module, names):
         fn = fns[func_name(name)]
         for a, t in zip(fn.body.block.args, fn.function_type.inputs.data):
             if a.name_hint and stored_part(a.name_hint):
+                assert isinstance(t, TensorType)
                 want[a.name_hint] = (tuple(t.get_shape()), numpy_dtype(t.element_type))
     return want
 
@@ -169,8 +171,10 @@ def test_smollm2_lm_head_lowered():
     assert np.all(np.abs(y - ref) <= fp32_bound(x, w))
 
     plan = decision.plan
+    assert plan is not None  # lowered on one chip
     fold = fold_traffic(ran)
     bpw = fold.bytes_per_weight()
+    assert bpw is not None
     assert bpw == pytest.approx(plan.bytes_per_weight(), abs=1e-12)
     # 1 byte a value, f16 scales read as one 32-row tile row for the 18 scale rows of
     # K = 576 (2 * 32 / 576), and 2 KiB of bf16 view per item.

@@ -3,22 +3,28 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import ml_dtypes
 import numpy as np
 import pytest
 from xdsl.dialects import math, tensor
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters import kernels
 from xdsl_spatial.interpreters.runner import RunError, run
 
+OpT = TypeVar("OpT", bound=Operation)
 
-def module(body: str) -> object:
+
+def module(body: str) -> ModuleOp:
     return parse_module("builtin.module {\n" + body + "\n}\n")
 
 
-def first(m: object, cls: type) -> object:
-    return next(op for op in m.walk() if isinstance(op, cls))  # type: ignore[attr-defined]
+def first(m: Operation, cls: type[OpT]) -> OpT:
+    return next(op for op in m.walk() if isinstance(op, cls))
 
 
 SLICES = module(
@@ -208,4 +214,4 @@ def test_scalar_math_in_a_body_and_integer_ops():
     (pop,) = fn[math.CtPopOp]([np.array([0, 7, -1], np.int32)])
     assert np.array_equal(pop, [0, 3, 32])
     (e,) = fn[math.ExpOp]([np.float32(1.0)])
-    assert isinstance(e, np.float32) and abs(float(e) - np.e) < 1e-6
+    assert type(e) is np.float32 and abs(float(e) - np.e) < 1e-6

@@ -10,6 +10,8 @@ inputs are checked against the fp32 summation bound of an fp64 reference.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -17,6 +19,8 @@ from hypothesis import strategies as st
 from tp_modules import chip_model, fp64, module, operands, sharded
 from xdsl.dialects import shard, tensor
 from xdsl.dialects.arith import AddfOp
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.core.ir_io import apply_pipeline, parse_module
@@ -29,6 +33,8 @@ from xdsl_spatial.interpreters.traffic_io import TrafficRun, from_json, to_json
 from xdsl_spatial.passes.q8_lower import lower_q8
 from xdsl_spatial.passes.tensor_parallel import Split, even_bounds, option_split
 
+OpT = TypeVar("OpT", bound=Operation)
+
 U32 = 2.0**-24
 
 
@@ -36,7 +42,7 @@ def programs(mod, kind=ProgramOp):
     return [op for op in mod.walk() if isinstance(op, kind)]
 
 
-def top(mod, kind, fn="mm"):
+def top(mod: ModuleOp, kind: type[OpT], fn: str = "mm") -> list[OpT]:
     """The function's own ops of `kind` (not those inside programs)."""
     return [op for op in find_function(mod, fn).body.block.ops if isinstance(op, kind)]
 

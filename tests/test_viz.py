@@ -39,7 +39,7 @@ def svg_text(path: Path) -> tuple[ET.Element, str]:
 
 
 def svg_ids(root: ET.Element) -> set[str]:
-    return {el.get("id") for el in root.iter() if el.get("id")}
+    return {i for el in root.iter() if (i := el.get("id"))}
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -723,7 +723,7 @@ def test_traffic_labels_fit_their_bars(tmp_path):
     out = tmp_path / "t.svg"
     assert draw(str(EXAMPLE), "-p", "q8-lower", "--traffic", "-o", str(out)) == 0
     root = ET.parse(out).getroot()
-    groups = {g.get("id"): g for g in root.iter(f"{SVG_NS}g") if g.get("id")}
+    groups = {i: g for g in root.iter(f"{SVG_NS}g") if (i := g.get("id"))}
     labels = [k for k in groups if k.startswith("label-")]
     assert labels
     for k in labels:
@@ -731,7 +731,9 @@ def test_traffic_labels_fit_their_bars(tmp_path):
         xs = _numbers(next(bar.iter(f"{SVG_NS}path")).get("d", ""))[0::2]
         for t in groups[k].iter(f"{SVG_NS}text"):
             style = t.get("style", "")
-            size = float(re.search(r"font-size: ([\d.]+)px", style).group(1))
+            font = re.search(r"font-size: ([\d.]+)px", style)
+            assert font is not None
+            size = float(font.group(1))
             x = _numbers(t.get("transform", ""))[0]
             w = viz.text_inches(t.text or "", size, bold="font-weight: 700" in style) * 72
             assert min(xs) <= x and x + w <= max(xs), (t.text, x, w, xs)

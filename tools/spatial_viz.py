@@ -177,7 +177,6 @@ def _traffic(args: argparse.Namespace) -> list[TrafficRun]:
         for path in args.traffic:
             runs.extend(read_json(path))
         return runs
-    from xdsl_spatial.tools import spatial_run
     from xdsl_spatial.tools.spatial_run import gather_arguments
     from xdsl_spatial.viz import pictures as viz
 
@@ -189,7 +188,7 @@ def _traffic(args: argparse.Namespace) -> list[TrafficRun]:
         name = f.sym_name.data
         try:
             arrays = gather_arguments(module, name, {}, args.seed, {})
-        except spatial_run.UsageError as e:
+        except cli.ToolError as e:
             raise viz.VizError(f"cannot run @{name}: {e}") from None
         runs.append(TrafficRun(name, execute(module, name, arrays).traffic.programs))
     return runs

@@ -208,7 +208,7 @@ def _source_roles(side: _Side, roles: Sequence[str]) -> tuple[str, ...] | str:
     r = side.reshape
     if r is None:
         return tuple(roles)
-    groups = [[int(i.value.data) for i in g] for g in r.reassociation]  # pyright: ignore
+    groups = [[int(i.value.data) for i in g] for g in r.reassociation]
     out: list[str] = []
     if isinstance(r, tensor.ExpandShapeOp):
         # source axis i became the input's axes groups[i]
@@ -226,12 +226,16 @@ def _source_roles(side: _Side, roles: Sequence[str]) -> tuple[str, ...] | str:
     return "a reshape merges the weight's axes before the multiply"
 
 
-def _forward(roles: list[str], op: Operation) -> list[str] | str:
+Reshaping = TransposeOp | tensor.CollapseShapeOp | tensor.ExpandShapeOp
+"""The ops `match_chain` follows from a product's operand back to its weight."""
+
+
+def _forward(roles: list[str], op: Reshaping) -> list[str] | str:
     """The roles after `op` (a reshape or a transpose on the product's side)."""
     if isinstance(op, TransposeOp):
         perm = [int(p) for p in op.permutation.get_values()]
         return [roles[p] for p in perm]
-    groups = [[int(i.value.data) for i in g] for g in op.reassociation]  # pyright: ignore
+    groups = [[int(i.value.data) for i in g] for g in op.reassociation]
     if isinstance(op, tensor.CollapseShapeOp):
         out = []
         for g in groups:
@@ -258,7 +262,7 @@ def _forward(roles: list[str], op: Operation) -> list[str] | str:
 def match_chain(w: SSAValue) -> Chain | str | None:
     """The Q8_0 weight behind the product operand `w`, through a chain of ops; None
     when no chain from an integer tensor makes it (a weight that is not quantised)."""
-    after: list[Operation] = []
+    after: list[Reshaping] = []
     v = w
     while isinstance(v.owner, TransposeOp | tensor.CollapseShapeOp | tensor.ExpandShapeOp):
         after.append(v.owner)

@@ -499,7 +499,9 @@ class Sampler:
                 f"{self.temperature}, {self.top_k} and {self.top_p}"
             )
         if self.seed is None:
-            self.seed = int(np.random.SeedSequence().entropy % (1 << 32))  # type: ignore[operator]
+            entropy = np.random.SeedSequence().entropy  # an int when drawn fresh
+            assert isinstance(entropy, int)
+            self.seed = entropy % (1 << 32)
         self.rng = np.random.default_rng(self.seed)
 
     @property

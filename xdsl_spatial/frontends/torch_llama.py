@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -143,7 +143,7 @@ class LlamaStep(torch.nn.Module):
         """`new` (m positions on `axis`) written into `cache` from `pos`: torch-mlir
         exports it as `tensor.insert_slice` at the run-time offset, after `cf.assert`s
         of the bounds `torch._check` states."""
-        p = pos.item()
+        p = cast(int, pos.item())  # while exporting, a SymInt standing for the int
         torch._check(p >= 0)
         torch._check(p + self.m <= self.positions)
         return torch.slice_scatter(cache, new, axis, p, p + self.m)

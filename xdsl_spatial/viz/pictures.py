@@ -386,7 +386,7 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
                 )
             return
         if loop is not None and page in loop.res:
-            i = list(loop.res).index(page)
+            i = loop.res.index(page)
             last = _yielded(loop, i)
             g.edge(nid(page_buffer(last)), to, label=_join(label, "after the last trip"))
             if last in producer:
@@ -481,7 +481,7 @@ def _page_buffer(v: SSAValue, loop: KLoopOp | None) -> SSAValue:
         ):
             v = loop.inits[v.index - 1]
         elif loop is not None and owner is loop:
-            v = _yielded(loop, list(loop.res).index(v))
+            v = _yielded(loop, loop.res.index(v))
         else:
             break
     raise VizError(f"cannot tell which buffer the page {_value_name(v) or v} is in")
@@ -870,7 +870,7 @@ def _draw_tile_map(
             patches.Rectangle((0, 0), m.grid[1], m.grid[0], fill=False, lw=2.0, ec="black")
         )
     pos = ax.get_position()
-    fig = ax.get_figure()
+    fig = cast("Figure", ax.get_figure())  # the map's axes are the figure's own, no subfigure
     _ticks(ax, x0, x1, y0, y1, pos.width * fig.get_figwidth(), pos.height * fig.get_figheight())
     if w <= 64 and h <= 64:
         ax.set_xticks(np.arange(x0, x1 + 1), minor=True)
@@ -912,8 +912,8 @@ def _draw_tile_map(
             )
 
     # Labels: each item at the middle of the tiles it alone moves, when they fit.
-    cw = ax.get_position().width * ax.figure.get_figwidth() / w
-    chh = ax.get_position().height * ax.figure.get_figheight() / h
+    cw = ax.get_position().width * fig.get_figwidth() / w
+    chh = ax.get_position().height * fig.get_figheight() / h
     for i in np.unique(owner[owner >= 0]):
         rr, cc = np.nonzero(owner == i)
         wi, hi = (cc.max() - cc.min() + 1) * cw, (rr.max() - rr.min() + 1) * chh
@@ -1342,8 +1342,8 @@ def _traffic_per_layer(runs: Sequence[TrafficRun], what: str) -> Figure:
     moved: dict[str, dict[str, int]] = {}
     folded: dict[str, tuple[dict[str, int], int]] = {}
     for k in keys:
-        acc = dict.fromkeys(CATEGORIES, 0)
-        fold_acc = dict.fromkeys(CATEGORIES[:3], 0)
+        acc: dict[str, int] = dict.fromkeys(CATEGORIES, 0)
+        fold_acc: dict[str, int] = dict.fromkeys(CATEGORIES[:3], 0)
         welems = 0
         for p in groups[k]:
             for c, b in _by_category(p.loaded).items():
