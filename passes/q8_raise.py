@@ -116,6 +116,7 @@ from xdsl_spatial.dialects.q8 import (
     stored_part,
 )
 from xdsl_spatial.dialects.spatial import RepackAttr, element_name
+from xdsl_spatial.passes.cleanup import erase_if_unused
 
 # Axis roles of a dequantised weight: K, N, or K split into groups and lanes.
 K, N, GROUP, LANE = "k", "n", "g", "l"
@@ -949,21 +950,14 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
         y = y2
     y.name_hint = res.name_hint
     for dead in (p.via, None if d.fused else d.op, p.init.owner):
-        _erase_if_unused(dead if isinstance(dead, Operation) else None, rewriter)
+        erase_if_unused(
+            dead if isinstance(dead, Operation) else None,
+            rewriter,
+            (tensor.EmptyOp, arith.ConstantOp),
+        )
     state.decisions.append(
         RaiseDecision(where, True, f"{m}x{k}x{n}; {d.summary()}", d.rounds_to_bf16)
     )
-
-
-def _erase_if_unused(op: Operation | None, rewriter: PatternRewriter) -> None:
-    """Erase `op` if nothing reads it, and the `tensor.empty` it wrote into."""
-    if op is None or op.parent is None or any(r.first_use for r in op.results):
-        return
-    inits = [v.owner for v in op.operands if isinstance(v.owner, tensor.EmptyOp | arith.ConstantOp)]
-    rewriter.erase(op)
-    for e in inits:
-        if e.parent is not None and e.results[0].first_use is None:
-            rewriter.erase(e)
 
 
 @dataclass
