@@ -23,6 +23,24 @@ def _q8_lower():
     return Q8LowerPass
 
 
+def _merge_siblings():
+    from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
+
+    return MergeSiblingsPass
+
+
+def _sum_trips():
+    from xdsl_spatial.passes.spatial_sum_trips import SumTripsPass
+
+    return SumTripsPass
+
+
+def _hoist():
+    from xdsl_spatial.passes.spatial_hoist import HoistPass
+
+    return HoistPass
+
+
 def _q8_raise():
     from xdsl_spatial.passes.q8_raise import Q8RaisePass
 
@@ -35,5 +53,11 @@ linalg_mixed.install()
 
 SPATIAL_UNIVERSE = Universe(
     all_dialects={"q8": _q8, "spatial": _spatial},
-    all_passes={"q8-lower": _q8_lower, "q8-raise": _q8_raise},
+    all_passes={
+        "q8-lower": _q8_lower,
+        "q8-raise": _q8_raise,
+        "spatial-merge-siblings": _merge_siblings,
+        "spatial-sum-trips": _sum_trips,
+        "spatial-hoist": _hoist,
+    },
 )
