@@ -47,7 +47,13 @@ The pass in files of one role each:
 """
 
 from xdsl_spatial.passes.q8_lower.build import build_fold, build_view
-from xdsl_spatial.passes.q8_lower.lower import Q8LowerPass, lower_q8, raise_and_lower
+from xdsl_spatial.passes.q8_lower.lower import (
+    OPTIMIZE,
+    OPTIMIZED,
+    Q8LowerPass,
+    lower_q8,
+    raise_and_lower,
+)
 from xdsl_spatial.passes.q8_lower.match import Q8Matmul, match_q8_matmul
 from xdsl_spatial.passes.q8_lower.names import Naming, q8_rows_name
 from xdsl_spatial.passes.q8_lower.options import ParallelOptions, TargetOptions, resolve_target
@@ -69,6 +75,8 @@ from xdsl_spatial.passes.q8_lower.weights import WeightInit, weight_init
 
 __all__ = [
     "ACC_BYTES",
+    "OPTIMIZE",
+    "OPTIMIZED",
     "BufferPlan",
     "ChipPlan",
     "Decision",

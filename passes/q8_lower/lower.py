@@ -1,6 +1,7 @@
 """
 The pass: `q8-lower` raises the frontend forms `q8-raise` recognises, then rewrites
-every Q8_0 matmul of a module (`LowerQ8Matmul`), one `Lowering` a run.
+every Q8_0 matmul of a module (`LowerQ8Matmul`), one `Lowering` a run; with
+`optimize`, it then runs the spatial passes over the programs it made (`OPTIMIZE`).
 """
 
 from __future__ import annotations
@@ -24,11 +25,25 @@ from xdsl_spatial.passes.q8_lower.options import (
 from xdsl_spatial.passes.q8_lower.pattern import Lowering, LowerQ8Matmul
 from xdsl_spatial.passes.q8_lower.report import Decision
 from xdsl_spatial.passes.q8_raise import RaiseDecision, raise_q8
+from xdsl_spatial.passes.spatial_hoist import HoistPass
+from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
+from xdsl_spatial.passes.spatial_sum_trips import SumTripsPass
+
+OPTIMIZE: tuple[ModulePass, ...] = (MergeSiblingsPass(), SumTripsPass(), HoistPass())
+"""What `optimize` runs after lowering, in order: a batch's stage a row merged into
+one, an accumulating K loop's trips summed as many at once as a site holds, then what
+a loop does the same every trip (all of a loop that runs once) taken out of it."""
+
+OPTIMIZED = "q8-lower{optimize=true}"
+"""The pipeline the tools run by default: the lowering, then the spatial passes."""
 
 
-def raise_and_lower(module: ModuleOp, **options: Any) -> tuple[list[RaiseDecision], list[Decision]]:
+def raise_and_lower(
+    module: ModuleOp, optimize: bool = False, **options: Any
+) -> tuple[list[RaiseDecision], list[Decision]]:
     """What `q8-lower` does to `module`, in place: raise the frontend forms `q8-raise`
-    recognises, then lower every Q8_0 matmul; what each step decided (the raise's
+    recognises, then lower every Q8_0 matmul (and with `optimize`, run the spatial
+    passes of `OPTIMIZE` over the result); what each step decided (the raise's
     decisions, then one per matmul). `options`: the fields of `TargetOptions` and of
     `ParallelOptions`, checked before anything is rewritten."""
     known = {f.name for cls in (TargetOptions, ParallelOptions) for f in dataclasses.fields(cls)}
@@ -39,13 +54,17 @@ def raise_and_lower(module: ModuleOp, **options: Any) -> tuple[list[RaiseDecisio
     run = Lowering(resolve_target(module, **fields_of(TargetOptions, options)), parallel)
     raised = raise_q8(module)
     PatternRewriteWalker(LowerQ8Matmul(run), apply_recursively=False).rewrite_module(module)
+    if optimize:
+        for p in OPTIMIZE:
+            p.apply(Context(), module)
     return raised, run.decisions
 
 
-def lower_q8(module: ModuleOp, **options: Any) -> list[Decision]:
-    """Lower every Q8_0 matmul of `module` in place (frontend forms raised first);
-    what happened to each matmul. `raise_and_lower` also says what the raise did."""
-    return raise_and_lower(module, **options)[1]
+def lower_q8(module: ModuleOp, optimize: bool = False, **options: Any) -> list[Decision]:
+    """Lower every Q8_0 matmul of `module` in place (frontend forms raised first, the
+    spatial passes run after with `optimize`); what happened to each matmul.
+    `raise_and_lower` also says what the raise did."""
+    return raise_and_lower(module, optimize, **options)[1]
 
 
 @dataclass(frozen=True)
@@ -74,11 +93,15 @@ class Q8LowerPass(ParallelOptions, TargetOptions, ModulePass):
                   order (arith.addf).
       report      print to stderr, per matmul, whether it was lowered and why, the
                   column group, items, K blocks, tail and bytes.
+      optimize    then run spatial-merge-siblings, spatial-sum-trips and
+                  spatial-hoist over the programs (what spatial-run and
+                  spatial-generate run by default).
     """
 
     name = "q8-lower"
 
     report: bool = False
+    optimize: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = {
@@ -86,7 +109,7 @@ class Q8LowerPass(ParallelOptions, TargetOptions, ModulePass):
             for cls in (TargetOptions, ParallelOptions)
             for f in dataclasses.fields(cls)
         }
-        raised, decisions = raise_and_lower(op, **options)
+        raised, decisions = raise_and_lower(op, self.optimize, **options)
         if self.report:
             for d in (*raised, *decisions):
                 print(d.line(), file=sys.stderr)

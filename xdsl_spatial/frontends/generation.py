@@ -223,9 +223,9 @@ def load_model(
     decisions: list[Any] = []
     lower_s = 0.0
     if lower:
-        progress("lowering with q8-lower")
+        progress("lowering with q8-lower{optimize=true}")
         t0 = time.perf_counter()
-        decisions = lower_q8(module)
+        decisions = lower_q8(module, optimize=True)
         lower_s = time.perf_counter() - t0
     return Model(config, module, weights, prompt_len, positions, lower, decisions, lower_s, chips)
 
