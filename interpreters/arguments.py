@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import FunctionType, TensorType
 from xdsl.ir import Attribute, Operation
 
 from xdsl_spatial.core.ir_io import op_location, op_text
-from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit
+from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
 from xdsl_spatial.dialects.spatial import TensorHandleType
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
@@ -196,8 +196,7 @@ def _fmt_type(shape: tuple[int, ...], element_type: Attribute) -> str:
 def _too_large(what: str, shape, element_type, need: int, limit: int) -> str:
     return (
         f"{what} {_fmt_type(shape, element_type)} needs {format_bytes(need)}, more than "
-        f"the memory limit of {format_bytes(limit)} (the machine's memory; "
-        f"{MEMORY_LIMIT_ENV} sets another)"
+        f"{limit_text(limit)}"
     )
 
 
@@ -242,8 +241,7 @@ def check_allocations(fn: func.FuncOp, limit_bytes: int | None = None) -> None:
             where, name = op_location(what), f"'{what.name}' op result {_fmt_type(shape, elem)}"
         raise RunError(
             f"@{fn.sym_name.data} holds {format_bytes(total)} of tensors at once, more "
-            f"than the memory limit of {format_bytes(limit)} (the machine's memory; "
-            f"{MEMORY_LIMIT_ENV} sets another); the largest is {name}"
+            f"than {limit_text(limit)}; the largest is {name}"
             + (f" at {where}" if where else "")
             + f", {format_bytes(need)}",
             op_location(fn),

@@ -16,9 +16,16 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation
 
+from xdsl_spatial.core import resources
 from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
 from xdsl_spatial.interpreters.values import as_f32, dense_values, numpy_dtype
 
@@ -85,6 +92,15 @@ def _constant(op: arith.ConstantOp) -> Kernel:
         out: tuple[Any, ...] = (arr,)
     elif isinstance(v, FloatAttr | IntegerAttr):
         out = (result_dtype(op).type(v.value.data),)
+    elif isinstance(v, DenseResourceAttr):
+        # A module parsed by xDSL's own reader still refers to its blob (the project's
+        # reader made it dense): read from xDSL's table.
+        try:
+            arr = resources.resource_array(v).copy()
+        except resources.ResourceError as e:
+            raise KernelError(op, str(e)) from None
+        arr.flags.writeable = False
+        out = (arr,)
     else:
         raise KernelError(op, f"cannot hold a constant {v}")
     return lambda args: out

@@ -1,10 +1,11 @@
 """
 Kernels of the `tensor` and `linalg` ops an unlowered module uses around its
-products: `tensor.empty`, `linalg.fill` and `linalg.matmul`.
+products: `tensor.empty`, `linalg.fill`, `linalg.matmul` and `linalg.batch_matmul`.
 
 xDSL's own `linalg.matmul` runs one multiply-add at a time in Python; here a matmul
 is one BLAS call in the accumulator's precision (MLIR's mixed bf16 x bf16 -> f32
-form widens the inputs first, as MLIR's body does).
+form widens the inputs first, as MLIR's body does), and a batch_matmul one batched
+call.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg.ops import FillOp, MatmulOp
 
+from xdsl_spatial.dialects.linalg_extra import BatchMatmulOp
 from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
 from xdsl_spatial.interpreters.values import numpy_dtype
 
@@ -30,7 +32,7 @@ def _empty(op: tensor.EmptyOp) -> Kernel:
     return lambda args: (np.zeros(shape, dtype=dt),)
 
 
-def _tensor_form(op: FillOp | MatmulOp) -> None:
+def _tensor_form(op: FillOp | MatmulOp | BatchMatmulOp) -> None:
     if not op.res:
         raise KernelError(op, "only the tensor form runs (this one writes a memref)")
 
@@ -42,12 +44,13 @@ def _fill(op: FillOp) -> Kernel:
     return lambda args: (np.full(np.shape(args[1]), args[0], dtype=dt),)
 
 
-@kernel(MatmulOp)
-def _matmul(op: MatmulOp) -> Kernel:
+@kernel(MatmulOp, BatchMatmulOp)
+def _matmul(op: MatmulOp | BatchMatmulOp) -> Kernel:
     _tensor_form(op)
-    default = MatmulOp.get_irdl_definition().properties["indexing_maps"].default_value
+    default = type(op).get_irdl_definition().properties["indexing_maps"].default_value
     if op.indexing_maps != default:
-        raise KernelError(op, "only the plain (i, k) x (k, j) form runs")
+        form = "(b, i, k) x (b, k, j)" if isinstance(op, BatchMatmulOp) else "(i, k) x (k, j)"
+        raise KernelError(op, f"only the plain {form} form runs")
     acc = numpy_dtype(cast(TensorType[Any], op.res[0].type).element_type)
     if acc.kind in "iu":
 

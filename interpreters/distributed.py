@@ -28,10 +28,14 @@ The function is compiled once, on the driver, by the compiled engine
   function returns.
 
 The actors run the same compiled programs, and the driver the same kernels in the
-same order, as a run on one host: the outputs are the same bits. The calls to
-different actors overlap; each actor runs its calls in the order they were made.
+same order, as a run on one host; each actor's BLAS runs with the driver's thread count
+(OpenBLAS splits a product's sums by its threads, and Ray starts its workers with one),
+so on machines of the driver's kind (the same BLAS on the same CPU) the outputs are the
+same bits. `Distributed.blas_differs` says when an actor's BLAS is not the driver's.
+The calls to different actors overlap; each actor runs its calls in the order they
+were made.
 
-Ray is an optional extra (`pip install 'xdsl-spatial[ray]'`). Without an address,
+Ray is an optional extra (`pip install -e '.[ray]'`). Without an address,
 a local Ray instance is started (few CPUs, no dashboard) and kept for the process's
 later runs; with one (`ray://host:10001`, `host:6379`, `auto`), the actors go to that
 cluster, whose nodes need xdsl-spatial installed.
@@ -39,10 +43,17 @@ cluster, whose nodes need xdsl-spatial installed.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
+import secrets
+import signal
 import socket
-from collections.abc import Sequence
+import sys
+import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -53,7 +64,7 @@ from xdsl_spatial.interpreters.kernels import KernelError
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
 
-RAY_EXTRA = "pip install 'xdsl-spatial[ray]'"
+RAY_EXTRA = "pip install -e '.[ray]'"
 
 
 class DistributedError(Exception):
@@ -188,6 +199,23 @@ def place(exe: Executable) -> Placement:
 # --------------------------------------------------------------------------------------
 
 
+def blas() -> list[tuple[str, str, str, int]]:
+    """The BLAS libraries this process has loaded: (library, version, CPU kernels,
+    threads), as threadpoolctl reads them from the libraries themselves."""
+    from threadpoolctl import threadpool_info
+
+    return sorted(
+        (
+            str(i.get("internal_api")),
+            str(i.get("version")),
+            str(i.get("architecture")),
+            int(i.get("num_threads", 0)),
+        )
+        for i in threadpool_info()
+        if i.get("user_api") == "blas"
+    )
+
+
 class Chip:
     """What one chip's actor holds: its compiled programs (by step) and its weights
     (by slot), and the values its programs made in the current call."""
@@ -198,7 +226,14 @@ class Chip:
         programs: dict[int, FunctionStep],
         placement: Placement,
         weights: dict[int, np.ndarray],
+        threads: int | None = None,
     ):
+        if threads is not None:
+            from threadpoolctl import threadpool_limits
+
+            # Held, so the limit lasts as long as the actor: its products are then split
+            # over as many threads as the driver's, and sum in the same order.
+            self._threads = threadpool_limits(limits=threads, user_api="blas")
         self.chip = chip
         self.programs = programs
         self.sent = {s: placement.sent[s] for s in programs}
@@ -206,8 +241,9 @@ class Chip:
         self.returned = {s: placement.returned[s] for s in programs}
         self.env: dict[int, Any] = dict(weights)
 
-    def ready(self) -> int:
-        return self.chip
+    def ready(self) -> list[tuple[str, str, str, int]]:
+        """Its BLAS, once it has started (`blas`)."""
+        return blas()
 
     def held_bytes(self) -> int:
         """Bytes of the weights it holds (and of what its last call left)."""
@@ -235,6 +271,7 @@ class Chip:
 def _ray() -> Any:
     try:
         import ray
+        import threadpoolctl  # noqa: F401 - the actors set their BLAS threads with it
     except ImportError:
         raise DistributedError(
             f"running chips as Ray actors needs Ray, an optional extra: {RAY_EXTRA}"
@@ -257,28 +294,133 @@ def _reachable(address: str) -> None:
         ) from None
 
 
+OWNER_ENV = "XDSL_SPATIAL_RAY_OWNER"
+"""Set, before a local Ray instance starts, to a mark of the process starting it: every
+process of the instance inherits it, which is how `stop_local_ray` finds them."""
+
+
 def start_ray(address: str | None = None) -> Any:
     """Ray, initialised once per process: joined to the cluster at `address`, or a
     local instance started here (2 CPUs unless `XDSL_SPATIAL_RAY_CPUS` says otherwise,
-    no dashboard)."""
+    no dashboard), which is shut down when the process exits, however it exits (a
+    Ctrl-C included: see `stop_local_ray`)."""
     ray = _ray()
     if ray.is_initialized():
         return ray
     try:
         if address is not None:
             _reachable(address)
-            ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+            with _sigint_deferred():
+                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
         else:
-            ray.init(
-                num_cpus=int(os.environ.get("XDSL_SPATIAL_RAY_CPUS", "2")),
-                include_dashboard=False,
-                logging_level="ERROR",
-                log_to_driver=False,
-            )
+            mark = f"{os.getpid()}.{secrets.token_hex(8)}"
+            os.environ[OWNER_ENV] = mark
+            atexit.register(stop_local_ray, mark)
+            with _sigint_deferred():
+                ray.init(
+                    num_cpus=int(os.environ.get("XDSL_SPATIAL_RAY_CPUS", "2")),
+                    include_dashboard=False,
+                    logging_level="ERROR",
+                    log_to_driver=False,
+                )
     except (ConnectionError, RuntimeError, ValueError) as e:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise DistributedError(f"cannot start {where}: {e}") from None
     return ray
+
+
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Ctrl-C held while Ray starts, and delivered once it has: interrupted half way,
+    Ray leaves the processes it had started running, beyond the reach of its own
+    shutdown (and it has crashed there)."""
+    held: list[FrameType | None] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda _s, frame: held.append(frame))
+    except ValueError:  # not the main thread: no signal arrives here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held and previous != signal.SIG_IGN:
+        if callable(previous):
+            previous(signal.SIGINT, held[0])  # a tool's handler: it raises
+        raise KeyboardInterrupt
+
+
+def stop_local_ray(mark: str) -> None:
+    """Shut the local Ray instance down and end any of its processes still running:
+    Ray's own shutdown leaves some (its agents) for minutes when it was interrupted.
+    Its processes are those whose environment holds `OWNER_ENV=mark` (on Linux, read
+    from /proc; elsewhere only Ray's shutdown runs). Ctrl-C is ignored meanwhile."""
+    with contextlib.suppress(ValueError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ray = sys.modules.get("ray")
+    with contextlib.suppress(Exception):
+        if ray is not None and ray.is_initialized():
+            ray.shutdown()
+    left = marked_processes(mark)
+    for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 1.0)):
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + wait
+        while left and time.monotonic() < deadline:
+            time.sleep(0.05)
+            left = marked_processes(mark)
+        if not left:
+            return
+
+
+def marked_processes(mark: str) -> list[int]:
+    """The processes (but this one) whose environment holds `OWNER_ENV=mark`."""
+    needle = f"{OWNER_ENV}={mark}".encode()
+    try:
+        pids = [int(d) for d in os.listdir("/proc") if d.isdigit()]
+    except OSError:
+        return []
+    found = []
+    for pid in pids:
+        if pid == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if needle in f.read().split(b"\0"):
+                    found.append(pid)
+        except OSError:  # gone, or another user's
+            continue
+    return found
+
+
+def compare_bits(there: Sequence[np.ndarray], here: Sequence[np.ndarray]) -> str:
+    """`the same bits`, or how far apart two runs' outputs are: the largest difference,
+    absolute and in fp32 units in the last place of the largest output (one unit is
+    the rounding of one fp32 operation there; an fp32 sum of K terms in another order
+    may differ by up to about K of them)."""
+    if len(there) == len(here) and all(
+        a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+        for a, b in zip(there, here)
+    ):
+        return "the same bits"
+    if len(there) != len(here) or any(a.shape != b.shape for a, b in zip(there, here)):
+        return "different outputs (not even their shapes agree)"
+    diff = big = 0.0
+    for a, b in zip(there, here):
+        if a.size:
+            a64, b64 = a.astype(np.float64), b.astype(np.float64)
+            diff = max(diff, float(np.nanmax(np.abs(a64 - b64))))
+            big = max(big, float(np.nanmax(np.abs(b64))))
+    ulp = float(np.spacing(np.float32(big))) if big else 0.0
+    units = (
+        f", {diff / ulp:.3g} fp32 units in the last place of the largest, {big:.6g}" if ulp else ""
+    )
+    return f"different bits: max |Ray - host| = {diff:.3g}{units}"
+
+
+def _blas_text(libs: Sequence[tuple[str, str, str, int]]) -> str:
+    return "; ".join(f"{lib} {v} ({arch}, {n} threads)" for lib, v, arch, n in libs) or "none"
 
 
 def _cause(e: BaseException) -> str:
@@ -301,6 +443,10 @@ class Distributed:
     ray: Any
     kept: dict[int, np.ndarray]
     """The weights the driver reads itself (`Placement.driver_weights`)."""
+    blas_differs: dict[int, str] = field(default_factory=dict)
+    """The chips whose actor's BLAS is not the driver's (another library, version,
+    CPU kernels or thread count), each with its and the driver's: their products may
+    sum in another order, so their bits may differ from one host's."""
     inputs: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -327,18 +473,26 @@ class Distributed:
                 outs, _ = st([env[i] for i in st.ins])
                 env.update(zip(st.outs, outs))
         remote = ray.remote(Chip)
+        here = blas()
+        threads = max((b[3] for b in here), default=None)
         actors = {}
         for c in pl.chips:
             programs = {s: st for s, st in enumerate(exe.steps) if pl.chip_of[s] == c}
             weights = {v: env[v] for v in pl.shards.get(c, ())}
-            actors[c] = remote.remote(c, programs, pl, weights)
+            actors[c] = remote.remote(c, programs, pl, weights, threads)
         try:
-            ray.get([a.ready.remote() for a in actors.values()])
+            theirs = ray.get([a.ready.remote() for a in actors.values()])
         except Exception as e:  # an actor that cannot start: Ray's many kinds
             for a in actors.values():
                 ray.kill(a)
             raise DistributedError(f"a chip's Ray actor could not start: {_cause(e)}") from None
-        return Distributed(exe, pl, actors, ray, {a: arrays[a] for a in pl.driver_weights})
+        differs = {
+            c: f"{_blas_text(b)}, the driver's {_blas_text(here)}"
+            for c, b in zip(actors, theirs)
+            if b != here
+        }
+        kept = {a: arrays[a] for a in pl.driver_weights}
+        return Distributed(exe, pl, actors, ray, kept, differs)
 
     def __call__(self, *activations: np.ndarray) -> Execution:
         ray, pl, steps = self.ray, self.placement, self.exe.steps

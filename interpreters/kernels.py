@@ -40,6 +40,7 @@ Preparer = Callable[[Any], Kernel]
 
 KERNEL_MODULES = (
     "xdsl_spatial.interpreters.arith",
+    "xdsl_spatial.interpreters.cf",
     "xdsl_spatial.interpreters.dense",
     "xdsl_spatial.interpreters.linalg",
     "xdsl_spatial.interpreters.math",
@@ -57,10 +58,12 @@ class KernelError(Exception):
     """An op that cannot run: a form no kernel implements, or values it refuses.
     The message names the op."""
 
-    def __init__(self, op: Operation, message: str):
-        self.op = op
+    def __init__(self, op: Operation | str, message: str):
+        self.op_name = op if isinstance(op, str) else op.name
+        """The op's name: a kernel raising when it runs keeps the name, not the op (an
+        executable holds nothing of the IR, so that it can be stored and loaded)."""
         self.reason = message
-        super().__init__(f"{op.name}: {message}")
+        super().__init__(f"{self.op_name}: {message}")
 
 
 def kernel(*op_types: type[Operation]) -> Callable[[Preparer], Preparer]:

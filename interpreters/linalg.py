@@ -19,7 +19,10 @@ runs the body once, over the whole iteration space:
   output argument only as the one operand of a combining op (`addf`/`addi`: sum,
   `mulf`/`muli`: product, `maximumf`, `maxnumf`, `minimumf`, `minnumf`, `maxsi`,
   `minsi`, `maxui`, `minui`, `andi`, `ori`, `xori`); the other operand is reduced over
-  the reduction loops and combined once with the initial output. A sum of products
+  the reduction loops and combined once with the initial output. An output that keeps
+  the index of another's maximum (`select(cmpf ogt(v, max), index, out)`, torch's `max`
+  with its index) is that maximum's first position along its one reduction loop. A
+  sum of products
   (`out + a * b * ...`) is a contraction: factors that depend on fewer loops are
   multiplied into the others, and two factors left are one batched BLAS matmul
   (more, `np.einsum`), so the product over the whole space is never made.
@@ -35,7 +38,8 @@ Refused at prepare time, with a `KernelError` naming the op and the reason: memr
 operands, dynamic shapes, symbols in maps, an index a map reaches outside its
 operand, a body op that is not elementwise (or has regions), a reduction whose body
 reads its output other than as a combiner's operand, an output map that is not a
-permutation of the parallel loops, and a body value that would span more than
+permutation of the parallel loops (a size-1 axis may be indexed by the constant 0, as
+a `keepdim` reduction writes), and a body value that would span more than
 `MAX_SPACE_ELEMENTS` elements of the iteration space. Nothing runs element by
 element.
 
@@ -475,10 +479,26 @@ def _plan_reduce(
 
 
 @dataclass(frozen=True)
+class _ArgReduce:
+    """An output that keeps the index where another output's maximum was first
+    reached (torch-mlir's `max` with its index): `select(cmpf ogt(v, max), index, out)`
+    beside `max = maximumf(max, v)`, over one reduction loop."""
+
+    value: int
+    """The slot of the value maximised."""
+    of: int
+    """The output holding the running maximum."""
+    loop: int
+    """The reduction loop whose index is kept."""
+    full_shape: tuple[int, ...]
+    """The iteration space's extents."""
+
+
+@dataclass(frozen=True)
 class _Output:
     slot: int | None
     """The yielded value's slot (parallel outputs)."""
-    reduce: _Reduce | None
+    reduce: _Reduce | _ArgReduce | None
     dims: tuple[int, ...]
     """The loop of each output axis."""
     dtype: np.dtype[Any]
@@ -496,7 +516,7 @@ class _Output:
 
 def _output(
     slot: int | None,
-    reduce: _Reduce | None,
+    reduce: _Reduce | _ArgReduce | None,
     dims: tuple[int, ...],
     dtype: np.dtype[Any],
     ranges: Sequence[int],
@@ -580,10 +600,14 @@ def _groups(
     return [(s, tuple(sorted(d))) for s, d in groups]
 
 
-def _output_dims(s: Structured, j: int) -> tuple[int, ...]:
+def _output_dims(s: Structured, j: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The loop of each output axis that a loop indexes (a size-1 axis indexed by the
+    constant 0, as a `keepdim` reduction writes, takes none)."""
     m = s.maps[s.n_inputs + j]
     dims = []
-    for e in m.results:
+    for e, size in zip(m.results, shape):
+        if isinstance(e, AffineConstantExpr) and e.value == 0 and size == 1:
+            continue
         if not isinstance(e, AffineDimExpr):
             raise KernelError(s.op, f"output #{j}'s map {m} is not a permutation of loops")
         dims.append(e.position)
@@ -637,7 +661,7 @@ def structured_kernel(s: Structured) -> Kernel:
     # Constants defined above the body are read now, as attributes are (the body's
     # own constants are body ops, with slots of their own below).
     const: dict[int, Any] = {}
-    for b in body_ops:
+    for b in [*body_ops, yield_op]:
         for v in b.operands:
             if (
                 v not in slot
@@ -653,15 +677,23 @@ def structured_kernel(s: Structured) -> Kernel:
     skip: set[Operation] = set()
     reduces = any(s.reduction)
     outputs: list[_Output] = []
+    # An output keeping another's arg-max reads that one's argument in its compare
+    # (skipped, so that argument is still read by its combiner alone).
+    arg_outputs = {
+        j: a
+        for j, y in enumerate(yield_op.operands)
+        if reduces and (a := _arg_reduction(s, j, y, body.args[s.n_inputs + j], slot, skip, ranges))
+    }
     for j, y in enumerate(yield_op.operands):
         o = body.args[s.n_inputs + j]
-        dims = _output_dims(s, j)
-        dt = numpy_dtype(cast(TensorType[Attribute], operands[s.n_inputs + j].type).element_type)
         shape = shapes[s.n_inputs + j]
+        dims = _output_dims(s, j, shape)
+        dt = numpy_dtype(cast(TensorType[Attribute], operands[s.n_inputs + j].type).element_type)
         if not reduces:
             outputs.append(_output(slot[y], None, dims, dt, ranges, s.reduction, shape))
             continue
-        r = _reduction(s, j, y, o, deps, slot, skip, ranges)
+        arg = arg_outputs.get(j)
+        r = arg if arg is not None else _reduction(s, j, y, o, deps, slot, skip, ranges)
         outputs.append(_output(None, r, dims, dt, ranges, s.reduction, shape))
 
     steps: list[_Step] = []
@@ -702,6 +734,9 @@ def structured_kernel(s: Structured) -> Kernel:
         for out, (i, read) in zip(outputs, out_reads):
             if out.reduce is None:
                 v = env[cast(int, out.slot)]
+            elif isinstance(out.reduce, _ArgReduce):
+                k = s.n_inputs + out.reduce.of
+                v = _run_arg_reduce(out.reduce, env, read(args[i]), readers[k](args[k]))
             else:
                 v = _run_reduce(out.reduce, env, read(args[i]))
             results.append(_write(v, out))
@@ -723,7 +758,7 @@ def _reduction(
     """How output `j` reduces: its combiner, and the value (or factors) reduced."""
     op, body = s.op, s.body
     c = y.owner
-    uses = [u.operation for u in o.uses]
+    uses = [u.operation for u in o.uses if u.operation not in skip]
     if not (
         isinstance(c, Operation)
         and c.parent is body
@@ -759,6 +794,62 @@ def _reduction(
     return _plan_reduce(
         prepare(c), out_first, _COMBINERS[type(c)], groups, acc, unsigned, ranges, s.reduction
     )
+
+
+def _arg_reduction(
+    s: Structured,
+    j: int,
+    y: SSAValue,
+    o: BlockArgument,
+    slot: dict[SSAValue, int],
+    skip: set[Operation],
+    ranges: Sequence[int],
+) -> _ArgReduce | None:
+    """Output `j` as the index of another output's maximum (`_ArgReduce`), or None
+    when its body is not that."""
+    body = s.body
+    sel = y.owner
+    if not (isinstance(sel, arith.SelectOp) and sel.parent is body and sel.rhs is o):
+        return None
+    cmp, idx = sel.cond.owner, sel.lhs.owner
+    if not (isinstance(cmp, arith.CmpfOp) and cmp.predicate.value.data == _OGT):
+        return None
+    if isinstance(idx, arith.IndexCastOp):
+        idx = idx.input.owner
+    v, running = cmp.lhs, cmp.rhs
+    outs = body.args[s.n_inputs :]
+    if not (isinstance(idx, IndexOp) and isinstance(running, BlockArgument) and running in outs):
+        return None
+    k = outs.index(running)
+    mx = body.last_op.operands[k].owner if body.last_op is not None else None
+    red = [d for d, r in enumerate(s.reduction) if r]
+    if not (
+        isinstance(mx, arith.MaximumfOp | arith.MaxnumfOp)
+        and set(mx.operands) == {v, running}
+        and red == [idx.dim.value.data]
+        and [u.operation for u in o.uses] == [sel]
+    ):
+        return None
+    skip.update(x for x in (sel, cmp, sel.lhs.owner) if isinstance(x, Operation))
+    return _ArgReduce(slot[v], k, red[0], tuple(ranges))
+
+
+_OGT = 2
+"""`arith.cmpf`'s predicate `ogt`."""
+
+
+def _run_arg_reduce(r: _ArgReduce, env: list[Any], init: Any, init_max: Any) -> Any:
+    """Where along the loop the value first exceeds every earlier one and the
+    initial maximum: its first maximum, or the initial index when none exceeds it."""
+    f = np.asarray(env[r.value])
+    if f.ndim < len(r.full_shape):
+        f = f.reshape((1,) * (len(r.full_shape) - f.ndim) + f.shape)
+    f = np.broadcast_to(f, tuple(e if g == 1 else g for e, g in zip(f.shape, r.full_shape)))
+    if f.shape[r.loop] == 0:
+        return init
+    at = np.argmax(f, axis=r.loop, keepdims=True)
+    best = np.take_along_axis(f, at, axis=r.loop)
+    return np.where(best > init_max, at.astype(np.asarray(init).dtype), init)
 
 
 def _skip_products(v: SSAValue, factors: set[SSAValue], skip: set[Operation]) -> None:
@@ -859,6 +950,8 @@ def _write(v: Any, out: _Output) -> np.ndarray:
             v = np.broadcast_to(v, out.over_parallel)
         if out.order is not None:
             v = v.transpose(out.order)
+        if v.ndim != len(out.shape):
+            v = v.reshape(out.shape)
     if v.shape != out.shape:
         v = np.broadcast_to(v, out.shape)
     return np.array(v, dtype=out.dtype, order="C")

@@ -22,7 +22,7 @@ a new compile (the program keeps no reference into the IR it would read again).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import numpy as np
@@ -31,7 +31,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from xdsl_spatial.core import geometry
 from xdsl_spatial.core.geometry import PageGeometry
-from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     IterKind,
@@ -67,7 +66,7 @@ from xdsl_spatial.interpreters.layout import (
     strided,
 )
 from xdsl_spatial.interpreters.stages import Shape, StageEval, map_offsets
-from xdsl_spatial.interpreters.traffic import ProgramTraffic
+from xdsl_spatial.interpreters.traffic import ProgramTraffic, is_weight_values, move_bytes
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
@@ -136,17 +135,7 @@ class CompiledProgram:
             a = env[t.slot].reshape(rows, t.padded[1])[: t.dims[0], : t.dims[1]]
             outs.append(a if a.flags.c_contiguous else np.ascontiguousarray(a))
         r = self.record
-        rec = ProgramTraffic(
-            r.name,
-            r.kind,
-            r.items,
-            r.local_mem,
-            dict(r.loaded),
-            dict(r.stored),
-            r.weight_elems,
-            r.chip,
-        )
-        return outs, rec
+        return outs, replace(r, loaded=dict(r.loaded), stored=dict(r.stored))
 
     def _make(self, t: TensorSpec, inputs: Sequence[np.ndarray], env: Env) -> None:
         """Bind tensor `t`: the array its loads read (`t.read`, the tile-padded
@@ -230,9 +219,7 @@ class ProgramCompiler(LoopCompiling):
         self.tensor: dict[SSAValue, TensorSpec] = {}
         self.layout: dict[SSAValue, Layout] = {}
         self.dense: dict[SSAValue, Dense] = {}
-        self.record = ProgramTraffic(
-            op.program_name.data, op.KIND, self.items, op.buffer_bytes(), chip=op.chip_index
-        )
+        self.record = ProgramTraffic.of(op)
         self.writes: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         self.current: list[Step] = []
         """The steps being compiled into (where a page laid out in full is made)."""
@@ -359,7 +346,7 @@ class ProgramCompiler(LoopCompiling):
             slot, slot, o.tensor_name.data, h.dims, padded, dt, source, values, Role(h.role.data)
         )
         self.tensor[o.result] = spec
-        if o.repack is not None and o.repack.part.data == Q8Part.VALUES:
+        if is_weight_values(o):
             self.record.weight_elems = h.dims[0] * h.dims[1]
         uses = [u.operation for u in o.result.uses]
         spec.stores = sum(1 for u in uses if isinstance(u, StoreOp) and u.tensor is o.result)
@@ -406,8 +393,7 @@ class ProgramCompiler(LoopCompiling):
         return t, move.row_origins(t0, self.tile, grid[1]), move.tiles(t0)
 
     def moved(self, o: TileMoveOp, t: TensorSpec) -> int:
-        bh, bw = o.block_shape
-        return self.items * bh * bw * self.tile[0] * self.tile[1] * t.dtype.itemsize * o.repeat.data
+        return move_bytes(o, self.op, o.repeat.data)
 
     def load(self, o: LoadOp, want: Lead, loop: KLoopOp | None) -> None:
         t, first, _ = self.origins(o, want, loop)

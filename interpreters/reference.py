@@ -40,7 +40,6 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from xdsl_spatial.core import geometry
-from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     FoldOp,
@@ -62,7 +61,12 @@ from xdsl_spatial.dialects.spatial import (
     enclosing_loop,
     enclosing_program,
 )
-from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
+from xdsl_spatial.interpreters.traffic import (
+    ProgramTraffic,
+    Traffic,
+    is_weight_values,
+    move_bytes,
+)
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
@@ -114,9 +118,7 @@ class SpatialReference(InterpreterFunctions):
             op.check_local_memory()
         except VerifyException as e:
             raise self.fail(op, str(e)) from None
-        record = ProgramTraffic(
-            op.program_name.data, op.KIND, op.num_items, op.buffer_bytes(), chip=op.chip_index
-        )
+        record = ProgramTraffic.of(op)
         coords = op.item_coords()
         self.running.append(record)
         try:
@@ -173,7 +175,7 @@ class SpatialReference(InterpreterFunctions):
             data[:rows, :cols] = a
         elif op.values is not None:
             data[:rows, :cols] = dense_values(op.values)
-        if op.repack is not None and op.repack.part.data == Q8Part.VALUES:
+        if is_weight_values(op):
             self.running[-1].weight_elems = rows * cols
         role = Role(h.role.data)
         initial = data.copy() if role in (Role.OUTPUT, Role.STATE) else data
@@ -220,9 +222,7 @@ class SpatialReference(InterpreterFunctions):
 
     def _count(self, op: TileMoveOp, t: Tensor) -> int:
         """Bytes one run of the move moves for all items: whole tiles."""
-        program = program_of(op)
-        bh, bw = op.block_shape
-        return program.num_items * bh * bw * program.target.tile_elems * t.data.itemsize
+        return move_bytes(op, program_of(op))
 
     @impl(LoadOp)
     def run_load(self, interpreter: Interpreter, op: LoadOp, args: tuple[Any, ...]):

@@ -8,11 +8,13 @@ from xdsl_spatial.interpreters.runner import execute, run
 result = execute(module, "gemv", [x, q, s], engine="reference")
 ```
 
-Two engines give one semantics: `reference` runs the module op by op through xDSL's
+Three engines give one semantics: `reference` runs the module op by op through xDSL's
 interpreter (`reference.py`: what a program means), `compiled` (the default) reads
-the function once into an executable and runs that (`executable.py`: fast). To run a
-function many times, compile it once: `exe = compile_module(module, "gemv")`, then
-`exe(*arrays)` (arguments already of the function's types: `coerce_args`).
+the function once into an executable and runs that (`executable.py`: numpy), and
+`native` has upstream MLIR and LLVM compile it to machine code (`native/`: the
+`native` extra). To run a function many times, compile it once:
+`exe = compile_module(module, "gemv")` (or `engine="native"`), then `exe(*arrays)`
+(arguments already of the function's types: `coerce_args`).
 
 A function lowered over chips runs the same way on one host, or with
 `distributed="ray"` with each chip's programs in a Ray actor of its own
@@ -22,6 +24,7 @@ the weights, for many calls on the activations.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
@@ -32,6 +35,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.utils.exceptions import InterpretationError, VerifyException
 
+from xdsl_spatial.interpreters import native
 from xdsl_spatial.interpreters.arguments import (  # noqa: F401 - RunError, arg_name: re-exported
     RunError,
     arg_name,
@@ -49,8 +53,8 @@ from xdsl_spatial.interpreters.reference import SpatialReference
 from xdsl_spatial.interpreters.traffic import Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
 
-Engine = Literal["reference", "compiled"]
-ENGINES: tuple[str, ...] = ("compiled", "reference")
+Engine = Literal["reference", "compiled", "native"]
+ENGINES: tuple[str, ...] = ("compiled", "reference", "native")
 DISTRIBUTIONS: tuple[str, ...] = ("local", "ray")
 """Where the chips of a tensor-parallel function run: all on this host, or each in a
 Ray actor."""
@@ -102,15 +106,93 @@ def verified(module: ModuleOp, entry: str | None) -> func.FuncOp:
     return fn
 
 
-def compile_module(module: ModuleOp, entry: str | None) -> Executable:
-    """The compiled engine's executable of `entry` (see `executable.py`)."""
+def compile_module(
+    module: ModuleOp, entry: str | None, engine: Engine | str = "compiled"
+) -> Executable | Any:
+    """The executable of `entry`: the compiled engine's (see `executable.py`) or, with
+    `engine="native"`, machine code (`native/`). Either is called on arrays of the
+    function's types and gives an `Execution`."""
+    if engine not in ("compiled", "native"):
+        raise RunError(f"compile_module compiles with 'compiled' or 'native', not '{engine}'")
+    fn = verified(module, entry)
+    if engine == "native":
+        return compile_native_function(fn)
     try:
-        return compile_function(verified(module, entry))
+        return compile_function(fn)
     except CompileError as e:
         raise RunError(str(e)) from None
 
 
-def call(exe: Executable, fn: func.FuncOp, arrays: Sequence[Any]) -> Execution:
+_COMPILED: weakref.WeakKeyDictionary[
+    ModuleOp, dict[tuple[str | None, str], tuple[int, Any, weakref.ref[func.FuncOp]]]
+]
+_COMPILED = weakref.WeakKeyDictionary()
+"""What `compiled` made, per module (held weakly: a module let go takes its executables
+with it), entry and engine, with the module's fingerprint when it was made. The function is
+held weakly too: through its parent it would hold the module itself."""
+
+
+def fingerprint(module: ModuleOp) -> int:
+    """A hash of what `module` is now: every op (its identity), its operands, result
+    types, properties and attributes (by value). A rewrite replaces ops, operands or
+    attributes (xDSL's attributes are immutable), so any change to the module changes
+    it; the walk costs microseconds per op, far less than verifying and compiling."""
+    h = []
+    for op in module.walk():
+        h.append(
+            (
+                id(op),
+                tuple(id(v) for v in op.operands),
+                tuple(r.type for r in op.results),
+                tuple(op.properties.items()),
+                tuple(op.attributes.items()),
+            )
+        )
+    return hash(tuple(h))
+
+
+def compiled(
+    module: ModuleOp, entry: str | None, engine: str = "compiled"
+) -> tuple[Any, func.FuncOp]:
+    """`entry`'s executable and function for `engine` (compiled or native): compiled
+    (and verified) once per module, and again only when the module has changed since
+    (`fingerprint`). Nothing is stored on the IR: the executables are held beside it,
+    in a weak dictionary keyed by the module object."""
+    now = fingerprint(module)
+    per = _COMPILED.setdefault(module, {})
+    hit = per.get((entry, engine))
+    fn = hit[2]() if hit is not None else None
+    if hit is not None and fn is not None and hit[0] == now:
+        return hit[1], fn
+    fn = verified(module, entry)
+    if engine == "native":
+        exe = compile_native_function(fn)
+    else:
+        try:
+            exe = compile_function(fn)
+        except CompileError as e:
+            raise RunError(str(e)) from None
+    per[(entry, engine)] = (now, exe, weakref.ref(fn))
+    return exe, fn
+
+
+def native_available() -> None:
+    """Nothing, or `RunError` naming the extra the native engine needs."""
+    try:
+        native.bindings()
+    except native.NativeUnavailable as e:
+        raise RunError(str(e)) from None
+
+
+def compile_native_function(fn: func.FuncOp) -> Any:
+    """`fn` (verified) compiled by the native engine; its refusals as `RunError`."""
+    try:
+        return native.compile_native(fn)
+    except native.NATIVE_ERRORS as e:
+        raise RunError(str(e)) from None
+
+
+def call(exe: Executable | Any, fn: func.FuncOp, arrays: Sequence[Any]) -> Execution:
     """One call of a compiled function on `arrays` (checked and converted to the
     function's types); the engine's refusals as `RunError`."""
     args = coerce_args(fn, arrays)
@@ -143,13 +225,10 @@ def execute(
             raise RunError("chips run as Ray actors with the compiled engine only")
         with distribute(module, entry, arrays, address=address) as chips:
             return chips.call(arrays)
-    fn = verified(module, entry)
-    if engine == "compiled":
-        try:
-            exe = compile_function(fn)
-        except CompileError as e:
-            raise RunError(str(e)) from None
+    if engine in ("compiled", "native"):
+        exe, fn = compiled(module, entry, engine)
         return call(exe, fn, arrays)
+    fn = verified(module, entry)
     args = coerce_args(fn, arrays)
     try:
         traffic = Traffic()

@@ -30,6 +30,7 @@ def _extract(op: tensor.ExtractOp) -> Kernel:
     """`t[i, j, ...]`; index arrays (from a generic's body) gather all at once. An
     index outside the tensor is an error, not numpy's wrap-around."""
     shape = tuple(cast(TensorType[Any], op.tensor.type).get_shape())
+    name = op.name
 
     def run(args: Any) -> tuple[Any, ...]:
         t, index = args[0], tuple(args[1:])
@@ -38,10 +39,10 @@ def _extract(op: tensor.ExtractOp) -> Kernel:
                 if i.size and (i.min() < 0 or i.max() >= size):
                     bad = i.min() if i.min() < 0 else i.max()
                     raise KernelError(
-                        op, f"index {bad} of dimension {axis} is outside 0..{size - 1}"
+                        name, f"index {bad} of dimension {axis} is outside 0..{size - 1}"
                     )
             elif not 0 <= i < size:
-                raise KernelError(op, f"index {i} of dimension {axis} is outside 0..{size - 1}")
+                raise KernelError(name, f"index {i} of dimension {axis} is outside 0..{size - 1}")
         return (t[index],)
 
     return run
@@ -86,7 +87,7 @@ class _Slice:
     def __init__(
         self, op: tensor.ExtractSliceOp | tensor.InsertSliceOp, first: int, full: tuple[int, ...]
     ):
-        self.op = op
+        self.op_name = op.name
         self.full = full
         self.offsets, self.dyn_offsets = _mixed(op.static_offsets, len(op.offsets), first)
         first += len(op.offsets)
@@ -107,7 +108,7 @@ class _Slice:
         for d, (o, n, s, dim) in enumerate(zip(offsets, self.sizes, self.strides, self.full)):
             if o < 0 or (n > 0 and o + (n - 1) * s >= dim):
                 raise KernelError(
-                    self.op,
+                    self.op_name,
                     f"dimension {d}: offset {o}, size {n}, stride {s} leaves the tensor's "
                     f"{dim} elements",
                 )
@@ -187,17 +188,18 @@ def _concat(op: tensor.ConcatOp) -> Kernel:
 @kernel(tensor.DimOp)
 def _dim(op: tensor.DimOp) -> Kernel:
     shape = _shape(op.source, op)
+    name = op.name
 
     def run(a: Sequence[Any]) -> tuple[Any, ...]:
         i = int(a[1])
         if not 0 <= i < len(shape):
-            raise KernelError(op, f"dimension {i} of a rank-{len(shape)} tensor")
+            raise KernelError(name, f"dimension {i} of a rank-{len(shape)} tensor")
         return (np.int64(shape[i]),)
 
     return run
 
 
-def _check_indices(op: Operation, shape: tuple[int, ...], idx: Sequence[Any]) -> None:
+def _check_indices(op: str, shape: tuple[int, ...], idx: Sequence[Any]) -> None:
     for d, (i, n) in enumerate(zip(idx, shape)):
         i = np.asarray(i)
         if i.size and (i.min() < 0 or i.max() >= n):
@@ -208,10 +210,11 @@ def _check_indices(op: Operation, shape: tuple[int, ...], idx: Sequence[Any]) ->
 @kernel(tensor.InsertOp)
 def _insert(op: tensor.InsertOp) -> Kernel:
     shape = _shape(op.dest, op)
+    name = op.name
 
     def run(a: Sequence[Any]) -> tuple[Any, ...]:
         idx = a[2:]
-        _check_indices(op, shape, idx)
+        _check_indices(name, shape, idx)
         out = np.array(a[1], copy=True)
         out[tuple(int(i) for i in idx)] = a[0]
         return (out,)

@@ -8,13 +8,43 @@ The chip moves whole tiles, so a load or store of an `h x w` block moves
 A program of a tensor-parallel deployment records its chip, so a run's bytes add up
 per chip (`Traffic.per_chip`): each chip moves its own shard of the weights and its
 own view of the activations.
+
+A record also holds what the program computes (its `Work`) and its target's figures,
+so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
+from xdsl_spatial.analysis.chip_time import ChipFigures, ProgramTime, Work, program_time
 from xdsl_spatial.core.memory import plural
+from xdsl_spatial.core.tables import text_table
+from xdsl_spatial.dialects.q8 import Q8Part
+from xdsl_spatial.dialects.spatial import (
+    LoadOp,
+    ProgramOp,
+    StoreOp,
+    TensorHandleType,
+    TensorOp,
+    TileMoveOp,
+    element_bytes,
+)
+
+
+def move_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
+    """Bytes `runs` runs of a load or store move for all of `program`'s items: whole
+    tiles of its tensor's elements."""
+    bh, bw = op.block_shape
+    elem = element_bytes(cast(TensorHandleType, op.tensor.type).element_type)
+    return program.num_items * bh * bw * program.target.tile_elems * elem * runs
+
+
+def is_weight_values(op: TensorOp) -> bool:
+    """A param filled with a Q8_0 weight's int8 values: its K x N elements are the
+    weight a fold reads."""
+    return op.repack is not None and op.repack.part.data == Q8Part.VALUES
 
 
 @dataclass
@@ -33,6 +63,30 @@ class ProgramTraffic:
     """K x N of the Q8_0 weight a fold reads (0 when it reads none)."""
     chip: int | None = None
     """The chip the program ran on (None: a single-chip deployment)."""
+    work: Work | None = None
+    """What each item computes (None: a record from a file that does not say)."""
+    figures: ChipFigures | None = None
+    """The figures of the program's target."""
+
+    @staticmethod
+    def of(op: ProgramOp) -> ProgramTraffic:
+        """An empty record for a run of `op`, which its loads and stores fill."""
+        return ProgramTraffic(
+            op.program_name.data,
+            op.KIND,
+            op.num_items,
+            op.buffer_bytes(),
+            chip=op.chip_index,
+            work=Work.of(op),
+            figures=ChipFigures.of(op.target),
+        )
+
+    def chip_time(self) -> ProgramTime | None:
+        """Its estimated time on its target (None when the record does not say what
+        the program computes)."""
+        if self.work is None or self.figures is None:
+            return None
+        return program_time(self.items, self.load_bytes + self.store_bytes, self.work, self.figures)
 
     @property
     def load_bytes(self) -> int:
@@ -52,6 +106,22 @@ class ProgramTraffic:
 
     def add_store(self, tensor: str, nbytes: int) -> None:
         self.stored[tensor] = self.stored.get(tensor, 0) + nbytes
+
+
+def program_traffic(program: ProgramOp) -> ProgramTraffic:
+    """What one run of `program` moves, from its ops alone (every address is static:
+    each move runs `repeat` times for every item), as the engines that run it count."""
+    rec = ProgramTraffic.of(program)
+    for op in program.body.walk():
+        if isinstance(op, TensorOp) and is_weight_values(op):
+            r, c = op.handle.dims
+            rec.weight_elems = r * c
+        elif isinstance(op, LoadOp | StoreOp):
+            decl = op.tensor.owner
+            name = decl.tensor_name.data if isinstance(decl, TensorOp) else str(op.tensor)
+            nbytes = move_bytes(op, program, op.repeat.data)
+            (rec.add_load if isinstance(op, LoadOp) else rec.add_store)(name, nbytes)
+    return rec
 
 
 @dataclass(frozen=True)
@@ -131,16 +201,4 @@ class Traffic:
             )
         if not chipped:
             rows = [r[1:] for r in rows]
-        cols = len(rows[0])
-        widths = [max(len(r[i]) for r in rows) for i in range(cols)]
-        lines = []
-        for j, r in enumerate(rows):
-            lines.append(
-                "  ".join(
-                    c.ljust(w) if i < cols - 2 else c.rjust(w)
-                    for i, (c, w) in enumerate(zip(r, widths))
-                ).rstrip()
-            )
-            if j == 0:
-                lines.append("  ".join("-" * w for w in widths))
-        return "\n".join(lines)
+        return text_table(rows[0], rows[1:], right=2)

@@ -11,15 +11,20 @@ The traffic of runs as JSON: what `spatial-run --stats-json` writes and
 
 A run is one call of one function (`entry`); a model's traffic is many runs, in one
 file or several. A program of a tensor-parallel deployment also names its `"chip"`.
+A program's `"work"` (multiply-accumulates per item, `{"matrix_macs": ...,
+"vector_macs": ...}`) and its target's `"figures"` (`{"preset": "wormhole_n150",
+"sites": 72, ...}`) let a reader estimate its time on the chip; a file without them
+(written before they were) reads, and its programs have no estimate.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from xdsl_spatial.analysis.chip_time import ChipFigures, Work
 from xdsl_spatial.core.files import write_file
 from xdsl_spatial.interpreters.traffic import ProgramTraffic
 
@@ -57,6 +62,8 @@ def to_json(runs: Sequence[TrafficRun]) -> str:
                             "stored": dict(p.stored),
                             "weight_elems": p.weight_elems,
                             **({"chip": p.chip} if p.chip is not None else {}),
+                            **({"work": asdict(p.work)} if p.work is not None else {}),
+                            **({"figures": asdict(p.figures)} if p.figures is not None else {}),
                         }
                         for p in r.programs
                     ],
@@ -95,6 +102,33 @@ def _bytes_map(obj: Any, key: str, where: str) -> dict[str, int]:
     return dict(m)
 
 
+def _counts(obj: Any, key: str, names: Sequence[str], where: str) -> dict[str, int]:
+    """`obj[key]`, an object of the integers `names` (each >= 0)."""
+    m = _field(obj, key, dict, where)
+    out = {}
+    for n in names:
+        v = _field(m, n, int, f"{where}.{key}")
+        if v < 0:
+            raise TrafficFileError(f"{where}.{key}: '{n}' must not be negative, got {v}")
+        out[n] = v
+    return out
+
+
+def _work(p: Any, where: str) -> Work:
+    return Work(**_counts(p, "work", [f.name for f in fields(Work)], where))
+
+
+def _figures(p: Any, where: str) -> ChipFigures:
+    names = [f.name for f in fields(ChipFigures) if f.name != "preset"]
+    got = _counts(p, "figures", names, where)
+    if any(v < 1 for v in got.values()):
+        raise TrafficFileError(f"{where}.figures: every figure must be positive, got {got}")
+    preset = p["figures"].get("preset")
+    if preset is not None and not isinstance(preset, str):
+        raise TrafficFileError(f"{where}.figures: 'preset' must be a string, got {preset!r}")
+    return ChipFigures(preset, **got)
+
+
 def from_json(text: str, name: str = "<traffic>") -> list[TrafficRun]:
     try:
         doc = json.loads(text)
@@ -125,6 +159,8 @@ def from_json(text: str, name: str = "<traffic>") -> list[TrafficRun]:
                     stored=_bytes_map(p, "stored", pw),
                     weight_elems=_field(p, "weight_elems", int, pw),
                     chip=_field(p, "chip", int, pw) if "chip" in p else None,
+                    work=_work(p, pw) if "work" in p else None,
+                    figures=_figures(p, pw) if "figures" in p else None,
                 )
             )
         runs.append(TrafficRun(_field(r, "entry", str, where), programs))

@@ -43,3 +43,7 @@ config.substitutions.append(("%python", shlex.quote(sys.executable)))
 # `REQUIRES: ray`: the tests that run chips as Ray actors (the [ray] extra).
 if importlib.util.find_spec("ray") is not None:
     config.available_features.add("ray")
+
+# `REQUIRES: native`: the tests that compile with upstream MLIR (the [native] extra).
+if importlib.util.find_spec("torch_mlir") is not None:
+    config.available_features.add("native")

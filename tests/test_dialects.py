@@ -53,6 +53,7 @@ from xdsl_spatial.dialects.q8 import (
     stored_part,
 )
 from xdsl_spatial.dialects.spatial import (
+    CHIP_FIELDS,
     DEFAULT_PRESET,
     TARGET_PRESETS,
     BufferOp,
@@ -452,9 +453,10 @@ def test_element_name():
     assert [element_name(t) for t in (i8, bf16, f16, f32)] == ["i8", "bf16", "f16", "f32"]
 
 
-def test_target_defaults_are_the_tensix_preset():
+def test_target_defaults_are_the_wormhole_n150_preset_which_tensix_names_too():
     t = TargetAttr()
-    assert DEFAULT_PRESET == "tensix"
+    assert DEFAULT_PRESET == "wormhole_n150"
+    assert TargetAttr(preset="tensix") == t  # the default's old name: the same numbers
     assert t.tile == (32, 32)
     assert t.tile_elems == 1024
     assert t.local_mem.data == TARGET_PRESETS["tensix"].local_mem == 1536 * 1024
@@ -472,6 +474,43 @@ def test_target_presets_and_overrides():
     assert all(p.doc for p in TARGET_PRESETS.values())
 
 
+@pytest.mark.parametrize("name", sorted(TARGET_PRESETS))
+def test_every_presets_numbers_round_trip_through_the_attributes_syntax(name):
+    """Each preset prints as its numbers (less the chip's figures the default has) and
+    parses back to itself, and each of its numbers is what the preset says."""
+    t = TargetAttr(preset=name)
+    p = TARGET_PRESETS[name]
+    assert (t.local_mem.data, t.acc_tiles.data) == (p.local_mem, p.acc_tiles)
+    assert t.chip_figures() == {f: getattr(p, f) for f in CHIP_FIELDS}
+    text = str(t)
+    m = parse(f'"test.op"() {{t = {text}}} : () -> ()')
+    assert m.body.block.first_op.attributes["t"] == t
+    assert (
+        parse(
+            f'"test.op"() {{t = #spatial.target<"{name}">}} : () -> ()'
+        ).body.block.first_op.attributes["t"]
+        == t
+    )
+    default = TARGET_PRESETS[DEFAULT_PRESET]
+    for f in CHIP_FIELDS:
+        assert (f"{f} = " in text) == (getattr(p, f) != getattr(default, f))
+
+
+def test_a_targets_chip_figures_parse_in_any_order_and_default_from_the_preset():
+    m = parse(
+        '"test.op"() {t = #spatial.target<tile = 32x32, act = bf16, acc = f32, '
+        "local_mem = 65536, acc_tiles = 4, launch_cycles = 10, sites = 3>} : () -> ()"
+    )
+    t = m.body.block.first_op.attributes["t"]
+    assert isinstance(t, TargetAttr)
+    want = {**TargetAttr().chip_figures(), "sites": 3, "launch_cycles": 10}
+    assert t.chip_figures() == want
+    assert str(t).endswith("acc_tiles = 4, sites = 3, launch_cycles = 10>")
+    assert t.preset_name() is None and TargetAttr(preset="blackhole_p150").preset_name() == (
+        "blackhole_p150"
+    )
+
+
 def test_target_preset_spelling_parses_to_its_numbers():
     m = parse('"test.op"() {t = #spatial.target<"reference">} : () -> ()')
     assert m.body.block.first_op.attributes["t"] == TargetAttr(preset="reference")
@@ -485,6 +524,7 @@ def test_target_preset_spelling_parses_to_its_numbers():
         (lambda: TargetAttr(acc=bf16), "accumulator precision must be f32, got bf16"),
         (lambda: TargetAttr(local_mem=0), "local memory must be at least 1 byte, got 0"),
         (lambda: TargetAttr(acc_tiles=0), "a site must hold at least 1 accumulator tile, got 0"),
+        (lambda: TargetAttr(dram_gb_s=0), "the target's dram_gb_s must be positive, got 0"),
         (lambda: PlanAttr((16,), 1, (1, 1)), "plan grid must be two positive integers, got [16]"),  # type: ignore[arg-type]
         (
             lambda: PlanAttr((1, 16), 1, (1, 0)),
@@ -1059,8 +1099,8 @@ def test_a_program_too_large_to_check_is_refused_before_it_is_enumerated(monkeyp
         IRError,
         match=(
             r"program 'q8_gemv_1024x1048576_w8': checking its 4,096 items enumerates 131,072 "
-            r"tiles at once, 4,194,304 bytes \(4\.0 MiB\), more than the memory limit "
-            r"\(1,048,576 bytes \(1\.0 MiB\); XDSL_SPATIAL_MEMORY_LIMIT sets another\)"
+            r"tiles at once, 4,194,304 bytes \(4\.0 MiB\), more than the memory limit of "
+            r"1,048,576 bytes \(1\.0 MiB\) \(set by XDSL_SPATIAL_MEMORY_LIMIT\)"
         ),
     ):
         verify_module(mod)

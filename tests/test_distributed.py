@@ -3,22 +3,30 @@
 compiled programs, the same order of sums: bits on any inputs, not only exact ones).
 
 The tests that start Ray are skipped, and counted as skipped, when Ray is not
-installed (`pip install 'xdsl-spatial[ray]'`; the test extra installs it); the
+installed (`pip install -e '.[ray]'`; the test extra installs it); the
 placement and the missing-Ray error are tested without it.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
+import uuid
+from pathlib import Path
 
 import numpy as np
 import pytest
 from tp_modules import module, operands, sharded
 
-from xdsl_spatial.interpreters.distributed import RAY_EXTRA, place
+from xdsl_spatial.interpreters.distributed import RAY_EXTRA, blas, compare_bits, place
 from xdsl_spatial.interpreters.runner import RunError, compile_module, distribute, execute
 from xdsl_spatial.passes.q8_lower import lower_q8
+
+BIN = Path(sys.executable).parent
+"""Where the console scripts are: beside this Python."""
 
 
 def lowered(m, k, n, chips, split):
@@ -71,11 +79,9 @@ def test_without_ray_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
     mod = lowered(1, 1024, 64, 2, "n")
     rng = np.random.default_rng(0)
-    with pytest.raises(
-        RunError, match=r"needs Ray, an optional extra: pip install 'xdsl-spatial\[ray\]'"
-    ):
+    with pytest.raises(RunError, match=r"needs Ray, an optional extra: pip install -e '\.\[ray\]'"):
         execute(mod, "mm", list(operands(1, 1024, 64, False, rng)), distributed="ray")
-    assert RAY_EXTRA == "pip install 'xdsl-spatial[ray]'"
+    assert RAY_EXTRA == "pip install -e '.[ray]'"
 
 
 def test_a_function_without_chips_is_refused_before_ray_starts():
@@ -245,3 +251,169 @@ def test_a_program_of_no_chip_runs_on_the_driver(ray_instance):
     on_ray = execute(mod, "mm", args, distributed="ray")
     assert same_bits(on_ray.outputs, local.outputs)
     assert on_ray.traffic.programs == local.traffic.programs
+
+
+# --------------------------------------------------------------------------------------
+# BLAS threads, and Ctrl-C
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("threads", ["1", "2", None])
+def test_ray_gives_the_hosts_bits_whatever_the_blas_threads(ray_instance, tmp_path, threads):
+    """The shape whose bits differed (SmolLM2's LM head, 576 x 49152 over 2 chips: Ray's
+    workers ran OpenBLAS on one thread, the driver on two): a driver on 1 or 2 BLAS
+    threads, or the machine's default, and the actors give the same bits, since each
+    actor runs its BLAS on the driver's thread count."""
+    f = tmp_path / "head.mlir"
+    f.write_text(sharded(1, 576, 49152, 2, "n"))
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+    }
+    if threads is not None:
+        env["OPENBLAS_NUM_THREADS"] = threads
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "xdsl_spatial.tools.spatial_run",
+            str(f),
+            "-p",
+            "q8-lower",
+            "--seed",
+            "0",
+            "--compare",
+            "--distributed",
+            "ray",
+            "--address",
+            ray_instance,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "on 2 Ray actors (chips 0, 1) vs on this host: the same bits" in r.stdout
+
+
+def test_actors_run_the_drivers_blas_threads(ray_instance):
+    """Each actor's BLAS: the driver's library, version, kernels and thread count."""
+    mod = lowered(1, 1024, 64, 2, "n")
+    args = list(operands(1, 1024, 64, False, np.random.default_rng(0)))
+    with distribute(mod, "mm", args) as on_ray:
+        assert on_ray.chips.blas_differs == {}
+        actors = list(on_ray.chips.actors.values())
+        ray = on_ray.chips.ray
+        assert ray.get([a.ready.remote() for a in actors]) == [blas(), blas()]
+
+
+def test_different_bits_say_how_far_apart():
+    a = np.array([[1.0, 2.0, 4.0]], np.float32)
+    assert compare_bits([a], [a.copy()]) == "the same bits"
+    b = a.copy()
+    b[0, 2] = np.nextafter(np.float32(4.0), np.float32(5.0))  # one unit at 4
+    assert compare_bits([b], [a]) == (
+        "different bits: max |Ray - host| = 4.77e-07, 1 fp32 units in the last place of the "
+        "largest, 4"
+    )
+
+
+def _marked(mark: str) -> dict[int, str]:
+    """The processes whose environment holds the test's mark: their command lines."""
+    out = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/environ", "rb") as f:
+                if f"XDSL_SPATIAL_TEST_MARK={mark}".encode() not in f.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                out[int(d)] = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+    return out
+
+
+def _interrupt(argv: list[str], when: str, tmp_path: Path) -> tuple[int, str, list[str]]:
+    """Run `argv` with a mark in its environment, send it SIGINT once a process of its
+    Ray instance whose command line holds `when` runs, and list the processes of the
+    mark left then (ending them, so that no test leaves one behind)."""
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "XDSL_SPATIAL_TEST_MARK": mark}
+    p = subprocess.Popen(
+        argv, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while p.poll() is None and time.monotonic() < deadline:
+            if any(when in c for c in _marked(mark).values()):
+                break
+            time.sleep(0.1)
+        assert p.poll() is None, "the run ended before it could be interrupted"
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=120)
+        left: dict[int, str] = {}
+        for _ in range(20):  # a process killed as the tool exits, not reaped yet
+            left = _marked(mark)
+            if not left:
+                break
+            time.sleep(0.1)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        for pid in _marked(mark):
+            os.kill(pid, signal.SIGKILL)
+    return p.returncode, err.decode(errors="replace"), sorted(left.values())
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="lists processes through /proc")
+@pytest.mark.parametrize("when", ["gcs_server", "ray::Chip"])
+def test_an_interrupted_spatial_run_leaves_no_ray_process(tmp_path, when):
+    """Ctrl-C while the local Ray instance starts, and while the chips' actors run:
+    exit code 130, one line, and none of the instance's processes left."""
+    pytest.importorskip("ray")
+    f = tmp_path / "n2.mlir"
+    f.write_text(sharded(1, 4096, 4096, 2, "n"))
+    argv = [
+        str(BIN / "spatial-run"),
+        str(f),
+        "-p",
+        "q8-lower",
+        "--seed",
+        "0",
+        "--compare",
+        "--distributed",
+        "ray",
+    ]
+    rc, err, left = _interrupt(argv, when, tmp_path)
+    assert left == []
+    assert rc == 130, err
+    assert err.strip().splitlines()[-1] == "spatial-run: interrupted"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="lists processes through /proc")
+def test_an_interrupted_spatial_generate_leaves_no_ray_process(tmp_path):
+    pytest.importorskip("ray")
+    pytest.importorskip("gguf")
+    from tiny_llama import write_tiny_llama
+
+    tiny = write_tiny_llama(tmp_path / "tiny.gguf")
+    argv = [
+        str(BIN / "spatial-generate"),
+        str(tiny),
+        "--tokens",
+        "104,101",
+        "--steps",
+        "60",
+        "--batch",
+        "2",
+        "--chips",
+        "2",
+        "--distributed",
+        "ray",
+    ]
+    rc, err, left = _interrupt(argv, "ray::Chip", tmp_path)
+    assert left == []
+    assert rc == 130, err
+    assert err.strip().splitlines()[-1] == "spatial-generate: interrupted"

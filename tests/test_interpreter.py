@@ -537,3 +537,33 @@ def test_view_program_lays_out_blocks_as_documented(engine):
                 if lo < k:
                     want[(kb * m + r) * 32 + b] = xb[r, lo : lo + 32]
     assert np.array_equal(view, want)
+
+
+def test_run_again_reuses_the_executable_until_the_module_changes(monkeypatch):
+    """`run` on a module it ran before neither verifies nor compiles it again; any
+    change to the module (here an attribute added to an op) compiles it anew."""
+    from xdsl.dialects.builtin import UnitAttr
+
+    from xdsl_spatial.interpreters import runner
+
+    compiled: list[str] = []
+    real = runner.compile_function
+
+    def counting(fn, *rest):
+        compiled.append(fn.sym_name.data)
+        return real(fn, *rest)
+
+    monkeypatch.setattr(runner, "compile_function", counting)
+    a = args(1, 256, 64)
+    mod = lowered(1, 256, 64)
+    (y1,) = runner.run(mod, "mm", *a)
+    (y2,) = runner.run(mod, "mm", *a)
+    assert compiled == ["mm"] and y1.tobytes() == y2.tobytes()
+    other = lowered(1, 256, 64)
+    runner.run(other, "mm", *a)
+    assert compiled == ["mm", "mm"]  # another module, its own executable
+    next(iter(mod.walk())).attributes["touched"] = UnitAttr()
+    (y3,) = runner.run(mod, "mm", *a)
+    assert compiled == ["mm", "mm", "mm"] and y3.tobytes() == y1.tobytes()
+    runner.run(mod, "mm", *a)
+    assert len(compiled) == 3

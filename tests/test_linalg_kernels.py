@@ -1113,3 +1113,57 @@ def test_a_body_reads_its_own_constants_and_those_from_above():
     for engine in ("reference", "compiled"):
         (y,) = run(parse_module(text), "f", x, engine=engine)
         np.testing.assert_array_equal(y, (x * 2 + 3) * 2)
+
+
+# --------------------------------------------------------------------------------------
+# What torch-mlir exports: batch_matmul, keepdim outputs, max with its index
+# --------------------------------------------------------------------------------------
+
+
+def test_batch_matmul_is_one_batched_product():
+    rng = np.random.default_rng(0)
+    a, b = rng_f32(rng, (3, 5, 64)), rng_f32(rng, (3, 64, 7))
+    c = rng_f32(rng, (3, 5, 7))
+    text = func(
+        "%a: tensor<3x5x64xf32>, %b: tensor<3x64x7xf32>, %c: tensor<3x5x7xf32>",
+        "tensor<3x5x7xf32>",
+        "%y = linalg.batch_matmul ins(%a, %b : tensor<3x5x64xf32>, tensor<3x64x7xf32>) "
+        "outs(%c : tensor<3x5x7xf32>) -> tensor<3x5x7xf32>\n  func.return %y : tensor<3x5x7xf32>",
+    )
+    (y,) = run_f(text, a, b, c)
+    y64 = a.astype(np.float64) @ b.astype(np.float64) + c
+    mag = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + np.abs(c)
+    assert (np.abs(y - y64) <= 70 * 2.0**-24 * mag).all()
+
+
+def test_keepdim_reduction_and_max_with_its_first_index():
+    """torch.max(x, dim, keepdim=True): the maximum and where it is first reached,
+    written to outputs indexed (d0, 0)."""
+    x = np.array([[1, 5, 5, 2], [-3, -1, -2, -1], [0, 0, 0, 0]], np.float32)
+    maps = (
+        "affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, "
+        "affine_map<(d0, d1) -> (d0, 0)>"
+    )
+    text = func(
+        "%x: tensor<3x4xf32>, %m: tensor<3x1xf32>, %i: tensor<3x1xi64>",
+        "tensor<3x1xf32>, tensor<3x1xi64>",
+        f"%r:2 = linalg.generic {{indexing_maps = [{maps}], iterator_types = "
+        '["parallel", "reduction"]} ins(%x : tensor<3x4xf32>) outs(%m, %i : tensor<3x1xf32>, '
+        "tensor<3x1xi64>) {\n"
+        "  ^bb0(%in: f32, %out: f32, %out_1: i64):\n"
+        "    %j = linalg.index 1 : index\n"
+        "    %ji = arith.index_cast %j : index to i64\n"
+        "    %mx = arith.maximumf %in, %out : f32\n"
+        "    %gt = arith.cmpf ogt, %in, %out : f32\n"
+        "    %sel = arith.select %gt, %ji, %out_1 : i64\n"
+        "    linalg.yield %mx, %sel : f32, i64\n"
+        "  } -> (tensor<3x1xf32>, tensor<3x1xi64>)\n"
+        "  func.return %r#0, %r#1 : tensor<3x1xf32>, tensor<3x1xi64>",
+    )
+    init = np.full((3, 1), np.finfo(np.float32).min, np.float32)
+    m, i = run_f(text, x, init, np.zeros((3, 1), np.int64))
+    assert m.tolist() == [[5.0], [-1.0], [0.0]]
+    assert i.tolist() == [[1], [1], [0]]
+    # An initial maximum no element exceeds keeps the initial index.
+    m, i = run_f(text, x, np.full((3, 1), 9, np.float32), np.full((3, 1), 7, np.int64))
+    assert m.tolist() == [[9.0], [9.0], [9.0]] and i.tolist() == [[7], [7], [7]]

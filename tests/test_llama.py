@@ -59,9 +59,10 @@ from tiny_llama import write_tiny_llama
 from tp_modules import chip_model
 
 from xdsl_spatial.core.ir_io import parse_module
-from xdsl_spatial.frontends.generation import Generation, Model, generate, load_model
+from xdsl_spatial.frontends.generation import Generation, Model, Sampler, generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
-from xdsl_spatial.frontends.llama import ModelError, emit_model, read_config
+from xdsl_spatial.frontends.llama import ModelError, build_model, read_config
+from xdsl_spatial.frontends.tokenizer import Vocabulary
 from xdsl_spatial.interpreters.runner import find_function
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
 
@@ -145,6 +146,7 @@ def tiny_models(tiny: Path) -> tuple[Model, Model]:
 def test_tiny_model_lowered_unlowered_and_fp64_agree(tiny, tiny_models):
     lowered, unlowered = tiny_models
     assert all(d.lowered for d in lowered.decisions) and len(lowered.decisions) == 30
+    assert lowered.plan(3) == [(0, 3)]  # the prompt: one prefill chunk
     out = check_against_reference(str(tiny), lowered, unlowered, [104, 101, 108], 8)
     assert out["low"].tokens == out["plain"].tokens
 
@@ -174,10 +176,12 @@ def test_bytes_per_decode_step_are_the_pass_byte_models(tiny_models):
     assert run.step_bytes.weight_elems == sum(k * n for _, k, n in lowered.config.products())
 
 
-def test_emitted_model_round_trips_and_verifies(tiny):
+def test_built_model_round_trips_and_verifies(tiny):
+    """The module built op by op verifies, and its printed form (custom and generic)
+    parses back to the same module."""
     r = open_gguf(tiny)
-    text = emit_model(read_config(r, str(tiny)), 4, 16)
-    m = parse_module(text)
+    m = build_model(read_config(r, str(tiny)), 4, 16)
+    m.verify()
     printed = str(m)
     again = parse_module(printed)
     assert str(again) == printed
@@ -228,9 +232,14 @@ def test_a_missing_tensor_is_a_diagnostic(tmp_path, capsys):
         read_config(open_gguf(path), str(path))
 
 
-def test_prompt_longer_than_a_prefill_or_the_cache(tiny, capsys):
-    assert spatial_generate.main([str(tiny), "--tokens", ",".join(["5"] * 33), "--steps", "1"]) == 1
-    assert "the prompt has 33 tokens; a prefill takes 1 to 32" in capsys.readouterr().err
+def test_prompt_longer_than_the_cache_or_the_vocabulary(tiny, capsys):
+    assert (
+        spatial_generate.main(
+            [str(tiny), "--tokens", ",".join(["5"] * 33), "--steps", "1", "--context", "32"]
+        )
+        == 1
+    )
+    assert "need 34 positions; the cache has 32 (--context)" in capsys.readouterr().err
     assert (
         spatial_generate.main([str(tiny), "--tokens", "5,6,7", "--steps", "10", "--context", "12"])
         == 1
@@ -240,6 +249,8 @@ def test_prompt_longer_than_a_prefill_or_the_cache(tiny, capsys):
     assert "token 400 is outside the vocabulary (0..319)" in capsys.readouterr().err
     assert spatial_generate.main([str(tiny), "--tokens", "5", "--context", "1000"]) == 1
     assert "exceeds the model's context length 128" in capsys.readouterr().err
+    assert spatial_generate.main([str(tiny), "--tokens", "5", "--batch", "33"]) == 2
+    assert "a prefill reads 1 to 32 tokens" in capsys.readouterr().err
 
 
 def test_weights_that_are_not_q8_0_need_requantize(tmp_path, capsys):
@@ -262,6 +273,8 @@ def test_spatial_generate_prompt_compare_stats_and_outputs(tiny, tmp_path, capsy
             "hello",
             "--steps",
             "3",
+            "--batch",
+            "4",
             "--compare",
             "--stats",
             "--outputs",
@@ -270,6 +283,7 @@ def test_spatial_generate_prompt_compare_stats_and_outputs(tiny, tmp_path, capsy
     )
     assert rc == 0
     text = capsys.readouterr().out
+    assert text.startswith("hello")  # the prompt echoed, then the text streamed
     assert "prompt ids: 104,101,108,108,111" in text
     assert "tokens all agree" in text and "bytes per decode step: weights" in text
     assert "q8-lower: 30 of 30 products lowered" in text and "B/weight" in text
@@ -289,27 +303,201 @@ def test_a_failed_run_leaves_the_outputs_file_as_it_was(tiny, tmp_path, capsys):
     assert not [p for p in os.listdir(tmp_path) if p != "run.npz"]
 
 
-def test_progress_on_a_terminal_is_one_line_rewritten():
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
+def test_progress_on_a_terminal_is_a_status_line_and_nothing_when_piped():
+    from rich.console import Console
 
-    tty = Tty()
-    progress = spatial_generate._Progress(tty)
-    progress("reading model.gguf")
-    progress("decode step 1/2")
-    progress.done()
-    assert tty.getvalue() == (
-        "\rspatial-generate: reading model.gguf"
-        "\rspatial-generate: decode step 1/2   "
-        "\r" + " " * 33 + "\r"
-    )
+    from xdsl_spatial.tools import cli
+
+    tty = io.StringIO()
+    status = cli.Status("spatial-generate")
+    status.console = Console(file=tty, force_terminal=True, width=80)
+    status.live = True
+    status("reading model.gguf")
+    status("decode step [1/2]")  # brackets are text, not rich's markup
+    status.done()
+    assert "spatial-generate: decode step [1/2]" in tty.getvalue()
+    piped = cli.Status("spatial-generate")
+    piped.console = Console(file=io.StringIO(), force_terminal=False)
+    piped.live = piped.console.is_terminal
+    piped("reading model.gguf")
+    piped.done()
+    assert piped.console.file.getvalue() == ""
 
 
 def test_progress_is_quiet_when_piped(tiny, capfd):
-    assert spatial_generate.main([str(tiny), "--tokens", "5,6", "--steps", "2"]) == 0
+    assert (
+        spatial_generate.main([str(tiny), "--tokens", "5,6", "--steps", "2", "--batch", "2"]) == 0
+    )
     captured = capfd.readouterr()
     assert captured.err == "" and "\r" not in captured.out
+
+
+# --------------------------------------------------------------------------------------
+# Prompts of any length, sampling, streaming, the disk cache
+# --------------------------------------------------------------------------------------
+
+
+def test_a_long_prompt_read_in_chunks_is_one_token_at_a_time_within_the_bound(tiny):
+    """100 prompt tokens read as 12 prefill chunks of 8 and a padded chunk of 4, and one
+    token at a time through @decode: both within the fp64 reference's bound at every
+    position (so within twice it of each other), the cache left exact by the padding."""
+    model = load_model(str(tiny), 8, 128)
+    assert all(d.lowered for d in model.decisions)
+    prompt = [int(t) for t in np.random.default_rng(5).integers(0, 320, 100)]
+    assert model.plan(100) == [(8 * i, 8) for i in range(12)] + [(96, 4)]
+    chunked = generate(model, prompt, 2)
+    assert chunked.prompt_calls == 13
+    caches = model.new_caches()
+    rows = []
+    for pos, t in enumerate(prompt):
+        logits, caches, _ = model.decode(t, pos, caches)
+        rows.append(logits[0])
+    single = np.stack(rows)
+    ref = Reference(open_gguf(tiny), weights_by_name(model))
+    rng = np.random.default_rng(0)
+    cache = ref.new_cache(1 + SAMPLES)
+    exact = np.stack([ref.step([t], i, cache, rng)[:, 0] for i, t in enumerate(prompt)], axis=1)
+    bound = FACTOR * np.abs(exact[1:] - exact[0]).max(axis=(0, 2))
+    for logits in (chunked.prompt_logits, single):
+        assert logits.shape == (100, 320)
+        assert np.all(np.abs(logits - exact[0]).max(axis=1) <= bound)
+    assert np.all(np.abs(chunked.prompt_logits - single).max(axis=1) <= 2 * bound)
+
+
+def test_the_reference_engine_generates_within_the_bound(tiny, tiny_models):
+    """`engine="reference"` (op by op, nothing compiled or cached) runs the same model:
+    within the fp64 bound, as the compiled engine is."""
+    _, unlowered = tiny_models
+    by_op = load_model(str(tiny), 3, 24, engine="reference", cache=True)
+    assert by_op.engine == "reference" and not by_op.cached and "compile" not in by_op.seconds
+    check_against_reference(str(tiny), by_op, unlowered, [104, 101, 108], 3)
+
+
+def test_sampling_is_reproducible_with_a_seed_and_differs_from_greedy(tiny_models):
+    lowered, _ = tiny_models
+    prompt = [104, 101, 108]
+    greedy_run = generate(lowered, prompt, 8)
+    hot = {"temperature": 3.0, "top_k": 0, "top_p": 1.0}
+    a = generate(lowered, prompt, 8, sampler=Sampler(**hot, seed=1))
+    b = generate(lowered, prompt, 8, sampler=Sampler(**hot, seed=1))
+    c = generate(lowered, prompt, 8, sampler=Sampler(**hot, seed=2))
+    assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+    assert a.tokens != greedy_run.tokens and a.tokens != c.tokens
+    assert Sampler(temperature=0.0)(greedy_run.logits[0]) == greedy_run.tokens[0]
+    # top-k 1 is greedy whatever the temperature; top-p keeps the fewest that reach p
+    logits = np.array([1.0, 3.0, 2.0, 3.0])
+    assert {Sampler(5.0, top_k=1, seed=s)(logits) for s in range(20)} == {1}
+    assert {Sampler(1.0, top_k=0, top_p=0.3, seed=s)(logits) for s in range(40)} == {1}
+    assert {Sampler(1.0, top_k=0, top_p=0.5, seed=s)(logits) for s in range(40)} == {1, 3}
+    assert {Sampler(1.0, top_k=0, top_p=1.0, seed=s)(logits) for s in range(200)} == {0, 1, 2, 3}
+
+
+def test_a_stop_token_ends_the_generation(tiny_models):
+    lowered, _ = tiny_models
+    run = generate(lowered, [104, 101, 108], 8)
+    stop = run.tokens[3]
+    cut = generate(lowered, [104, 101, 108], 8, stop=[stop])
+    assert cut.stopped and cut.tokens == run.tokens[: run.tokens.index(stop) + 1]
+
+
+def test_the_text_streams_whole_characters(tiny, capsys):
+    """Token ids 195 and 169 are the two bytes of "é" (0xc3 0xa9): streamed one token at
+    a time, the character comes out whole."""
+    from xdsl_spatial.tools.spatial_generate import _Stream
+
+    vocab = Vocabulary(open_gguf(tiny), str(tiny))
+    out = io.StringIO()
+    stream = _Stream(vocab, out, set(), "x")
+    e_acute = list("é".encode())
+    stream(e_acute[0])
+    assert out.getvalue() == "x"  # half a character: held back
+    stream(e_acute[1])
+    assert out.getvalue() == "xé"
+    stream.close()
+    assert out.getvalue() == "xé\n"
+
+
+def test_a_second_load_is_served_from_the_disk_cache(tiny, tmp_path):
+    path = tmp_path / "tiny.gguf"
+    path.write_bytes(tiny.read_bytes())
+    where = tmp_path / "cache"
+    first = load_model(str(path), 4, 24, cache=where)
+    assert not first.cached and first.module is not None and "compile" in first.seconds
+    [entry] = where.iterdir()
+    second = load_model(str(path), 4, 24, cache=where)
+    assert second.cached and second.module is None and set(second.seconds) == {"cache"}
+    a = generate(first, [104, 101, 108, 108, 111, 33], 4)
+    b = generate(second, [104, 101, 108, 108, 111, 33], 4)
+    assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+    assert second.lowered_count == 30 and second.tokenizer["tokenizer.ggml.model"] == "gpt2"
+    # another option, or a changed file, misses
+    assert not load_model(str(path), 4, 20, cache=where).cached
+    assert not load_model(str(path), 4, 24, lower=False, cache=where).cached
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert not load_model(str(path), 4, 24, cache=where).cached
+    assert len(list(where.iterdir())) == 4
+    # a damaged entry is found, deleted and built again
+    data = bytearray(entry.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 10**9))
+    entry.write_bytes(bytes(data))
+    with pytest.warns(UserWarning, match="is damaged"):
+        again = load_model(str(path), 4, 24, cache=where)
+    assert not again.cached and entry.exists()
+    assert load_model(str(path), 4, 24, cache=where).cached
+    # the four most recently used are kept
+    for positions in (16, 18, 22):
+        load_model(str(path), 4, positions, cache=where)
+    assert len(list(where.iterdir())) == 4 and entry.exists()  # just used: kept
+
+
+def test_spatial_generate_reads_the_cache_and_says_so(tiny, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDSL_SPATIAL_CACHE", str(tmp_path))
+    args = [str(tiny), "--tokens", "104,101", "--steps", "2", "--batch", "2"]
+    assert spatial_generate.main(args) == 0
+    cold = capsys.readouterr().out
+    assert "writing the cache" in cold and "compiling" in cold
+    assert spatial_generate.main(args) == 0
+    warm = capsys.readouterr().out
+    assert "read from the cache" in warm and "compiling" not in warm
+    assert "prompt eval time =" in warm and "tokens per second" in warm
+    ids = [ln for ln in cold.splitlines() if ln.startswith("generated ids:")]
+    assert ids == [ln for ln in warm.splitlines() if ln.startswith("generated ids:")]
+    assert spatial_generate.main([*args, "--no-cache"]) == 0
+    assert "cache" not in capsys.readouterr().out.split("load time")[1].splitlines()[0]
+
+
+def test_chat_needs_a_template_and_a_prompt(tiny, capsys):
+    assert spatial_generate.main([str(tiny), "--prompt", "hi", "--chat", "--steps", "1"]) == 1
+    assert "has no chat template (tokenizer.chat_template)" in capsys.readouterr().err
+    assert spatial_generate.main([str(tiny), "--tokens", "5", "--chat"]) == 2
+    assert "--chat renders a --prompt" in capsys.readouterr().err
+
+
+@needs_smollm2
+def test_smollm2_chat_template_renders_as_hugging_face_does():
+    """The packaged SmolLM2-Instruct's template, rendered by jinja2 as Hugging Face's
+    `apply_chat_template(messages, add_generation_prompt=True)` renders it (its
+    default system message first), and its control tokens read whole."""
+    vocab = Vocabulary(open_gguf(SMOLLM2), str(SMOLLM2))
+    text = vocab.chat([{"role": "user", "content": "What is the capital of France?"}])
+    assert text == (
+        "<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by "
+        "Hugging Face<|im_end|>\n"
+        "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n"
+        "<|im_start|>assistant\n"
+    )
+    ids = vocab.encode(text)
+    assert ids[0] == 1 and ids.count(1) == 3 and ids.count(2) == 2  # im_start, im_end
+    assert vocab.stop_tokens() == {2}
+    assert vocab.decode(ids) == text
+    with_system = vocab.chat(
+        [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}],
+        add_generation_prompt=False,
+    )
+    assert with_system == (
+        "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -352,9 +540,10 @@ def test_smollm2_lowered_unlowered_and_fp64_agree(smollm2_runs):
 
 
 @needs_smollm2
-def test_smollm2_emitted_model_round_trips():
-    text = emit_model(read_config(open_gguf(SMOLLM2), str(SMOLLM2)), 7, 64)
-    printed = str(parse_module(text))
+def test_smollm2_built_model_round_trips():
+    m = build_model(read_config(open_gguf(SMOLLM2), str(SMOLLM2)), 7, 64)
+    m.verify()
+    printed = str(m)
     assert str(parse_module(printed)) == printed
 
 
@@ -425,7 +614,18 @@ def test_tiny_model_over_chips_agrees_with_the_reference(tiny, tiny_models, chip
 def test_spatial_generate_over_chips_prints_each_chip_bytes(tiny, capsys):
     assert (
         spatial_generate.main(
-            [str(tiny), "--tokens", "104,101", "--steps", "2", "--chips", "2", "--stats"]
+            [
+                str(tiny),
+                "--tokens",
+                "104,101",
+                "--steps",
+                "2",
+                "--chips",
+                "2",
+                "--batch",
+                "2",
+                "--stats",
+            ]
         )
         == 0
     )

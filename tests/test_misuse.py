@@ -390,6 +390,25 @@ def test_k_zero_with_n_two_to_the_31_says_how_many_bytes_before_allocating(
     assert "the largest is 'tensor.empty' op result tensor<1x2147483648xf32>" in err
 
 
+def test_a_malformed_memory_limit_is_refused_naming_the_variable(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDSL_SPATIAL_MEMORY_LIMIT", "lots")
+    f = mlir(tmp_path, "func.func @f() {\n  func.return\n}\n")
+    for tool in ("spatial-run", "spatial-opt"):
+        code, out, err = run(capsys, tool, f)
+        assert code == 1 and out == ""
+        assert err.splitlines() == [
+            f"{tool}: error: XDSL_SPATIAL_MEMORY_LIMIT=lots: expected a byte count such as "
+            "1048576, 512M or 4G, got 'lots'"
+        ]
+
+
+def test_stats_json_into_a_missing_directory_is_refused_before_the_run(tmp_path, capsys):
+    code, _, err = run(
+        capsys, "spatial-run", EXAMPLE, "--seed", "0", "--stats-json", "nodir/t.json"
+    )
+    assert code == 1 and "cannot write --stats-json 'nodir/t.json': no directory" in err
+
+
 def test_a_tensor_larger_than_memory_is_refused_naming_its_op(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("XDSL_SPATIAL_MEMORY_LIMIT", "1G")
     text = (
@@ -402,8 +421,8 @@ def test_a_tensor_larger_than_memory_is_refused_naming_its_op(tmp_path, capsys, 
     assert code == 1
     assert err.splitlines() == [
         f"{f}:2:3: error: 'tensor.empty' op result tensor<65536x8192xf32> needs 2,147,483,648 "
-        "bytes (2.0 GiB), more than the memory limit of 1,073,741,824 bytes (1.0 GiB) (the "
-        "machine's memory; XDSL_SPATIAL_MEMORY_LIMIT sets another)",
+        "bytes (2.0 GiB), more than the memory limit of 1,073,741,824 bytes (1.0 GiB) (set "
+        "by XDSL_SPATIAL_MEMORY_LIMIT)",
         "  %e = tensor.empty() : tensor<65536x8192xf32>",
     ]
 

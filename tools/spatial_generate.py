@@ -1,43 +1,52 @@
 """
-`spatial-generate`: a llama GGUF model generating on the simulated chip.
+`spatial-generate`: a llama GGUF model generating on the simulated chip, as llama-cli
+does: the text streamed as it comes, greedy or sampled, a chat through the file's own
+template, and the times of loading, reading the prompt and generating.
 
     spatial-generate model.gguf --prompt "The capital of France is" --steps 16 --requantize
+    spatial-generate model.gguf --chat --prompt "What is the capital of France?" \
+        --temperature 0.7 --seed 1 --requantize
     spatial-generate model.gguf --tokens 504,3575,282 --steps 8 --compare --stats
     spatial-generate model.gguf --tokens 504 --steps 4 --no-lower --outputs run.npz
 
-It emits the model (`spatial-gguf --emit-model`), lowers every product with
-`q8-lower` (unless `--no-lower`), binds the weights from the file, runs the prefill
-and then `--steps` greedy decode steps, and prints the generated text and ids, the
-time per token and the bytes the folds moved per decode step.
+It builds the model (`spatial-gguf --emit-model`), lowers every product with `q8-lower`
+(unless `--no-lower`), binds the weights from the file and compiles each function,
+keeping all of that in the disk cache (`--no-cache` not to), then reads the prompt
+in chunks of `--batch` tokens and runs up to `--steps` decode steps, streaming each
+token's text to stdout. The report after the text says what the folds moved.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import codecs
+import dataclasses
 import sys
-import tempfile
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from xdsl_spatial.frontends.generation import (
+    Generation,
+    Model,
+    Sampler,
+    generate,
+    load_model,
+    module_sizes,
+)
+from xdsl_spatial.frontends.gguf_io import GGUFError
+from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
+from xdsl_spatial.frontends.model_cache import CACHE_ENV
+from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
+from xdsl_spatial.interpreters.distributed import compare_bits
+from xdsl_spatial.interpreters.runner import ENGINES, native_available
+from xdsl_spatial.interpreters.stats import Detail, decode_line, report
+from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
+from xdsl_spatial.tools import cli
+
 PROG = "spatial-generate"
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {v}")
-    return v
 
 
 def _tokens(text: str) -> list[int]:
@@ -52,10 +61,32 @@ def _tokens(text: str) -> list[int]:
     return ids
 
 
+def _fraction(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < v <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {v}")
+    return v
+
+
+def _temperature(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not v >= 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {v}")
+    return v
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = cli.ArgumentParser(
         prog=PROG,
         description="Generate with a llama GGUF model on the simulated spatial chip.",
+        epilog=f"The built model is kept in ${CACHE_ENV} (default ~/.cache/xdsl-spatial), "
+        "keyed by the file and the options that shape it: a second run starts in seconds.",
     )
     p.add_argument("file", help="the GGUF checkpoint (general.architecture = llama)")
     prompt = p.add_mutually_exclusive_group(required=True)
@@ -63,19 +94,65 @@ def _parser() -> argparse.ArgumentParser:
     prompt.add_argument(
         "--prompt",
         help="the prompt as text, tokenised with the file's vocabulary (needs the "
-        "tokenizers package: pip install 'xdsl-spatial[tokenizer]')",
+        "tokenizers package: pip install -e '.[tokenizer]')",
+    )
+    p.add_argument(
+        "--chat",
+        action="store_true",
+        help="with --prompt: the prompt is a user's message, rendered with the file's chat "
+        "template (tokenizer.chat_template) and its generation prompt; needs jinja2 "
+        "(pip install -e '.[chat]')",
     )
     p.add_argument(
         "--steps",
-        type=_count,
+        type=cli.non_negative_int,
         default=16,
-        help="greedy decode steps after the prefill (default 16)",
+        help="decode steps after the prompt (default 16): at most N + 1 generated tokens; "
+        "an end-of-text or end-of-turn token stops sooner",
+    )
+    p.add_argument(
+        "--temperature",
+        type=_temperature,
+        default=0.0,
+        help="sample with this temperature (default 0: greedy, the largest logit)",
+    )
+    p.add_argument(
+        "--top-k",
+        type=cli.non_negative_int,
+        default=40,
+        help="when sampling, from the K largest logits only (default 40; 0: all)",
+    )
+    p.add_argument(
+        "--top-p",
+        type=_fraction,
+        default=0.95,
+        help="when sampling, from the fewest tokens whose probabilities add up to P "
+        "(default 0.95; 1: all)",
+    )
+    p.add_argument(
+        "--seed",
+        type=cli.non_negative_int,
+        help="the sampler's seed (default: drawn, and printed): the same seed, the same tokens",
+    )
+    p.add_argument(
+        "--batch",
+        type=cli.positive_int,
+        default=MAX_PREFILL,
+        help=f"prompt tokens one prefill call reads (1-{MAX_PREFILL}, default "
+        f"{MAX_PREFILL}); a longer prompt is read in chunks",
     )
     p.add_argument(
         "--context",
-        type=_count,
+        type=cli.positive_int,
         help="positions of the KV cache (default 256, or the model's context length if "
         "smaller): prompt + steps must fit",
+    )
+    p.add_argument(
+        "--module",
+        help="run this module instead of building the model: one with the built model's "
+        "@prefill and @decode, arguments and results (e.g. the PyTorch model exported by "
+        "torch-mlir: spatial-gguf --emit-model --frontend torch); its @prefill sets --batch "
+        "and its caches --context",
     )
     p.add_argument(
         "--requantize",
@@ -86,8 +163,22 @@ def _parser() -> argparse.ArgumentParser:
         "--no-lower", action="store_true", help="run the products unlowered (no q8-lower)"
     )
     p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="compiled",
+        help="compiled (default: numpy; each function compiled once, the compile timed "
+        "apart), native (machine code from upstream MLIR and LLVM, compiled once and kept "
+        "in the compile cache; needs the [native] extra: pip install -e '.[native]') or "
+        "reference (op by op, slow; not cached)",
+    )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="build the model anew, neither reading nor writing the disk cache",
+    )
+    p.add_argument(
         "--chips",
-        type=_count,
+        type=cli.positive_int,
         default=1,
         help="split every product over this many chips of a tensor-parallel deployment "
         "(default 1): q, k, v, gate, up and the LM head on their columns, attn_output and "
@@ -99,8 +190,8 @@ def _parser() -> argparse.ArgumentParser:
         choices=("local", "ray"),
         default="local",
         help="with --chips: local (default: every chip on this host) or ray (each chip's "
-        "programs in a Ray actor holding only its weight shards; needs the [ray] extra); "
-        "the same tokens and logits, bit for bit",
+        "programs in a Ray actor holding only its weight shards; needs the [ray] extra; "
+        "not cached); the same tokens and logits, bit for bit",
     )
     p.add_argument(
         "--address",
@@ -113,7 +204,19 @@ def _parser() -> argparse.ArgumentParser:
         "difference and whether every token agrees",
     )
     p.add_argument(
-        "--stats", action="store_true", help="print the traffic table of one decode step's programs"
+        "--stats",
+        nargs="?",
+        const=Detail.SUMMARY.value,
+        choices=[d.value for d in Detail],
+        help="print what one decode step's programs move and their estimated time on the "
+        "chip (the target's figures: docs/chip_time.md), what bounds it and the tokens a "
+        "second it gives; --stats (summary) per layer, --stats=full every program and tensor",
+    )
+    p.add_argument(
+        "--stats-json",
+        metavar="FILE",
+        help="write one decode step's traffic (every program) as JSON, for spatial-viz "
+        "--traffic FILE",
     )
     p.add_argument(
         "--outputs", help="write tokens (generated ids) and logits (one row per token) to this .npz"
@@ -121,261 +224,352 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-class _Progress:
-    """One status line on a terminal (stderr), nothing when stderr is not one."""
+def main(argv: Sequence[str] | None = None) -> int:
+    return cli.run(_parser(), _main, argv)
 
-    def __init__(self, stream: Any):
-        self.stream = stream
-        self.live = bool(getattr(stream, "isatty", lambda: False)())
-        self.width = 0
 
-    def __call__(self, text: str) -> None:
-        if not self.live:
+def _check_options(args: argparse.Namespace) -> None:
+    """Options that do not go together, and outputs that cannot be written: before any work."""
+    if args.no_lower and args.compare:
+        raise cli.UsageError("--compare runs both; drop --no-lower")
+    if args.distributed == "ray" and (args.chips < 2 or args.no_lower):
+        raise cli.UsageError(
+            "--distributed ray runs the chips of a lowered model: give --chips 2 or more "
+            "(and not --no-lower)"
+        )
+    if args.address is not None and args.distributed != "ray":
+        raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
+    if args.engine != "compiled" and args.distributed == "ray":
+        raise cli.UsageError(
+            f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
+        )
+    if args.chat and args.prompt is None:
+        raise cli.UsageError("--chat renders a --prompt with the chat template; give --prompt")
+    if args.module is not None and args.chips > 1:
+        raise cli.UsageError("--module runs on one chip; drop --chips")
+    if args.batch > MAX_PREFILL:
+        raise cli.UsageError(f"argument --batch: a prefill reads 1 to {MAX_PREFILL} tokens")
+    cli.check_output_path(args.outputs, "--outputs")
+    cli.check_output_path(args.stats_json, "--stats-json")
+
+
+class _Stream:
+    """The generated tokens' text, written to `out` as each comes: bytes decoded
+    incrementally, so that a character split over tokens comes out whole."""
+
+    def __init__(self, vocab: Vocabulary, out: Any, stop: set[int], echo: str = ""):
+        self.vocab, self.out, self.stop, self.echo = vocab, out, stop, echo
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.first: float | None = None
+
+    def __call__(self, token: int) -> None:
+        if self.first is None:
+            self.first = time.perf_counter()
+            self.out.write(self.echo)  # the prompt, as llama-cli echoes it
+        if token in self.stop:
             return
-        line = f"{PROG}: {text}"
-        self.stream.write("\r" + line.ljust(self.width))
-        self.stream.flush()
-        self.width = len(line)
+        text = self.decoder.decode(self.vocab.piece(token))
+        if text:
+            self.out.write(text)
+            self.out.flush()
 
-    def done(self) -> None:
-        if self.live and self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
-            self.stream.flush()
-            self.width = 0
-
-
-def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
-    """Write `arrays` to `path` whole or not at all."""
-    where = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=where, suffix=".npz.tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    def close(self) -> None:
+        if self.first is None:
+            self.out.write(self.echo)
+        self.out.write(self.decoder.decode(b"", final=True) + "\n")
+        self.out.flush()
 
 
 def _ids(ids: Sequence[int]) -> str:
     return ",".join(map(str, ids))
 
 
-def _report(name: str, run: Any, vocab: Any) -> list[str]:
-    lines = []
-    if vocab is not None:
-        lines.append(f"{name}text: {vocab.decode(run.tokens)!r}")
-    lines.append(f"{name}ids: {_ids(run.tokens)}")
-    n = len(run.decode_ms)
-    per = (
-        f"{sum(run.decode_ms) / n:.1f} ms per token over {n} decode steps"
-        if n
-        else "no decode step"
+def _rate(ms: float, n: int, what: str) -> str:
+    """llama.cpp's timing line: total, count, per token and per second."""
+    per = ms / n if n else 0.0
+    per_s = 1e3 * n / ms if ms > 0 else 0.0
+    return (
+        f"{ms:10.2f} ms / {n:5d} {what} ({per:8.2f} ms per token, {per_s:8.2f} tokens per second)"
     )
-    lines.append(f"{name}time: prefill {run.prefill_ms:.1f} ms ({len(run.prompt)} tokens), {per}")
+
+
+def _timings(model: Model, run: Generation, load_s: float, first_s: float | None) -> list[str]:
+    """llama.cpp's closing lines: loading (with compiling apart), the prompt, the steps."""
+    s = model.seconds
+    names = {
+        "cache": "read from the cache" if model.cached else "writing the cache",
+        "read": "reading",
+        "bind": "binding",
+        "build": "building",
+        "parse": "parsing the module",
+        "lower": "q8-lower",
+        "compile": "compiling",
+    }
+    parts = [f"{names[k]} {s[k] * 1e3:.0f} ms" for k in names if k in s]
+    lines = [
+        f"load time        = {load_s * 1e3:10.2f} ms ({', '.join(parts)})",
+        f"prompt eval time = {_rate(run.prompt_ms, len(run.prompt), 'tokens')}",
+        f"eval time        = {_rate(sum(run.decode_ms), len(run.decode_ms), 'runs  ')}",
+    ]
+    if first_s is not None:
+        lines.append(f"first token      = {first_s * 1e3:10.2f} ms after the start")
     return lines
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+def _main(args: argparse.Namespace) -> int:
+    start = time.perf_counter()
+    _check_options(args)
+    if args.engine == "native":
+        native_available()  # before the seconds that loading takes
+    progress = cli.Status(PROG)
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:
-        return int(e.code or 0)
-    if args.no_lower and args.compare:
-        print(f"{PROG}: error: --compare runs both; drop --no-lower", file=sys.stderr)
-        return 2
-    if args.chips < 1:
-        print(
-            f"{PROG}: error: argument --chips: expected at least 1, got {args.chips}",
-            file=sys.stderr,
-        )
-        return 2
-    if args.distributed == "ray" and (args.chips < 2 or args.no_lower):
-        print(
-            f"{PROG}: error: --distributed ray runs the chips of a lowered model: give "
-            "--chips 2 or more (and not --no-lower)",
-            file=sys.stderr,
-        )
-        return 2
-    if args.address is not None and args.distributed != "ray":
-        print(
-            f"{PROG}: error: --address joins a Ray cluster: it needs --distributed ray",
-            file=sys.stderr,
-        )
-        return 2
-    if args.outputs is not None and not os.path.isdir(
-        os.path.dirname(os.path.abspath(args.outputs))
-    ):
-        print(f"{PROG}: error: --outputs {args.outputs}: no such directory", file=sys.stderr)
-        return 2
-    try:
-        from xdsl_spatial.frontends.gguf_io import GGUFError, open_gguf
-    except ImportError as e:
-        print(
-            f"{PROG}: error: needs the gguf package ({e}); pip install 'xdsl-spatial[gguf]'",
-            file=sys.stderr,
-        )
-        return 2
-    from xdsl_spatial.frontends.generation import generate, load_model
-    from xdsl_spatial.frontends.llama import MAX_PREFILL, ModelError, read_config
-    from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
-    from xdsl_spatial.interpreters.runner import RunError
+        return _generate(args, progress, start)
+    except (GGUFError, ModelError, TokenizerError) as e:
+        raise cli.ToolError(str(e)) from None
+    finally:
+        progress.done()
 
-    progress = _Progress(sys.stderr)
+
+def _prompt_ids(args: argparse.Namespace, vocab: Vocabulary | None) -> list[int]:
+    if args.prompt is None:
+        return list(args.tokens)
+    if vocab is None:
+        raise TokenizerError(f"{args.file}: the file has no vocabulary to read --prompt with")
+    text = args.prompt
+    if args.chat:
+        text = vocab.chat([{"role": "user", "content": text}])
+    return vocab.encode(text)
+
+
+def _module_text(args: argparse.Namespace) -> str | None:
+    """--module's text; its `@prefill` sets `--batch` and its caches `--context`."""
+    if args.module is None:
+        return None
+    text = cli.read_text(args.module, "--module")
+    batch, positions = module_sizes(text)
+    if args.context is not None and args.context != positions:
+        raise ModelError(
+            f"--context {args.context}: the module's caches have {positions} positions"
+        )
+    args.batch, args.context = batch, positions
+    return text
+
+
+def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> int:
     out = sys.stdout
+    vocab: Vocabulary | None = None
+    prompt: list[int] = []
+
+    def check(config: LlamaConfig, tokenizer: dict[str, Any]) -> None:
+        """The prompt's checks, before the seconds that building takes."""
+        nonlocal vocab, prompt
+        try:
+            vocab = Vocabulary.from_metadata(tokenizer, args.file)
+        except TokenizerError:
+            if args.prompt is not None:
+                raise
+        prompt = _prompt_ids(args, vocab)
+        positions = args.context or config.default_positions()
+        if positions > config.context_length:
+            raise ModelError(
+                f"--context {positions} exceeds the model's context length {config.context_length}"
+            )
+        if len(prompt) + args.steps > positions:
+            raise ModelError(
+                f"{len(prompt)} prompt tokens and {args.steps} steps need "
+                f"{len(prompt) + args.steps} positions; the cache has {positions} (--context)"
+            )
+        bad = [t for t in prompt if not 0 <= t < config.vocab]
+        if bad:
+            raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{config.vocab - 1})")
+
+    text = _module_text(args)
+    lower = not args.no_lower
+    use_cache = not args.no_cache and args.distributed == "local"
+    model = load_model(
+        args.file,
+        args.batch,
+        args.context,
+        lower=lower,
+        requantize=args.requantize,
+        progress=progress,
+        chips=args.chips,
+        cache=use_cache,
+        check=check,
+        engine=args.engine,
+        text=text,
+    )
+    if args.batch > model.positions:
+        raise ModelError(
+            f"--batch {args.batch} is more than the cache's {model.positions} positions"
+        )
 
     def note(text: str) -> None:
         progress.done()
         print(f"{PROG}: {text}", file=sys.stderr)
 
-    try:
-        progress(f"reading {args.file}")
-        reader = open_gguf(args.file)
-        config = read_config(reader, args.file)
-        vocab = None
-        try:
-            vocab = Vocabulary(reader, args.file)
-        except TokenizerError:
-            if args.prompt is not None:
-                raise
-        prompt = args.tokens if args.prompt is None else vocab.encode(args.prompt)  # type: ignore[union-attr]
-        if args.context is None:
-            args.context = config.default_positions()
-        if args.context > config.context_length:
-            raise ModelError(
-                f"--context {args.context} exceeds the model's context length {config.context_length}"
-            )
-        # The prompt's checks come before the seconds that loading takes.
-        if not 1 <= len(prompt) <= MAX_PREFILL:
-            raise ModelError(
-                f"the prompt has {len(prompt)} tokens; a prefill takes 1 to {MAX_PREFILL}"
-            )
-        if len(prompt) + args.steps > args.context:
-            raise ModelError(
-                f"{len(prompt)} prompt tokens and {args.steps} steps need "
-                f"{len(prompt) + args.steps} positions; the cache has {args.context} (--context)"
-            )
-        bad = [t for t in prompt if not 0 <= t < config.vocab]
-        if bad:
-            raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{config.vocab - 1})")
-        lower = not args.no_lower
-        costs: list[Any] = []
-        model = load_model(
-            args.file,
-            len(prompt),
-            args.context,
-            lower=lower,
-            requantize=args.requantize,
-            on_requantize=costs.append,
-            progress=progress,
-            reader=reader,
-            config=config,
-            chips=args.chips,
+    if model.requantized:
+        worst = max(model.requantized, key=lambda r: r.max_rel_error)
+        note(
+            f"re-quantised {len(model.requantized)} weights to Q8_0 with GGML's rule; the "
+            f"largest error: {worst}"
         )
-        del reader  # all its metadata: the weights are bound
-        if costs:
-            worst = max(costs, key=lambda r: r.max_rel_error)
-            note(
-                f"re-quantised {len(costs)} weights to Q8_0 with GGML's rule; the largest "
-                f"error: {worst}"
-            )
-        if lower:
-            declined = [d for d in model.decisions if not d.lowered]
-            for d in declined:
-                note(d.line())
-        model.distributed, model.address = args.distributed, args.address
-        try:
-            run = generate(model, prompt, args.steps, progress=progress)
-        finally:
-            model.close()
-        here = None
-        if args.compare and args.distributed == "ray":
-            import dataclasses
+    for line in model.declined:
+        note(line)
+    sampler = Sampler(args.temperature, args.top_k, args.top_p, args.seed)
+    stop = vocab.stop_tokens() if vocab is not None else set()
+    model.distributed, model.address = args.distributed, args.address
+    if args.distributed == "local" and args.engine != "reference":
+        # Compiled before the clock: the prompt's and the steps' times are the runs' own.
+        for entry in model.used(len(prompt), args.steps):
+            progress(f"compiling @{entry}")
+            model.compile(entry)
+    load_s = time.perf_counter() - start
+    stream = _Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
+    streaming = False
 
-            local = dataclasses.replace(model, distributed="local", executables={})
-            here = generate(local, prompt, args.steps, progress=progress)
-        other = None
-        if args.compare:
-            plain = load_model(
-                args.file,
-                len(prompt),
-                args.context,
-                lower=False,
-                progress=progress,
-                config=config,
-                weights=model.weights,
-            )
-            other = generate(
-                plain, prompt, args.steps, progress=progress, forced=run.tokens[: args.steps]
-            )
-        progress.done()
-        lines = [f"prompt ids: {_ids(prompt)}"]
-        if vocab is not None:
-            lines.insert(0, f"prompt: {vocab.decode(prompt)!r}")
-        lines += _report("generated " if not args.compare else "lowered ", run, vocab)
-        if model.lowered:
-            lowered = sum(1 for d in model.decisions if d.lowered)
-            lines.append(
-                f"q8-lower: {lowered} of {len(model.decisions)} products lowered in {model.lower_s:.2f} s"
-            )
-        if run.step_bytes is not None:
-            b = run.step_bytes
-            lines.append(
-                f"bytes per decode step: weights {b.weight} + view reads {b.view} = {b.total} B "
-                f"over {b.weight_elems} weights ({b.per_weight:.4f} B/weight, {b.programs} folds)"
-            )
-        if model.chips > 1 and model.lowered:
-            step = "decode step" if args.steps else "prefill"
-            for ct in run.traffic.per_chip():
-                bpw = ct.bytes_per_weight()
-                lines.append(
-                    f"chip {ct.chip} per {step}: loads {ct.load_bytes} B, stores "
-                    f"{ct.store_bytes} B, {ct.programs} programs"
-                    + (f" (folds {bpw:.4f} B/weight over {ct.weight_elems} weights)" if bpw else "")
-                )
-        if here is not None:
-            same = here.tokens == run.tokens and here.logits.tobytes() == run.logits.tobytes()
-            lines.append(
-                f"on {model.chips} Ray actors vs on this host: "
-                + ("the same tokens and logits, bit for bit" if same else "DIFFERENT logits")
-            )
-        if other is not None:
-            diff = float(np.abs(run.logits - other.logits).max())
-            agree = other.tokens == run.tokens
-            first = next(
-                (i for i, (a, b) in enumerate(zip(run.tokens, other.tokens)) if a != b), None
-            )
-            n = len(other.decode_ms)
-            lines.append(
-                f"unlowered time: prefill {other.prefill_ms:.1f} ms, "
-                + (f"{sum(other.decode_ms) / n:.1f} ms per token" if n else "no decode step")
-            )
-            lines.append(
-                f"compare: max |lowered - unlowered| logit = {diff:.3g}; tokens "
-                + ("all agree" if agree else f"differ from token {first}")
-            )
-        if args.stats:
-            lines.append(f"traffic of {'the first decode step' if args.steps else 'the prefill'}:")
-            lines.append(run.traffic.table())
-        if args.outputs is not None:
-            _write_npz(
-                args.outputs, {"tokens": np.asarray(run.tokens, np.int64), "logits": run.logits}
-            )
-        out.write("\n".join(lines) + "\n")
-    except (GGUFError, ModelError, TokenizerError, RunError) as e:
-        progress.done()
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        progress.done()
-        print(
-            f"{PROG}: error: {getattr(e, 'filename', None) or args.file}: {e.strerror or e}",
-            file=sys.stderr,
+    def status(text: str) -> None:
+        if not streaming:
+            progress(text)
+
+    def on_token(token: int) -> None:
+        nonlocal streaming
+        if stream is not None:
+            if not streaming:
+                progress.done()  # the status line gives way to the text
+                streaming = True
+            stream(token)
+
+    try:
+        run = generate(
+            model,
+            prompt,
+            args.steps,
+            sampler=sampler,
+            stop=list(stop),
+            on_token=on_token,
+            progress=status,
         )
-        return 1
+    finally:
+        model.close()
+    if stream is not None:
+        stream.close()
+    first_s = stream.first - start if stream is not None and stream.first is not None else None
+
+    def again() -> Sampler:
+        """A sampler drawing what `sampler` drew: the same seed."""
+        return Sampler(args.temperature, args.top_k, args.top_p, sampler.seed)
+
+    here = None
+    if args.compare and args.distributed == "ray":
+        local = dataclasses.replace(model, distributed="local", executables={})
+        here = generate(
+            local, prompt, args.steps, sampler=again(), stop=list(stop), progress=progress
+        )
+    other = None
+    if args.compare:
+        plain = load_model(
+            args.file,
+            args.batch,
+            model.positions,
+            lower=False,
+            progress=progress,
+            config=model.config,
+            weights=model.weights,
+            text=text,
+            engine=args.engine,
+        )
+        other = generate(
+            plain,
+            prompt,
+            len(run.tokens) - 1,
+            sampler=again(),
+            progress=progress,
+            forced=run.tokens[:-1],
+        )
+    progress.done()
+    lines = _report(args, model, run, vocab, prompt, sampler, here, other)
+    lines += [f"{PROG}: {t}" for t in _timings(model, run, load_s, first_s)]
+    if args.outputs is not None:
+        with cli.atomic_write(args.outputs, "wb", option="--outputs") as f:
+            np.savez(f, tokens=np.asarray(run.tokens, np.int64), logits=run.logits)
+    if args.stats_json is not None:
+        entry = "decode" if run.decode_ms else "prefill"
+        with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:
+            f.write(to_json([TrafficRun(entry, run.traffic.programs)]) + "\n")
+    out.write("\n".join(lines) + "\n")
     return 0
+
+
+def _report(
+    args: argparse.Namespace,
+    model: Model,
+    run: Generation,
+    vocab: Vocabulary | None,
+    prompt: list[int],
+    sampler: Sampler,
+    here: Generation | None,
+    other: Generation | None,
+) -> list[str]:
+    name = "lowered " if args.compare else "generated "
+    lines = [f"prompt ids: {_ids(prompt)}"]
+    if vocab is not None:
+        lines.insert(0, f"prompt: {vocab.decode(prompt)!r}")
+        lines.append(f"{name}text: {vocab.decode(run.tokens)!r}")
+    lines.append(f"{name}ids: {_ids(run.tokens)}")
+    lines.append(
+        "sampling: greedy"
+        if sampler.greedy
+        else f"sampling: temperature {sampler.temperature}, top-k {sampler.top_k}, "
+        f"top-p {sampler.top_p}, seed {sampler.seed}"
+    )
+    if model.lowered:
+        lines.append(
+            f"q8-lower: {model.lowered_count} of {model.lowered_count + len(model.declined)} "
+            f"products lowered in {model.lower_s:.2f} s"
+            + (" (when the cached model was built)" if model.cached else "")
+        )
+    if run.step_bytes is not None:
+        b = run.step_bytes
+        lines.append(
+            f"bytes per decode step: weights {b.weight} + view reads {b.view} = {b.total} B "
+            f"over {b.weight_elems} weights ({b.per_weight:.4f} B/weight, {b.programs} folds)"
+        )
+    if model.chips > 1 and model.lowered:
+        step = "decode step" if run.decode_ms else "prompt call"
+        for ct in run.traffic.per_chip():
+            bpw = ct.bytes_per_weight()
+            lines.append(
+                f"chip {ct.chip} per {step}: loads {ct.load_bytes} B, stores "
+                f"{ct.store_bytes} B, {ct.programs} programs"
+                + (f" (folds {bpw:.4f} B/weight over {ct.weight_elems} weights)" if bpw else "")
+            )
+    if here is not None:
+        first = next((i for i, (a, b) in enumerate(zip(run.tokens, here.tokens)) if a != b), None)
+        tokens = "the same tokens" if first is None else f"tokens differ from token {first}"
+        lines.append(
+            f"on {model.chips} Ray actors vs on this host: {tokens}; logits: "
+            + compare_bits([run.logits], [here.logits])
+        )
+    if other is not None:
+        diff = float(np.abs(run.logits - other.logits).max())
+        agree = other.tokens == run.tokens
+        first = next((i for i, (a, b) in enumerate(zip(run.tokens, other.tokens)) if a != b), None)
+        n = len(other.decode_ms)
+        lines.append(
+            f"unlowered time: prompt {other.prompt_ms:.1f} ms, "
+            + (f"{sum(other.decode_ms) / n:.1f} ms per token" if n else "no decode step")
+        )
+        lines.append(
+            f"compare: max |lowered - unlowered| logit = {diff:.3g}; tokens "
+            + ("all agree" if agree else f"differ from token {first}")
+        )
+    if args.stats:
+        lines.append(f"traffic of {'the first decode step' if run.decode_ms else 'the prompt'}:")
+        lines.append(report(run.traffic, Detail(args.stats)))
+        if run.decode_ms:
+            lines.append(decode_line(run.traffic))
+    return lines
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl_spatial.core.memory import MEMORY_LIMIT_ENV, format_bytes, memory_limit, plural
+from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit, plural
+from xdsl_spatial.core.tables import text_table
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
 from xdsl_spatial.tools import cli
 
@@ -75,6 +76,14 @@ def _parser() -> argparse.ArgumentParser:
         help="with --emit-model: positions of the KV cache (default 256, or the model's "
         "context length if smaller)",
     )
+    p.add_argument(
+        "--frontend",
+        choices=("mlir", "torch"),
+        help="with --emit-model: who writes the model: mlir (default; the MLIR text "
+        "written directly, xdsl_spatial.frontends.llama) or torch (the same model written "
+        "in PyTorch, xdsl_spatial.frontends.torch_llama, exported by torch-mlir; needs the "
+        "[torch] extra); both have the same functions, arguments and results",
+    )
     p.add_argument("-o", "--output", help="write the module here instead of stdout")
     return p
 
@@ -84,13 +93,8 @@ def _shape(t: TensorInfo) -> str:
 
 
 def _table(tensors: list[TensorInfo]) -> str:
-    rows = [("name", "type", "K x N", "bytes")]
-    rows += [(t.name, t.type_name, _shape(t), f"{t.nbytes:,}") for t in tensors]
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = [
-        f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:>{widths[3]}}"
-        for r in rows
-    ]
+    rows = [(t.name, t.type_name, _shape(t), f"{t.nbytes:,}") for t in tensors]
+    lines = text_table(("name", "type", "K x N", "bytes"), rows, right=2).splitlines()
     total = sum(t.nbytes for t in tensors)
     lines.append(f"{plural(len(tensors), 'tensor')}, {plural(total, 'byte')}")
     return "\n".join(lines) + "\n"
@@ -159,8 +163,7 @@ def _check_fits(t: TensorInfo, batch: int, act: str) -> None:
         if need > limit:
             raise cli.ToolError(
                 f"--batch {batch:,}: {t.name}'s {what}, {rows:,} x {cols:,}, would need "
-                f"{format_bytes(need)}, more than the memory limit of {format_bytes(limit)} "
-                f"(the machine's memory; {MEMORY_LIMIT_ENV} sets another)"
+                f"{format_bytes(need)}, more than {limit_text(limit)}"
             )
 
 
@@ -199,6 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(args: argparse.Namespace) -> int:
     if args.emit_model:
         return _emit_model(args)
+    if args.frontend is not None:
+        raise cli.UsageError("--frontend needs --emit-model")
     if not args.emit and any(
         v is not None
         for v in (
@@ -214,9 +219,7 @@ def _main(args: argparse.Namespace) -> int:
     try:
         from xdsl_spatial.frontends.gguf_io import GGUFError, list_tensors
     except ImportError as e:
-        raise cli.ToolError(
-            f"needs the gguf package ({e}); pip install 'xdsl-spatial[gguf]'"
-        ) from None
+        raise cli.ToolError(f"needs the gguf package ({e}); pip install -e '.[gguf]'") from None
     cli.check_output_path(args.output, "-o")
     try:
         tensors = list_tensors(args.file)
@@ -234,14 +237,27 @@ def _main(args: argparse.Namespace) -> int:
 def _emit_model(args: argparse.Namespace) -> int:
     """--emit-model: the whole model, from xdsl_spatial.frontends.llama."""
     from xdsl_spatial.frontends.gguf_io import GGUFError, open_gguf
-    from xdsl_spatial.frontends.llama import ModelError, emit_model, read_config
+    from xdsl_spatial.frontends.llama import ModelError, build_model, describe, read_config
 
     cli.check_output_path(args.output, "-o")
+    export_model = None
+    if args.frontend == "torch":
+        try:
+            from xdsl_spatial.frontends.torch_llama import export_model
+        except ImportError as e:
+            raise cli.ToolError(
+                f"--frontend torch needs torch and torch-mlir ({e}); pip install -e '.[torch]'"
+            ) from None
     try:
         reader = open_gguf(args.file)
         config = read_config(reader, args.file)
         positions = args.context or config.default_positions()
-        text = emit_model(config, args.batch or 1, positions, args.file)
+        batch = args.batch or 1
+        if export_model is not None:
+            text = export_model(config, batch, positions, args.file)
+        else:
+            module = build_model(config, batch, positions)
+            text = f"// {describe(config, batch, positions, args.file)}\n{module!s}\n"
     except (GGUFError, ModelError) as e:
         raise cli.ToolError(str(e)) from None
     with cli.atomic_write(args.output, "w", option="-o") as f:

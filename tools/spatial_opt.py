@@ -3,17 +3,21 @@
 MLIR gives them: a parse error, a verifier error (dominance included) or a failed
 pass is one `FILE:LINE:COL: error: MESSAGE` with the op as written, exit code 1,
 never a Python traceback; `-o FILE` is written whole or not at all. Everything else
-(options, output) is xdsl-opt's.
+(options, output) is xdsl-opt's; `--help` ends with this package's passes, each option
+with its default.
 
     spatial-opt -p 'q8-lower{report=true}' examples/gemv_q8.mlir -o lowered.mlir
 """
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import io
 import sys
+import textwrap
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Any
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
@@ -26,6 +30,9 @@ from xdsl_spatial.core.ir_io import (
     pass_error,
     verify_module,
 )
+from xdsl_spatial.core.memory import memory_limit
+from xdsl_spatial.passes.q8_lower import Q8LowerPass
+from xdsl_spatial.passes.q8_raise import Q8RaisePass
 from xdsl_spatial.tools import cli
 
 PROG = "spatial-opt"
@@ -39,10 +46,45 @@ class _Output(io.StringIO):
         pass
 
 
+PASSES = (Q8LowerPass, Q8RaisePass)
+"""This package's passes, described at the end of `spatial-opt --help`."""
+
+
+def _default(f: dataclasses.Field[Any]) -> str:
+    if f.default is dataclasses.MISSING:
+        return "?"
+    if f.default is None:
+        return "(the target's)"
+    if isinstance(f.default, bool):
+        return str(f.default).lower()
+    return str(f.default)
+
+
+def pass_help() -> str:
+    """Each of `PASSES` with every option and its default, read from the pass's own
+    dataclass fields, then its docstring."""
+    out = ["passes of xdsl-spatial (-p 'NAME{option=value ...}'), with their defaults:"]
+    for cls in PASSES:
+        options = " ".join(
+            f"{f.name.replace('_', '-')}={_default(f)}"
+            for f in dataclasses.fields(cls)
+            if not f.name.startswith("_")
+        )
+        out.append(f"\n  {cls.name}{{{options}}}")
+        out += ["  " + line for line in textwrap.dedent(cls.__doc__ or "").strip().splitlines()]
+    return "\n".join(out)
+
+
 class SpatialOptMain(xDSLOptMain):
     """xdsl-opt reading with `ir_io` (locations, dominance, the lexer's traps checked
     first), checking the pipeline's options up front and holding `-o`'s output back
     until every chunk has gone through."""
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.prog = PROG
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.epilog = pass_help()
 
     def setup_pipeline(self) -> None:
         parse_pipeline(self.args.passes)  # every pass and option checked, in our words
@@ -105,6 +147,7 @@ class SpatialOptMain(xDSLOptMain):
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    memory_limit()  # a malformed XDSL_SPATIAL_MEMORY_LIMIT is refused before any work
     opt = SpatialOptMain(args=list(argv) if argv is not None else None)
     opt.run()
     if opt.args.output_file is not None:

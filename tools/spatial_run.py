@@ -11,7 +11,8 @@
 receives `res0`, `res1`, ... A bf16 argument takes a float32 array, rounded to bf16
 (nearest-even); an int8 argument given floats or values beyond int8, or a float
 argument given integers, is refused; NaN or inf in an input is warned about. A
-tensor larger than the machine's memory is refused before anything is allocated.
+tensor larger than the memory limit (the machine's memory, or
+XDSL_SPATIAL_MEMORY_LIMIT) is refused before anything is allocated.
 Exit codes: 0 success, 1 an error (one diagnostic on stderr), 2 a usage error.
 """
 
@@ -32,6 +33,7 @@ from xdsl_spatial.core.ir_io import apply_pipeline, make_context, parse_module
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.arguments import check_allocations
+from xdsl_spatial.interpreters.distributed import compare_bits
 from xdsl_spatial.interpreters.runner import (
     DISTRIBUTIONS,
     ENGINES,
@@ -42,7 +44,9 @@ from xdsl_spatial.interpreters.runner import (
     distribute,
     execute,
     find_function,
+    native_available,
 )
+from xdsl_spatial.interpreters.stats import Detail, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.passes.q8_lower import OPTIMIZED
@@ -82,8 +86,10 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=ENGINES,
         default="compiled",
-        help="compiled (default: the function read once into a fast executable) or "
-        "reference (op by op, what the programs mean); both give the same numbers",
+        help="compiled (default: the function read once into a fast numpy executable), "
+        "reference (op by op, what the programs mean) or native (machine code from upstream "
+        "MLIR and LLVM; needs the [native] extra: pip install -e '.[native]'); all give the "
+        "same numbers (within the fp32 summation bound where sums are ordered differently)",
     )
     p.add_argument(
         "--distributed",
@@ -98,7 +104,15 @@ def _parser() -> argparse.ArgumentParser:
         help="with --distributed ray: the Ray cluster to join (e.g. ray://head:10001 or "
         "auto); default: a local Ray instance started for the run",
     )
-    p.add_argument("--stats", action="store_true", help="print the traffic table")
+    p.add_argument(
+        "--stats",
+        nargs="?",
+        const=Detail.SUMMARY.value,
+        choices=[d.value for d in Detail],
+        help="print the bytes each program moved and its estimated time on the chip (the "
+        "target's figures: docs/chip_time.md) and what bounds it; --stats (summary) groups a "
+        "model's programs by layer, --stats=full lists every program and tensor",
+    )
     p.add_argument(
         "--stats-json",
         metavar="FILE",
@@ -154,6 +168,9 @@ def _draw(name: str | None, t: TensorType, rng: np.random.Generator) -> np.ndarr
     dt = numpy_dtype(t.element_type)
     parsed = stored_part(name) if name else None
     part = parsed[1] if parsed else None
+    if dt.kind in "iu" and dt.itemsize > 1:
+        # Token ids, positions, indices: 0 and 1 are in range wherever any value is.
+        return rng.integers(0, 2, size=shape).astype(dt)
     if dt.kind in "iu":
         info = np.iinfo(dt)
         lo, hi = max(info.min, -127), min(info.max, 127)
@@ -251,11 +268,11 @@ def _timed(
             t = time.perf_counter()
             result = chips.call(arrays)
             return result, time.perf_counter() - t
-    if engine != "compiled":
+    if engine == "reference":
         t = time.perf_counter()
         result = execute(module, entry, arrays, engine=engine)
         return result, time.perf_counter() - t
-    exe = compile_module(module, entry)
+    exe = compile_module(module, entry, engine)
     args = coerce_args(find_function(module, entry), arrays)
     exe(*args)
     t = time.perf_counter()
@@ -311,9 +328,14 @@ def _main(args: argparse.Namespace) -> int:
     if args.address is not None and args.distributed != "ray":
         raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
     if args.distributed == "ray" and args.engine != "compiled":
-        raise cli.UsageError("--distributed ray runs the compiled engine; drop --engine reference")
+        raise cli.UsageError(
+            f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
+        )
+    if args.engine == "native":
+        native_available()  # before the file is read and the inputs drawn
     text = cli.read_text(args.file)
-    cli.check_output_path(args.outputs, "--outputs")
+    cli.check_output_path(args.outputs, "--outputs")  # both before any work
+    cli.check_output_path(args.stats_json, "--stats-json")
     ctx = make_context()
     module = parse_module(text, args.file, ctx)
     inputs = _load_inputs(args.inputs) if args.inputs else {}
@@ -358,7 +380,7 @@ def _main(args: argparse.Namespace) -> int:
                 "(one call of each compiled function, after a first; after on Ray actors)"
                 if args.distributed == "ray"
                 else "(one call of each compiled function, after a first)"
-                if args.engine == "compiled"
+                if args.engine in ("compiled", "native")
                 else f"(one run each, {args.engine} engine)"
             )
         )
@@ -367,16 +389,12 @@ def _main(args: argparse.Namespace) -> int:
             print(note)
     if local is not None:
         chips = sorted({p.chip for p in after.traffic.programs if p.chip is not None})
-        same = all(
-            a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-            for a, b in zip(after.outputs, local.outputs)
-        )
         print(
             f"on {len(chips)} Ray actors (chips {', '.join(map(str, chips))}) vs on this "
-            f"host: {'the same bits' if same else 'DIFFERENT bits'}"
+            f"host: {compare_bits(after.outputs, local.outputs)}"
         )
     if args.stats:
-        print(after.traffic.table())
+        print(report(after.traffic, Detail(args.stats)))
     if args.stats_json:
         entry = find_function(module, args.entry).sym_name.data
         with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:

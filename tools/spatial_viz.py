@@ -8,8 +8,10 @@ extension), written whole or not at all.
     spatial-viz gemv.mlir -p q8-lower --traffic -o traffic.png      # runs it (--seed)
     spatial-run layer.mlir --weights m.gguf --seed 0 --stats-json t.json
     spatial-viz --traffic t.json -o traffic.svg
+    spatial-viz model.mlir -p q8-lower --entry decode --graph --layer 3 -o layer3.svg
+    spatial-viz model.mlir -p q8-lower --entry decode --traffic -o step.svg   # per layer
 
-Needs the `[viz]` extra (`pip install 'xdsl-spatial[viz]'`).
+Needs the `[viz]` extra (`pip install -e '.[viz]'`).
 """
 
 from __future__ import annotations
@@ -64,6 +66,20 @@ def _parser() -> argparse.ArgumentParser:
         metavar="STATS",
         help="bytes loaded and stored per program and tensor (per layer for several "
         "runs): from STATS files of spatial-run --stats-json, or by running FILE",
+    )
+    p.add_argument(
+        "--layer",
+        type=cli.non_negative_int,
+        metavar="N",
+        help="only layer N of a model: the programs and ops whose tensors (or results) are "
+        "named blk.N.* (a function's graph, the traffic, or where --graph/--tiles PROGRAM "
+        "is looked for)",
+    )
+    p.add_argument(
+        "--match",
+        metavar="TEXT",
+        help="only the programs and ops a name of which holds TEXT (a program's name, its "
+        "tensors', its results'), e.g. attn_q",
     )
     p.add_argument("-o", "--output", required=True, help="the picture to write: .svg or .png")
     p.add_argument(
@@ -131,21 +147,22 @@ def _picture(args: argparse.Namespace, fmt: str) -> bytes:
     from xdsl_spatial.analysis.ownership import ownership
     from xdsl_spatial.viz import pictures as viz
 
+    select = viz.Selection(args.layer, args.match)
     if args.traffic is not None:
         runs = _traffic(args)
-        return viz.figure_bytes(viz.traffic_figure(runs), fmt)
+        return viz.figure_bytes(viz.traffic_figure(runs, select), fmt)
     module, refusal = _read_module(args.file, args.pipeline)
     try:
         if args.tiles is not None:
-            program = viz.find_program(module, args.tiles, args.entry)
+            program = viz.find_program(module, args.tiles, args.entry, select)
             return viz.figure_bytes(viz.tiles_figure(ownership(program), refusal), fmt)
         target = args.graph
         if target and not target.startswith("@"):
-            program = viz.find_program(module, target, args.entry)
+            program = viz.find_program(module, target, args.entry, select)
             return viz.render_graph(viz.program_graph(program, refusal), fmt, args.dot)
         name = target[1:] if target else args.entry
         fns = viz.select_functions(module, name or None)
-        return viz.render_graph(viz.function_graph(fns, refusal), fmt, args.dot)
+        return viz.render_graph(viz.function_graph(fns, refusal, select), fmt, args.dot)
     except (viz.VizError, VerifyException, IndexError, KeyError, ValueError) as e:
         if not refusal:
             raise

@@ -2,7 +2,7 @@
 
 from xdsl.universe import Universe
 
-from xdsl_spatial.dialects import linalg_mixed
+from xdsl_spatial.dialects import linalg_extra, linalg_mixed
 
 
 def _q8():
@@ -41,6 +41,18 @@ def _hoist():
     return HoistPass
 
 
+def _convert_q8_to_linalg():
+    from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
+
+    return ConvertQ8ToLinalgPass
+
+
+def _convert_spatial_to_linalg():
+    from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+
+    return ConvertSpatialToLinalgPass
+
+
 def _q8_raise():
     from xdsl_spatial.passes.q8_raise import Q8RaisePass
 
@@ -48,8 +60,10 @@ def _q8_raise():
 
 
 # Loading the universe is what every xdsl-opt run does first, so the mixed-precision
-# `linalg.matmul` is understood even by modules that never mention q8 or spatial.
+# `linalg.matmul` and the named ops torch-mlir prints (`linalg.batch_matmul`) are
+# understood even by modules that never mention q8 or spatial.
 linalg_mixed.install()
+linalg_extra.install()
 
 SPATIAL_UNIVERSE = Universe(
     all_dialects={"q8": _q8, "spatial": _spatial},
@@ -59,5 +73,7 @@ SPATIAL_UNIVERSE = Universe(
         "spatial-merge-siblings": _merge_siblings,
         "spatial-sum-trips": _sum_trips,
         "spatial-hoist": _hoist,
+        "convert-q8-to-linalg": _convert_q8_to_linalg,
+        "convert-spatial-to-linalg": _convert_spatial_to_linalg,
     },
 )

@@ -39,24 +39,25 @@ OPTIMIZED = "q8-lower{optimize=true}"
 
 
 def raise_and_lower(
-    module: ModuleOp, optimize: bool = False, **options: Any
+    module: ModuleOp, ctx: Context | None = None, *, optimize: bool = False, **options: Any
 ) -> tuple[list[RaiseDecision], list[Decision]]:
     """What `q8-lower` does to `module`, in place: raise the frontend forms `q8-raise`
     recognises, then lower every Q8_0 matmul (and with `optimize`, run the spatial
     passes of `OPTIMIZE` over the result); what each step decided (the raise's
     decisions, then one per matmul). `options`: the fields of `TargetOptions` and of
-    `ParallelOptions`, checked before anything is rewritten."""
+    `ParallelOptions`, checked before anything is rewritten; `ctx`: the context that
+    parsed the module (its `dense_resource` blobs)."""
     known = {f.name for cls in (TargetOptions, ParallelOptions) for f in dataclasses.fields(cls)}
     if unknown := sorted(set(options) - known):
         raise TypeError(f"lower_q8: unknown options {', '.join(unknown)}")
     parallel = ParallelOptions(**fields_of(ParallelOptions, options))
     parallel.check()
     run = Lowering(resolve_target(module, **fields_of(TargetOptions, options)), parallel)
-    raised = raise_q8(module)
+    raised = raise_q8(module, ctx)
     PatternRewriteWalker(LowerQ8Matmul(run), apply_recursively=False).rewrite_module(module)
     if optimize:
         for p in OPTIMIZE:
-            p.apply(Context(), module)
+            p.apply(ctx or Context(), module)
     return raised, run.decisions
 
 
@@ -64,7 +65,7 @@ def lower_q8(module: ModuleOp, optimize: bool = False, **options: Any) -> list[D
     """Lower every Q8_0 matmul of `module` in place (frontend forms raised first, the
     spatial passes run after with `optimize`); what happened to each matmul.
     `raise_and_lower` also says what the raise did."""
-    return raise_and_lower(module, optimize, **options)[1]
+    return raise_and_lower(module, optimize=optimize, **options)[1]
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,13 @@ class Q8LowerPass(ParallelOptions, TargetOptions, ModulePass):
     Rewrite `linalg.matmul` over a `q8.dequantize`d weight into a view and a fold.
 
     Options (`-p 'q8-lower{local-mem=393216 acc-tiles=4}'`):
-      preset      named target: tensix (1.5 MiB, 8 accumulator tiles; the default)
-                  or reference (320 KiB, 8 tiles). The module's `spatial.target`
-                  attribute, if any, is used when no preset is given.
+      preset      named target: wormhole_n150 (the default: a Tenstorrent Wormhole
+                  n150, 72 sites of 1.5 MiB and 8 accumulator tiles), blackhole_p150
+                  (140 such sites, faster), tensix (the n150's figures under the
+                  default's old name) or reference (320 KiB sites). The module's
+                  `spatial.target` attribute, if any, is used when no preset is
+                  given. The chip's figures only time the programs
+                  (docs/chip_time.md); the site's decide what is built.
       local-mem   bytes of local memory on one site; the fold's and the view's
                   buffers must fit.
       acc-tiles   accumulator tiles a site holds: the widest column group.
@@ -109,7 +114,7 @@ class Q8LowerPass(ParallelOptions, TargetOptions, ModulePass):
             for cls in (TargetOptions, ParallelOptions)
             for f in dataclasses.fields(cls)
         }
-        raised, decisions = raise_and_lower(op, self.optimize, **options)
+        raised, decisions = raise_and_lower(op, ctx, optimize=self.optimize, **options)
         if self.report:
             for d in (*raised, *decisions):
                 print(d.line(), file=sys.stderr)

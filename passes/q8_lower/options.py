@@ -85,4 +85,5 @@ def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
         acc=base.acc,
         local_mem=o.local_mem if o.local_mem is not None else base.local_mem.data,
         acc_tiles=o.acc_tiles if o.acc_tiles is not None else base.acc_tiles.data,
+        **base.chip_figures(),
     )

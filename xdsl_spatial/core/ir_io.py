@@ -41,7 +41,7 @@ import math
 import re
 import struct
 from collections.abc import Callable, Sequence
-from typing import Any, get_args, get_origin, get_type_hints
+from typing import Any, cast, get_args, get_origin, get_type_hints
 
 import ml_dtypes
 import numpy as np
@@ -76,7 +76,8 @@ from xdsl.utils.exceptions import (
 )
 from xdsl.utils.lexer import Input, Location, Span
 
-from xdsl_spatial.core.memory import format_bytes, memory_limit
+from xdsl_spatial.core import resources
+from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
 
 # --------------------------------------------------------------------------------------
 # Diagnostics
@@ -343,8 +344,7 @@ def check_source(text: str, name: str = "<input>") -> None:
             raise ParseError(
                 Span(m.start(), m.end(), source),
                 f"dense attribute of {count:,} elements ({shape}x{t.group(2)}) would "
-                f"need {format_bytes(need)} to parse, more than the memory limit of "
-                f"{format_bytes(limit)}",
+                f"need {format_bytes(need)} to parse, more than {limit_text(limit)}",
             )
 
 
@@ -354,10 +354,12 @@ def check_source(text: str, name: str = "<input>") -> None:
 
 
 def make_context() -> Context:
-    """A context that knows every registered dialect (xDSL's and this package's)."""
+    """A context that knows every registered dialect (xDSL's and this package's), with
+    a `builtin` dialect of its own to hold the blobs of the modules it parses
+    (`resources`)."""
     ctx = Context()
     for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
+        ctx.register_dialect(name, resources.builtin_dialect if name == "builtin" else factory)
     return ctx
 
 
@@ -432,9 +434,16 @@ class SourceParser(Parser):
 
 
 def parse_module(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
-    """Parse `text` (from the file `name`) and verify it, dominance included."""
+    """Parse `text` (from the file `name`) and verify it, dominance included; every
+    `dense_resource` constant becomes the `dense` constant of its blob
+    (`resources.materialize`)."""
     check_source(text, name)
-    module = SourceParser(ctx or make_context(), text, name).parse_module()
+    ctx = ctx or make_context()
+    module = SourceParser(ctx, text, name).parse_module()
+    try:
+        resources.materialize(module, ctx)
+    except resources.ResourceError as e:
+        raise op_error(cast(Operation, e.op), str(e)) from None
     verify_module(module)
     return module
 

@@ -5,13 +5,16 @@ A tensor the machine cannot hold is refused before anything allocates it (by the
 parser for a dense attribute, by `interpreters.arguments.check_allocations` for a
 function's values), with the bytes it would need. The limit is the machine's
 physical memory, or `XDSL_SPATIAL_MEMORY_LIMIT` (bytes, or with a K, M, G or T
-suffix: `512M`) when set.
+suffix: `512M`) when set; a setting that is not a byte count is an error naming the
+variable, and a refusal says which of the two the limit came from.
 """
 
 from __future__ import annotations
 
 import os
 import re
+
+from xdsl_spatial.core.files import ToolError
 
 MEMORY_LIMIT_ENV = "XDSL_SPATIAL_MEMORY_LIMIT"
 """The environment variable that lowers (or raises) the memory limit."""
@@ -36,14 +39,25 @@ def parse_bytes(text: str) -> int:
 
 
 def memory_limit() -> int:
-    """The most bytes one value may take: `XDSL_SPATIAL_MEMORY_LIMIT`, else physical memory."""
+    """The most bytes one value may take: `XDSL_SPATIAL_MEMORY_LIMIT`, else physical
+    memory. A setting that is not a byte count is a `ToolError` naming the variable."""
     text = os.environ.get(MEMORY_LIMIT_ENV)
     if text:
         try:
             return parse_bytes(text)
-        except ValueError:
-            pass  # a malformed setting falls back to the machine's own limit
+        except ValueError as e:
+            raise ToolError(f"{MEMORY_LIMIT_ENV}={text}: {e}") from None
     return physical_memory()
+
+
+def limit_text(limit: int) -> str:
+    """`the memory limit of N bytes (...)`, saying where the limit comes from: the
+    variable, or the machine's memory (and the variable that sets another)."""
+    if os.environ.get(MEMORY_LIMIT_ENV):
+        source = f"set by {MEMORY_LIMIT_ENV}"
+    else:
+        source = f"the machine's memory; {MEMORY_LIMIT_ENV} sets another"
+    return f"the memory limit of {format_bytes(limit)} ({source})"
 
 
 def format_bytes(n: int) -> str:

@@ -1,39 +1,73 @@
 """
-Generating with a llama GGUF checkpoint on the simulated chip: the model emitted by
+Generating with a llama GGUF checkpoint on the simulated chip: the model built by
 `xdsl_spatial.frontends.llama`, lowered with `q8-lower` (or not), its weights bound from the
-file, each function compiled once by the compiled engine and called step by step.
+file, each function compiled once (by the compiled engine, or by the native one:
+`model.engine = "native"`) and called step by step.
 
 ```python
-model = load_model("model.gguf", prompt_len=5, positions=64, requantize=True)
-run = generate(model, [504, 3575, 282, 4649, 314], steps=16)
-print(run.tokens, run.decode_ms, run.step_bytes)
+model = load_model("model.gguf", batch=32, positions=256, requantize=True)
+run = generate(model, prompt_ids, steps=16, sampler=Sampler(temperature=0.7, seed=1))
+print(run.tokens, run.prompt_ms, run.decode_ms, run.step_bytes)
 ```
 
-The prefill's logits give the first generated token; each decode step feeds the last
-token at the next position and gives one more, greedily (the largest logit, the
-lowest id on a tie).
+A prompt of any length (up to the cache) is read in chunks: each chunk of up to `batch`
+tokens is one call of `@prefill` at its first position, its rows past the chunk's tokens
+padded. A padded row writes keys and values at positions past the chunk, but no real
+row attends to them (the mask is causal), and the step that reaches such a position
+writes its own there before it reads it: the cache holds exactly what one token at a
+time would have written. Where a whole chunk would run past the cache (or one token is
+left), the remaining prompt tokens are fed one at a time through `@decode`.
+
+The last prompt position's logits give the first generated token; each decode step
+feeds the last token at the next position and gives one more: greedily (the largest
+logit, the lowest id on a tie) or drawn by a `Sampler` (top-k, then top-p, then the
+temperature, as llama.cpp's sampler chain orders them) from numpy's `Generator`, so a
+seed gives the same tokens every run. A stop token (end of text or of turn) ends it.
+
+With `cache=True` (or a directory) `load_model` keeps what it made on disk
+(`model_cache.py`): the next load of the same file with the same options is one read.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.dialects.q8 import stored_part
+from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.llama import (
-    MAX_PREFILL,
     LlamaConfig,
     ModelError,
-    emit_model,
+    build_model,
+    cache_shapes,
+    check_signatures,
     read_config,
     weight_args,
 )
+from xdsl_spatial.frontends.tokenizer import read_metadata
+from xdsl_spatial.interpreters.kernels import KernelError
+from xdsl_spatial.interpreters.runner import (
+    ENGINES,
+    RunError,
+    compile_module,
+    distribute,
+    execute,
+    find_function,
+)
+from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
 Progress = Callable[[str], None]
+
+ENTRIES = ("prefill", "decode")
 
 
 def _quiet(_: str) -> None:
@@ -75,15 +109,22 @@ def step_bytes(traffic: Any) -> StepBytes:
     return StepBytes(weight, view, elems, n)
 
 
+Signature = list[tuple[tuple[int, ...], np.dtype[Any]]]
+"""A function's arguments: shape and element type of each."""
+
+
 @dataclass
 class Model:
-    """An emitted (and possibly lowered) model with its weights bound."""
+    """A built (and possibly lowered) model with its weights bound."""
 
     config: LlamaConfig
     module: Any
+    """The functions as IR (None for a model loaded from the disk cache, which holds
+    their executables instead)."""
     weights: list[np.ndarray]
-    """The weight arguments in the functions' order (after the token and position)."""
-    prompt_len: int
+    """The weight arguments in the functions' order (after the tokens and position)."""
+    batch: int
+    """Tokens one `@prefill` chunk takes."""
     positions: int
     lowered: bool
     decisions: list[Any] = field(default_factory=list)
@@ -96,38 +137,107 @@ class Model:
     address: str | None = None
     """With `ray`: the cluster to join (None: a local instance)."""
     executables: dict[str, Any] = field(default_factory=dict)
-    """Each function compiled once, when first called (on Ray: its chips made then,
-    with the weights)."""
+    """Each function compiled once, when first called or by `compile` (on Ray: its
+    chips made then, with the weights)."""
+    signatures: dict[str, Signature] = field(default_factory=dict)
+    """Each function's arguments, checked before a call."""
+    tokenizer: dict[str, Any] = field(default_factory=dict)
+    """The file's tokenizer metadata (`tokenizer.read_metadata`)."""
+    requantized: list[Any] = field(default_factory=list)
+    """What re-quantising cost, per weight (empty when none was)."""
+    lowered_count: int = 0
+    """Products `q8-lower` lowered."""
+    declined: list[str] = field(default_factory=list)
+    """`q8-lower`'s line for each product it left as it was."""
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Where loading took its time: `read`, `bind`, `build`, `lower`, `compile`
+    (compiling every function), `cache` (reading or writing the disk cache)."""
+    cached: bool = False
+    """Loaded from the disk cache."""
+    engine: str = "compiled"
+    """The engine that runs the functions (`runner.ENGINES`): `compiled` (numpy) and
+    `native` (machine code from upstream MLIR and LLVM) compile each once (`compile`,
+    timed apart in `seconds["compile"]`); `reference` runs the IR op by op, with nothing
+    to compile."""
+
+    def signature(self, entry: str) -> Signature:
+        if entry not in self.signatures:
+            fn = find_function(self.module, entry)
+            types = [cast(TensorType[Any], t) for t in fn.function_type.inputs.data]
+            self.signatures[entry] = [
+                (tuple(t.get_shape()), numpy_dtype(t.element_type)) for t in types
+            ]
+        return self.signatures[entry]
+
+    def compile(self, entry: str) -> Any:
+        """`entry`'s executable, compiled now if it was not (the time it took added to
+        `seconds["compile"]`)."""
+        if self.engine == "reference":
+            return None
+        exe = self.executables.get(entry)
+        if exe is None:
+            if self.module is None:
+                raise ModelError(f"the model has no function @{entry}")
+            t0 = time.perf_counter()
+            self.signature(entry)
+            exe = self.executables[entry] = compile_module(self.module, entry, self.engine)
+            self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
+        return exe
 
     def _run(self, entry: str, args: list[Any]) -> Any:
         """One call of the function `entry`: the one place a step reaches the engine."""
-        from xdsl_spatial.interpreters.runner import call, compile_module, distribute, find_function
-
-        exe = self.executables.get(entry)
         if self.distributed == "ray":
+            exe = self.executables.get(entry)
             if exe is None:
+                if self.module is None:
+                    raise ModelError("a model loaded from the disk cache runs on this host only")
                 exe = self.executables[entry] = distribute(
                     self.module, entry, args, address=self.address
                 )
             return exe.call(args)
-        if exe is None:
-            exe = self.executables[entry] = compile_module(self.module, entry)
-        return call(exe, find_function(self.module, entry), args)
+        if self.engine == "reference":
+            return execute(self.module, entry, args, engine=self.engine)
+        exe = self.compile(entry)
+        want = self.signature(entry)
+        for i, (a, (shape, dtype)) in enumerate(zip(args, want)):
+            if a.shape != shape or a.dtype != dtype:
+                raise RunError(
+                    f"@{entry}: argument {i} is {a.dtype} {a.shape}, the function takes "
+                    f"{dtype} {shape}"
+                )
+        try:
+            return exe(*args)
+        except (SpatialRuntimeError, KernelError) as e:
+            raise RunError(str(e)) from None
 
     def close(self) -> None:
         """End the chips' Ray actors, if any."""
-        for exe in self.executables.values():
+        for entry, exe in list(self.executables.items()):
             if hasattr(exe, "close"):
                 exe.close()
-        self.executables.clear()
+                del self.executables[entry]
 
-    def prefill(self, tokens: Sequence[int]) -> tuple[np.ndarray, list[np.ndarray], Any]:
-        if len(tokens) != self.prompt_len:
+    def new_caches(self) -> list[np.ndarray]:
+        """An empty KV cache: zeros."""
+        return [np.zeros(s, np.float32) for s in cache_shapes(self.config, self.positions)]
+
+    def prefill(
+        self, tokens: Sequence[int], pos: int, caches: Sequence[np.ndarray]
+    ) -> tuple[np.ndarray, list[np.ndarray], Any]:
+        """One chunk of up to `batch` tokens at positions `pos`...: their logits (one
+        row per token), the caches with their keys and values, and the traffic."""
+        n = len(tokens)
+        if not 1 <= n <= self.batch:
+            raise ModelError(f"a prefill chunk takes 1 to {self.batch} tokens, got {n}")
+        if not 0 <= pos <= self.positions - self.batch:
             raise ModelError(
-                f"the module's prefill takes {self.prompt_len} tokens, got {len(tokens)}"
+                f"a prefill chunk at position {pos} runs past the cache's {self.positions} positions"
             )
-        r = self._run("prefill", [np.asarray(tokens, np.int32), *self.weights])
-        return r.outputs[0], list(r.outputs[1:]), r.traffic
+        padded = np.zeros(self.batch, np.int32)
+        padded[:n] = tokens
+        pos_arg = np.array([pos], np.int32)
+        r = self._run("prefill", [padded, pos_arg, *self.weights, *caches])
+        return r.outputs[0][:n], list(r.outputs[1:]), r.traffic
 
     def decode(
         self, token: int, pos: int, caches: Sequence[np.ndarray]
@@ -137,6 +247,27 @@ class Model:
         args = [np.array([token], np.int32), np.array([pos], np.int32), *self.weights, *caches]
         r = self._run("decode", args)
         return r.outputs[0], list(r.outputs[1:]), r.traffic
+
+    def used(self, prompt_len: int, steps: int) -> list[str]:
+        """The functions a prompt of `prompt_len` tokens and `steps` decode steps call."""
+        calls = {"prefill" if n > 1 else "decode" for _, n in self.plan(prompt_len)}
+        return [e for e in ENTRIES if e in calls or (e == "decode" and steps)]
+
+    def plan(self, prompt_len: int) -> list[tuple[int, int]]:
+        """How a prompt of `prompt_len` tokens is read: (first position, tokens) of each
+        call, a `@prefill` chunk where more than one token is left and a whole chunk
+        fits the cache, else one `@decode` step a token."""
+        out = []
+        pos = 0
+        while pos < prompt_len:
+            left = prompt_len - pos
+            if left > 1 and pos + self.batch <= self.positions:
+                n = min(left, self.batch)
+            else:
+                n = 1
+            out.append((pos, n))
+            pos += n
+        return out
 
 
 def bind_model(
@@ -178,10 +309,15 @@ def bind_model(
     return [bound[n] for n, _, _ in args]
 
 
+Check = Callable[[LlamaConfig, dict[str, Any]], None]
+"""Called with the config and the tokenizer metadata before the seconds that building
+takes (a prompt's checks, say): it raises to stop the load."""
+
+
 def load_model(
     path: str,
-    prompt_len: int,
-    positions: int,
+    batch: int,
+    positions: int | None = None,
     *,
     lower: bool = True,
     requantize: bool = False,
@@ -191,17 +327,61 @@ def load_model(
     config: LlamaConfig | None = None,
     weights: list[np.ndarray] | None = None,
     chips: int = 1,
+    cache: bool | str | Path = False,
+    check: Check | None = None,
+    engine: str = "compiled",
+    text: str | None = None,
 ) -> Model:
-    """Read, bind, emit, parse and lower (unless `lower=False`) the model of the GGUF
-    file `path` for a prompt of `prompt_len` tokens and a cache of `positions`, every
-    product split over `chips` chips (`llama.ROW_SPLIT`). An open `reader`, and the
-    `config` and bound `weights` of a model of the same file, are reused. The file is
-    read (and its reader, which holds all its metadata, let go) before the module is
-    built."""
-    from xdsl_spatial.core.ir_io import parse_module
-    from xdsl_spatial.passes.q8_lower import lower_q8
+    """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
+    `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
+    config's `default_positions`), every product split over `chips` chips
+    (`llama.ROW_SPLIT`). An open `reader`, and the `config` and bound `weights` of a
+    model of the same file, are reused. The file is read (and its reader, which holds
+    all its metadata, let go) before the module is built. `text` is a module to run
+    instead of the built one (e.g. the PyTorch model torch-mlir exported,
+    `spatial-gguf --emit-model --frontend torch`): its functions must have the built
+    model's arguments and results for this batch and cache (`llama.check_signatures`).
 
-    if config is None or weights is None:
+    With `cache` (True: `model_cache.cache_dir()`; or a directory), the model is
+    compiled whole and kept on disk, keyed by the file and the options; a later load
+    with the same key reads it back instead (`Model.cached`)."""
+    if engine not in ENGINES:
+        raise ModelError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
+    if engine != "compiled":
+        cache = False  # only compiled executables are kept
+    where = model_cache.cache_dir() if cache is True else Path(cache) if cache else None
+    key = None
+    if where is not None:
+        if weights is not None or config is not None:
+            raise ModelError("a model kept in the disk cache binds its own weights")
+        key = model_cache.model_key(
+            path,
+            batch=batch,
+            positions=positions,
+            lower=lower,
+            requantize=requantize,
+            chips=chips,
+            module=None if text is None else hashlib.sha256(text.encode()).hexdigest(),
+        )
+        t0 = time.perf_counter()
+        progress("reading the model from the cache")
+        model = model_cache.load(where, key)
+        if isinstance(model, Model):
+            model.seconds = {"cache": time.perf_counter() - t0}
+            if check is not None:
+                check(model.config, model.tokenizer)
+            return model
+    seconds: dict[str, float] = {}
+    costs: list[Any] = []
+
+    def cost(r: Any) -> None:
+        costs.append(r)
+        if on_requantize is not None:
+            on_requantize(r)
+
+    t0 = time.perf_counter()
+    tokenizer: dict[str, Any] = {}
+    if config is None or weights is None or check is not None:
         if reader is None:
             from xdsl_spatial.frontends.gguf_io import open_gguf
 
@@ -209,25 +389,90 @@ def load_model(
             reader = open_gguf(path)
         if config is None:
             config = read_config(reader, str(path))
-        if chips > 1:
-            config.check_chips(chips)  # before the seconds that binding takes
-        if weights is None:
-            progress("binding the weights")
-            weights = bind_model(
-                reader, str(path), config, requantize=requantize, on_requantize=on_requantize
-            )
+        tokenizer = read_metadata(reader)
+    assert config is not None
+    if positions is None:
+        positions = config.default_positions()
+    if check is not None:
+        check(config, tokenizer)
+    if chips > 1:
+        config.check_chips(chips)  # before the seconds that binding takes
+    seconds["read"] = time.perf_counter() - t0
+    if weights is None:
+        progress("binding the weights")
+        t0 = time.perf_counter()
+        weights = bind_model(reader, str(path), config, requantize=requantize, on_requantize=cost)
+        seconds["bind"] = time.perf_counter() - t0
     reader = None
-    text = emit_model(config, prompt_len, positions, source=str(path), chips=chips)
-    progress(f"parsing the model ({config.n_layer} layers, {len(config.products())} products)")
-    module = parse_module(text, str(path))
+    if text is None:
+        progress(f"building the model ({config.n_layer} layers, {len(config.products())} products)")
+        t0 = time.perf_counter()
+        module = build_model(config, batch, positions, chips=chips)
+        seconds["build"] = time.perf_counter() - t0
+    else:
+        from xdsl_spatial.core.ir_io import parse_module
+
+        if chips > 1:
+            raise ModelError("a given module runs on one chip (its products carry no split)")
+        progress(f"parsing the module ({config.n_layer} layers)")
+        t0 = time.perf_counter()
+        module = parse_module(text, "<module>")
+        check_signatures(config, module, batch, positions)
+        seconds["parse"] = time.perf_counter() - t0
     decisions: list[Any] = []
     lower_s = 0.0
     if lower:
+        from xdsl_spatial.passes.q8_lower import lower_q8
+
         progress("lowering with q8-lower{optimize=true}")
         t0 = time.perf_counter()
         decisions = lower_q8(module, optimize=True)
-        lower_s = time.perf_counter() - t0
-    return Model(config, module, weights, prompt_len, positions, lower, decisions, lower_s, chips)
+        lower_s = seconds["lower"] = time.perf_counter() - t0
+    model = Model(
+        config,
+        module,
+        weights,
+        batch,
+        positions,
+        lower,
+        decisions,
+        lower_s,
+        chips,
+        tokenizer=tokenizer,
+        requantized=costs,
+        lowered_count=sum(1 for d in decisions if d.lowered),
+        declined=[d.line() for d in decisions if not d.lowered],
+        seconds=seconds,
+        engine=engine,
+    )
+    if where is not None and key is not None:
+        for entry in ENTRIES:
+            progress(f"compiling @{entry}")
+            model.compile(entry)
+        progress("writing the model to the cache")
+        t0 = time.perf_counter()
+        kept = dataclasses.replace(model, module=None, decisions=[], seconds={})
+        kept.cached = True
+        model_cache.store(where, key, kept)
+        seconds["cache"] = time.perf_counter() - t0
+    return model
+
+
+_PREFILL_TOKENS = re.compile(r"func\.func @prefill\(%tokens: tensor<(\d+)xi32>")
+_CACHE_ARG = re.compile(r"%blk\.0\.cache_k: tensor<\d+x\d+x(\d+)xf32>")
+
+
+def module_sizes(text: str) -> tuple[int, int]:
+    """The tokens a model module's `@prefill` takes a call and the positions of its
+    caches (the first key cache's last axis), read from its text before the seconds
+    parsing takes (`check_signatures` checks the whole signature once it is parsed)."""
+    tokens, cache = _PREFILL_TOKENS.search(text), _CACHE_ARG.search(text)
+    if tokens is None or cache is None:
+        raise ModelError(
+            "not a model module: it needs @prefill(%tokens: tensor<M x i32>, ...) and "
+            "@decode's %blk.0.cache_k (n_kv x head_dim x positions)"
+        )
+    return int(tokens.group(1)), int(cache.group(1))
 
 
 def greedy(logits: np.ndarray) -> int:
@@ -236,20 +481,73 @@ def greedy(logits: np.ndarray) -> int:
 
 
 @dataclass
+class Sampler:
+    """Draws a token from logits: the `top_k` largest (0: all), of those the fewest
+    whose probabilities add up to `top_p` (1: all), their logits divided by
+    `temperature`, drawn from their softmax by numpy's Generator seeded with `seed`
+    (None: a seed drawn from the OS, kept in `seed`). A temperature of 0 is greedy."""
+
+    temperature: float = 0.0
+    top_k: int = 40
+    top_p: float = 0.95
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.temperature < 0 or not 0 < self.top_p <= 1 or self.top_k < 0:
+            raise ModelError(
+                f"sampling takes a temperature >= 0, top-k >= 0 and 0 < top-p <= 1, got "
+                f"{self.temperature}, {self.top_k} and {self.top_p}"
+            )
+        if self.seed is None:
+            self.seed = int(np.random.SeedSequence().entropy % (1 << 32))  # type: ignore[operator]
+        self.rng = np.random.default_rng(self.seed)
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0
+
+    def __call__(self, logits: np.ndarray) -> int:
+        if self.greedy:
+            return greedy(logits)
+        x = np.asarray(logits, np.float64)
+        k = self.top_k if 0 < self.top_k < x.size else x.size
+        ids = np.argpartition(-x, k - 1)[:k] if k < x.size else np.arange(x.size)
+        ids = ids[np.lexsort((ids, -x[ids]))]  # the largest first, the lower id on a tie
+        v = x[ids]
+        if self.top_p < 1:
+            p = np.exp(v - v[0])
+            p /= p.sum()
+            keep = int(np.searchsorted(np.cumsum(p), self.top_p)) + 1
+            ids, v = ids[:keep], v[:keep]
+        p = np.exp((v - v[0]) / self.temperature)
+        return int(ids[self.rng.choice(ids.size, p=p / p.sum())])
+
+
+@dataclass
 class Generation:
     prompt: list[int]
     tokens: list[int]
-    """The generated ids: the prefill's, then one per decode step."""
+    """The generated ids: the prompt's next token, then one per decode step."""
     logits: np.ndarray
     """One row per generated token: the logits it was chosen from."""
-    prefill_ms: float
+    prompt_ms: float
+    """Reading the prompt: every prefill chunk and decode step it took."""
+    prompt_calls: int
+    """Calls the prompt took (prefill chunks and decode steps)."""
     decode_ms: list[float]
     step_bytes: StepBytes | None
     """What one decode step's folds moved (None when nothing was lowered)."""
     prompt_logits: np.ndarray
-    """The prefill's logits for every prompt position."""
+    """The logits of every prompt position."""
     traffic: Any
-    """What the programs of the first decode step (the prefill, with no step) moved."""
+    """What the programs of the first decode step (the prompt's first call, with no
+    step) moved."""
+    stopped: bool = False
+    """Ended by a stop token before its steps ran out."""
+
+    @property
+    def prefill_ms(self) -> float:
+        return self.prompt_ms
 
 
 def generate(
@@ -257,15 +555,20 @@ def generate(
     prompt: Sequence[int],
     steps: int,
     *,
+    sampler: Callable[[np.ndarray], int] = greedy,
+    stop: Sequence[int] = (),
+    on_token: Callable[[int], None] | None = None,
     progress: Progress = _quiet,
     forced: Sequence[int] | None = None,
 ) -> Generation:
-    """Prefill `prompt`, then `steps` greedy decode steps. With `forced`, the tokens fed
-    to the decode steps are those (the same tokens for two runs to compare), and the
-    generated ids are still each step's own greedy choice."""
+    """Read `prompt` (in chunks: `Model.plan`), then up to `steps` decode steps, each
+    token chosen by `sampler` (greedy by default) and handed to `on_token` as it comes;
+    a token of `stop` ends the generation. With `forced`, the tokens fed to the decode
+    steps are those (the same tokens for two runs to compare), and the generated ids
+    are still each step's own choice. Compiling is done before the clock starts."""
     c = model.config
-    if not 1 <= len(prompt) <= MAX_PREFILL:
-        raise ModelError(f"a prompt of {len(prompt)} tokens: the prefill takes 1 to {MAX_PREFILL}")
+    if not prompt:
+        raise ModelError("the prompt has no token")
     if len(prompt) + steps > model.positions:
         raise ModelError(
             f"{len(prompt)} prompt tokens and {steps} steps need {len(prompt) + steps} positions; "
@@ -274,15 +577,38 @@ def generate(
     bad = [t for t in prompt if not 0 <= t < c.vocab]
     if bad:
         raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")
-    progress(f"prefill of {len(prompt)} tokens")
+    plan = model.plan(len(prompt))
+    if model.distributed != "ray" and model.engine != "reference":
+        for entry in model.used(len(prompt), steps):
+            if entry not in model.executables:
+                progress(f"compiling @{entry}")
+                model.compile(entry)
+    caches = model.new_caches()
+    rows: list[np.ndarray] = []
+    first = None
     t0 = time.perf_counter()
-    logits, caches, first = model.prefill(prompt)
-    prefill_ms = (time.perf_counter() - t0) * 1e3
-    rows = [logits[-1]]
-    tokens = [greedy(logits[-1])]
+    for pos, n in plan:
+        chunk = list(prompt[pos : pos + n])
+        progress(f"reading the prompt: tokens {pos + 1}-{pos + n} of {len(prompt)}")
+        if n > 1:
+            logits, caches, traffic = model.prefill(chunk, pos, caches)
+        else:
+            logits, caches, traffic = model.decode(chunk[0], pos, caches)
+        rows.append(logits)
+        first = traffic if first is None else first
+    prompt_ms = (time.perf_counter() - t0) * 1e3
+    prompt_logits = np.concatenate(rows)
+    out_rows = [prompt_logits[-1]]
+    tokens = [sampler(prompt_logits[-1])]
+    if on_token is not None:
+        on_token(tokens[-1])
     times: list[float] = []
     moved: StepBytes | None = None
+    stopped = False
     for s in range(steps):
+        if forced is None and tokens[-1] in stop:
+            stopped = True
+            break
         feed = tokens[-1] if forced is None else forced[s]
         progress(f"decode step {s + 1}/{steps}")
         t0 = time.perf_counter()
@@ -291,6 +617,21 @@ def generate(
         if s == 0:
             first = traffic
             moved = step_bytes(traffic) if model.lowered else None
-        rows.append(out[0])
-        tokens.append(greedy(out[0]))
-    return Generation(list(prompt), tokens, np.stack(rows), prefill_ms, times, moved, logits, first)
+        out_rows.append(out[0])
+        tokens.append(sampler(out[0]))
+        if on_token is not None:
+            on_token(tokens[-1])
+    if forced is None and tokens[-1] in stop:
+        stopped = True
+    return Generation(
+        list(prompt),
+        tokens,
+        np.stack(out_rows),
+        prompt_ms,
+        len(plan),
+        times,
+        moved,
+        prompt_logits,
+        first,
+        stopped,
+    )

@@ -1,8 +1,10 @@
 """
-A llama-architecture GGUF checkpoint as two MLIR functions in linalg on tensors:
+A llama-architecture GGUF checkpoint as two MLIR functions in linalg on tensors, built
+op by op with xDSL's builders:
 
 ```
-@prefill(tokens: m x i32, weights...)            -> (logits m x V, k cache, v cache per layer)
+@prefill(tokens: m x i32, pos: 1 x i32, weights..., k cache, v cache per layer)
+                                                 -> (logits m x V, k cache, v cache per layer)
 @decode(token: 1 x i32, pos: 1 x i32, weights..., k cache, v cache per layer)
                                                  -> (logits 1 x V, k cache, v cache per layer)
 ```
@@ -11,9 +13,12 @@ Every weight product is in the canonical Q8_0 form `q8-lower` rewrites: the weig
 `q8.dequantize` of the arguments `NAME__q8` (K x N int8) and `NAME__q8_scale`
 (K/32 x N f16), NAME the GGUF tensor, and the activation an `arith.extf` of a bf16
 value (the chip holds activations in bf16), multiplied by `linalg.matmul` into a zero
-f32 accumulator. Norm weights are f32 arguments named after their GGUF tensors. The
-prefill is one step over the m prompt tokens (every product an m-row GEMM); a decode
-step reads the KV cache, writes the token's keys and values at `pos`, and returns it.
+f32 accumulator. Norm weights are f32 arguments named after their GGUF tensors. Both
+functions are one step of the same graph: m tokens at positions `pos`, `pos + 1`, ...
+(every product an m-row GEMM), whose keys and values are written into the KV cache at
+`pos` before each row attends to the cache's positions up to its own. The prefill
+takes a chunk of up to 32 prompt tokens (`generation.py` reads a longer prompt chunk by
+chunk), the decode step one token.
 
 What each layer computes is llama.cpp's graph for `LLM_ARCH_LLAMA`:
 
@@ -33,20 +38,58 @@ What each layer computes is llama.cpp's graph for `LLM_ARCH_LLAMA`:
 
 Keys are cached transposed, `n_kv x head_dim x C` per layer, so the scores are a plain
 contraction; values as `n_kv x C x head_dim`; C is the cache's positions (a static
-size: positions past `pos` are masked out of the softmax).
+size: positions past a row's own are masked out of the softmax).
 """
 
 from __future__ import annotations
 
-import math
+import math as pymath
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+from xdsl.builder import Builder, ImplicitBuilder
+from xdsl.dialects import arith, func, math, shard, tensor
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    ArrayAttr,
+    BFloat16Type,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FlatSymbolRefAttr,
+    Float16Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    f32,
+    i8,
+    i16,
+    i32,
+    i64,
+)
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import (
+    FillOp,
+    GenericOp,
+    IndexOp,
+    MatmulOp,
+    TransposeOp,
+    YieldOp,
+)
+from xdsl.dialects.shard import ShardAxesArrayAttr
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.rewriter import InsertPoint
 
-from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
+from xdsl_spatial.dialects import linalg_mixed
+from xdsl_spatial.dialects.q8 import Q8_BLOCK, DequantizeOp, Q8Part, stored_name
+from xdsl_spatial.passes.tensor_parallel import even_bounds
 
 ARCHITECTURES = ("llama",)
 """The `general.architecture` values this module emits."""
@@ -71,7 +114,10 @@ its columns (N)."""
 
 LAYER_NORMS = ("attn_norm", "ffn_norm")
 
-LOWEST = "-3.40282347e+38"
+GRID = "chips"
+"""The 1-d grid of chips every product is split over (`shard.grid @chips`)."""
+
+LOWEST = -3.40282347e38
 """The lowest f32: a masked score, below every score a row has (position 0 is never
 masked), so the row's maximum is a real score."""
 
@@ -246,7 +292,7 @@ def read_config(reader: Any, path: str = "<gguf>") -> LlamaConfig:
 def _check_tensors(c: LlamaConfig, tensors: dict[str, tuple[int, ...]], path: str) -> None:
     """Every tensor the graph reads is in the file with its shape (GGUF order, ne0
     first: a product's weight is [K, N])."""
-    want = {"token_embd.weight": (c.d_model, c.vocab)}
+    want: dict[str, tuple[int, ...]] = {"token_embd.weight": (c.d_model, c.vocab)}
     want.update({name: (k, n) for name, k, n in c.products()})
     want.update({name: (n,) for name, n in c.vectors()})
     for name, shape in want.items():
@@ -272,43 +318,77 @@ def _check_tensors(c: LlamaConfig, tensors: dict[str, tuple[int, ...]], path: st
 
 
 # --------------------------------------------------------------------------------------
-# Text of one function
+# Building one function
 # --------------------------------------------------------------------------------------
 
-
-def _ty(shape: Sequence[int], elem: str) -> str:
-    return "tensor<" + "".join(f"{d}x" for d in shape) + elem + ">"
-
-
-def _map(n: int, results: Iterable[str]) -> str:
-    dims = ", ".join(f"d{i}" for i in range(n))
-    return f"affine_map<({dims}) -> ({', '.join(results)})>"
-
-
-def _d(*idx: int) -> list[str]:
-    return [f"d{i}" for i in idx]
+_ELEMENTS: dict[str, Attribute] = {
+    "f32": f32,
+    "f16": Float16Type(),
+    "bf16": BFloat16Type(),
+    "i8": i8,
+    "i32": i32,
+}
 
 
-def _f32(v: float) -> str:
-    return f"{float(np.float32(v)):.9e}"
+def _ty(shape: Sequence[int], elem: str) -> TensorType[Attribute]:
+    return TensorType(_ELEMENTS[elem], shape)
+
+
+def _map(n: int, results: Iterable[int | str]) -> AffineMapAttr:
+    """The map from `n` dimensions to `results`: a dimension's index, or "0"."""
+    exprs = [
+        AffineExpr.constant(int(r)) if isinstance(r, str) else AffineExpr.dimension(r)
+        for r in results
+    ]
+    return AffineMapAttr(AffineMap(n, 0, tuple(exprs)))
+
+
+def _f32(v: float) -> float:
+    """`v` as an f32 constant holds it: rounded to f32, then to the 10 digits that
+    name that f32 (the value the IR has always carried)."""
+    return float(f"{float(np.float32(v)):.9e}")
+
+
+def _reassociation(groups: Sequence[Sequence[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
+
+
+Body = Callable[[list[SSAValue]], SSAValue]
+"""A generic's body: given its block arguments (the inputs' elements, then the
+accumulator), builds its ops and returns the value it yields."""
 
 
 @dataclass
 class _In:
-    value: str
-    type: str
-    map: str
-    elem: str
+    value: SSAValue
+    map: AffineMapAttr
+
+
+def _index(dim: int) -> SSAValue:
+    return IndexOp(dim).result
+
+
+def _const_index(v: int) -> SSAValue:
+    return arith.ConstantOp(IntegerAttr(v, IndexType())).result
+
+
+def _const_f32(v: float) -> SSAValue:
+    return arith.ConstantOp(FloatAttr(v, f32)).result
 
 
 class _Func:
-    """The lines of one function, with fresh SSA names and one zero or empty tensor
-    per shape however often it is used."""
+    """The ops of one function, appended to its block, with fresh value names and one
+    constant, zero or empty tensor per shape however often it is used."""
 
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.used: set[str] = set()
-        self.shared: dict[tuple[str, ...], str] = {}
+    def __init__(self, params: Sequence[tuple[str, TensorType[Attribute]]]) -> None:
+        self.block = Block(arg_types=[t for _, t in params])
+        self.args: dict[str, SSAValue] = {}
+        for (name, _), arg in zip(params, self.block.args):
+            arg.name_hint = name
+            self.args[name] = arg
+        self.builder = Builder(InsertPoint.at_end(self.block))
+        self.used: set[str] = set(self.args)
+        self.shared: dict[tuple[Any, ...], SSAValue] = {}
 
     def fresh(self, hint: str) -> str:
         name, i = hint, 0
@@ -316,35 +396,34 @@ class _Func:
             i += 1
             name = f"{hint}.{i}"
         self.used.add(name)
-        return "%" + name
+        return name
 
-    def emit(self, line: str) -> None:
-        self.lines.append("    " + line)
-
-    def op(self, hint: str, text: str) -> str:
-        v = self.fresh(hint)
-        self.emit(f"{v} = {text}")
+    def op(self, hint: str, op: Operation) -> SSAValue:
+        """`op` appended, its result named after `hint`."""
+        self.builder.insert(op)
+        v = op.results[0]
+        v.name_hint = self.fresh(hint)
         return v
 
-    def const(self, value: str, ty: str) -> str:
-        key = ("const", value, ty)
+    def const(
+        self, key: Any, value: IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr
+    ) -> SSAValue:
+        if ("const", key) not in self.shared:
+            self.shared[("const", key)] = self.op("c", arith.ConstantOp(value))
+        return self.shared[("const", key)]
+
+    def empty(self, shape: Sequence[int], elem: str) -> SSAValue:
+        key = ("empty", tuple(shape), elem)
         if key not in self.shared:
-            self.shared[key] = self.op("c", f"arith.constant {value} : {ty}")
+            self.shared[key] = self.op("empty", tensor.EmptyOp([], _ty(shape, elem)))
         return self.shared[key]
 
-    def empty(self, shape: Sequence[int], elem: str) -> str:
-        key = ("empty", _ty(shape, elem))
+    def filled(self, shape: Sequence[int], value: float, hint: str = "zero") -> SSAValue:
+        key = ("fill", tuple(shape), value)
         if key not in self.shared:
-            self.shared[key] = self.op("empty", f"tensor.empty() : {key[1]}")
-        return self.shared[key]
-
-    def filled(self, shape: Sequence[int], value: str, hint: str = "zero") -> str:
-        ty = _ty(shape, "f32")
-        key = ("fill", ty, value)
-        if key not in self.shared:
-            c = self.const(value, "f32")
+            c = self.const(("f32", value), FloatAttr(value, f32))
             e = self.empty(shape, "f32")
-            self.shared[key] = self.op(hint, f"linalg.fill ins({c} : f32) outs({e} : {ty}) -> {ty}")
+            self.shared[key] = self.op(hint, FillOp((c,), (e,), (e.type,)))
         return self.shared[key]
 
     def generic(
@@ -353,36 +432,38 @@ class _Func:
         n_dims: int,
         reduce: Sequence[int],
         ins: Sequence[_In],
-        out: tuple[str, Sequence[int], str, Sequence[str]],
-        body: Callable[[Callable[[str], str], list[str]], str],
-    ) -> str:
-        """A one-result `linalg.generic`: `out` is (init value, shape, element type,
-        result map); `body(emit, args)` emits the body's ops (`emit(text)` returns
-        the value's name) and returns the value it yields."""
-        init, shape, elem, out_map = out
-        ty = _ty(shape, elem)
-        maps = [i.map for i in ins] + [_map(n_dims, out_map)]
-        iters = ", ".join('"reduction"' if d in reduce else '"parallel"' for d in range(n_dims))
-        head = f"linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}}"
-        ins_text = ""
-        if ins:
-            ins_text = f" ins({', '.join(i.value for i in ins)} : {', '.join(i.type for i in ins)})"
-        result = self.op(hint, f"{head}{ins_text} outs({init} : {ty}) {{")
-        args = [f"%a{i}" for i in range(len(ins))] + ["%acc"]
-        elems = [i.elem for i in ins] + [elem]
-        self.lines.append("    ^bb0(" + ", ".join(f"{a}: {e}" for a, e in zip(args, elems)) + "):")
-        count = [0]
-
-        def emit_body(text: str) -> str:
-            count[0] += 1
-            name = f"%b{count[0]}"
-            self.lines.append(f"      {name} = {text}")
-            return name
-
-        y = body(emit_body, args)
-        self.lines.append(f"      linalg.yield {y} : {elem}")
-        self.lines.append(f"    }} -> {ty}")
-        return result
+        out: tuple[SSAValue, Sequence[int]],
+        body: Body,
+    ) -> SSAValue:
+        """A one-result `linalg.generic`: `out` is (init value, result map's
+        dimensions); `body` builds its body's ops (named b1, b2, ... in order)."""
+        init, out_map = out
+        elems = [
+            cast(TensorType[Attribute], v.type).element_type
+            for v in (*(i.value for i in ins), init)
+        ]
+        block = Block(arg_types=elems)
+        for i, a in enumerate(block.args):
+            a.name_hint = f"a{i}" if i < len(ins) else "acc"
+        with ImplicitBuilder(block):
+            YieldOp(body(list(block.args)))
+        for i, op in enumerate(list(block.ops)[:-1]):
+            op.results[0].name_hint = f"b{i + 1}"
+        iterators = [
+            IteratorTypeAttr.reduction() if d in reduce else IteratorTypeAttr.parallel()
+            for d in range(n_dims)
+        ]
+        return self.op(
+            hint,
+            GenericOp(
+                [i.value for i in ins],
+                [init],
+                Region(block),
+                [i.map for i in ins] + [_map(n_dims, out_map)],
+                iterators,
+                [init.type],
+            ),
+        )
 
 
 # --------------------------------------------------------------------------------------
@@ -410,297 +491,276 @@ def cache_names(c: LlamaConfig) -> list[str]:
     return [f"blk.{i}.cache_{kv}" for i in range(c.n_layer) for kv in "kv"]
 
 
-def cache_types(c: LlamaConfig, positions: int) -> list[str]:
-    k = _ty((c.n_kv, c.head_dim, positions), "f32")
-    v = _ty((c.n_kv, positions, c.head_dim), "f32")
-    return [k, v] * c.n_layer
+def cache_shapes(c: LlamaConfig, positions: int) -> list[tuple[int, ...]]:
+    """The KV cache's shapes, f32: keys transposed, then values, per layer."""
+    return [(c.n_kv, c.head_dim, positions), (c.n_kv, positions, c.head_dim)] * c.n_layer
+
+
+def _masked(pos: SSAValue, row_dim: int, col_dim: int) -> SSAValue:
+    """Inside a generic body: whether key position (index col_dim) is at most the
+    row's (pos + index row_dim)."""
+    r = _index(row_dim)
+    j = _index(col_dim)
+    p = arith.IndexCastOp(pos, IndexType()).result
+    rp = arith.AddiOp(p, r).result
+    return arith.CmpiOp(j, rp, "ule").result
+
+
+def _mul_add(a: list[SSAValue]) -> SSAValue:
+    return arith.AddfOp(a[2], arith.MulfOp(a[0], a[1])).result
 
 
 class _Graph:
-    """Emits one step (prefill or decode) of the model into a `_Func`."""
+    """Builds one step (prefill or decode) of the model into a `_Func`."""
 
     def __init__(self, c: LlamaConfig, f: _Func, m: int, positions: int, chips: int = 1):
         self.c, self.f, self.m, self.positions = c, f, m, positions
         self.chips = chips
         """Over more than one chip, every product's weight carries a `shard` annotation."""
-        self.cos = self.sin = ""
+        self.cos: SSAValue | None = None
+        self.sin: SSAValue | None = None
         """The step's RoPE tables (`rope_tables`), made once for every layer."""
 
     # ---- pieces ---------------------------------------------------------------------
 
-    def embed(self, tokens: str) -> str:
+    def embed(self, tokens: SSAValue) -> SSAValue:
         """Column t of the dequantised embedding for each token t: a gather from its
         int8 values and f16 scales."""
         c, f, m = self.c, self.f, self.m
-        q = "%" + stored_name("token_embd.weight", Q8Part.VALUES)
-        s = "%" + stored_name("token_embd.weight", Q8Part.SCALES)
-        qt = _ty((c.d_model, c.vocab), "i8")
-        st = _ty((c.d_model // Q8_BLOCK, c.vocab), SCALE_TYPE)
+        q = f.args[stored_name("token_embd.weight", Q8Part.VALUES)]
+        s = f.args[stored_name("token_embd.weight", Q8Part.SCALES)]
 
-        def body(e: Callable[[str], str], a: list[str]) -> str:
-            t = e(f"arith.index_cast {a[0]} : i32 to index")
-            k = e("linalg.index 1 : index")
-            blk = e(f"arith.constant {Q8_BLOCK} : index")
-            kb = e(f"arith.divui {k}, {blk} : index")
-            v = e(f"tensor.extract {q}[{k}, {t}] : {qt}")
-            sc = e(f"tensor.extract {s}[{kb}, {t}] : {st}")
-            vf = e(f"arith.sitofp {v} : i8 to f32")
-            sf = e(f"arith.extf {sc} : {SCALE_TYPE} to f32")
-            return e(f"arith.mulf {vf}, {sf} : f32")
+        def body(a: list[SSAValue]) -> SSAValue:
+            t = arith.IndexCastOp(a[0], IndexType()).result
+            k = _index(1)
+            blk = _const_index(Q8_BLOCK)
+            kb = arith.DivUIOp(k, blk).result
+            v = tensor.ExtractOp(q, [k, t], i8).result
+            sc = tensor.ExtractOp(s, [kb, t], _ELEMENTS[SCALE_TYPE]).result
+            vf = arith.SIToFPOp(v, f32).result
+            sf = arith.ExtFOp(sc, f32).result
+            return arith.MulfOp(vf, sf).result
 
         return f.generic(
             "embd",
             2,
             (),
-            [_In(tokens, _ty((m,), "i32"), _map(2, _d(0)), "i32")],
-            (f.empty((m, c.d_model), "f32"), (m, c.d_model), "f32", _d(0, 1)),
+            [_In(tokens, _map(2, [0]))],
+            (f.empty((m, c.d_model), "f32"), [0, 1]),
             body,
         )
 
-    def rmsnorm(self, x: str, weight: str, hint: str) -> str:
+    def rmsnorm(self, x: SSAValue, weight: SSAValue, hint: str) -> SSAValue:
         """x / sqrt(mean(x^2) + eps) * w, rounded to bf16: a product's input."""
         c, f, m = self.c, self.f, self.m
         d = c.d_model
-        xt = _ty((m, d), "f32")
 
-        def squares(e: Callable[[str], str], a: list[str]) -> str:
-            sq = e(f"arith.mulf {a[0]}, {a[0]} : f32")
-            return e(f"arith.addf {a[1]}, {sq} : f32")
+        def squares(a: list[SSAValue]) -> SSAValue:
+            sq = arith.MulfOp(a[0], a[0]).result
+            return arith.AddfOp(a[1], sq).result
 
         ss = f.generic(
             f"{hint}.ss",
             2,
             (1,),
-            [_In(x, xt, _map(2, _d(0, 1)), "f32")],
-            (f.filled((m,), _f32(0.0)), (m,), "f32", _d(0)),
+            [_In(x, _map(2, [0, 1]))],
+            (f.filled((m,), _f32(0.0)), [0]),
             squares,
         )
 
-        def scale(e: Callable[[str], str], a: list[str]) -> str:
-            n = e(f"arith.constant {_f32(d)} : f32")
-            eps = e(f"arith.constant {_f32(c.eps)} : f32")
-            mean = e(f"arith.divf {a[1]}, {n} : f32")
-            r = e("math.rsqrt " + e(f"arith.addf {mean}, {eps} : f32") + " : f32")
-            y = e(f"arith.mulf {a[0]}, {r} : f32")
-            yw = e(f"arith.mulf {y}, {a[2]} : f32")
-            return e(f"arith.truncf {yw} : f32 to bf16")
+        def scale(a: list[SSAValue]) -> SSAValue:
+            n = _const_f32(_f32(d))
+            eps = _const_f32(_f32(c.eps))
+            mean = arith.DivfOp(a[1], n).result
+            r = math.RsqrtOp(arith.AddfOp(mean, eps).result).result
+            y = arith.MulfOp(a[0], r).result
+            yw = arith.MulfOp(y, a[2]).result
+            return arith.TruncFOp(yw, _ELEMENTS["bf16"]).result
 
         return f.generic(
             hint,
             2,
             (),
-            [
-                _In(x, xt, _map(2, _d(0, 1)), "f32"),
-                _In(ss, _ty((m,), "f32"), _map(2, _d(0)), "f32"),
-                _In(weight, _ty((d,), "f32"), _map(2, _d(1)), "f32"),
-            ],
-            (f.empty((m, d), "bf16"), (m, d), "bf16", _d(0, 1)),
+            [_In(x, _map(2, [0, 1])), _In(ss, _map(2, [0])), _In(weight, _map(2, [1]))],
+            (f.empty((m, d), "bf16"), [0, 1]),
             scale,
         )
 
-    def widen(self, x: str, k: int, hint: str) -> str:
-        return self.f.op(
-            hint, f"arith.extf {x} : {_ty((self.m, k), 'bf16')} to {_ty((self.m, k), 'f32')}"
-        )
+    def widen(self, x: SSAValue, k: int, hint: str) -> SSAValue:
+        return self.f.op(hint, arith.ExtFOp(x, _ty((self.m, k), "f32")))
 
-    def product(self, xf: str, weight: str, k: int, n: int, hint: str) -> str:
+    def product(self, xf: SSAValue, weight: str, k: int, n: int, hint: str) -> SSAValue:
         """`xf . W` for the Q8_0 weight `weight` (K x N): the canonical form."""
         f, m = self.f, self.m
-        q, s = "%" + stored_name(weight, Q8Part.VALUES), "%" + stored_name(weight, Q8Part.SCALES)
-        wt, st = _ty((k, n), "i8"), _ty((k // Q8_BLOCK, n), SCALE_TYPE)
+        q = f.args[stored_name(weight, Q8Part.VALUES)]
+        s = f.args[stored_name(weight, Q8Part.SCALES)]
         if self.chips > 1:
             q, s = self.sharded(q, s, weight, k, n, hint)
-        w = f.op(f"{hint}.w", f"q8.dequantize {q}, {s} : {wt}, {st} -> {_ty((k, n), 'f32')}")
+        w = f.op(f"{hint}.w", DequantizeOp(q, s))
         acc = f.filled((m, n), _f32(0.0))
-        yt = _ty((m, n), "f32")
-        return f.op(
-            hint,
-            f"linalg.matmul ins({xf}, {w} : {_ty((m, k), 'f32')}, {_ty((k, n), 'f32')}) "
-            f"outs({acc} : {yt}) -> {yt}",
-        )
+        return f.op(hint, MatmulOp((xf, w), (acc,)))
 
-    def sharded(self, q: str, s: str, weight: str, k: int, n: int, hint: str) -> tuple[str, str]:
+    def sharded(
+        self, q: SSAValue, s: SSAValue, weight: str, k: int, n: int, hint: str
+    ) -> tuple[SSAValue, SSAValue]:
         """The weight's values and scales annotated with their split over the chips
         (`split_of`): whole column tiles, or whole Q8_0 blocks of K, dealt evenly, the
         larger shares last (`sharded_dims_offsets`, so that a size the chips do not
         divide splits as well)."""
-        from xdsl_spatial.passes.tensor_parallel import even_bounds
-
         f, chips = self.f, self.chips
         on_rows = self.c.split_of(weight) == "k"
         bounds = even_bounds(k if on_rows else n, Q8_BLOCK, chips)
-        axes = "[[0]]" if on_rows else "[[], [0]]"
+        axes = [[0]] if on_rows else [[], [0]]
         scale_bounds = [b // Q8_BLOCK for b in bounds] if on_rows else list(bounds)
+        split_axes = ShardAxesArrayAttr(ArrayAttr([DenseArrayBase.from_list(i16, a) for a in axes]))
         out = []
-        for v, shape, elem, b, part in (
-            (q, (k, n), "i8", list(bounds), "q"),
-            (s, (k // Q8_BLOCK, n), SCALE_TYPE, scale_bounds, "s"),
-        ):
-            sh = f.op(
-                f"{hint}.{part}_sharding",
-                f"shard.sharding @chips split_axes = {axes} sharded_dims_offsets = {b} : "
-                "!shard.sharding",
+        for v, b, part in ((q, list(bounds), "q"), (s, scale_bounds, "s")):
+            sharding = shard.ShardingOp(
+                operands=[[], []],
+                result_types=[shard.ShardingType()],
+                properties={
+                    "grid": FlatSymbolRefAttr(GRID),  # pyright: ignore[reportCallIssue]
+                    "split_axes": split_axes,
+                    "static_sharded_dims_offsets": DenseArrayBase.from_list(i64, b),
+                },
             )
-            out.append(
-                f.op(f"{hint}.{part}_sharded", f"shard.shard {v} to {sh} : {_ty(shape, elem)}")
-            )
+            sh = f.op(f"{hint}.{part}_sharding", sharding)
+            out.append(f.op(f"{hint}.{part}_sharded", shard.ShardOp(v, sh, None)))
         return out[0], out[1]
 
-    def rope_tables(self, pos: str) -> tuple[str, str]:
+    def rope_tables(self, pos: SSAValue) -> tuple[SSAValue, SSAValue]:
         """cos and sin of each row's angles, m x head_dim/2: row r is position pos + r."""
         c, f, m = self.c, self.f, self.m
         half = c.head_dim // 2
-        freqs = ", ".join(_f32(v) for v in c.inv_freq())
-        table = f.const(f"dense<[{freqs}]>", _ty((half,), "f32"))
+        freqs = [_f32(v) for v in c.inv_freq()]
+        table = f.const(
+            ("freqs", tuple(freqs)),
+            DenseIntOrFPElementsAttr.from_list(TensorType(f32, (half,)), freqs),
+        )
 
-        def theta(e: Callable[[str], str], a: list[str]) -> str:
-            r = e("linalg.index 0 : index")
-            ri = e(f"arith.index_cast {r} : index to i32")
-            p = e(f"arith.addi {a[0]}, {ri} : i32")
-            pf = e(f"arith.sitofp {p} : i32 to f32")
-            return e(f"arith.mulf {pf}, {a[1]} : f32")
+        def theta(a: list[SSAValue]) -> SSAValue:
+            r = _index(0)
+            ri = arith.IndexCastOp(r, i32).result
+            p = arith.AddiOp(a[0], ri).result
+            pf = arith.SIToFPOp(p, f32).result
+            return arith.MulfOp(pf, a[1]).result
 
         t = f.generic(
             "rope.theta",
             2,
             (),
-            [
-                _In(pos, _ty((1,), "i32"), _map(2, ["0"]), "i32"),
-                _In(table, _ty((half,), "f32"), _map(2, _d(1)), "f32"),
-            ],
-            (f.empty((m, half), "f32"), (m, half), "f32", _d(0, 1)),
+            [_In(pos, _map(2, ["0"])), _In(table, _map(2, [1]))],
+            (f.empty((m, half), "f32"), [0, 1]),
             theta,
         )
-        tt = _ty((m, half), "f32")
-        return f.op("rope.cos", f"math.cos {t} : {tt}"), f.op("rope.sin", f"math.sin {t} : {tt}")
+        return f.op("rope.cos", math.CosOp(t)), f.op("rope.sin", math.SinOp(t))
 
     def rope(
-        self, x: str, heads: tuple[int, ...], out_perm: Sequence[int], scale: float, hint: str
-    ) -> tuple[str, tuple[int, ...]]:
+        self, x: SSAValue, heads: tuple[int, ...], out_perm: Sequence[int], scale: float, hint: str
+    ) -> SSAValue:
         """Rotate each head's pairs of `x` (m x heads*head_dim, the heads split as
         `heads`), scaled by `scale`, written in the axis order `out_perm` of
-        (row, *heads, pair, half). Returns the value and its shape."""
+        (row, *heads, pair, half)."""
         c, f, m = self.c, self.f, self.m
+        assert self.cos is not None and self.sin is not None
         half = c.head_dim // 2
         src = (m, *heads, half, 2)
         ex = f.op(
             f"{hint}.pairs",
-            f"tensor.expand_shape {x} [[0], [{', '.join(str(i + 1) for i in range(len(heads) + 2))}]] "
-            f"output_shape [{', '.join(map(str, src))}] : {_ty((m, c.head_dim * math.prod(heads)), 'f32')} "
-            f"into {_ty(src, 'f32')}",
+            tensor.ExpandShapeOp(
+                x,
+                [],
+                _reassociation([[0], list(range(1, len(heads) + 3))]),
+                list(src),
+                _ty(src, "f32"),
+            ),
         )
         n = len(src)
-        lead = _d(*range(n - 1))
+        lead = list(range(n - 1))
         out_shape = tuple(src[i] for i in out_perm)
         ins = [
-            _In(ex, _ty(src, "f32"), _map(n, [*lead, "0"]), "f32"),
-            _In(ex, _ty(src, "f32"), _map(n, [*lead, "1"]), "f32"),
-            _In(self.cos, _ty((m, half), "f32"), _map(n, _d(0, n - 2)), "f32"),
-            _In(self.sin, _ty((m, half), "f32"), _map(n, _d(0, n - 2)), "f32"),
+            _In(ex, _map(n, [*lead, "0"])),
+            _In(ex, _map(n, [*lead, "1"])),
+            _In(self.cos, _map(n, [0, n - 2])),
+            _In(self.sin, _map(n, [0, n - 2])),
         ]
 
-        def body(e: Callable[[str], str], a: list[str]) -> str:
+        def body(a: list[SSAValue]) -> SSAValue:
             x0, x1, co, si = a[:4]
-            first = e(
-                f"arith.subf {e(f'arith.mulf {x0}, {co} : f32')}, {e(f'arith.mulf {x1}, {si} : f32')} : f32"
-            )
-            second = e(
-                f"arith.addf {e(f'arith.mulf {x0}, {si} : f32')}, {e(f'arith.mulf {x1}, {co} : f32')} : f32"
-            )
-            j = e(f"linalg.index {n - 1} : index")
-            zero = e("arith.constant 0 : index")
-            is_first = e(f"arith.cmpi eq, {j}, {zero} : index")
-            y = e(f"arith.select {is_first}, {first}, {second} : f32")
+            first = arith.SubfOp(arith.MulfOp(x0, co), arith.MulfOp(x1, si)).result
+            second = arith.AddfOp(arith.MulfOp(x0, si), arith.MulfOp(x1, co)).result
+            j = _index(n - 1)
+            zero = _const_index(0)
+            is_first = arith.CmpiOp(j, zero, "eq").result
+            y = arith.SelectOp(is_first, first, second).result
             if scale == 1.0:
                 return y
-            return e(f"arith.mulf {y}, {e(f'arith.constant {_f32(scale)} : f32')} : f32")
+            return arith.MulfOp(y, _const_f32(_f32(scale))).result
 
-        y = f.generic(
-            hint,
-            n,
-            (),
-            ins,
-            (f.empty(out_shape, "f32"), out_shape, "f32", _d(*out_perm)),
-            body,
-        )
-        return y, out_shape
+        return f.generic(hint, n, (), ins, (f.empty(out_shape, "f32"), list(out_perm)), body)
 
-    def masked(self, e: Callable[[str], str], pos: str, row_dim: int, col_dim: int) -> str:
-        """Whether key position (index col_dim) is at most the row's (pos + index row_dim)."""
-        r = e(f"linalg.index {row_dim} : index")
-        j = e(f"linalg.index {col_dim} : index")
-        p = e(f"arith.index_cast {pos} : i32 to index")
-        rp = e(f"arith.addi {p}, {r} : index")
-        return e(f"arith.cmpi ule, {j}, {rp} : index")
-
-    def attention(self, q: str, keys: str, values: str, pos: str, n_keys: int, i: int) -> str:
+    def attention(
+        self, q: SSAValue, keys: SSAValue, values: SSAValue, pos: SSAValue, n_keys: int, i: int
+    ) -> SSAValue:
         """softmax(q k^T, causal) v for every head; q is n_kv x group x m x head_dim
         (already scaled), keys n_kv x head_dim x n_keys, values n_kv x n_keys x
         head_dim. Returns the m x n_head*head_dim bf16 input of attn_output."""
         c, f, m = self.c, self.f, self.m
         kv, g, hd = c.n_kv, c.group, c.head_dim
-        qt = _ty((kv, g, m, hd), "f32")
         st_shape = (kv, g, m, n_keys)
-        st = _ty(st_shape, "f32")
         rows = (kv, g, m)
-        pos_in = _In(pos, _ty((1,), "i32"), _map(4, ["0"]), "i32")
-
-        def mul_add(e: Callable[[str], str], a: list[str]) -> str:
-            return e(f"arith.addf {a[2]}, {e(f'arith.mulf {a[0]}, {a[1]} : f32')} : f32")
+        pos_in = _In(pos, _map(4, ["0"]))
 
         # (b, g, r, j, d): scores[b, g, r, j] = sum_d q[b, g, r, d] * k[b, d, j]
         scores = f.generic(
             f"blk.{i}.scores",
             5,
             (4,),
-            [
-                _In(q, qt, _map(5, _d(0, 1, 2, 4)), "f32"),
-                _In(keys, _ty((kv, hd, n_keys), "f32"), _map(5, _d(0, 4, 3)), "f32"),
-            ],
-            (f.filled(st_shape, _f32(0.0)), st_shape, "f32", _d(0, 1, 2, 3)),
-            mul_add,
+            [_In(q, _map(5, [0, 1, 2, 4])), _In(keys, _map(5, [0, 4, 3]))],
+            (f.filled(st_shape, _f32(0.0)), [0, 1, 2, 3]),
+            _mul_add,
         )
-        s_in = _In(scores, st, _map(4, _d(0, 1, 2, 3)), "f32")
+        s_in = _In(scores, _map(4, [0, 1, 2, 3]))
 
-        def row_max(e: Callable[[str], str], a: list[str]) -> str:
-            ok = self.masked(e, a[1], 2, 3)
-            low = e(f"arith.constant {LOWEST} : f32")
-            v = e(f"arith.select {ok}, {a[0]}, {low} : f32")
-            return e(f"arith.maximumf {a[2]}, {v} : f32")
+        def row_max(a: list[SSAValue]) -> SSAValue:
+            ok = _masked(a[1], 2, 3)
+            low = _const_f32(LOWEST)
+            v = arith.SelectOp(ok, a[0], low).result
+            return arith.MaximumfOp(a[2], v).result
 
         mx = f.generic(
             f"blk.{i}.max",
             4,
             (3,),
             [s_in, pos_in],
-            (f.filled(rows, LOWEST, "lowest"), rows, "f32", _d(0, 1, 2)),
+            (f.filled(rows, LOWEST, "lowest"), [0, 1, 2]),
             row_max,
         )
 
-        def exps(e: Callable[[str], str], a: list[str]) -> str:
-            ok = self.masked(e, a[2], 2, 3)
-            ex = e("math.exp " + e(f"arith.subf {a[0]}, {a[1]} : f32") + " : f32")
-            zero = e(f"arith.constant {_f32(0.0)} : f32")
-            return e(f"arith.select {ok}, {ex}, {zero} : f32")
+        def exps(a: list[SSAValue]) -> SSAValue:
+            ok = _masked(a[2], 2, 3)
+            ex = math.ExpOp(arith.SubfOp(a[0], a[1]).result).result
+            zero = _const_f32(_f32(0.0))
+            return arith.SelectOp(ok, ex, zero).result
 
         p = f.generic(
             f"blk.{i}.exp",
             4,
             (),
-            [s_in, _In(mx, _ty(rows, "f32"), _map(4, _d(0, 1, 2)), "f32"), pos_in],
-            (f.empty(st_shape, "f32"), st_shape, "f32", _d(0, 1, 2, 3)),
+            [s_in, _In(mx, _map(4, [0, 1, 2])), pos_in],
+            (f.empty(st_shape, "f32"), [0, 1, 2, 3]),
             exps,
         )
 
-        def add(e: Callable[[str], str], a: list[str]) -> str:
-            return e(f"arith.addf {a[1]}, {a[0]} : f32")
+        def add(a: list[SSAValue]) -> SSAValue:
+            return arith.AddfOp(a[1], a[0]).result
 
         total = f.generic(
             f"blk.{i}.sum",
             4,
             (3,),
-            [_In(p, st, _map(4, _d(0, 1, 2, 3)), "f32")],
-            (f.filled(rows, _f32(0.0)), rows, "f32", _d(0, 1, 2)),
+            [_In(p, _map(4, [0, 1, 2, 3]))],
+            (f.filled(rows, _f32(0.0)), [0, 1, 2]),
             add,
         )
         # (b, g, r, d, j): o[b, g, r, d] = sum_j p[b, g, r, j] * v[b, j, d]
@@ -709,178 +769,186 @@ class _Graph:
             f"blk.{i}.pv",
             5,
             (4,),
-            [
-                _In(p, st, _map(5, _d(0, 1, 2, 4)), "f32"),
-                _In(values, _ty((kv, n_keys, hd), "f32"), _map(5, _d(0, 4, 3)), "f32"),
-            ],
-            (f.filled(o_shape, _f32(0.0)), o_shape, "f32", _d(0, 1, 2, 3)),
-            mul_add,
+            [_In(p, _map(5, [0, 1, 2, 4])), _In(values, _map(5, [0, 4, 3]))],
+            (f.filled(o_shape, _f32(0.0)), [0, 1, 2, 3]),
+            _mul_add,
         )
 
         # (r, b, g, d): the heads side by side in a row, normalised, rounded to bf16
-        def normalise(e: Callable[[str], str], a: list[str]) -> str:
-            return e(f"arith.truncf {e(f'arith.divf {a[0]}, {a[1]} : f32')} : f32 to bf16")
+        def normalise(a: list[SSAValue]) -> SSAValue:
+            return arith.TruncFOp(arith.DivfOp(a[0], a[1]), _ELEMENTS["bf16"]).result
 
         merged_shape = (m, kv, g, hd)
         merged = f.generic(
             f"blk.{i}.heads",
             4,
             (),
-            [
-                _In(o, _ty(o_shape, "f32"), _map(4, _d(1, 2, 0, 3)), "f32"),
-                _In(total, _ty(rows, "f32"), _map(4, _d(1, 2, 0)), "f32"),
-            ],
-            (f.empty(merged_shape, "bf16"), merged_shape, "bf16", _d(0, 1, 2, 3)),
+            [_In(o, _map(4, [1, 2, 0, 3])), _In(total, _map(4, [1, 2, 0]))],
+            (f.empty(merged_shape, "bf16"), [0, 1, 2, 3]),
             normalise,
         )
-        return f.op(
-            f"blk.{i}.attn_out",
-            f"tensor.collapse_shape {merged} [[0], [1, 2, 3]] : {_ty(merged_shape, 'bf16')} "
-            f"into {_ty((m, c.q_dim), 'bf16')}",
-        )
+        return f.op(f"blk.{i}.attn_out", _collapse(merged, [[0], [1, 2, 3]], (m, c.q_dim), "bf16"))
 
-    def ffn(self, x: str, i: int) -> str:
+    def ffn(self, x: SSAValue, i: int) -> SSAValue:
         c, f, m = self.c, self.f, self.m
-        xn = self.rmsnorm(x, f"%blk.{i}.ffn_norm.weight", f"blk.{i}.ffn_in")
+        xn = self.rmsnorm(x, f.args[f"blk.{i}.ffn_norm.weight"], f"blk.{i}.ffn_in")
         xf = self.widen(xn, c.d_model, f"blk.{i}.ffn_in.f32")
         gate = self.product(xf, f"blk.{i}.ffn_gate.weight", c.d_model, c.d_ff, f"blk.{i}.gate")
         up = self.product(xf, f"blk.{i}.ffn_up.weight", c.d_model, c.d_ff, f"blk.{i}.up")
-        ht = _ty((m, c.d_ff), "f32")
 
-        def silu_mul(e: Callable[[str], str], a: list[str]) -> str:
-            one = e(f"arith.constant {_f32(1.0)} : f32")
-            ex = e("math.exp " + e(f"arith.negf {a[0]} : f32") + " : f32")
-            s = e(f"arith.divf {a[0]}, {e(f'arith.addf {one}, {ex} : f32')} : f32")
-            return e(f"arith.truncf {e(f'arith.mulf {s}, {a[1]} : f32')} : f32 to bf16")
+        def silu_mul(a: list[SSAValue]) -> SSAValue:
+            one = _const_f32(_f32(1.0))
+            ex = math.ExpOp(arith.NegfOp(a[0]).result).result
+            s = arith.DivfOp(a[0], arith.AddfOp(one, ex)).result
+            return arith.TruncFOp(arith.MulfOp(s, a[1]), _ELEMENTS["bf16"]).result
 
         h = f.generic(
             f"blk.{i}.ffn_mid",
             2,
             (),
-            [_In(gate, ht, _map(2, _d(0, 1)), "f32"), _In(up, ht, _map(2, _d(0, 1)), "f32")],
-            (f.empty((m, c.d_ff), "bf16"), (m, c.d_ff), "bf16", _d(0, 1)),
+            [_In(gate, _map(2, [0, 1])), _In(up, _map(2, [0, 1]))],
+            (f.empty((m, c.d_ff), "bf16"), [0, 1]),
             silu_mul,
         )
         hf = self.widen(h, c.d_ff, f"blk.{i}.ffn_mid.f32")
         down = self.product(hf, f"blk.{i}.ffn_down.weight", c.d_ff, c.d_model, f"blk.{i}.down")
         return self.add(x, down, f"blk.{i}.out")
 
-    def add(self, a: str, b: str, hint: str) -> str:
-        return self.f.op(hint, f"arith.addf {a}, {b} : {_ty((self.m, self.c.d_model), 'f32')}")
+    def add(self, a: SSAValue, b: SSAValue, hint: str) -> SSAValue:
+        return self.f.op(hint, arith.AddfOp(a, b))
 
-    def insert(self, value: str, cache: str, shape: tuple[int, ...], at: int, offset: str) -> str:
+    def insert(
+        self, value: SSAValue, cache: SSAValue, shape: tuple[int, ...], at: int, offset: SSAValue
+    ) -> SSAValue:
         """`value` written into `cache` (whose `at` axis holds positions) from `offset`."""
-        full = list(shape)
-        full[at] = self.positions
-        offsets = ["0"] * len(shape)
-        offsets[at] = offset
+        offsets = [0] * len(shape)
+        offsets[at] = DYNAMIC_INDEX
         return self.f.op(
             "cache",
-            f"tensor.insert_slice {value} into {cache}[{', '.join(offsets)}] "
-            f"[{', '.join(map(str, shape))}] [{', '.join('1' for _ in shape)}] : "
-            f"{_ty(shape, 'f32')} into {_ty(full, 'f32')}",
+            tensor.InsertSliceOp.get(
+                value, cache, list(shape), static_offsets=offsets, offsets=[offset]
+            ),
         )
 
     # ---- a whole step ---------------------------------------------------------------
 
-    def step(self, tokens: str, pos: str, caches: list[str] | None) -> tuple[str, list[str]]:
-        """The logits and the caches after this step. `caches` are the decode step's
-        cache arguments (None: a prefill, which attends to its own keys and values
-        and starts the caches)."""
+    def step(
+        self, tokens: SSAValue, pos: SSAValue, caches: list[SSAValue]
+    ) -> tuple[SSAValue, list[SSAValue]]:
+        """The logits and the caches after this step of m tokens at positions pos...:
+        each layer writes their keys and values into its caches at pos, then attends
+        to the cache's positions up to each row's own."""
         c, f, m = self.c, self.f, self.m
         kv, g, hd = c.n_kv, c.group, c.head_dim
         self.cos, self.sin = self.rope_tables(pos)
-        p0 = f.op("p0", f"tensor.extract {pos}[{f.const('0', 'index')}] : {_ty((1,), 'i32')}")
-        offset = f.op("offset", f"arith.index_cast {p0} : i32 to index")
+        zero = f.const(("index", 0), IntegerAttr(0, IndexType()))
+        p0 = f.op("p0", tensor.ExtractOp(pos, [zero], i32))
+        offset = f.op("offset", arith.IndexCastOp(p0, IndexType()))
         x = self.embed(tokens)
         new_caches = []
         for i in range(c.n_layer):
-            xn = self.rmsnorm(x, f"%blk.{i}.attn_norm.weight", f"blk.{i}.attn_in")
+            xn = self.rmsnorm(x, f.args[f"blk.{i}.attn_norm.weight"], f"blk.{i}.attn_in")
             xf = self.widen(xn, c.d_model, f"blk.{i}.attn_in.f32")
             q = self.product(xf, f"blk.{i}.attn_q.weight", c.d_model, c.q_dim, f"blk.{i}.q")
             k = self.product(xf, f"blk.{i}.attn_k.weight", c.d_model, c.kv_dim, f"blk.{i}.k")
             v = self.product(xf, f"blk.{i}.attn_v.weight", c.d_model, c.kv_dim, f"blk.{i}.v")
             # q: (r, b, g, i, two) -> (b, g, r, i, two), scaled for the scores
-            qr, qs = self.rope(q, (kv, g), (1, 2, 0, 3, 4), 1.0 / math.sqrt(hd), f"blk.{i}.q_rope")
-            qh = f.op(
-                f"blk.{i}.q_heads",
-                f"tensor.collapse_shape {qr} [[0], [1], [2], [3, 4]] : {_ty(qs, 'f32')} "
-                f"into {_ty((kv, g, m, hd), 'f32')}",
-            )
+            qr = self.rope(q, (kv, g), (1, 2, 0, 3, 4), 1.0 / pymath.sqrt(hd), f"blk.{i}.q_rope")
+            qh = f.op(f"blk.{i}.q_heads", _collapse(qr, [[0], [1], [2], [3, 4]], (kv, g, m, hd)))
             # k: (r, b, i, two) -> (b, i, two, r): the keys transposed, as cached
-            kr, ks = self.rope(k, (kv,), (1, 2, 3, 0), 1.0, f"blk.{i}.k_rope")
-            kt = f.op(
-                f"blk.{i}.k_t",
-                f"tensor.collapse_shape {kr} [[0], [1, 2], [3]] : {_ty(ks, 'f32')} "
-                f"into {_ty((kv, hd, m), 'f32')}",
-            )
+            kr = self.rope(k, (kv,), (1, 2, 3, 0), 1.0, f"blk.{i}.k_rope")
+            kt = f.op(f"blk.{i}.k_t", _collapse(kr, [[0], [1, 2], [3]], (kv, hd, m)))
             vh = f.op(
                 f"blk.{i}.v_rows",
-                f"tensor.expand_shape {v} [[0], [1, 2]] output_shape [{m}, {kv}, {hd}] : "
-                f"{_ty((m, c.kv_dim), 'f32')} into {_ty((m, kv, hd), 'f32')}",
+                tensor.ExpandShapeOp(
+                    v, [], _reassociation([[0], [1, 2]]), [m, kv, hd], _ty((m, kv, hd), "f32")
+                ),
             )
             vt = f.op(
                 f"blk.{i}.v_heads",
-                f"linalg.transpose ins({vh} : {_ty((m, kv, hd), 'f32')}) "
-                f"outs({f.empty((kv, m, hd), 'f32')} : {_ty((kv, m, hd), 'f32')}) permutation = [1, 0, 2]",
+                TransposeOp(
+                    vh, f.empty((kv, m, hd), "f32"), DenseArrayBase.from_list(i64, [1, 0, 2])
+                ),
             )
-            if caches is None:
-                k_cache = f.filled((kv, hd, self.positions), _f32(0.0))
-                v_cache = f.filled((kv, self.positions, hd), _f32(0.0))
-            else:
-                k_cache, v_cache = caches[2 * i], caches[2 * i + 1]
+            k_cache, v_cache = caches[2 * i], caches[2 * i + 1]
             k_new = self.insert(kt, k_cache, (kv, hd, m), 2, offset)
             v_new = self.insert(vt, v_cache, (kv, m, hd), 1, offset)
             new_caches += [k_new, v_new]
-            if caches is None:
-                att = self.attention(qh, kt, vt, pos, m, i)
-            else:
-                att = self.attention(qh, k_new, v_new, pos, self.positions, i)
+            att = self.attention(qh, k_new, v_new, pos, self.positions, i)
             af = self.widen(att, c.q_dim, f"blk.{i}.attn_out.f32")
             o = self.product(af, f"blk.{i}.attn_output.weight", c.q_dim, c.d_model, f"blk.{i}.o")
             x = self.ffn(self.add(x, o, f"blk.{i}.mid"), i)
-        xn = self.rmsnorm(x, "%output_norm.weight", "head_in")
+        xn = self.rmsnorm(x, f.args["output_norm.weight"], "head_in")
         xf = self.widen(xn, c.d_model, "head_in.f32")
         logits = self.product(xf, c.lm_head, c.d_model, c.vocab, "logits")
         return logits, new_caches
 
 
-def _function(
-    c: LlamaConfig, name: str, m: int, positions: int, decode: bool, chips: int = 1
-) -> str:
-    f = _Func()
-    params = [("tokens", _ty((m,), "i32"))]
-    if decode:
-        params.append(("pos", _ty((1,), "i32")))
+def _collapse(
+    x: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int], elem: str = "f32"
+) -> Operation:
+    return tensor.CollapseShapeOp(
+        operands=[x],
+        result_types=[_ty(shape, elem)],
+        properties={"reassociation": _reassociation(groups)},
+    )
+
+
+def signature(
+    c: LlamaConfig, m: int, positions: int
+) -> tuple[list[tuple[str, TensorType[Attribute]]], list[TensorType[Attribute]]]:
+    """A step's arguments (name, type) and result types: the tokens (m of them), the
+    position of the first, the weights (`weight_args`) and the caches; the logits and
+    the caches."""
+    cache_types = [_ty(s, "f32") for s in cache_shapes(c, positions)]
+    params = [("tokens", _ty((m,), "i32")), ("pos", _ty((1,), "i32"))]
     params += [(name, _ty(shape, elem)) for name, shape, elem in weight_args(c)]
-    caches = None
-    if decode:
-        params += list(zip(cache_names(c), cache_types(c, positions)))
-        caches = ["%" + n for n in cache_names(c)]
-    for p, _ in params:
-        f.used.add(p)
+    params += list(zip(cache_names(c), cache_types))
+    return params, [_ty((m, c.vocab), "f32"), *cache_types]
+
+
+def check_signatures(c: LlamaConfig, module: ModuleOp, prefill: int, positions: int) -> None:
+    """That `module` has `@prefill` and `@decode` with the built model's arguments
+    (names and types) and results, for a prefill of `prefill` tokens and a cache of
+    `positions` (a `ModelError` naming the first difference)."""
+    funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)}
+    for name, m in (("prefill", prefill), ("decode", 1)):
+        f = funcs.get(name)
+        if f is None:
+            raise ModelError(f"the module has no function @{name}")
+        params, results = signature(c, m, positions)
+        args = f.body.block.args
+        if len(args) != len(params):
+            raise ModelError(
+                f"@{name} takes {len(args)} arguments; the model's takes {len(params)}"
+            )
+        for i, (arg, (want, t)) in enumerate(zip(args, params, strict=True)):
+            if arg.name_hint != want or arg.type != t:
+                raise ModelError(
+                    f"@{name}'s argument #{i} is %{arg.name_hint}: {arg.type}; the model's is "
+                    f"%{want}: {t} (a prefill of {prefill} tokens, a cache of {positions} positions)"
+                )
+        got = list(f.function_type.outputs.data)
+        if got != results:
+            raise ModelError(
+                f"@{name} returns ({', '.join(map(str, got))}); the model's returns "
+                f"({', '.join(map(str, results))})"
+            )
+
+
+def _function(c: LlamaConfig, name: str, m: int, positions: int, chips: int = 1) -> func.FuncOp:
+    """A step of `m` tokens: `@prefill` (a chunk of the prompt) or `@decode` (m = 1)."""
+    params, results = signature(c, m, positions)
+    f = _Func(params)
     graph = _Graph(c, f, m, positions, chips)
-    pos = "%pos" if decode else f.const("dense<0>", _ty((1,), "i32"))
-    logits, new_caches = graph.step("%tokens", pos, caches)
-    results = [_ty((m, c.vocab), "f32"), *cache_types(c, positions)]
-    sig = ", ".join(f"%{p}: {t}" for p, t in params)
-    head = f"  func.func @{name}({sig}) -> ({', '.join(results)}) {{"
-    ret = f"    func.return {', '.join([logits, *new_caches])} : {', '.join(results)}"
-    return "\n".join([head, *f.lines, ret, "  }"]) + "\n"
+    caches = [f.args[n] for n in cache_names(c)]
+    logits, new_caches = graph.step(f.args["tokens"], f.args["pos"], caches)
+    f.builder.insert(func.ReturnOp(logits, *new_caches))
+    return func.FuncOp(name, ([t for _, t in params], results), Region(f.block))
 
 
-def emit_model(
-    c: LlamaConfig,
-    prefill: int,
-    positions: int,
-    source: str = "",
-    functions: Sequence[str] = ("prefill", "decode"),
-    chips: int = 1,
-) -> str:
-    """The module text: `@prefill` over `prefill` tokens and `@decode` of one token,
-    with a KV cache of `positions` positions (or only those of `functions`). Over
-    `chips` chips (more than one), every product's weight is annotated with its split
-    over the 1-d grid `@chips` (`ROW_SPLIT`), for `q8-lower` to lower per chip."""
+def check_step(c: LlamaConfig, prefill: int, positions: int) -> None:
+    """A prefill of `prefill` tokens and a cache of `positions` the model can take."""
     if not 1 <= prefill <= MAX_PREFILL:
         raise ModelError(f"a prefill takes 1 to {MAX_PREFILL} tokens, got {prefill}")
     if prefill > positions:
@@ -891,28 +959,51 @@ def emit_model(
         raise ModelError(
             f"a cache of {positions} positions exceeds the model's context length {c.context_length}"
         )
+
+
+def describe(c: LlamaConfig, prefill: int, positions: int, source: str = "", chips: int = 1) -> str:
+    """One line saying what `build_model` builds (`--emit-model` prints it first, as a
+    comment)."""
+    return (
+        f"{c.n_layer} layers, d_model {c.d_model}, {c.n_head} heads ({c.n_kv} KV heads of "
+        f"{c.head_dim}), FFN {c.d_ff}, vocabulary {c.vocab}; prefill of {prefill} tokens, "
+        f"cache of {positions} positions{'; from ' + source if source else ''}"
+        f"{f'; over {chips} chips' if chips > 1 else ''}"
+    )
+
+
+def build_model(
+    c: LlamaConfig,
+    prefill: int,
+    positions: int,
+    functions: Sequence[str] = ("prefill", "decode"),
+    chips: int = 1,
+) -> ModuleOp:
+    """The module: `@prefill` of `prefill` tokens and `@decode` of one token, with a
+    KV cache of `positions` positions (or only those of `functions`), built op by op.
+    Over `chips` chips (more than one), every product's weight is annotated with its
+    split over the 1-d grid `@chips` (`ROW_SPLIT`), for `q8-lower` to lower per chip."""
+    check_step(c, prefill, positions)
     if chips < 1:
         raise ModelError(f"the chips are at least 1, got {chips}")
     if chips > 1:
         c.check_chips(chips)
-    header = (
-        f"// {c.n_layer} layers, d_model {c.d_model}, {c.n_head} heads ({c.n_kv} KV heads of "
-        f"{c.head_dim}), FFN {c.d_ff}, vocabulary {c.vocab}; prefill of {prefill} tokens, "
-        f"cache of {positions} positions{'; from ' + source if source else ''}"
-        f"{f'; over {chips} chips' if chips > 1 else ''}\n"
-    )
-    return (
-        header
-        + "builtin.module {\n"
-        + (f"  shard.grid @chips(shape = {chips})\n" if chips > 1 else "")
-        + (
-            _function(c, "prefill", prefill, positions, False, chips)
-            if "prefill" in functions
-            else ""
+    linalg_mixed.install()
+    ops: list[Operation] = []
+    if chips > 1:
+        ops.append(
+            shard.GridOp(
+                properties={
+                    "sym_name": StringAttr(GRID),
+                    "shape": DenseArrayBase.from_list(i64, [chips]),
+                }
+            )
         )
-        + (_function(c, "decode", 1, positions, True, chips) if "decode" in functions else "")
-        + "}\n"
-    )
+    if "prefill" in functions:
+        ops.append(_function(c, "prefill", prefill, positions, chips))
+    if "decode" in functions:
+        ops.append(_function(c, "decode", 1, positions, chips))
+    return ModuleOp(ops)
 
 
 # --------------------------------------------------------------------------------------

@@ -7,10 +7,20 @@ table), which is mapped back to bytes here; control tokens (`<|im_start|>`) are
 written as they are spelled.
 
 Encoding builds a BPE tokenizer with the `tokenizers` library (an optional extra:
-`pip install 'xdsl-spatial[tokenizer]'`) from the file's tokens and merges, with the
+`pip install -e '.[tokenizer]'`) from the file's tokens and merges, with the
 pre-tokenizer `tokenizer.ggml.pre` names: GPT-2's split for `gpt2`/`default`, digits
 one by one before it for `smollm`, llama 3's split for `llama-bpe`. Control tokens in
 the text are matched whole, as llama.cpp matches them.
+
+A chat is rendered with the file's own `tokenizer.chat_template` by jinja2 (an optional
+extra, `pip install -e '.[chat]'`) as Hugging Face renders it: a sandboxed environment
+with `trim_blocks` and `lstrip_blocks`, `messages`, `add_generation_prompt`, and the
+file's bos and eos tokens as `bos_token` and `eos_token`.
+
+```python
+vocab = Vocabulary(open_gguf("model.gguf"))
+ids = vocab.encode(vocab.chat([{"role": "user", "content": "Hi"}]))
+```
 """
 
 from __future__ import annotations
@@ -46,42 +56,126 @@ def byte_table() -> dict[str, int]:
     return {chr(c): b for b, c in chars.items()}
 
 
-def _field(reader: Any, key: str) -> Any:
-    f = reader.fields.get(key)
-    return None if f is None else f.contents()
+METADATA = (
+    "tokenizer.ggml.model",
+    "tokenizer.ggml.pre",
+    "tokenizer.ggml.tokens",
+    "tokenizer.ggml.token_type",
+    "tokenizer.ggml.merges",
+    "tokenizer.ggml.bos_token_id",
+    "tokenizer.ggml.eos_token_id",
+    "tokenizer.ggml.eot_token_id",
+    "tokenizer.ggml.add_bos_token",
+    "tokenizer.chat_template",
+)
+"""The GGUF keys a vocabulary is made from."""
+
+
+def read_metadata(reader: Any) -> dict[str, Any]:
+    """The tokenizer's keys (`METADATA`) of the GGUF file `reader` reads, as plain values
+    (the keys the file lacks left out): what `Vocabulary` needs, without the file."""
+    out = {}
+    for key in METADATA:
+        f = reader.fields.get(key)
+        if f is not None:
+            v = f.contents()
+            out[key] = list(v) if isinstance(v, list) else v
+    return out
 
 
 class Vocabulary:
-    """The tokenizer a GGUF file describes."""
+    """The tokenizer a GGUF file describes (`Vocabulary(reader)`), or the metadata
+    `read_metadata` read from it (`Vocabulary.from_metadata(meta)`)."""
+
+    path: str
+    model: Any
+    pre: str
+    tokens: list[str]
+    control: set[int]
+    merges: list[str]
+    bos: int | None
+    eos: int | None
+    eot: int | None
+    add_bos: bool
+    chat_template: str | None
 
     def __init__(self, reader: Any, path: str = "<gguf>"):
+        self._read(read_metadata(reader), path)
+
+    @classmethod
+    def from_metadata(cls, meta: dict[str, Any], path: str = "<gguf>") -> Vocabulary:
+        self = cls.__new__(cls)
+        self._read(meta, path)
+        return self
+
+    def _read(self, meta: dict[str, Any], path: str) -> None:
         self.path = path
-        self.model = _field(reader, "tokenizer.ggml.model")
-        self.pre = _field(reader, "tokenizer.ggml.pre") or "default"
-        tokens = _field(reader, "tokenizer.ggml.tokens")
+        self.model = meta.get("tokenizer.ggml.model")
+        self.pre = meta.get("tokenizer.ggml.pre") or "default"
+        tokens = meta.get("tokenizer.ggml.tokens")
         if not tokens:
             raise TokenizerError(f"{path}: the file has no vocabulary (tokenizer.ggml.tokens)")
-        self.tokens: list[str] = list(tokens)
-        types = _field(reader, "tokenizer.ggml.token_type") or []
+        self.tokens = list(tokens)
+        types = meta.get("tokenizer.ggml.token_type") or []
         self.control = {i for i, t in enumerate(types) if t == CONTROL}
-        self.merges: list[str] = list(_field(reader, "tokenizer.ggml.merges") or [])
-        self.bos = _field(reader, "tokenizer.ggml.bos_token_id")
-        self.add_bos = bool(_field(reader, "tokenizer.ggml.add_bos_token"))
+        self.merges = list(meta.get("tokenizer.ggml.merges") or [])
+        self.bos = meta.get("tokenizer.ggml.bos_token_id")
+        self.eos = meta.get("tokenizer.ggml.eos_token_id")
+        self.eot = meta.get("tokenizer.ggml.eot_token_id")
+        self.add_bos = bool(meta.get("tokenizer.ggml.add_bos_token"))
+        self.chat_template = meta.get("tokenizer.chat_template")
         self._encoder: Any = None
+
+    def stop_tokens(self) -> set[int]:
+        """The ids that end a generation: end of text (eos) and end of turn (eot)."""
+        return {int(t) for t in (self.eos, self.eot) if t is not None}
+
+    def piece(self, i: int) -> bytes:
+        """The bytes of token `i` (a control token's as it is spelled)."""
+        piece = self.tokens[i]
+        if self.model != "gpt2":
+            return piece.replace("\u2581", " ").encode("utf-8")
+        table = byte_table()
+        if i in self.control or any(ch not in table for ch in piece):
+            return piece.encode("utf-8")
+        return bytes(table[ch] for ch in piece)
+
+    def chat(self, messages: Sequence[dict[str, str]], add_generation_prompt: bool = True) -> str:
+        """`messages` (each a `role` and its `content`) as the file's chat template
+        renders them, the way Hugging Face renders a chat template."""
+        if not self.chat_template:
+            raise TokenizerError(
+                f"{self.path}: the file has no chat template (tokenizer.chat_template)"
+            )
+        try:
+            from jinja2 import TemplateError
+            from jinja2.sandbox import ImmutableSandboxedEnvironment
+        except ImportError:
+            raise TokenizerError(
+                "--chat needs the jinja2 package: pip install -e '.[chat]'"
+            ) from None
+
+        def raise_exception(message: str) -> None:
+            raise TokenizerError(f"{self.path}: the chat template refuses: {message}")
+
+        def spelled(i: int | None) -> str:
+            return self.tokens[int(i)] if i is not None and 0 <= int(i) < len(self.tokens) else ""
+
+        env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+        env.globals["raise_exception"] = raise_exception
+        try:
+            return env.from_string(self.chat_template).render(
+                messages=list(messages),
+                add_generation_prompt=add_generation_prompt,
+                bos_token=spelled(self.bos),
+                eos_token=spelled(self.eos),
+            )
+        except TemplateError as e:
+            raise TokenizerError(f"{self.path}: the chat template cannot render: {e}") from None
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text of `ids` (bytes that are not UTF-8 become U+FFFD)."""
-        if self.model != "gpt2":
-            return "".join(self.tokens[i].replace("\u2581", " ") for i in ids)
-        table = byte_table()
-        out = bytearray()
-        for i in ids:
-            piece = self.tokens[i]
-            if i in self.control or any(ch not in table for ch in piece):
-                out += piece.encode("utf-8")
-            else:
-                out += bytes(table[ch] for ch in piece)
-        return out.decode("utf-8", errors="replace")
+        return b"".join(self.piece(i) for i in ids).decode("utf-8", errors="replace")
 
     def encode(self, text: str) -> list[int]:
         """The ids of `text`, with the BOS token first when the file asks for it."""
@@ -107,11 +201,11 @@ class Vocabulary:
             from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers
         except ImportError:
             raise TokenizerError(
-                "--prompt needs the tokenizers package: pip install 'xdsl-spatial[tokenizer]' "
+                "--prompt needs the tokenizers package: pip install -e '.[tokenizer]' "
                 "(or give --tokens)"
             ) from None
         vocab = {t: i for i, t in enumerate(self.tokens)}
-        merges = [tuple(m.split(" ", 1)) for m in self.merges]
+        merges = [(a, b) for a, _, b in (m.partition(" ") for m in self.merges)]
         tok = Tokenizer(models.BPE(vocab=vocab, merges=merges, ignore_merges=False))
         byte_level = pre_tokenizers.ByteLevel(
             add_prefix_space=False, use_regex=self.pre != "llama-bpe"

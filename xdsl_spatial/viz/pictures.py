@@ -20,6 +20,7 @@ png = viz.figure_bytes(viz.tiles_figure(ownership(fold)), "png")
 
 from __future__ import annotations
 
+import functools
 import html
 import importlib
 import io
@@ -31,20 +32,21 @@ import subprocess
 import sysconfig
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ParamSpec, cast
 
 import numpy as np
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
+from xdsl_spatial.analysis.chip_time import stage_kind
 from xdsl_spatial.analysis.ownership import SHARED, Ownership, TileMap
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
-    IterKind,
     KLoopOp,
     KYieldOp,
     LoadOp,
@@ -57,6 +59,7 @@ from xdsl_spatial.dialects.spatial import (
     element_name,
     format_linear,
 )
+from xdsl_spatial.interpreters.stats import first_layer
 from xdsl_spatial.interpreters.traffic import ProgramTraffic
 from xdsl_spatial.interpreters.traffic_io import TrafficRun
 
@@ -65,12 +68,18 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+P = ParamSpec("P")
+
 EXTRA = "viz"
-INSTALL_HINT = "pip install 'xdsl-spatial[viz]'"
+INSTALL_HINT = "pip install -e '.[viz]'"
 FORMATS = ("svg", "png")
 DOT_PROGRAMS = ("dot", "graphviz-pure")
 """Graphviz layout programs tried in turn: the system's, then the extra's."""
 PNG_DPI = 110
+FONT = "DejaVu Sans"
+"""The pictures' one font: Debian ships it (fonts-dejavu-core), matplotlib bundles it,
+and Graphviz lays a label out with its metrics, so a box sized for its text holds it
+wherever the SVG is shown; `text_inches` measures with the same metrics."""
 
 
 class VizError(Exception):
@@ -121,6 +130,36 @@ def human_bytes(n: float) -> str:
     return f"{int(n)} B"
 
 
+@functools.cache
+def _font(size: float, bold: bool) -> Any:
+    fm = require("matplotlib.font_manager")
+    return fm.FontProperties(family=FONT, size=size, weight="bold" if bold else "normal")
+
+
+def text_inches(text: str, size: float, bold: bool = False) -> float:
+    """The width of `text`'s longest line in `FONT` at `size` points, in inches, from
+    the font's own metrics."""
+    measure = require("matplotlib.textpath").TextToPath().get_text_width_height_descent
+    return (
+        max(
+            (measure(line, _font(size, bold), ismath=False)[0] for line in text.splitlines()),
+            default=0.0,
+        )
+        / 72.0
+    )
+
+
+def _in_font(draw: Callable[P, Figure]) -> Callable[P, Figure]:
+    """`draw` with its text in `FONT` (a figure's text takes the font it is made in)."""
+
+    @functools.wraps(draw)
+    def drawn(*args: P.args, **kwargs: P.kwargs) -> Figure:
+        with require("matplotlib").rc_context({"font.family": [FONT]}):
+            return draw(*args, **kwargs)
+
+    return drawn
+
+
 def _type_str(t: Attribute) -> str:
     if isinstance(t, TensorType):
         shape = "x".join(str(d) for d in t.get_shape())
@@ -160,24 +199,6 @@ CARRY_COLOR = "#c00000"
 BODY_OPS_SHOWN = 6
 """A stage body of more ops is shown as counts of each."""
 REFUSED_COLOR = "#c00000"
-
-
-def stage_kind(stage: StageOp) -> str:
-    """What a stage does, in one word: constant, copy, contraction, reduction or map."""
-    body = [o for o in stage.body.block.ops if not isinstance(o, YieldOp)]
-    term = stage.body.block.last_op
-    sums = IterKind.SUM in stage.iter_kinds
-    if not stage.ins:
-        return "constant"
-    if not body and isinstance(term, YieldOp) and isinstance(term.value, BlockArgument):
-        return "reduction" if sums else "copy"
-    if sums:
-        return (
-            "contraction"
-            if any(o.name in ("arith.mulf", "arith.muli") for o in body)
-            else "reduction"
-        )
-    return "map"
 
 
 def _body_ops(stage: StageOp) -> str:
@@ -473,9 +494,9 @@ def _buffer_name(b: SSAValue) -> str:
 def _digraph(name: str, label: str, **spacing: str) -> graphviz.Digraph:
     """A top-to-bottom graph titled `label`, in the pictures' one style."""
     g = require("graphviz").Digraph(name)
-    g.attr(rankdir="TB", labelloc="t", fontname="Helvetica", fontsize="16", label=label, **spacing)
-    g.attr("node", fontname="Helvetica", fontsize="12", margin="0.12,0.06")
-    g.attr("edge", fontname="Helvetica", fontsize="10", color="#555555")
+    g.attr(rankdir="TB", labelloc="t", fontname=FONT, fontsize="16", label=label, **spacing)
+    g.attr("node", fontname=FONT, fontsize="12", margin="0.12,0.06")
+    g.attr("edge", fontname=FONT, fontsize="10", color="#555555")
     return g
 
 
@@ -517,22 +538,42 @@ def _program_summary(p: ProgramOp) -> str:
     )
 
 
-def function_graph(functions: Sequence[func.FuncOp], refusal: str = "") -> graphviz.Digraph:
-    """Views, folds and other ops of each function, with the tensors between them."""
+MAX_GRAPH_NODES = 1500
+"""Nodes a function graph may have: Graphviz lays out a few hundred in seconds, but a
+whole model's decode step (thousands) in no time one waits for."""
+
+_NO_DATA = ("tensor.empty", "arith.constant")
+"""Ops whose results carry no data a picture of a part of a function needs to show."""
+
+
+def function_graph(
+    functions: Sequence[func.FuncOp], refusal: str = "", select: Selection | None = None
+) -> graphviz.Digraph:
+    """Views, folds and other ops of each function, with the tensors between them; with
+    `select`, only the selected ops, and what they read from the others as inputs."""
     gv = require("graphviz")
+    select = select or Selection()
     names = ", ".join(f"@{f.sym_name.data}" for f in functions)
+    part = f" ({select.describe()})" if select else ""
     g = _digraph(
         "functions",
-        _graph_title([f"the programs of {names} and the tensors between them"], refusal),
+        _graph_title([f"the programs of {names}{part} and the tensors between them"], refusal),
         nodesep="0.3",
     )
     nid = _node_ids()
+    nodes = 0
 
     for f in functions:
+        ops = [op for op in f.body.block.ops if not select or select.takes(op_names(op))]
+        if not ops:
+            continue
         sub = gv.Digraph(f"cluster_{nid(f)}")
         sub.attr(label=f"func @{f.sym_name.data}", style="rounded", color="#888888", fontsize="13")
         source: dict[SSAValue, str] = {}
+        kept = set(ops)
         for a in f.body.block.args:
+            if select and not any(u.operation in kept for u in a.uses):
+                continue
             sub.node(
                 nid(a),
                 _label(_h(_value_name(a) or f"arg{a.index}"), _type_str(a.type)),
@@ -541,8 +582,21 @@ def function_graph(functions: Sequence[func.FuncOp], refusal: str = "") -> graph
                 fillcolor=ROLE_FILL[Role.INPUT],
             )
             source[a] = nid(a)
-        for op in f.body.block.ops:
+        for op in ops:
             node = nid(op)
+            for v in op.operands:  # read from an op left out: an input of the part
+                owner = v.owner
+                if v in source or not isinstance(owner, Operation) or owner.name in _NO_DATA:
+                    continue
+                sub.node(
+                    nid(v),
+                    _label(_h(_value_name(v) or owner.name), _type_str(v.type)),
+                    shape="ellipse",
+                    style="dashed,filled",
+                    fillcolor="#ffffff",
+                )
+                source[v] = nid(v)
+                nodes += 1
             if isinstance(op, ProgramOp):
                 sub.node(
                     node,
@@ -555,6 +609,7 @@ def function_graph(functions: Sequence[func.FuncOp], refusal: str = "") -> graph
                 sub.node(node, "return", shape="box", style="rounded")
             else:
                 sub.node(node, op.name, shape="box", style="rounded,filled", fillcolor="#f3f3f3")
+            nodes += 1
             for v in op.operands:
                 if v in source:
                     g.edge(source[v], node)
@@ -569,11 +624,20 @@ def function_graph(functions: Sequence[func.FuncOp], refusal: str = "") -> graph
                         style="filled",
                         fillcolor=fill,
                     )
+                    nodes += 1
                     g.edge(node, nid(r))
                     source[r] = nid(r)
                 else:
                     source[r] = node
         g.subgraph(sub)
+        if nodes > MAX_GRAPH_NODES:
+            raise VizError(
+                f"the graph of {names}{part} has more than {MAX_GRAPH_NODES:,} nodes, more "
+                "than Graphviz lays out in a time worth waiting for: draw a part of it, a "
+                "layer (--layer N) or what a name holds (--match TEXT, e.g. attn_q)"
+            )
+    if nodes == 0 and select:
+        raise VizError(f"no op of {names} is of {select.describe()}")
     return g
 
 
@@ -649,8 +713,6 @@ UNTOUCHED_RGB = (1.0, 1.0, 1.0)
 OUTSIDE_RGB = (0.97, 0.85, 0.85)
 MARK_RED = "#c00000"
 STRAY = "#ff8c00"
-CHAR_IN = 0.068
-"""Width of a character of 9-point text, in inches: whether a label fits its tiles."""
 MAX_MARKS = 4096
 """Offending tiles drawn one by one (each with its own id in an SVG); beyond that only
 the first ones are, and the panel's title counts them all."""
@@ -679,6 +741,7 @@ def _item_list(items: Sequence[int], n: int) -> str:
     return "items " + ", ".join(map(str, items[:-1])) + f" and {items[-1]}"
 
 
+@_in_font
 def tiles_figure(own: Ownership, refusal: str = "") -> Figure:
     """Each tensor the program moves as its tile grid, a tile coloured by the item that
     writes (or reads) it; tiles the verifier refuses marked in red."""
@@ -855,9 +918,9 @@ def _draw_tile_map(
         rr, cc = np.nonzero(owner == i)
         wi, hi = (cc.max() - cc.min() + 1) * cw, (rr.max() - rr.min() + 1) * chh
         label = f"item {i}"
-        if wi < CHAR_IN * (len(label) + 1):
+        if wi < text_inches(label + " ", 9):
             label = str(i)
-        if wi < CHAR_IN * (len(label) + 0.5) or hi < 0.14:
+        if wi < text_inches(label + " ", 9) or hi < 0.14:
             continue
         ax.text(
             c_lo + (cc.min() + cc.max() + 1) / 2,
@@ -879,7 +942,7 @@ def _draw_tile_map(
         text = _item_list(readers.tolist(), own.num_items)
         text = f"read by {text}" if m.access == "read" else text
         mid_y = r_lo + (rr.min() + rr.max() + 1) / 2
-        if (cc.max() - cc.min() + 1) * cw > CHAR_IN * (len(text) + 1):
+        if (cc.max() - cc.min() + 1) * cw > text_inches(text + "  ", 9):
             ax.text(
                 c_lo + (cc.min() + cc.max() + 1) / 2,
                 mid_y,
@@ -1020,7 +1083,44 @@ BAR_WIDTH = 0.64
 """Width of a traffic chart's bars' axes, as a fraction of the figure's 12 inches."""
 XPAD = 1.3
 """The longest bar's share of its axes' width is 1 / XPAD: room for the labels after it."""
-_LAYER = re.compile(r"blk[._](\d+)(?![0-9])")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which part of a model to draw: the programs (and ops) of its layer N, and those a
+    name of which holds some text (a program's name, its tensors', its results')."""
+
+    layer: int | None = None
+    match: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.layer is not None or bool(self.match)
+
+    def takes(self, names: Sequence[str]) -> bool:
+        """Whether a program or op of these names (its tensors' first) is selected."""
+        if self.layer is not None and first_layer(names) != self.layer:
+            return False
+        return not self.match or any(self.match in n for n in names)
+
+    def describe(self) -> str:
+        parts = [f"layer {self.layer}"] * (self.layer is not None)
+        parts += [f"matching '{self.match}'"] * bool(self.match)
+        return ", ".join(parts)
+
+
+def op_names(op: Operation) -> list[str]:
+    """What an op is known by: a program's tensors (its weights' names first), its name
+    and its results'; another op's results'."""
+    names = []
+    if isinstance(op, ProgramOp):
+        names += [t.tensor_name.data for t in op.body.walk() if isinstance(t, TensorOp)]
+        names.append(op.program_name.data)
+    return names + [r.name_hint for r in op.results if r.name_hint]
+
+
+def program_names(p: ProgramTraffic, entry: str) -> list[str]:
+    """What a program's traffic is known by: its tensors, its name, its function's."""
+    return [*p.loaded, *p.stored, p.name, entry]
 
 
 def tensor_category(name: str) -> str:
@@ -1032,10 +1132,14 @@ def tensor_category(name: str) -> str:
 
 def layer_of(run: TrafficRun) -> str:
     """`layer 3` for runs of `blk_3_*` (or over tensors `blk.3.*`), else the entry."""
-    for text in [run.entry] + [t for p in run.programs for t in p.loaded]:
-        if (mt := _LAYER.search(text)) is not None:
-            return f"layer {int(mt.group(1))}"
-    return run.entry
+    n = first_layer([run.entry] + [t for p in run.programs for t in p.loaded])
+    return run.entry if n is None else f"layer {n}"
+
+
+def _group(p: ProgramTraffic, entry: str) -> str:
+    """The row of a per-layer chart a program's bytes go to."""
+    n = first_layer(program_names(p, entry))
+    return entry if n is None else f"layer {n}"
 
 
 def _unit(max_bytes: float) -> tuple[str, float]:
@@ -1045,21 +1149,33 @@ def _unit(max_bytes: float) -> tuple[str, float]:
     return "B", 1.0
 
 
-def traffic_figure(runs: Sequence[TrafficRun]) -> Figure:
-    """Bytes loaded and stored per program and tensor (one run), or per layer (several),
-    and each weight's bytes per element against a bf16 copy."""
+@_in_font
+def traffic_figure(runs: Sequence[TrafficRun], select: Selection | None = None) -> Figure:
+    """Bytes loaded and stored per program and tensor, or per layer when the programs
+    belong to several, and each weight's bytes per element against a bf16 copy; of the
+    selected programs only, with `select`."""
+    select = select or Selection()
     if not any(r.programs for r in runs):
         raise VizError(
             "no spatial program ran, so there is no traffic to draw "
             "(lower the module first, e.g. -p q8-lower)"
         )
-    if len(runs) == 1:
-        return _traffic_per_program(runs[0])
-    return _traffic_per_layer(runs)
+    runs = [
+        TrafficRun(r.entry, [p for p in r.programs if select.takes(program_names(p, r.entry))])
+        for r in runs
+    ]
+    if not any(r.programs for r in runs):
+        raise VizError(f"no program that ran is of {select.describe()}")
+    groups = {_group(p, r.entry) for r in runs for p in r.programs}
+    what = select.describe()
+    if len(groups) == 1:
+        programs = [p for r in runs for p in r.programs]
+        names = ", ".join(f"@{r.entry}" for r in runs if r.programs)
+        return _traffic_per_program(programs, f"{names} ({what})" if what else names)
+    return _traffic_per_layer(runs, what)
 
 
-def _traffic_per_program(run: TrafficRun) -> Figure:
-    programs = list(run.programs)
+def _traffic_per_program(programs: Sequence[ProgramTraffic], source: str) -> Figure:
     tensors: list[str] = []
     for p in programs:
         for t in list(p.loaded) + list(p.stored):
@@ -1076,7 +1192,7 @@ def _traffic_per_program(run: TrafficRun) -> Figure:
     fig.text(
         0.5,
         1 - 0.15 / total,
-        f"bytes moved by @{run.entry}, per program and tensor (whole tiles, as the chip moves them)",
+        f"bytes moved by {source}, per program and tensor (whole tiles, as the chip moves them)",
         ha="center",
         va="top",
         fontsize=13,
@@ -1108,7 +1224,7 @@ def _traffic_per_program(run: TrafficRun) -> Figure:
                 )
                 inches = b / biggest / XPAD * BAR_WIDTH * 12.0
                 size = human_bytes(b)
-                if inches > CHAR_IN * 8 / 9 * (max(len(t), len(size)) + 0.5):
+                if inches > text_inches(f"{t}\n{size}", 8, bold=True) + 0.05:
                     ax.text(
                         left + b / scale / 2,
                         yv,
@@ -1118,6 +1234,7 @@ def _traffic_per_program(run: TrafficRun) -> Figure:
                         fontsize=8,
                         color="white",
                         weight="bold",
+                        gid=f"label-{p.name}-{what}-{t}",
                     )
                 else:
                     small.append(f"{t} {human_bytes(b)}")
@@ -1208,10 +1325,14 @@ def _by_category(moved: dict[str, int]) -> dict[str, int]:
     return out
 
 
-def _traffic_per_layer(runs: Sequence[TrafficRun]) -> Figure:
+def _traffic_per_layer(runs: Sequence[TrafficRun], what: str) -> Figure:
     groups: dict[str, list[ProgramTraffic]] = {}
     for r in runs:
-        groups.setdefault(layer_of(r), []).extend(r.programs)
+        keys = [_group(p, r.entry) for p in r.programs]
+        layered = any(k != r.entry for k in keys)
+        for k, p in zip(keys, r.programs):
+            rest = k == r.entry and layered  # a model's programs of no layer: its head
+            groups.setdefault(f"@{k} outside the layers" if rest else k, []).append(p)
 
     def order(k: str) -> tuple[int, int, str]:
         m = re.fullmatch(r"layer (\d+)", k)
@@ -1239,10 +1360,12 @@ def _traffic_per_layer(runs: Sequence[TrafficRun]) -> Figure:
     total = head + 0.3 + h + xlabel + legend_h + title + h + xlabel
     fig = _figure(12.0, total)
     nprog = sum(len(r.programs) for r in runs)
+    ran = [r for r in runs if r.programs]
+    source = f"@{ran[0].entry}" if len(ran) == 1 else f"{len(ran)} runs"
     fig.text(
         0.5,
         1 - 0.15 / total,
-        f"bytes moved by {len(runs)} runs ({nprog} programs), per layer",
+        f"bytes moved by {source} ({nprog} programs{', ' + what if what else ''}), per layer",
         ha="center",
         va="top",
         fontsize=13,
@@ -1342,9 +1465,17 @@ LISTED = 8
 """Programs an error lists when the one asked for is not there."""
 
 
-def find_program(module: ModuleOp, name: str, entry: str | None = None) -> ProgramOp:
-    """The program named `name` (or the only `view`/`fold`, when `name` is the kind)."""
-    found = [(fn, p) for fn, p in programs(module) if entry is None or fn == entry]
+def find_program(
+    module: ModuleOp, name: str, entry: str | None = None, select: Selection | None = None
+) -> ProgramOp:
+    """The program named `name` (or the only `view`/`fold`, when `name` is the kind),
+    among the selected ones."""
+    select = select or Selection()
+    found = [
+        (fn, p)
+        for fn, p in programs(module)
+        if (entry is None or fn == entry) and select.takes(op_names(p))
+    ]
     hits = [(fn, p) for fn, p in found if p.program_name.data == name]
     if not hits:
         hits = [(fn, p) for fn, p in found if name == p.KIND]
@@ -1354,7 +1485,7 @@ def find_program(module: ModuleOp, name: str, entry: str | None = None) -> Progr
     if len(found) > LISTED:
         shown.append(f"and {len(found) - LISTED} more (name a function with --entry)")
     listing = ", ".join(shown) or "none"
-    where = f" in @{entry}" if entry else ""
+    where = (f" in @{entry}" if entry else "") + (f" of {select.describe()}" if select else "")
     if not hits:
         raise VizError(f"no program '{name}'{where}; the module has: {listing}")
     raise VizError(

@@ -35,6 +35,11 @@
 
 // -----
 
+// CHECK: the target's clock_mhz must be positive, got 0
+"test.op"() {a = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1024, acc_tiles = 1, clock_mhz = 0>} : () -> ()
+
+// -----
+
 // CHECK: plan grid must be two positive integers, got [16]
 "test.op"() {a = #spatial.plan<grid = [16], k_blocks = 1, site = [1, 1]>} : () -> ()
 

@@ -5,8 +5,18 @@
 // a case that parsed would print its module:
 // ALL-NOT: builtin.module
 
-// CHECK: unknown target preset 'wormhole', expected one of reference, tensix
+// CHECK: unknown target preset 'wormhole', expected one of blackhole_p150, reference, tensix, wormhole_n150
 "test.op"() {a = #spatial.target<"wormhole">} : () -> ()
+
+// -----
+
+// CHECK: expected one of the chip's figures sites, clock_mhz, dram_gb_s, noc_b_cycle, bf16_macs, f32_macs, launch_cycles
+"test.op"() {a = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1024, acc_tiles = 1, dram_bw = 288>} : () -> ()
+
+// -----
+
+// CHECK: 'sites' is given twice
+"test.op"() {a = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1024, acc_tiles = 1, sites = 72, sites = 140>} : () -> ()
 
 // -----
 

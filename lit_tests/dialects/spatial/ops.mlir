@@ -1,12 +1,17 @@
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
 
-// Attributes and types on their own. A preset target prints as the numbers it names;
-// a source layout reads as a word or a string and prints as a string.
+// Attributes and types on their own. A preset target prints as the numbers it names,
+// less the chip's figures the default preset (wormhole_n150) has, which may be given
+// in any order; a source layout reads as a word or a string and prints as a string.
 
 // CHECK-LABEL: "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>} : () -> ()
 // CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 327680, acc_tiles = 8>} : () -> ()
 // CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = f32, acc = f32, local_mem = 65536, acc_tiles = 2>} : () -> ()
+// CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>} : () -> ()
+// CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8, sites = 140, clock_mhz = 1350, dram_gb_s = 512, noc_b_cycle = 128>} : () -> ()
+// CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>} : () -> ()
+// CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 65536, acc_tiles = 4, sites = 16, clock_mhz = 800, dram_gb_s = 100, noc_b_cycle = 32, bf16_macs = 256, f32_macs = 8, launch_cycles = 1000>} : () -> ()
 // CHECK-NEXT:  "test.op"() {plan = #spatial.plan<grid = [1, 16], k_blocks = 2, site = [1, 8]>} : () -> ()
 // CHECK-NEXT:  "test.op"() {numerics = #spatial.numerics<exact>} : () -> ()
 // CHECK-NEXT:  "test.op"() {numerics = #spatial.numerics<approx "fp32 sums in another order">} : () -> ()
@@ -18,6 +23,10 @@
 "test.op"() {target = #spatial.target<"tensix">} : () -> ()
 "test.op"() {target = #spatial.target<"reference">} : () -> ()
 "test.op"() {target = #spatial.target<tile = 32x32, act = f32, acc = f32, local_mem = 65536, acc_tiles = 2>} : () -> ()
+"test.op"() {target = #spatial.target<"wormhole_n150">} : () -> ()
+"test.op"() {target = #spatial.target<"blackhole_p150">} : () -> ()
+"test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8, sites = 72, launch_cycles = 4000>} : () -> ()
+"test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 65536, acc_tiles = 4, launch_cycles = 1000, f32_macs = 8, bf16_macs = 256, noc_b_cycle = 32, dram_gb_s = 100, clock_mhz = 800, sites = 16>} : () -> ()
 "test.op"() {plan = #spatial.plan<grid = [1, 16], k_blocks = 2, site = [1, 8]>} : () -> ()
 "test.op"() {numerics = #spatial.numerics<exact>} : () -> ()
 "test.op"() {numerics = #spatial.numerics<approx "fp32 sums in another order">} : () -> ()

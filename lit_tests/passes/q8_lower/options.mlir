@@ -139,5 +139,5 @@ func.func @gemm16(%x: tensor<16x4096xbf16>, %V__q8: tensor<4096x4096xi8>, %V__q8
 // TILE64-NOT:     spatial.
 // TILE64:         linalg.matmul
 
-// BADPRESET: q8-lower: unknown target preset 'nope', expected one of reference, tensix
+// BADPRESET: q8-lower: unknown target preset 'nope', expected one of blackhole_p150, reference, tensix, wormhole_n150
 // BADMEM: q8-lower: local-mem must be positive, got 0

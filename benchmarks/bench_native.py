@@ -1,0 +1,153 @@
+"""
+The native engine on a Q8_0 product, side by side with the best numpy kernel, and
+against this machine's memory bandwidth.
+
+    python benchmarks/bench_native.py            # K = N = 4096, m = 1, 8, 32 (~2 min)
+    python benchmarks/bench_native.py --quick    # K = N = 1024, 3 rounds
+
+`y = x . W` (x m x K bf16, W K x N Q8_0, fp32 scales), three ways:
+
+- **(a)** `bench_gemv.py`'s numpy Q8_0 kernel (`q8_matmul`, the fastest written here);
+- **(n)** the module after `q8-lower`, compiled by the native engine (upstream MLIR and
+  LLVM, JIT at -O3 for this host) and called;
+- **(u)** the module before `q8-lower` (dequantise, then `linalg.matmul`), compiled by
+  the same upstream pipeline.
+
+Every output is checked against fp64 within the fp32 summation bound first; then the
+candidates run interleaved from cold caches (`bench_gemv.interleaved`: a 64 MiB read
+before each timed run), and the table gives the median and minimum. Below it, the
+weight's bytes (int8 values and fp32 scales) over (n)'s median time, next to two
+bandwidths measured here in the same run: a read (a sum over a 512 MiB array) and a
+copy (512 MiB each way), one thread. Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_gemv import (
+    Candidate,
+    fp64_reference,
+    interleaved,
+    keep_freed_memory,
+    module_text,
+    q8_matmul,
+)
+
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.core.quant import quantize_q8_0
+from xdsl_spatial.interpreters.runner import (
+    coerce_args,
+    compile_module,
+    find_function,
+)
+from xdsl_spatial.passes.q8_lower import lower_q8
+
+BANDWIDTH_BYTES = 512 << 20
+
+
+def bandwidth(repeats: int = 5) -> tuple[float, float]:
+    """(read, copy) GB/s on one thread: the best of `repeats` sums of a 512 MiB array
+    (bytes read) and copies of it (bytes read plus bytes written)."""
+    a = np.ones(BANDWIDTH_BYTES // 8, np.int64)
+    b = np.empty_like(a)
+    read = copy = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        int(a.sum())
+        read = min(read, time.perf_counter() - t)
+        t = time.perf_counter()
+        np.copyto(b, a)
+        copy = min(copy, time.perf_counter() - t)
+    return BANDWIDTH_BYTES / read / 1e9, 2 * BANDWIDTH_BYTES / copy / 1e9
+
+
+def bench(m: int, k: int, n: int, rounds: int) -> tuple[list[Candidate], dict[str, float]]:
+    rng = np.random.default_rng(4321 + m)
+    x = rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16).astype(np.float32)
+    q, s = quantize_q8_0(rng.standard_normal((k, n)).astype(np.float32) * 0.02, np.float32)
+    compile_s: dict[str, float] = {}
+
+    def native(lower: bool) -> Candidate:
+        module = parse_module(module_text(m, k, n, "f32"))
+        if lower:
+            lower_q8(module)
+        t0 = time.perf_counter()
+        exe = compile_module(module, "gemv", "native")
+        compile_s["n" if lower else "u"] = time.perf_counter() - t0
+        args = coerce_args(find_function(module, "gemv"), [x, q, s])
+        key, label = ("n", "(n) native, lowered") if lower else ("u", "(u) native, unlowered")
+        return Candidate(key, label, lambda: exe(*args).outputs[0])
+
+    cands = [Candidate("a", "(a) numpy Q8_0", lambda: q8_matmul(x, q, s)), native(True)]
+    if m == 1 or k * n <= 1 << 22:
+        cands.append(native(False))  # the naive loops of an unlowered matmul: slow at m > 1
+    ref, bound = fp64_reference(x, q, s)
+    for c in cands:
+        y = np.asarray(c.run(), dtype=np.float64)
+        c.err = float(np.abs(y - ref).max())
+        if (np.abs(y - ref) > bound).any():
+            sys.exit(f"{c.label} disagrees with the fp64 reference beyond the fp32 bound")
+    interleaved(cands, rounds)
+    return cands, compile_s
+
+
+def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, float], bw) -> str:
+    lines = [
+        f"m = {m}, K = {k}, N = {n}",
+        f"{'candidate':26s} {'median ms':>10s} {'min ms':>8s} {'max |y - y64|':>14s}",
+    ]
+    for c in cands:
+        lines.append(
+            f"{c.label:26s} {c.median * 1e3:10.3f} {c.best * 1e3:8.3f} {c.err:14.3g}"
+            + (f"   (compiled in {compile_s[c.key]:.1f} s)" if c.key in compile_s else "")
+        )
+    by = {c.key: c for c in cands}
+    weight = k * n + 4 * (k // 32) * n
+    gbs = weight / by["n"].median / 1e9
+    lines.append(
+        f"(a)/(n) = {by['a'].median / by['n'].median:.2f} (goal >= 2); (n) streams the "
+        f"weight ({weight / 2**20:.1f} MiB) at {gbs:.1f} GB/s: {gbs / bw[0]:.2f} of the "
+        f"read bandwidth ({bw[0]:.1f} GB/s), copy {bw[1]:.1f} GB/s"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="K = N = 1024, 3 rounds")
+    p.add_argument("--m", default="1,8,32", help="comma-separated batch sizes (default 1,8,32)")
+    p.add_argument("--rounds", type=int, help="interleaved rounds (default 15; 3 with --quick)")
+    args = p.parse_args(argv)
+    k = n = 1024 if args.quick else 4096
+    rounds = args.rounds or (3 if args.quick else 15)
+    allocator = keep_freed_memory()
+    bw = bandwidth()
+    print(
+        f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}, "
+        f"{allocator}; one thread: read {bw[0]:.1f} GB/s, copy {bw[1]:.1f} GB/s"
+    )
+    for m in (int(v) for v in args.m.split(",")):
+        cands, compile_s = bench(m, k, n, rounds)
+        print()
+        print(report(m, k, n, cands, compile_s, bw))
+        sys.stdout.flush()
+    print(f"\n(median over {rounds} interleaved rounds from cold caches; {statistics.__name__})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

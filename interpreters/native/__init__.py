@@ -1,0 +1,163 @@
+"""
+The native engine: a function compiled by upstream MLIR and LLVM, run as machine code.
+
+```python
+exe = compile_native(fn)          # prepare, lower, JIT (or load from the cache)
+result = exe(x, q, s)             # .outputs, .traffic, as the other engines give them
+```
+
+`prepare.py` converts the function to upstream dialects (`convert-spatial-to-linalg`,
+`convert-q8-to-linalg`) and outlines it into kernels; `jit.py` lowers it with
+upstream's passes and JITs it; `call.py` binds numpy arrays to memref descriptors;
+`cache.py` keeps the machine code on disk and `objects.py` loads it back. The traffic of each call is what its
+programs move, known from the IR (`traffic.program_traffic`), the same numbers the
+other engines count while they run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import TensorType
+
+from xdsl_spatial.interpreters.executable import Execution
+from xdsl_spatial.interpreters.native.cache import CompileCache
+from xdsl_spatial.interpreters.native.call import Caller, Slot
+from xdsl_spatial.interpreters.native.jit import (
+    OPT_LEVEL,
+    JitError,
+    NativeUnavailable,
+    bindings,
+    lower_to_llvm,
+)
+from xdsl_spatial.interpreters.native.prepare import Prepared, PrepareError, convert, prepare
+from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
+from xdsl_spatial.interpreters.values import numpy_dtype
+from xdsl_spatial.passes.convert_spatial_to_linalg import PlanError
+
+__all__ = [
+    "NATIVE_ERRORS",
+    "CompileCache",
+    "JitError",
+    "NativeExecutable",
+    "NativeUnavailable",
+    "PrepareError",
+    "bindings",
+    "compile_native",
+]
+
+NATIVE_ERRORS = (NativeUnavailable, PrepareError, JitError, PlanError)
+"""What compiling natively may refuse with: each message names the op or the extra."""
+
+
+def _slot(t: Any, what: str) -> Slot:
+    if not isinstance(t, TensorType):
+        raise PrepareError(f"{what} is {t}: the native engine passes tensors only")
+    tt = cast(TensorType[Any], t)
+    shape = tuple(tt.get_shape())
+    if any(d < 0 for d in shape):
+        raise PrepareError(f"{what} is {t}: the native engine needs static shapes")
+    return Slot(shape, numpy_dtype(tt.element_type))
+
+
+@dataclass
+class NativeExecutable:
+    """A function compiled to machine code: call it on arrays of its argument types."""
+
+    name: str
+    prepared: Prepared
+    code: Any
+    """What holds the code: the JIT's `ExecutionEngine`, or the cache's loaded image
+    (kept alive while this is)."""
+    caller: Caller
+    cached: bool = False
+    """Whether the code came from the compile cache."""
+    seconds: dict[str, float] = field(default_factory=dict)
+    """How long each step of compiling took (prepare, lower, jit or load)."""
+
+    @property
+    def arity(self) -> int:
+        return len(self.caller.ins)
+
+    def __call__(self, *arrays: Any) -> Execution:
+        if len(arrays) != self.arity:
+            raise TypeError(f"@{self.name} takes {self.arity} arguments, got {len(arrays)}")
+        outs = self.caller([np.asarray(a) for a in arrays])
+        traffic = Traffic([_copy(p) for p in self.prepared.programs])
+        return Execution(outs, traffic)
+
+
+def _copy(p: ProgramTraffic) -> ProgramTraffic:
+    return dataclasses.replace(p, loaded=dict(p.loaded), stored=dict(p.stored))
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic collector off while a step builds many IR objects: its full
+    passes walk every object a process holds (a whole model's IR, twice), which made
+    preparing SmolLM2's decode step 2-3x slower beside two loaded models."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> NativeExecutable:
+    """`fn` (verified, one block, tensors in and out) as machine code for this host,
+    from the compile cache (`cache.py`; by default `CompileCache.default()`) when it
+    holds it, else compiled and kept there."""
+    _, _, execution_engine = bindings()
+    cache = CompileCache.default() if cache is None else cache
+    name = fn.sym_name.data
+    ins = [_slot(t, f"@{name}'s argument #{i}") for i, t in enumerate(fn.function_type.inputs)]
+    outs = [_slot(t, f"@{name}'s result #{i}") for i, t in enumerate(fn.function_type.outputs)]
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    with collector_paused():
+        prepared = prepare(fn)
+    seconds["prepare"] = time.perf_counter() - t0
+    symbol = f"_mlir_{name}"
+    key = cache.key(prepared.source)
+    t0 = time.perf_counter()
+    image = cache.load(key, symbol)
+    if image is not None:
+        seconds["load"] = time.perf_counter() - t0
+        caller = Caller(image.symbol(symbol), ins, outs)
+        return NativeExecutable(name, prepared, image, caller, True, seconds)
+    t0 = time.perf_counter()
+    with collector_paused():
+        text = convert(prepared)
+    seconds["convert"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    module = lower_to_llvm(text)
+    seconds["lower"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with module.context:
+        try:
+            engine = execution_engine.ExecutionEngine(module, opt_level=OPT_LEVEL)
+        except RuntimeError as e:
+            raise JitError(f"@{name}: LLVM could not compile it: {e}") from None
+        address = engine.raw_lookup(name)
+    if not address:
+        raise JitError(f"@{name}: the JIT has no entry point for it")
+    seconds["jit"] = time.perf_counter() - t0
+    if cache.folder is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            obj = os.path.join(tmp, "code.o")
+            engine.dump_to_object_file(obj)
+            with open(obj, "rb") as f:
+                cache.store(key, symbol, f.read())
+    return NativeExecutable(name, prepared, engine, Caller(address, ins, outs), False, seconds)

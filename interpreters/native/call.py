@@ -1,0 +1,68 @@
+"""
+Calling a JIT-compiled function on numpy arrays: pointers to their data, no copies.
+
+Every memref at a function boundary has a static shape and the identity layout, so
+the pipeline passes it as a bare pointer to its first element
+(`use-bare-ptr-memref-call-conv`), and the JIT's packed wrapper
+`_mlir_NAME(void **args)` takes, in `args[i]`, the address of argument `i`'s pointer:
+the inputs first, then one pointer per result, which the function writes through
+(`buffer-results-to-out-params`). The pointers live in one array made once; a call
+writes only those of the arrays that changed since the last call (a model's weights
+are the same arrays at every step), so binding a decode step's ~550 arguments costs
+microseconds.
+
+The element type does not matter to a pointer, only the bytes: bf16 (ml_dtypes) and
+i1 (numpy's one-byte bool, as LLVM stores an `i1` in memory) arrays pass as they
+are. A scalar argument or result has no pointer: the engine refuses a function that
+takes or gives one (see docs/native.md).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One memref argument or result: its shape and element type, fixed by the IR."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype[Any]
+
+
+class Caller:
+    """Calls the packed wrapper at `address` with arrays for `ins`, returning new
+    arrays for `outs`."""
+
+    def __init__(self, address: int, ins: Sequence[Slot], outs: Sequence[Slot]):
+        self.ins = tuple(ins)
+        self.outs = tuple(outs)
+        n = len(self.ins) + len(self.outs)
+        self.pointers = (ctypes.c_void_p * max(n, 1))()
+        base = ctypes.addressof(self.pointers)
+        self.packed = (ctypes.c_void_p * max(n, 1))(*(base + 8 * i for i in range(n)))
+        self.fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
+        self.bound: list[Any] = [None] * n
+        """The array each pointer points into now (kept alive while it does)."""
+
+    def __call__(self, arrays: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+        """`arrays` of the inputs' shapes and types (C-contiguous ones are read in
+        place, others copied once); the results, freshly allocated."""
+        bound, pointers = self.bound, self.pointers
+        for i, a in enumerate(arrays):
+            if a is not bound[i]:
+                if not a.flags.c_contiguous:
+                    a = np.ascontiguousarray(a)
+                pointers[i] = a.ctypes.data
+                bound[i] = a
+        k = len(self.ins)
+        outs = tuple(np.empty(s.shape, s.dtype) for s in self.outs)
+        for j, o in enumerate(outs):
+            pointers[k + j] = o.ctypes.data
+        self.fn(ctypes.addressof(self.packed))
+        return outs

@@ -1,0 +1,107 @@
+"""
+Upstream MLIR's side of the native engine: parse the prepared module with the
+bindings `torch-mlir` ships, bufferize it, lower it to LLVM and JIT it at -O3.
+
+```python
+module = lower_to_llvm(prepared.text)             # the LLVM dialect
+engine = ExecutionEngine(module, opt_level=3)     # its code not yet made
+address = engine.raw_lookup("gemv")               # compiles the whole module
+```
+
+The pipeline, in order (each an upstream pass):
+
+- `convert-elementwise-to-linalg`: `arith`/`math` ops on whole tensors (RoPE's
+  `math.cos` of a tensor) as `linalg.generic`s;
+- `one-shot-bufferize` with function boundaries and identity layouts: every tensor a
+  buffer, the entry's arguments read-only (`prepare` marks them), so an in-place
+  update of one is preceded by a copy, and the caller's arrays are never written;
+- `canonicalize`, `cse`: the copy an `insert_slice` of its own subview leaves (see
+  `prepare.py`) is a copy of a buffer onto itself, erased;
+- `buffer-results-to-out-params` (public functions too, static allocations hoisted
+  into the caller): a result is written where the caller says, so the entry's results
+  are arrays Python made and a kernel's are its caller's allocations;
+- `buffer-deallocation-pipeline`: every allocation freed after its last use;
+- `convert-linalg-to-loops`, `expand-strided-metadata`, `lower-affine`,
+  `convert-scf-to-cf`, then each dialect to LLVM, `reconcile-unrealized-casts`;
+  functions take a memref as a bare pointer (every one at a function boundary has a
+  static shape and the identity layout): a decode step calls ~1,100 kernels, and
+  with descriptors (5 + 2 x rank values a memref) its entry alone took LLVM half a
+  minute to compile, with pointers a second.
+
+`ExecutionEngine` at opt level 3 makes the machine code for the host it runs on
+(LLVM's host CPU and features: AVX-512 here), and resolves `malloc`, `free`,
+`memcpy` and libm's functions from this process. Nothing emitted calls MLIR's runtime
+library (`memrefCopy`, `printMemref`), which the wheel does not ship.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PIPELINE = ",".join(
+    [
+        "func.func(convert-elementwise-to-linalg)",
+        "one-shot-bufferize{bufferize-function-boundaries"
+        " function-boundary-type-conversion=identity-layout-map}",
+        "canonicalize",
+        "cse",
+        "canonicalize",
+        "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}",
+        "buffer-deallocation-pipeline",
+        "convert-linalg-to-loops",
+        "expand-strided-metadata",
+        "lower-affine",
+        "convert-scf-to-cf",
+        "finalize-memref-to-llvm",
+        "convert-math-to-llvm",
+        "convert-arith-to-llvm",
+        "convert-func-to-llvm{use-bare-ptr-memref-call-conv}",
+        "convert-cf-to-llvm",
+        "reconcile-unrealized-casts",
+    ]
+)
+"""From the prepared module (upstream dialects on tensors) to the LLVM dialect."""
+
+OPT_LEVEL = 3
+
+
+class NativeUnavailable(Exception):
+    """The `native` extra is not installed."""
+
+
+class JitError(Exception):
+    """Upstream MLIR refused the module or could not compile it; the message is its
+    diagnostic."""
+
+
+def bindings() -> Any:
+    """The `torch_mlir` package, or NativeUnavailable naming the extra."""
+    try:
+        import torch_mlir  # noqa: F401
+        from torch_mlir import execution_engine, ir, passmanager
+    except ImportError:
+        raise NativeUnavailable(
+            "the native engine needs upstream MLIR's Python bindings: "
+            "pip install -e '.[native]' (torch-mlir)"
+        ) from None
+    return ir, passmanager, execution_engine
+
+
+def lower_to_llvm(text: str) -> Any:
+    """The prepared module's text, parsed by upstream MLIR and lowered to the LLVM
+    dialect (a `torch_mlir.ir.Module`, alive while its context is)."""
+    ir, passmanager, _ = bindings()
+    ctx = ir.Context()
+    with ctx:
+        try:
+            module = ir.Module.parse(text)
+            passmanager.PassManager.parse(f"builtin.module({PIPELINE})").run(module.operation)
+        except ir.MLIRError as e:
+            raise JitError(_diagnostic(e)) from None
+    return module
+
+
+def _diagnostic(e: Exception) -> str:
+    """Upstream's message without the module it may quote: its first lines."""
+    lines = [ln for ln in str(e).splitlines() if ln.strip()]
+    return "; ".join(lines[:4])

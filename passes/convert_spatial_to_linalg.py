@@ -1,0 +1,913 @@
+"""
+`convert-spatial-to-linalg`: every `spatial.view` and `spatial.fold` as upstream
+dialects only (`scf`, `memref`, `linalg`, `arith`, `bufferization` at the tensor
+boundary), keeping what a site does visible.
+
+Where tensors become buffers: at the program. Outside it the function stays on
+tensors (upstream's one-shot bufferization decides the rest); the program's inputs
+enter as `bufferization.to_buffer ... read_only` and its results leave as
+`bufferization.to_tensor ... restrict`. Inside, everything is a memref:
+
+- each `spatial.tensor` is its tile-padded buffer: an input as it is when its shape is
+  whole tiles (else copied once into a zero-padded one), a `values` tensor a private
+  `memref.global`, and a tensor that stores write a buffer of its own, so loads read
+  the contents as the program started (items run in parallel on the chip);
+- each `spatial.buffer` a `memref.alloca` of exactly its declared bytes, shaped
+  `depth x 32 x 32n` (the site's local memory), made once and reused by the items;
+- the item grid a nest of `scf.for`, one loop per axis;
+- each load and store a `linalg.copy` of whole tiles between a strided view of the
+  tensor (`memref.reinterpret_cast` at the block's first element, which the item and
+  K block decide) and the page (an output of one tile row, a product's m rows, is held
+  as its live rows, and its stores write those alone);
+- each page a slot of its buffer, taken in turn (a ring of `depth` pages: a buffer
+  of depth 2 holds this K block's load while the stage reads the last one);
+- each stage a `linalg.generic` over strided views of its pages (a map's flat
+  offset `sum(c_d * d) + c` is the view's strides and offset), the stage's body ops
+  as they are, the `sum` axes as reduction iterators accumulating in the output
+  page, which starts as zeros; an indirect input (`s0 = inN`) a `memref.load` in the
+  body at the offset its table gives; sibling stages (the same space, a page in
+  common: a fold's stage per row) one generic with an output each, so the page they
+  share is read once;
+- the K loop an `scf.for` carrying its pages.
+
+```mlir
+%y = spatial.fold "q8_gemv_64x64_w2" grid [1] ... ins(%xv, %q, %s : ...) -> tensor<1x64xf32> {
+^bb0(%item: index, %xv_in: ..., %q_in: ..., %s_in: ...):
+  %q = spatial.tensor "W__q8" external(%q_in : tensor<64x64xi8>) ... : !spatial.tensor<64x64xi8, param>
+  %in_q8 = spatial.buffer "in_q8" : !spatial.buffer<4xi8, depth 2>
+  ...
+  %sum = spatial.k_loop %kb = 0 to 1 iter_args(%acc = %init_sum) -> (!spatial.page<2xf32>) {
+    %p_q8 = spatial.load %q[%kb * 4 + %item * 2] block 2x2 stride 2 repeat 1 into %in_q8 : ...
+    %block = spatial.stage "block" iters(sum 2, par 64, sum 32) ins(...) into %b[d1] : ... { ... }
+    ...
+  }
+  spatial.store %result to %y_t[%item * 2] block 1x2 stride 2 repeat 1 : ...
+  spatial.return %y_t : !spatial.tensor<1x64xf32, output>
+}
+```
+becomes
+```mlir
+%q = bufferization.to_buffer %W__q8 read_only : tensor<64x64xi8> to memref<64x64xi8>
+%y_t = memref.alloc() : memref<32x64xf32>
+%in_q8 = memref.alloca() : memref<2x32x128xi8>
+...
+scf.for %item = %c0 to %c1 step %c1 {
+  %sum = scf.for %kb = %c0 to %c1 step %c1 iter_args(%acc = %init_sum) -> (memref<32x64xf32, strided<[64, 1], offset: ?>>) {
+    %p_q8 = memref.reinterpret_cast %in_q8 to offset: [%slot], sizes: [32, 128], strides: [128, 1] : ...
+    %src = memref.reinterpret_cast %base to offset: [%first], sizes: [2, 32, 64], strides: [2048, 64, 1] : ...
+    %dst = memref.reinterpret_cast %base_1 to offset: [%off], sizes: [2, 32, 64], strides: [64, 128, 1] : ...
+    linalg.copy ins(%src : ...) outs(%dst : ...)
+    linalg.generic {..., iterator_types = ["reduction", "reduction", "parallel"]} ins(...) outs(...) { ... }
+    ...
+    scf.yield %fold_sum : memref<32x64xf32, strided<[64, 1], offset: ?>>
+  }
+  ...
+}
+%y = bufferization.to_tensor %y_live restrict writable : memref<1x64xf32> to tensor<1x64xf32>
+```
+
+A stage's generic runs its axes in another order than the stage lists them: the
+`sum` axes outside, the parallel ones inside, the one along which the output is
+contiguous innermost. Each output element is then an fp32 sum in a fixed order (the
+reference's is numpy's: within the same fp32 bound, not the same bits), and the
+innermost loop runs over contiguous outputs, which LLVM vectorises without
+reassociating a sum. An axis of extent 1 is left out (`spatial.index` of it is 0).
+
+The pass declines, naming the program and the reason, a program whose ring of pages
+would overwrite a page still to be read (the dialect does not promise there is
+none), a map with a negative coefficient, a stage axis no direct map reads, and a
+move through a table the pass cannot read (`PlanError`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+from xdsl.builder import ImplicitBuilder
+from xdsl.context import Context
+from xdsl.dialects import arith, bufferization, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    StridedLayoutAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    f32,
+)
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import CopyOp, FillOp, GenericOp
+from xdsl.dialects.linalg.ops import IndexOp as LinalgIndexOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import DiagnosticException
+
+from xdsl_spatial.core import geometry
+from xdsl_spatial.core.geometry import LinearForm, linear_form
+from xdsl_spatial.core.ir_io import dense_array
+from xdsl_spatial.dialects.spatial import (
+    BufferOp,
+    BufferType,
+    IndexOp,
+    IterKind,
+    KLoopOp,
+    KYieldOp,
+    LoadOp,
+    PageType,
+    ProgramOp,
+    ReturnOp,
+    Role,
+    StageOp,
+    StoreOp,
+    TensorOp,
+    TileMoveOp,
+    YieldOp,
+)
+
+DYNAMIC = None
+"""A dynamic stride or offset in a `StridedLayoutAttr`."""
+
+
+class PlanError(DiagnosticException):
+    """A program this conversion cannot express; the message names it and why."""
+
+
+# --------------------------------------------------------------------------------------
+# Plan: numbers in, numbers out
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TensorPlan:
+    """How a `spatial.tensor` is held: its tile-padded shape and which buffers it needs."""
+
+    dims: tuple[int, int]
+    padded: tuple[int, int]
+    loaded: bool
+    stored: bool
+
+    @property
+    def whole_tiles(self) -> bool:
+        return self.dims == self.padded
+
+
+def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
+    rows, cols = geometry.tile_grid(op.handle.dims, tile)
+    uses = [u.operation for u in op.result.uses]
+    loaded = any(
+        (isinstance(u, LoadOp) and u.tensor is op.result)
+        or (isinstance(u, TileMoveOp) and u.table is op.result)
+        for u in uses
+    )
+    stored = any(isinstance(u, StoreOp) and u.tensor is op.result for u in uses)
+    return TensorPlan(op.handle.dims, (rows * tile[0], cols * tile[1]), loaded, stored)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Which page of its buffer an op writes: `(first + trip * per_trip) % depth`, the
+    trip that of the K loop around it (`per_trip` 0 outside one)."""
+
+    first: int
+    per_trip: int
+    depth: int
+
+    def static(self) -> int | None:
+        """The slot when every trip writes the same one."""
+        if self.depth == 1 or self.per_trip % self.depth == 0:
+            return self.first % self.depth
+        return None
+
+
+def _writes_into(op: Operation) -> SSAValue | None:
+    """The buffer a load or a stage puts its page in."""
+    if isinstance(op, LoadOp | StageOp):
+        return op.buffer
+    return None
+
+
+def _depth(buffer: SSAValue) -> int:
+    return cast(BufferType, buffer.type).depth.data
+
+
+def ring_slots(program: ProgramOp) -> dict[Operation, Slot]:
+    """The slot every load and stage writes: each buffer's pages taken in turn, a K
+    loop's writes once per trip."""
+    count: dict[SSAValue, int] = {}
+    slots: dict[Operation, Slot] = {}
+    for o in program.entry.ops:
+        if isinstance(o, KLoopOp):
+            inner = [x for x in o.body.block.ops if _writes_into(x) is not None]
+            per: dict[SSAValue, int] = {}
+            for x in inner:
+                b = cast(SSAValue, _writes_into(x))
+                per[b] = per.get(b, 0) + 1
+            seen: dict[SSAValue, int] = {}
+            for x in inner:
+                b = cast(SSAValue, _writes_into(x))
+                slots[x] = Slot(count.get(b, 0) + seen.get(b, 0), per[b], _depth(b))
+                seen[b] = seen.get(b, 0) + 1
+            for b, k in per.items():
+                count[b] = count.get(b, 0) + k * o.trips.data
+        elif (b := _writes_into(o)) is not None:
+            slots[o] = Slot(count.get(b, 0), 0, _depth(b))
+            count[b] = count.get(b, 0) + 1
+    return slots
+
+
+def ring_conflict(program: ProgramOp, slots: dict[Operation, Slot]) -> str | None:
+    """Why the ring would overwrite a page before its last read, or None. The program
+    is run in order, trip by trip: each write makes a page that holds its slot until
+    the next write there; each read must find its page still holding it."""
+    current: dict[SSAValue, int] = {}
+    """What each page value denotes now: a page made by one write."""
+    location: dict[int, tuple[SSAValue, int]] = {}
+    owner: dict[tuple[SSAValue, int], int] = {}
+
+    def run(ops: Sequence[Operation], trip: int) -> str | None:
+        for o in ops:
+            if isinstance(o, KLoopOp):
+                args = o.body.block.args[1:]
+                for a, init in zip(args, o.inits):
+                    current[a] = current[init]
+                y = cast(KYieldOp, o.body.block.last_op)
+                for t in range(o.trips.data):
+                    why = run([x for x in o.body.block.ops if x is not y], t)
+                    if why:
+                        return why
+                    for a, v in zip(args, y.values):
+                        current[a] = current[v]
+                for r, v in zip(o.res, y.values):
+                    current[r] = current[v]
+                continue
+            for v in o.operands:
+                if isinstance(v.type, PageType) and v in current:
+                    token = current[v]
+                    if owner.get(location[token]) != token:
+                        buf = location[token][0]
+                        name = cast(BufferOp, buf.owner).buffer_name.data
+                        what = f"stage '{o.stage_name.data}'" if isinstance(o, StageOp) else o.name
+                        return (
+                            f"{what} reads a page of buffer '{name}' that a later write "
+                            f"to its {_depth(buf)} page(s) has replaced"
+                        )
+            if o in slots:
+                s = slots[o]
+                token = len(location)
+                at = (cast(SSAValue, _writes_into(o)), (s.first + trip * s.per_trip) % s.depth)
+                location[token] = at
+                owner[at] = token
+                current[o.results[0]] = token
+        return None
+
+    return run(list(program.entry.ops), 0)
+
+
+def siblings(ops: Sequence[Operation], i: int) -> list[StageOp]:
+    """The stage `ops[i]` and the stages right after it that run over the same space
+    in the same order and read a page it reads, none reading another's result and
+    none through a table: one generic computes them all, reading each shared page
+    once (the m row stages of a fold read one weight page)."""
+    first = cast(StageOp, ops[i])
+    run = [first]
+    if any(v >= 0 for v in first.indirect_of):
+        return run
+    made = {first.result}
+    key = (first.iter_kinds, first.iter_extents, generic_order(first))
+    for o in ops[i + 1 :]:
+        if not (
+            isinstance(o, StageOp)
+            and (o.iter_kinds, o.iter_extents, generic_order(o)) == key
+            and all(v < 0 for v in o.indirect_of)
+            and not made & set(o.ins)
+            and set(o.ins) & set(first.ins)
+        ):
+            break
+        run.append(o)
+        made.add(o.result)
+    return run
+
+
+def generic_order(stage: StageOp) -> list[int]:
+    """The stage's axes in the generic's loop order: `sum` axes outside, parallel ones
+    inside by falling output stride (the contiguous one innermost); axes of extent 1
+    left out."""
+    out = cast(LinearForm, linear_form(stage.out_map.results[0], len(stage.iter_kinds), 0))
+    axes = [d for d, e in enumerate(stage.iter_extents) if e > 1]
+    sums = [d for d in axes if stage.iter_kinds[d] == IterKind.SUM]
+    pars = sorted(
+        (d for d in axes if stage.iter_kinds[d] == IterKind.PAR),
+        key=lambda d: -abs(out.dims[d]),
+    )
+    return sums + pars
+
+
+# --------------------------------------------------------------------------------------
+# Build helpers
+# --------------------------------------------------------------------------------------
+
+INDEX = IndexType()
+
+
+def idx(v: int) -> SSAValue:
+    return arith.ConstantOp(IntegerAttr(v, INDEX)).result
+
+
+def _constant(v: SSAValue) -> int | None:
+    if isinstance(v.owner, arith.ConstantOp) and isinstance(v.owner.value, IntegerAttr):
+        return v.owner.value.value.data
+    return None
+
+
+def add(a: SSAValue, b: SSAValue | int) -> SSAValue:
+    """`a + b`, folded when either is a constant 0 or both are constants."""
+    if isinstance(b, SSAValue) and (c := _constant(b)) is not None:
+        b = c
+    if isinstance(b, int):
+        if b == 0:
+            return a
+        if (c := _constant(a)) is not None:
+            return idx(c + b)
+        b = idx(b)
+    elif (c := _constant(a)) == 0:
+        return b
+    return arith.AddiOp(a, b).result
+
+
+def mul(a: SSAValue, c: int) -> SSAValue:
+    """`a * c`, folded when `c` is 1 or `a` a constant."""
+    if (k := _constant(a)) is not None:
+        return idx(k * c)
+    return a if c == 1 else arith.MuliOp(a, idx(c)).result
+
+
+def linear(form: LinearForm, values: Sequence[SSAValue]) -> SSAValue:
+    """`const + sum(syms[j] * values[j])` as index arithmetic."""
+    acc: SSAValue | None = None
+    for c, v in zip(form.syms, values):
+        if c:
+            term = mul(v, c)
+            acc = term if acc is None else add(acc, term)
+    if acc is None:
+        return idx(form.const)
+    return add(acc, form.const)
+
+
+def strided_type(elem: Attribute, sizes: Sequence[int], strides: Sequence[int]) -> MemRefType:
+    return MemRefType(elem, sizes, StridedLayoutAttr(strides, DYNAMIC))
+
+
+def view(
+    mem: SSAValue, offset: SSAValue | int, sizes: Sequence[int], strides: Sequence[int]
+) -> SSAValue:
+    """Elements `offset + sum(i_k * strides[k])` of `mem` (offset in elements from
+    where `mem` starts), as a `sizes` memref over the same storage: a
+    `memref.reinterpret_cast` of the buffer `mem` is or views (its offset read from
+    the IR when `mem` is a page a loop carries)."""
+    t = cast(MemRefType[Attribute], mem.type)
+    owner = mem.owner
+    if isinstance(owner, memref.ReinterpretCastOp) and len(owner.offsets) == 1:
+        base, start = owner.source, add(owner.offsets[0], offset)
+    elif isinstance(t.layout, NoneAttr):
+        base, start = mem, offset if isinstance(offset, SSAValue) else idx(offset)
+    else:
+        meta = memref.ExtractStridedMetaDataOp(mem)
+        base, start = meta.base_buffer, add(meta.offset, offset)
+    return memref.ReinterpretCastOp(
+        base,
+        [start],
+        [],
+        [],
+        [DYNAMIC_INDEX],
+        list(sizes),
+        list(strides),
+        strided_type(t.element_type, sizes, strides),
+    ).result
+
+
+def page_type(tiles: int, elem: Attribute, tile: tuple[int, int]) -> MemRefType:
+    """A page: `tile rows x tiles * tile cols`, anywhere in its buffer."""
+    w = tiles * tile[1]
+    return strided_type(elem, (tile[0], w), (w, 1))
+
+
+def fill(value: float | int, elem: Attribute, out: SSAValue) -> None:
+    attr = (
+        IntegerAttr(int(value), elem)
+        if isinstance(elem, IntegerType)
+        else FloatAttr(float(value), cast(AnyFloat, elem))
+    )
+    FillOp((arith.ConstantOp(attr).result,), (out,), ())
+
+
+def copy(src: SSAValue, dst: SSAValue) -> None:
+    CopyOp([src], [dst], ())
+
+
+def _dims(n: int, picks: Sequence[int]) -> AffineMapAttr:
+    return AffineMapAttr(AffineMap(n, 0, tuple(AffineExpr.dimension(p) for p in picks)))
+
+
+def _elem(v: SSAValue) -> Attribute:
+    t = v.type
+    assert isinstance(t, MemRefType | TensorType | PageType)
+    return cast(Attribute, t.element_type)
+
+
+# --------------------------------------------------------------------------------------
+# Build: one method per source op
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Held:
+    """A tensor's buffers inside the program: what loads read, what stores write."""
+
+    plan: TensorPlan
+    read: SSAValue | None
+    write: SSAValue | None
+
+
+class ProgramBuilder:
+    """Emits one program's ops (inside an `ImplicitBuilder`), reading each source op
+    once. `slots` is the pass's plan of pages; `globals_` where constant tensors go."""
+
+    def __init__(self, program: ProgramOp, slots: dict[Operation, Slot], globals_: GlobalTable):
+        self.program = program
+        self.tile = program.target.tile
+        self.slots = slots
+        self.globals = globals_
+        self.held: dict[SSAValue, Held] = {}
+        self.values: dict[SSAValue, SSAValue] = {}
+        """Spatial values (coordinates, the K index, buffers, pages) -> memref-side ones."""
+        self.loop: scf.ForOp | None = None
+
+    def fail(self, op: Operation, why: str) -> PlanError:
+        return PlanError(
+            f'{self.program.name} "{self.program.program_name.data}": {op.name}: {why}'
+        )
+
+    # --- the program --------------------------------------------------------------
+
+    def build(self, inputs: Sequence[SSAValue]) -> list[SSAValue]:
+        """The program's ops, in the current implicit builder; its results (tensors)."""
+        body = self.program.entry
+        rank = len(self.program.grid_shape)
+        for arg, v in zip(body.args[rank:], inputs):
+            self.values[arg] = v
+        for o in body.ops:
+            if isinstance(o, TensorOp):
+                self.tensor(o)
+            elif isinstance(o, BufferOp):
+                self.buffer(o)
+        self.items(0)
+        ret = cast(ReturnOp, body.last_op)
+        return [self.result(v) for v in ret.values]
+
+    def items(self, axis: int) -> None:
+        """The item loop over grid axis `axis` and, inside it, the next ones; inside
+        the last, the program's body."""
+        body = self.program.entry
+        grid = self.program.grid_shape
+        if axis == len(grid):
+            self.ops([o for o in body.ops if not isinstance(o, TensorOp | BufferOp | ReturnOp)])
+            return
+        blk = Block(arg_types=[INDEX])
+        blk.args[0].name_hint = body.args[axis].name_hint
+        self.values[body.args[axis]] = blk.args[0]
+        scf.ForOp(idx(0), idx(grid[axis]), idx(1), [], blk)
+        with ImplicitBuilder(blk):
+            self.items(axis + 1)
+            scf.YieldOp()
+
+    def ops(self, ops: Sequence[Operation]) -> None:
+        i = 0
+        while i < len(ops):
+            o = ops[i]
+            if isinstance(o, StageOp):
+                run = siblings(ops, i)
+                self.stages(run)
+                i += len(run)
+                continue
+            i += 1
+            if isinstance(o, LoadOp):
+                self.load(o)
+            elif isinstance(o, StoreOp):
+                self.store(o)
+            elif isinstance(o, KLoopOp):
+                self.k_loop(o)
+            elif isinstance(o, TensorOp | BufferOp):
+                raise self.fail(o, "declared inside a K loop")
+            else:
+                raise self.fail(o, "cannot be converted")
+
+    # --- tensors and buffers --------------------------------------------------------
+
+    def tensor(self, o: TensorOp) -> None:
+        plan = tensor_plan(o, self.tile)
+        elem = o.handle.element_type
+        full = MemRefType(elem, plan.padded)
+        read: SSAValue | None = None
+        if o.source is not None:
+            src = self.values[o.source]
+            buf = bufferization.ToBufferOp.build(
+                operands=[src],
+                result_types=[MemRefType(elem, plan.dims)],
+                properties={"read_only": UnitAttr()},
+            )
+            given = buf.memref
+            given.name_hint = o.tensor_name.data
+            read = given
+            if not plan.whole_tiles:
+                padded = memref.AllocOp([], [], full).memref
+                fill(0, elem, padded)
+                copy(given, self._live(padded, plan))
+                read = padded
+        elif o.values is not None:
+            read = self.globals.get(o, plan)
+        elif plan.loaded:
+            read = memref.AllocOp([], [], full).memref
+            fill(0, elem, read)
+        write = None
+        if plan.stored:
+            # An output of one tile row taller than the tensor (a product's m rows) is
+            # held as its live rows: its stores write no padding row (nothing reads one).
+            one_row = plan.padded[0] == self.tile[0] and plan.dims[0] < self.tile[0]
+            live_only = one_row and Role(o.handle.role.data) == Role.OUTPUT and o.values is None
+            rows = plan.dims[0] if live_only else plan.padded[0]
+            write = memref.AllocOp([], [], MemRefType(elem, (rows, plan.padded[1]))).memref
+            write.name_hint = o.tensor_name.data
+            if Role(o.handle.role.data) != Role.OUTPUT or o.values is not None:
+                # A state keeps what no store writes; an output is written whole.
+                if read is None:
+                    fill(0, elem, write)
+                else:
+                    copy(read, write)
+        if read is not None and read.name_hint is None:
+            read.name_hint = o.tensor_name.data
+        self.held[o.result] = Held(plan, read, write)
+
+    def _live(self, padded: SSAValue, plan: TensorPlan) -> SSAValue:
+        rows, cols = plan.dims
+        return view(padded, 0, (rows, cols), (plan.padded[1], 1))
+
+    def buffer(self, o: BufferOp) -> None:
+        bt = cast(BufferType, o.result.type)
+        tr, tc = self.tile
+        t = MemRefType(bt.element_type, (bt.depth.data, tr, tc * bt.tiles.data))
+        mem = memref.AllocaOp.get(t.element_type, shape=t.get_shape()).memref
+        mem.name_hint = o.buffer_name.data
+        self.values[o.result] = mem
+
+    def result(self, v: SSAValue) -> SSAValue:
+        held = self.held[v]
+        assert held.write is not None, "a returned tensor is stored (verified)"
+        mem = held.write
+        if cast(MemRefType[Attribute], mem.type).get_shape() != held.plan.dims:
+            rows, cols = held.plan.dims
+            live = memref.AllocOp([], [], MemRefType(_elem(mem), (rows, cols))).memref
+            copy(self._live(mem, held.plan), live)
+            mem = live
+        t = bufferization.ToTensorOp(mem, restrict=True, writable=True)
+        return t.tensor
+
+    # --- pages ----------------------------------------------------------------------
+
+    def page(self, o: Operation) -> SSAValue:
+        """The page `o` writes: its slot of its buffer."""
+        buf_v = cast(SSAValue, _writes_into(o))
+        buf = self.values[buf_v]
+        bt = cast(BufferType, buf_v.type)
+        size = self.tile[0] * self.tile[1] * bt.tiles.data
+        s = self.slots[o]
+        at = s.static()
+        if at is not None:
+            offset = idx(at * size)
+        else:
+            assert self.loop is not None
+            kb = self.loop.body.block.args[0]
+            turn = add(mul(kb, s.per_trip), s.first)
+            offset = mul(arith.RemUIOp(turn, idx(s.depth)).result, size)
+        pt = page_type(bt.tiles.data, bt.element_type, self.tile)
+        sizes = pt.get_shape()
+        p = memref.ReinterpretCastOp(
+            buf,
+            [offset],
+            [],
+            [],
+            [DYNAMIC_INDEX],
+            list(sizes),
+            [sizes[1], 1],
+            pt,
+        ).result
+        return p
+
+    # --- moves ----------------------------------------------------------------------
+
+    def origin(self, o: TileMoveOp) -> SSAValue:
+        """The block's first tile (linear), for this item and K block."""
+        vars_ = [self.values[v] for v in o.origin_vars]
+        form = geometry.single_linear(o.origin.data, f"{o.name} origin")
+        t0 = linear(form, vars_)
+        if o.table is not None and o.table_at is not None:
+            table = self.held[o.table]
+            assert table.read is not None, "a table is loaded from, so it is held"
+            at = linear(geometry.single_linear(o.table_at.data, "table position"), vars_)
+            cols = table.plan.dims[1]
+            r = arith.DivUIOp(at, idx(cols)).result
+            c = arith.RemUIOp(at, idx(cols)).result
+            entry = memref.LoadOp.get(table.read, [r, c]).res
+            t0 = add(t0, arith.IndexCastOp(entry, INDEX).result)
+        return t0
+
+    def move(self, o: TileMoveOp, tensor_mem: SSAValue, page: SSAValue, load: bool) -> None:
+        """Copy the block's tiles between the tensor and the page."""
+        held = self.held[cast(LoadOp | StoreOp, o).tensor]
+        tr, tc = self.tile
+        cols = held.plan.padded[1]
+        tpr = cols // tc
+        bh, bw = o.block_shape
+        stride = o.stride.data
+        w = bw * tc
+        page_w = bh * w
+        t0 = self.origin(o)
+
+        def first(t: SSAValue) -> SSAValue:
+            if tpr == 1:
+                return mul(t, tr * cols)
+            row = arith.DivUIOp(t, idx(tpr)).result
+            col = arith.RemUIOp(t, idx(tpr)).result
+            return add(mul(row, tr * cols), mul(col, tc))
+
+        # A store into an output held as its live rows (`tensor`) writes those alone.
+        rows = min(tr, cast(MemRefType[Attribute], tensor_mem.type).get_shape()[0])
+        if bh == 1 or stride % tpr == 0:
+            rows_apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
+            t_view = view(tensor_mem, first(t0), (bh, rows, w), (rows_apart, cols, 1))
+            p_view = view(page, 0, (bh, rows, w), (w, page_w, 1))
+            copy(t_view, p_view) if load else copy(p_view, t_view)
+            return
+        blk = Block(arg_types=[INDEX])
+        with ImplicitBuilder(blk):
+            a = blk.args[0]
+            t = add(t0, mul(a, stride))
+            t_view = view(tensor_mem, first(t), (tr, w), (cols, 1))
+            p_view = view(page, mul(a, w), (tr, w), (page_w, 1))
+            copy(t_view, p_view) if load else copy(p_view, t_view)
+            scf.YieldOp()
+        scf.ForOp(idx(0), idx(bh), idx(1), [], blk)
+
+    def load(self, o: LoadOp) -> None:
+        held = self.held[o.tensor]
+        assert held.read is not None, "a loaded tensor is held for reading"
+        page = self.page(o)
+        page.name_hint = o.result.name_hint
+        self.move(o, held.read, page, load=True)
+        self.values[o.result] = page
+
+    def store(self, o: StoreOp) -> None:
+        held = self.held[o.tensor]
+        assert held.write is not None, "a stored tensor has a buffer to write"
+        self.move(o, held.write, self.values[o.page], load=False)
+
+    # --- stages ---------------------------------------------------------------------
+
+    def stages(self, run: Sequence[StageOp]) -> None:
+        """One stage, or siblings (`siblings`), as one `linalg.generic`: one output per
+        stage, each input page read once however many stages read it."""
+        first = run[0]
+        order = generic_order(first)
+        n = len(order)
+        pos = {d: i for i, d in enumerate(order)}
+        ext = first.iter_extents
+        read_axes: set[int] = set()
+        views: dict[tuple[SSAValue, LinearForm], int] = {}
+        ins: list[SSAValue] = []
+        maps: list[AffineMapAttr] = []
+
+        def view_of(f: LinearForm, page: SSAValue) -> tuple[SSAValue, AffineMapAttr]:
+            axes = [d for d in order if f.dims[d]]
+            read_axes.update(axes)
+            v = view(page, f.const, [ext[d] for d in axes], [f.dims[d] for d in axes])
+            return v, _dims(n, [pos[d] for d in axes])
+
+        outs: list[SSAValue] = []
+        out_maps: list[AffineMapAttr] = []
+        forms: list[list[LinearForm]] = []
+        summed = any(k == IterKind.SUM and e > 1 for k, e in zip(first.iter_kinds, ext))
+        for o in run:
+            name = o.stage_name.data
+            fs = [
+                cast(LinearForm, linear_form(m.results[0], m.num_dims, m.num_symbols))
+                for m in (*o.in_maps, o.out_map)
+            ]
+            if any(c < 0 for f in fs for c in (*f.dims, *f.syms, f.const)):
+                raise self.fail(o, f"stage '{name}': a map with a negative coefficient")
+            forms.append(fs)
+            for i in range(len(o.ins)):
+                if o.indirect_of[i] < 0 and (o.ins[i], fs[i]) not in views:
+                    v, m = view_of(fs[i], self.values[o.ins[i]])
+                    views[(o.ins[i], fs[i])] = len(ins)
+                    ins.append(v)
+                    maps.append(m)
+            out_t = cast(PageType, o.result.type)
+            out_elem = out_t.element_type
+            if summed and not isinstance(out_elem, IntegerType) and out_elem != f32:
+                raise self.fail(o, f"stage '{name}': a sum into a {out_elem} page (fp32 sums only)")
+            page = self.page(o)
+            page.name_hint = o.result.name_hint
+            written = math.prod(ext[d] for d in order if o.iter_kinds[d] == IterKind.PAR)
+            if summed or written < self.tile[0] * self.tile[1] * out_t.tiles.data:
+                fill(0, out_elem, page)
+            v, m = view_of(fs[-1], page)
+            outs.append(v)
+            out_maps.append(m)
+            self.values[o.result] = page
+        missing = [d for d in order if d not in read_axes]
+        if missing:
+            raise self.fail(
+                first, f"stage '{first.stage_name.data}': axis d{missing[0]} is read by no map"
+            )
+        body = Block(arg_types=[*(_elem(v) for v in ins), *(_elem(v) for v in outs)])
+        with ImplicitBuilder(body):
+            yields = [
+                self.body(o, fs, body, views, pos, body.args[len(ins) + j], summed)
+                for j, (o, fs) in enumerate(zip(run, forms))
+            ]
+            LinalgYieldOp(*yields)
+        iterators = [
+            IteratorTypeAttr.reduction()
+            if first.iter_kinds[d] == IterKind.SUM
+            else IteratorTypeAttr.parallel()
+            for d in order
+        ]
+        GenericOp(ins, outs, Region(body), [*maps, *out_maps], iterators)
+
+    def body(
+        self,
+        o: StageOp,
+        forms: list[LinearForm],
+        body: Block,
+        views: dict[tuple[SSAValue, LinearForm], int],
+        pos: dict[int, int],
+        acc: SSAValue,
+        summed: bool,
+    ) -> SSAValue:
+        """Stage `o`'s body ops inside the generic's body: its value at one point,
+        added to the output's when the stage sums."""
+        ext = o.iter_extents
+        mapping: dict[SSAValue, SSAValue] = {}
+        for i in range(len(o.ins)):
+            if o.indirect_of[i] < 0:
+                mapping[o.body.block.args[i]] = body.args[views[(o.ins[i], forms[i])]]
+        for i in range(len(o.ins)):
+            via = o.indirect_of[i]
+            if via < 0:
+                continue
+            f = forms[i]
+            off: SSAValue = idx(f.const)
+            for d, c in enumerate(f.dims):
+                if c and ext[d] > 1:
+                    off = add(off, mul(LinalgIndexOp(pos[d]).result, c))
+            entry = mapping[o.body.block.args[via]]
+            off = add(off, mul(arith.IndexCastOp(entry, INDEX).result, f.syms[0]))
+            pt = cast(PageType, o.ins[i].type)
+            size = self.tile[0] * self.tile[1] * pt.tiles.data
+            flat = view(self.values[o.ins[i]], 0, (size,), (1,))
+            mapping[o.body.block.args[i]] = memref.LoadOp.get(flat, [off]).res
+        for inner in o.body.block.ops:
+            if isinstance(inner, YieldOp):
+                v = mapping[inner.value]
+                if summed:
+                    add_op = arith.AddiOp if isinstance(acc.type, IntegerType) else arith.AddfOp
+                    v = add_op(acc, v).result
+                return v
+            if isinstance(inner, IndexOp):
+                d = inner.dim.data
+                mapping[inner.result] = LinalgIndexOp(pos[d]).result if d in pos else idx(0)
+            else:
+                c = inner.clone(value_mapper=mapping)  # the implicit builder takes it
+                mapping.update(zip(inner.results, c.results))
+        raise AssertionError("a stage body ends with spatial.yield (verified)")
+
+    # --- the K loop -----------------------------------------------------------------
+
+    def k_loop(self, o: KLoopOp) -> None:
+        inits = [self.values[v] for v in o.inits]
+        blk = Block(arg_types=[INDEX, *(v.type for v in inits)])
+        blk.args[0].name_hint = o.induction_var.name_hint
+        loop = scf.ForOp(idx(0), idx(o.trips.data), idx(1), inits, blk)
+        outer, self.loop = self.loop, loop
+        self.values[o.induction_var] = blk.args[0]
+        for a, b in zip(o.body.block.args[1:], blk.args[1:]):
+            self.values[a] = b
+            b.name_hint = a.name_hint
+        with ImplicitBuilder(blk):
+            self.ops([x for x in o.body.block.ops if not isinstance(x, KYieldOp)])
+            y = cast(KYieldOp, o.body.block.last_op)
+            scf.YieldOp(*(self.values[v] for v in y.values))
+        self.loop = outer
+        for r, v in zip(o.res, loop.results):
+            self.values[r] = v
+            v.name_hint = r.name_hint
+
+
+# --------------------------------------------------------------------------------------
+# Constant tensors
+# --------------------------------------------------------------------------------------
+
+
+class GlobalTable:
+    """The private `memref.global`s the pass makes for `values` tensors, named after
+    them, at the top of the module the pass runs on."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+
+    def get(self, o: TensorOp, plan: TensorPlan) -> SSAValue:
+        """`o`'s padded values as a global (made now), read where the builder is."""
+        assert o.values is not None
+        vals = dense_array(o.values).reshape(plan.dims)
+        padded = np.zeros(plan.padded, dtype=vals.dtype)
+        padded[: plan.dims[0], : plan.dims[1]] = vals
+        elem = o.handle.element_type
+        t = MemRefType(elem, plan.padded)
+        base = name = f"{o.tensor_name.data}__values"
+        n = 0
+        while SymbolTable.lookup_symbol(self.module, name) is not None:
+            n += 1
+            name = f"{base}_{n}"
+        init = DenseIntOrFPElementsAttr.from_list(
+            cast(Any, TensorType(elem, plan.padded)), padded.reshape(-1).tolist()
+        )
+        g = memref.GlobalOp.get(StringAttr(name), t, init, StringAttr("private"), UnitAttr())
+        g.detach()  # made inside a program's builder; it belongs to the module
+        self.module.body.block.insert_op_before(g, cast(Operation, self.module.body.block.first_op))
+        return memref.GetGlobalOp(name, t).memref
+
+
+def _decline(program: ProgramOp, why: str) -> PlanError:
+    return PlanError(f'{program.name} "{program.program_name.data}": {why}')
+
+
+class ConvertProgram(RewritePattern):
+    """A `spatial.view` or `spatial.fold` -> its buffers, item loops, copies and
+    generics (`ProgramBuilder`), with the module's globals table the pass made."""
+
+    def __init__(self, globals_: GlobalTable):
+        self.globals = globals_
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, ProgramOp):
+            return
+        slots = ring_slots(op)
+        why = ring_conflict(op, slots)
+        if why is not None:
+            raise _decline(op, why)
+        block = Block()
+        with ImplicitBuilder(block):
+            results = ProgramBuilder(op, slots, self.globals).build(list(op.ins))
+        ops = list(block.ops)
+        for o in ops:
+            o.detach()
+        rewriter.insert(ops, InsertPoint.before(op))
+        for old, new in zip(op.results, results):
+            new.name_hint = old.name_hint
+            rewriter.replace_all_uses_with(old, new)
+        rewriter.erase(op)
+
+
+@dataclass(frozen=True)
+class ConvertSpatialToLinalgPass(ModulePass):
+    """Every `spatial` program as `scf`, `memref`, `linalg` and `arith`."""
+
+    name = "convert-spatial-to-linalg"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            ConvertProgram(GlobalTable(op)),
+            apply_recursively=False,
+            walk_regions_first=False,
+        ).rewrite_module(op)

@@ -1,0 +1,169 @@
+"""
+Ctrl-C at any moment of any tool: one line, `PROG: interrupted`, exit code 130, no
+traceback, and every file it would have written left as it was.
+
+Each tool runs as its console script in a subprocess. The test waits until the process
+has mapped numpy's C extension (the heavy imports have begun: before that, Python itself
+is still starting, importing `site`, where no program's code runs yet), then sends
+SIGINT after a delay: 0 lands in the imports (numpy, xDSL: the first second), the later
+ones in the work (parsing, lowering, building, compiling, running, drawing, Ray
+starting its actors). The workloads take several times the longest delay, so the signal
+finds the tool running; if a machine were ever fast enough to finish first, the test
+says so rather than pass.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from tiny_llama import write_tiny_llama
+
+ROOT = Path(__file__).resolve().parent.parent
+GEMV = str(ROOT / "examples" / "gemv_q8.mlir")
+BIN = Path(sys.executable).parent
+KEEP = b"the file as it was"
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_tiny_llama(tmp_path_factory.mktemp("tiny") / "tiny.gguf")
+
+
+@pytest.fixture(scope="module")
+def model_text(tiny: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny model's functions as MLIR text (for spatial-opt to parse and lower)."""
+    out = tmp_path_factory.mktemp("model") / "model.mlir"
+    subprocess.run(
+        [str(BIN / "spatial-gguf"), str(tiny), "--emit-model", "--batch", "4", "-o", str(out)],
+        check=True,
+    )
+    return out
+
+
+def _importing(pid: int) -> bool:
+    """Whether process `pid` has mapped numpy's C extension."""
+    try:
+        return "_multiarray_umath" in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+def interrupt(argv: list[str], delay: float, cwd: Path, **env: str) -> tuple[int, str]:
+    """Run the console script `argv[0]` with `argv[1:]`, send SIGINT `delay` seconds
+    after its heavy imports began; its exit code and stderr."""
+    environ = {**os.environ, **env}
+    proc = subprocess.Popen(
+        [str(BIN / argv[0]), *argv[1:]],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=environ,
+    )
+    deadline = time.monotonic() + 60
+    while not _importing(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    time.sleep(delay)
+    if proc.poll() is not None:
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        pytest.fail(f"{argv[0]} finished (rc {proc.returncode}) within {delay} s: {err}")
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    return proc.returncode, err.decode()
+
+
+def check_interrupted(prog: str, rc: int, err: str, *, alone: bool = True) -> None:
+    assert rc == 130, (rc, err)
+    assert "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    if alone:
+        assert lines == [f"{prog}: interrupted"], err
+    else:  # Ray says what it started, on its own lines
+        assert lines[-1] == f"{prog}: interrupted", err
+
+
+def untouched(where: Path, name: str) -> None:
+    """`name` in `where` holds what it held, and nothing was left beside it."""
+    assert (where / name).read_bytes() == KEEP
+    assert sorted(p.name for p in where.iterdir()) == [name]
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.8])
+def test_spatial_run(tmp_path, delay):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "res.npz").write_bytes(KEEP)
+    argv = ["spatial-run", GEMV, "--seed", "0", "--compare", "--stats", "--engine", "reference"]
+    rc, err = interrupt([*argv, "--outputs", str(out / "res.npz")], delay, tmp_path)
+    check_interrupted("spatial-run", rc, err)
+    untouched(out, "res.npz")
+
+
+@pytest.mark.parametrize("delay", [0.0, 1.2])
+def test_spatial_opt(tmp_path, model_text, delay):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "lowered.mlir").write_bytes(KEEP)
+    argv = ["spatial-opt", str(model_text), "-p", "q8-lower", "-o", str(out / "lowered.mlir")]
+    rc, err = interrupt(argv, delay, tmp_path)
+    check_interrupted("spatial-opt", rc, err)
+    untouched(out, "lowered.mlir")
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.6])
+def test_spatial_gguf(tmp_path, tiny, delay):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "model.mlir").write_bytes(KEEP)
+    argv = ["spatial-gguf", str(tiny), "--emit-model", "--context", "128", "--batch", "32"]
+    rc, err = interrupt([*argv, "-o", str(out / "model.mlir")], delay, tmp_path)
+    check_interrupted("spatial-gguf", rc, err)
+    untouched(out, "model.mlir")
+
+
+@pytest.mark.parametrize("delay", [0.0, 1.2])
+def test_spatial_viz(tmp_path, delay):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "traffic.svg").write_bytes(KEEP)
+    argv = ["spatial-viz", GEMV, "-p", "q8-lower", "--traffic", "-o", str(out / "traffic.svg")]
+    rc, err = interrupt(argv, delay, tmp_path)
+    check_interrupted("spatial-viz", rc, err)
+    untouched(out, "traffic.svg")
+
+
+@pytest.mark.parametrize("delay", [0.0, 1.2, 2.5])
+def test_spatial_generate(tmp_path, tiny, delay):
+    """In its imports, while it builds, lowers and compiles, and while it generates (or
+    writes the disk cache): the cache is left without a partial entry."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "run.npz").write_bytes(KEEP)
+    cache = tmp_path / "cache"
+    argv = ["spatial-generate", str(tiny), "--tokens", "104,101", "--steps", "120"]
+    argv += ["--context", "128", "--batch", "2", "--outputs", str(out / "run.npz")]
+    rc, err = interrupt(argv, delay, tmp_path, XDSL_SPATIAL_CACHE=str(cache))
+    check_interrupted("spatial-generate", rc, err)
+    untouched(out, "run.npz")
+    entries = list(cache.iterdir()) if cache.exists() else []
+    assert all(p.suffix == ".model" and not p.name.startswith(".") for p in entries), entries
+
+
+@pytest.mark.skipif(shutil.which("ray", path=str(BIN)) is None, reason="needs the [ray] extra")
+def test_spatial_run_while_ray_starts_its_actors(tmp_path):
+    argv = [
+        "spatial-run",
+        str(ROOT / "examples" / "tensor_parallel_n4.mlir"),
+        "--seed",
+        "0",
+        "--compare",
+    ]
+    rc, err = interrupt([*argv, "--distributed", "ray"], 2.5, tmp_path)
+    check_interrupted("spatial-run", rc, err, alone=False)
