@@ -718,6 +718,7 @@ def structured_kernel(s: Structured) -> Kernel:
     n_ops, n_captures = len(operands), len(captures)
     arg_reads = [(i, readers[i]) for i in range(n_ops) if body.args[i].first_use is not None]
     out_reads = [(s.n_inputs + j, readers[s.n_inputs + j]) for j in range(len(outputs))]
+    n_inputs = s.n_inputs  # not `s`: the kernel holds no IR (it is cached on disk)
 
     def run(args: Sequence[Any]) -> tuple[Any, ...]:
         env: list[Any] = [None] * n_slots
@@ -735,7 +736,7 @@ def structured_kernel(s: Structured) -> Kernel:
             if out.reduce is None:
                 v = env[cast(int, out.slot)]
             elif isinstance(out.reduce, _ArgReduce):
-                k = s.n_inputs + out.reduce.of
+                k = n_inputs + out.reduce.of
                 v = _run_arg_reduce(out.reduce, env, read(args[i]), readers[k](args[k]))
             else:
                 v = _run_reduce(out.reduce, env, read(args[i]))

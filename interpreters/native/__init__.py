@@ -40,7 +40,7 @@ from xdsl_spatial.interpreters.native.jit import (
     bindings,
     lower_to_llvm,
 )
-from xdsl_spatial.interpreters.native.prepare import Prepared, PrepareError, convert, prepare
+from xdsl_spatial.interpreters.native.prepare import PrepareError, convert, prepare
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.passes.convert_spatial_to_linalg import PlanError
@@ -75,7 +75,9 @@ class NativeExecutable:
     """A function compiled to machine code: call it on arrays of its argument types."""
 
     name: str
-    prepared: Prepared
+    programs: tuple[ProgramTraffic, ...]
+    """The programs a call runs, in order: their traffic (static). Nothing of the IR is
+    held: a module that was compiled is freed when it is dropped."""
     code: Any
     """What holds the code: the JIT's `ExecutionEngine`, or the cache's loaded image
     (kept alive while this is)."""
@@ -93,7 +95,7 @@ class NativeExecutable:
         if len(arrays) != self.arity:
             raise TypeError(f"@{self.name} takes {self.arity} arguments, got {len(arrays)}")
         outs = self.caller([np.asarray(a) for a in arrays])
-        traffic = Traffic([_copy(p) for p in self.prepared.programs])
+        traffic = Traffic([_copy(p) for p in self.programs])
         return Execution(outs, traffic)
 
 
@@ -136,7 +138,7 @@ def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> Native
     if image is not None:
         seconds["load"] = time.perf_counter() - t0
         caller = Caller(image.symbol(symbol), ins, outs)
-        return NativeExecutable(name, prepared, image, caller, True, seconds)
+        return NativeExecutable(name, prepared.programs, image, caller, True, seconds)
     t0 = time.perf_counter()
     with collector_paused():
         text = convert(prepared)
@@ -160,4 +162,6 @@ def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> Native
             engine.dump_to_object_file(obj)
             with open(obj, "rb") as f:
                 cache.store(key, symbol, f.read())
-    return NativeExecutable(name, prepared, engine, Caller(address, ins, outs), False, seconds)
+    return NativeExecutable(
+        name, prepared.programs, engine, Caller(address, ins, outs), False, seconds
+    )
