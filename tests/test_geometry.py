@@ -87,7 +87,7 @@ def test_a_form_over_axes_and_its_bounds_are_those_of_every_point(const, coefs, 
         assert form.over_axes(extents).shape[d] == (e if c else 1)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(
     st.integers(0, 200),
     st.lists(st.sampled_from([0, 1, 2, 3, 8, 16, 32, 33, 64, 96]), min_size=1, max_size=3),

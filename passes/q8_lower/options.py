@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from xdsl.dialects.builtin import BFloat16Type, Float32Type, ModuleOp
 from xdsl.utils.exceptions import PassFailedException
@@ -85,5 +85,5 @@ def resolve_target(module: ModuleOp, **options: Any) -> TargetAttr:
         acc=base.acc,
         local_mem=o.local_mem if o.local_mem is not None else base.local_mem.data,
         acc_tiles=o.acc_tiles if o.acc_tiles is not None else base.acc_tiles.data,
-        **base.chip_figures(),
+        **cast(dict[str, Any], base.chip_figures()),
     )
