@@ -66,7 +66,7 @@ def main() -> None:
         mod = parse_module(
             "builtin.module {\n" + q8_matmul_func("mm", "W", k, n, 1, "bf16", "f32") + "}\n"
         )
-        lower_q8(mod, chips=chips, split=split)
+        lower_q8(mod, chips=chips, split=split, optimize=True)
         if chips == 1:
             # One chip as an annotation would give it: a program named for chip 0.
             mod = parse_module(
@@ -84,7 +84,7 @@ def main() -> None:
                     1,
                 )
             )
-            lower_q8(mod)
+            lower_q8(mod, optimize=True)
         exe = compile_module(mod, "mm")
         arrays = coerce_args(find_function(mod, "mm"), [x, q, s])
         local = exe(*arrays)

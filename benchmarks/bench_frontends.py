@@ -76,7 +76,7 @@ def bench_forms(k: int, n: int, repeat: int) -> None:
             args = inputs(before_mod, rng)
             arrays = list(args.values())
             after_mod = parse_module(text)
-            lower_q8(after_mod)
+            lower_q8(after_mod, optimize=True)
             y, bound = reference(form, args["x"], args["W"], args["W_scale"])
             for mod in (before_mod, after_mod):
                 got = execute(mod, "f", arrays).outputs[0].reshape(y.shape)

@@ -292,7 +292,7 @@ def bench_one(
 
     unlowered = parse_module(module_text(m, k, n, scale))
     lowered = parse_module(module_text(m, k, n, scale))
-    decisions = lower_q8(lowered)
+    decisions = lower_q8(lowered, optimize=True)
     if not all(d.lowered for d in decisions):
         sys.exit(f"q8-lower did not lower the product: {[d.line() for d in decisions]}")
 

@@ -82,7 +82,7 @@ def candidates(m: int, k: int, n: int, seed: int = 0) -> tuple[list[Candidate], 
     q, s = quantize_q8_0(rng.standard_normal((k, n)).astype(np.float32) * 0.02, np.float16)
     unlowered = parse_module(module_text(m, k, n, "f16"))
     lowered = parse_module(module_text(m, k, n, "f16"))
-    if not all(d.lowered for d in lower_q8(lowered)):
+    if not all(d.lowered for d in lower_q8(lowered, optimize=True)):
         sys.exit(f"q8-lower did not lower {m}x{k}x{n}")
     programs = sum(1 for op in lowered.walk() if op.name in ("spatial.view", "spatial.fold"))
     args = coerce_args(find_function(lowered, "gemv"), [x, q, s])

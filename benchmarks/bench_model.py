@@ -208,7 +208,7 @@ def main() -> None:
 
     decode_only = build_model(lowered.config, len(prompt), args.context, functions=("decode",))
     t0 = time.perf_counter()
-    lower_q8(decode_only)
+    lower_q8(decode_only, optimize=True)
     decode_lower_s = time.perf_counter() - t0
     print(
         f"\nq8-lower of the decode step alone ({n_products} products): {decode_lower_s:.2f} s; "

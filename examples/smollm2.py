@@ -305,7 +305,7 @@ def run_checkpoint(
     text = emit([(nm, infos[nm].k, infos[nm].n) for nm in names])
     module = parse_module(text)
     before = module.clone()
-    decisions = lower_q8(module)
+    decisions = lower_q8(module, optimize=True)
     plans = [d.plan for d in decisions]
     if not all(d.lowered for d in decisions):
         raise SystemExit("\n".join(d.line() for d in decisions if not d.lowered))

@@ -7,15 +7,13 @@ is decided here once: where every load's page sits in its tensor (`layout.Placed
 no copy at run time), how each stage reaches its operands (a strided view or a
 gather, `layout.Access`), how it computes (`stages.StageEval`), where each store
 writes, and which of the checks the program must pass it passes (they are static:
-every address is known now). A K loop's loads and the stages that do not read its
-carry run once for all its trips (their values carry a trip axis); a loop whose only
-carry-dependent stage adds them into the carry (`carry' = carry + f(...)`) then sums
-`f` over the trips instead of running trip by trip; any other loop runs its
-carry-dependent stages and its stores once a trip.
+every address is known now). A K loop runs its body once a trip, its loads placed
+for every trip at once (`kloop.py`).
 
-Siblings, consecutive stages computing the same body from the same pages at maps a
-constant step apart (the fold's one stage a row), run as one stage with an extra
-axis.
+It runs the program as written: hoisting what a loop does the same every trip,
+summing an accumulating loop's trips at once and merging a batch's stage a row into
+one are passes (`spatial-hoist`, `spatial-sum-trips`, `spatial-merge-siblings`),
+which `q8-lower{optimize=true}` runs.
 
 What is decided here never changes per call: a module changed after compiling needs
 a new compile (the program keeps no reference into the IR it would read again).
@@ -67,7 +65,6 @@ from xdsl_spatial.interpreters.layout import (
     stacked_reader,
     strided,
 )
-from xdsl_spatial.interpreters.siblings import sibling_run, sibling_steps
 from xdsl_spatial.interpreters.stages import Shape, StageEval, map_offsets
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, is_weight_values, move_bytes
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
@@ -213,8 +210,8 @@ class ProgramCompiler(LoopCompiling):
     def __init__(self, op: ProgramOp, fast: bool = True):
         self.op = op
         self.fast = fast
-        """False: no fast path (contractions, row terms, sibling runs, accumulating
-        loops summed at once): the plain twin the tests prove them equal to."""
+        """False: no fast path (contractions, row terms, stages not run, constants
+        computed once): the plain twin the tests prove them equal to."""
         self.tile = op.target.tile
         self.items = op.num_items
         self.coords = op.item_coords()
@@ -311,9 +308,7 @@ class ProgramCompiler(LoopCompiling):
         per_trip: bool,
     ) -> None:
         outer, self.current = self.current, steps
-        i = 0
-        while i < len(ops):
-            o = ops[i]
+        for o in ops:
             if isinstance(o, TensorOp):
                 self.tensor_op(o)
             elif isinstance(o, LoadOp):
@@ -321,17 +316,13 @@ class ProgramCompiler(LoopCompiling):
             elif isinstance(o, StoreOp):
                 steps.append(self.store(o, want, loop, per_trip))
             elif isinstance(o, StageOp):
-                run = sibling_run(ops, i) if self.fast else [o]
-                step = self.stages(run, want, per_trip)
+                step = self.stage(o, want, per_trip)
                 if step is not None:
                     steps.append(step)
-                i += len(run)
-                continue
             elif isinstance(o, KLoopOp):
                 self.k_loop(o, steps)
             else:
                 raise self.fail(o, "cannot run in a program")
-            i += 1
         self.current = outer
 
     # --- tensors -------------------------------------------------------------------
@@ -493,22 +484,14 @@ class ProgramCompiler(LoopCompiling):
 
     # --- stages --------------------------------------------------------------------
 
-    def operand(
-        self, st: StageOp, i: int, ext: Sequence[int], want: Lead, extra: np.ndarray | None
-    ) -> Reader:
-        """How stage `st` reads its input `i` over `want` + ([siblings]) + `ext`."""
+    def operand(self, st: StageOp, i: int, ext: Sequence[int], want: Lead) -> Reader:
+        """How stage `st` reads its input `i` over `want` + `ext`."""
         page = st.ins[i]
         e = map_offsets(st.in_maps[i], ext)
-        if extra is not None:
-            # Siblings that all read the same elements (the weight of one stage a row)
-            # share them: extent 1 along the siblings' axis, not one copy a sibling.
-            e = e[None] + (extra.reshape(-1, *(1,) * len(ext)) if extra.any() else 0)
         via = st.indirect_of[i]
         per_lead = False
         if via >= 0:
             table = self.static_operand(st, via, ext, want)
-            if extra is not None:
-                table = table[:, :, None]
             if table.shape[0] == table.shape[1] == 1:
                 table = table[0, 0]
             else:
@@ -583,39 +566,28 @@ class ProgramCompiler(LoopCompiling):
         acc = self.access(layout, map_offsets(st.in_maps[i], ext), want)
         return np.asarray(acc.access.read(spec.values))
 
-    def stages(self, run: list[StageOp], want: Lead, per_trip: bool) -> Step | None:
-        """One stage, or a run of siblings as one stage with an extra leading axis. A
-        stage that passes one input on unchanged runs nothing: its page is that input,
-        read where the stage reads it (None)."""
-        first = run[0]
-        ext = first.iter_extents
-        if len(run) > 1:
-            steps = sibling_steps(run)
-            assert steps is not None
-        accs = []
-        for i in range(len(first.ins)):
-            ex = None
-            if len(run) > 1:
-                ex = np.arange(len(run), dtype=np.int64) * steps[i]  # type: ignore[index]
-            accs.append(self.operand(first, i, ext, want, ex))
+    def stage(self, st: StageOp, want: Lead, per_trip: bool) -> Step | None:
+        """The step of a stage. A stage that passes one input on unchanged runs
+        nothing: its page is that input, read where the stage reads it (None)."""
+        ext = st.iter_extents
+        accs = [self.operand(st, i, ext, want) for i in range(len(st.ins))]
         shapes = [self._trip_shape(a.access.shape, per_trip) for a in accs]
-        ev = StageEval(first, shapes, 2, 1 if len(run) > 1 else 0, fast=self.fast)
+        ev = StageEval(st, shapes, 2, fast=self.fast)
         out = self.slot()
         shape = ev.shape
-        strides = c_strides(shape)
-        o = map_offsets(first.out_map, ext)[
-            tuple(0 if k == IterKind.SUM else slice(None) for k in first.iter_kinds)
+        o = map_offsets(st.out_map, ext)[
+            tuple(0 if k == IterKind.SUM else slice(None) for k in st.iter_kinds)
         ]
-        o = np.broadcast_to(o, [e for e, k in zip(ext, first.iter_kinds) if k == IterKind.PAR])
-        size = self.tile[0] * self.tile[1] * cast(PageType, first.result.type).tiles.data
-        stacked = self.stacks_rows(ev, run, accs, per_trip, o, size)
+        o = np.broadcast_to(o, [e for e, k in zip(ext, st.iter_kinds) if k == IterKind.PAR])
+        size = self.tile[0] * self.tile[1] * cast(PageType, st.result.type).tiles.data
+        stacked = self.stacks_rows(ev, st, accs, per_trip, o, size)
         if stacked is not None:
-            self.layout[first.result] = stacked
+            self.layout[st.result] = stacked
             return None
-        through = self.passes_through(ev, run, accs, per_trip)
+        through = self.passes_through(ev, st, accs, per_trip)
         if through is not None:
             acc = through.access
-            self.layout[first.result] = Values(
+            self.layout[st.result] = Values(
                 through.slot,
                 acc.shape,
                 acc.offset,
@@ -625,18 +597,7 @@ class ProgramCompiler(LoopCompiling):
                 acc.index,
             )
             return None
-        if len(run) > 1:
-            for j, st in enumerate(run):
-                self.layout[st.result] = Values(
-                    out,
-                    (*shape[:2], *shape[3:]),
-                    j * strides[2],
-                    (*strides[:2], *strides[3:]),
-                    o,
-                    size,
-                )
-        else:
-            self.layout[first.result] = Values(out, shape, 0, strides, o, size)
+        self.layout[st.result] = Values(out, shape, 0, c_strides(shape), o, size)
 
         if not accs and self.fast:  # a constant: computed now, once
             value = ev.run([]).reshape(-1)
@@ -658,16 +619,15 @@ class ProgramCompiler(LoopCompiling):
         return step
 
     def passes_through(
-        self, ev: StageEval, run: list[StageOp], accs: list[Reader], per_trip: bool
+        self, ev: StageEval, st: StageOp, accs: list[Reader], per_trip: bool
     ) -> Reader | None:
         """The input a stage yields as it is (no sum, no other op, no conversion), if
         its values can be read where it reads them without running it."""
-        if not self.fast or len(run) > 1 or ev.summed or ev.contraction is not None:
+        if not self.fast or ev.summed or ev.contraction is not None:
             return None
         terms = ev.body.terms
         if len(terms) != 1 or terms[0].rows or ev.body.steps or terms[0].slot >= len(accs):
             return None
-        st = run[0]
         j = terms[0].slot
         if (
             cast(PageType, st.ins[j].type).element_type
@@ -684,7 +644,7 @@ class ProgramCompiler(LoopCompiling):
     def stacks_rows(
         self,
         ev: StageEval,
-        run: list[StageOp],
+        st: StageOp,
         accs: list[Reader],
         per_trip: bool,
         out: np.ndarray,
@@ -692,10 +652,10 @@ class ProgramCompiler(LoopCompiling):
     ) -> Values | None:
         """A stage that only places its inputs in rows 0, 1, ... of one axis (a sum of
         row selects, the fold's result over its rows), each input a window of one
-        array, a constant step apart along it (siblings run as one): its page is that
-        array, read where the rows are, without running the stage."""
+        array, a constant step apart along it (a merged stage's parts): its page is
+        that array, read where the rows are, without running the stage."""
         body = ev.body
-        if not self.fast or len(run) > 1 or ev.summed or ev.contraction is not None:
+        if not self.fast or ev.summed or ev.contraction is not None:
             return None
         if body.plain or body.other_rows or body.steps or len(body.row_groups) != 1:
             return None
@@ -703,7 +663,6 @@ class ProgramCompiler(LoopCompiling):
         m = len(rows)
         if rows != list(range(m)) or any(k >= len(accs) for k in slots):
             return None
-        st = run[0]
         f32 = np.dtype(np.float32)
         if ev.dtype != f32 or any(
             numpy_dtype(cast(PageType, st.ins[k].type).element_type) != f32 for k in slots
@@ -721,7 +680,7 @@ class ProgramCompiler(LoopCompiling):
         self, ev: StageEval, accs: list[Reader | None], per_trip: bool
     ) -> tuple[list[Reader | None], list[Reader]]:
         """Row groups whose values are windows of one array, a constant step apart (the
-        rows of siblings run as one), read as that array: the readers left (None for
+        parts of a merged stage's page), read as that array: the readers left (None for
         an operand only such a group read) and the stacked ones, in order."""
         body = ev.body
         if not self.fast:

@@ -105,18 +105,10 @@ class Body:
     the values that depend on no operand (computed now), the ops left to run, and the
     terms of the sum it yields."""
 
-    def __init__(
-        self,
-        op: StageOp,
-        shapes: Sequence[Shape],
-        nlead: int,
-        extra: int = 0,
-        drop_first: bool = False,
-        rows: bool = True,
-    ):
+    def __init__(self, op: StageOp, shapes: Sequence[Shape], nlead: int, rows: bool = True):
         block = op.body.block
         ext = op.iter_extents
-        ndim = nlead + extra + len(ext)
+        ndim = nlead + len(ext)
         self.slot: dict[SSAValue, int] = {a: i for i, a in enumerate(block.args)}
         self.static: dict[int, Any] = {}
         self.shape: dict[int, Shape] = dict(enumerate(shapes))
@@ -127,7 +119,7 @@ class Body:
             r = len(self.slot)
             self.slot[o.results[0]] = r
             if isinstance(o, IndexOp):
-                d = nlead + extra + o.dim.data
+                d = nlead + o.dim.data
                 value: Any = np.arange(ext[o.dim.data], dtype=np.int64).reshape(
                     [ext[o.dim.data] if j == d else 1 for j in range(ndim)]
                 )
@@ -146,7 +138,7 @@ class Body:
         self.size = len(self.slot)
         self.ndim = ndim
         self.rows = rows
-        self.terms = self._terms(cast(YieldOp, block.last_op).value)[1 if drop_first else 0 :]
+        self.terms = self._terms(cast(YieldOp, block.last_op).value)
         # The body's values indexed the slots while it was read; the compiled body
         # keeps none of them (it holds no reference into the IR, and pickles alone).
         del self.slot
@@ -158,9 +150,7 @@ class Body:
         self.steps = [st for st in self.steps if st.result in needed]
         # Operands have every axis (extent 1 where they do not vary).
         extents = tuple(
-            max((sh[d] for sh in shapes), default=1)
-            if d < nlead + extra
-            else ext[d - nlead - extra]
+            max((sh[d] for sh in shapes), default=1) if d < nlead else ext[d - nlead]
             for d in range(ndim)
         )
         self.out_shape = (
@@ -493,26 +483,17 @@ class Contraction:
 
 
 class StageEval:
-    """One stage for a lead of (trips, items), and an optional extra leading axis of
-    the iteration space (siblings run as one): the shape of what it yields, (lead,
-    [extra], parallel extents, 1 where it does not vary), and how it computes it.
-    `fast=False` takes the plain path only (no contraction, no row terms): the twin
-    the tests prove the fast paths equal to."""
+    """One stage for a lead of (trips, items): the shape of what it yields, (lead,
+    parallel extents, 1 where it does not vary), and how it computes it. `fast=False`
+    takes the plain path only (no contraction, no row terms): the twin the tests
+    prove the fast paths equal to."""
 
-    def __init__(
-        self,
-        op: StageOp,
-        shapes: Sequence[Shape],
-        nlead: int = 2,
-        extra: int = 0,
-        drop_first: bool = False,
-        fast: bool = True,
-    ):
+    def __init__(self, op: StageOp, shapes: Sequence[Shape], nlead: int = 2, fast: bool = True):
         ext = op.iter_extents
         kinds = op.iter_kinds
-        base = nlead + extra
+        base = nlead
         self.summed = [base + d for d, k in enumerate(kinds) if k == IterKind.SUM]
-        self.body = Body(op, shapes, nlead, extra, drop_first, rows=fast)
+        self.body = Body(op, shapes, nlead, rows=fast)
         full = self.body.out_shape
         self.extents = tuple(full[d] if d < base else ext[d - base] for d in range(len(full)))
         kept = [d for d in range(len(full)) if d not in self.summed]
@@ -523,10 +504,10 @@ class StageEval:
                     self.extents[d] if d == t.axis else e for d, e in enumerate(self.full_shape)
                 )
         self.shape = tuple(self.full_shape[d] for d in kept)
-        """What the stage yields: lead, [extra], the parallel axes."""
+        """What the stage yields: lead, the parallel axes."""
         self.dtype = numpy_dtype(cast(PageType, op.result.type).element_type)
         self.contraction: Contraction | None = None
-        factors = product_factors(op) if fast and self.summed and not drop_first else None
+        factors = product_factors(op) if fast and self.summed else None
         if factors is not None and self.dtype == np.float32:
             fshapes = [shapes[i] for i in factors]
             try:

@@ -24,7 +24,7 @@ shard.grid @chips(shape = 4)
 
 or, for a module without annotations, from the pass options `chips=C split=n|k`.
 This file reads either into a `ChipSplit` (numbers only) or says why the product
-cannot be split; `q8_lower.py` builds each chip's programs.
+cannot be split; `q8_lower/` builds each chip's programs.
 """
 
 from __future__ import annotations

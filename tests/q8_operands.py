@@ -3,6 +3,7 @@ their scales, either integer-exact or random."""
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 
@@ -25,3 +26,12 @@ def q8_operands(
     if scale == "f16":
         s = s.astype(np.float16)
     return x, q, s
+
+
+def q8_fp64(x: np.ndarray, q: np.ndarray, s: np.ndarray, act: str = "f32"):
+    """The product in fp64, the activation rounded to bf16 first when the chip holds it
+    so, and the same product of absolute values (the scale of the fp32 bound)."""
+    xr = x.astype(ml_dtypes.bfloat16) if act == "bf16" else x
+    xr = xr.astype(np.float64)
+    w = q.astype(np.float64) * np.repeat(s.astype(np.float64), 32, axis=0)
+    return xr @ w, np.abs(xr) @ np.abs(w)

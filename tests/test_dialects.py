@@ -8,7 +8,7 @@ from io import StringIO
 from typing import TypeVar
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, linalg, math, test
@@ -646,6 +646,7 @@ def test_format_linear_reads_back_as_the_same_form(const, coefs):
     assert linear_form(read.data.results[0], 3, 0) == LinearForm(const, tuple(coefs), ())
 
 
+@settings(deadline=None)  # no timing is claimed: a loaded machine takes its time
 @given(st.integers(0, 50), st.integers(-64, 64), st.integers(0, 64))
 def test_load_origins_print_and_parse_back(const, kb_step, item_step):
     """Any linear origin prints as text the parser turns back into the same op."""

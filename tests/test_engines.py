@@ -4,8 +4,8 @@ Claims of equal bits are made where they hold by construction: elementwise progr
 (every engine computes each element with the same ops in the same order) and
 integer-exact inputs (small integers, power-of-two scales: every partial sum exact in
 fp32, so no order of summation changes a bit). Sums over random inputs are checked
-against the fp32 summation bound of an fp64 reference: the compiled engine adds a K
-loop's trips and a contraction's blocks in another order than the reference engine.
+against the fp32 summation bound of an fp64 reference: the compiled engine adds a
+contraction's blocks in another order than the reference engine.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from q8_operands import q8_operands
+from q8_operands import q8_fp64, q8_operands
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters.executable import compile_function
@@ -249,10 +249,11 @@ def test_a_page_read_whole_in_part_and_transposed(engine):
 
 @pytest.mark.parametrize("carry_map", ["d0 * 32 + d1", "d1 * 32 + d0"])
 def test_a_carry_that_accumulates(carry_map):
-    """`carry' = (carry + v) + v*v`: read where it is written, the compiled engine sums
-    the trips' terms at once; read transposed it runs the stage once a trip. On
-    integer-exact inputs every way gives the trip-by-trip numbers bit for bit; on
-    random inputs each stays within the fp32 bound of fp64."""
+    """`carry' = (carry + v) + v*v`, read where it is written or transposed: the
+    compiled engine runs the stage once a trip, handing the page it computed to the
+    next trip (laid out in full when it was not computed in order). On integer-exact
+    inputs every way gives the trip-by-trip numbers bit for bit; on random inputs
+    each stays within the fp32 bound of fp64."""
     mod = parse_module(ACCUMULATE.replace("CARRY_MAP", carry_map))
     transposed = carry_map.startswith("d1")
     rng = np.random.default_rng(0)
@@ -418,12 +419,6 @@ def operands(m, k, n, scale, exact, rng):
     return q8_operands(m, k, n, rng, exact=exact, scale=scale)
 
 
-def fp64(x, q, s, act):
-    xr = bf16(x).astype(np.float64) if act == "bf16" else x.astype(np.float64)
-    w = q.astype(np.float64) * np.repeat(s.astype(np.float64), 32, axis=0)
-    return xr @ w, np.abs(xr) @ np.abs(w)
-
-
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     m=st.integers(1, 32),
@@ -436,30 +431,33 @@ def fp64(x, q, s, act):
     seed=st.integers(0, 2**16),
 )
 def test_engines_agree_on_lowered_products(m, blocks, n, act, scale, acc_tiles, exact, seed):
-    """Before and after q8-lower (on a chip that holds the activation's precision), the
-    reference engine, the compiled engine and its plain twin: the same bits on
-    integer-exact inputs, each within the fp32 bound of fp64 on random ones; the same
-    bytes, equal to the pass's byte model."""
+    """Before and after q8-lower (on a chip that holds the activation's precision), as
+    it lowers and with its programs optimised (`optimize=true`: what the engines run
+    by default), the reference engine, the compiled engine and its plain twin: the
+    same bits on integer-exact inputs, each within the fp32 bound of fp64 on random
+    ones; the same bytes, equal to the pass's byte model."""
     k = 32 * blocks
     rng = np.random.default_rng(seed)
     x, q, s = operands(m, k, n, scale, exact, rng)
-    mod = product(m, k, n, act, scale)
-    decisions = lower_q8(mod, acc_tiles=acc_tiles, act=act)
-    want, mag = fp64(x, q, s, act)
+    want, mag = q8_fp64(x, q, s, act)
     bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
-    runs = [*all_ways(mod, "mm", [x, q, s]), execute(product(m, k, n, act, scale), "mm", [x, q, s])]
-    for r in runs:
-        (y,) = r.outputs
-        if exact:
-            np.testing.assert_array_equal(y, want.astype(np.float32))
-        else:
-            assert (np.abs(y - want) <= bound).all()
-    assert traffic(runs[0]) == traffic(runs[1]) == traffic(runs[2])
-    if decisions[0].lowered:
-        plan = decisions[0].plan
-        assert plan is not None
-        (fold,) = [p for p in runs[0].traffic.programs if p.kind == "fold"]
-        assert fold.load_bytes == plan.weight_bytes() + plan.view_reads()
+    unlowered = execute(product(m, k, n, act, scale), "mm", [x, q, s])
+    for optimize in (False, True):
+        mod = product(m, k, n, act, scale)
+        decisions = lower_q8(mod, acc_tiles=acc_tiles, act=act, optimize=optimize)
+        runs = [*all_ways(mod, "mm", [x, q, s]), unlowered]
+        for r in runs:
+            (y,) = r.outputs
+            if exact:
+                np.testing.assert_array_equal(y, want.astype(np.float32))
+            else:
+                assert (np.abs(y - want) <= bound).all()
+        assert traffic(runs[0]) == traffic(runs[1]) == traffic(runs[2])
+        if decisions[0].lowered:
+            plan = decisions[0].plan
+            assert plan is not None
+            (fold,) = [p for p in runs[0].traffic.programs if p.kind == "fold"]
+            assert fold.load_bytes == plan.weight_bytes() + plan.view_reads()
 
 
 def test_an_f32_activation_on_a_bf16_chip_is_rounded_explicitly():
@@ -473,7 +471,7 @@ def test_an_f32_activation_on_a_bf16_chip_is_rounded_explicitly():
     text = str(mod)
     assert "arith.truncf" in text and "tensor<2x1088xbf16>" in text
     assert "the f32 activation is rounded to bf16" in text
-    want, mag = fp64(x, q, s, "bf16")
+    want, mag = q8_fp64(x, q, s, "bf16")
     bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
     for r in all_ways(mod, "mm", [x, q, s]):
         (y,) = r.outputs

@@ -25,6 +25,7 @@ from xdsl_spatial.core.geometry import (
     check_page_reach,
     check_table_reach,
     check_writes_owned,
+    in_stacked_page,
     item_coords,
     linear_form,
     loop_values,
@@ -84,6 +85,36 @@ def test_a_form_over_axes_and_its_bounds_are_those_of_every_point(const, coefs, 
     assert form.bounds(extents) == (min(plain), max(plain))
     for d, (c, e) in enumerate(zip(coefs, extents)):
         assert form.over_axes(extents).shape[d] == (e if c else 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 200),
+    st.lists(st.sampled_from([0, 1, 2, 3, 8, 16, 32, 33, 64, 96]), min_size=1, max_size=3),
+    st.sampled_from([8, 32, 64]),
+    st.integers(1, 4),
+    st.data(),
+)
+def test_a_map_read_in_a_stacked_page_is_each_points_row_and_column(
+    const, coefs, row_len, parts, data
+):
+    """`in_stacked_page`: a page of rows `row_len` long, read as part 0 of `parts`
+    such pages side by side, puts every point's element (row r, column c) at
+    `r * parts * row_len + c`; it declines exactly when some point's column would
+    leave its row under the split of the form into whole-row and other terms."""
+    extents = data.draw(st.lists(st.integers(1, 5), min_size=len(coefs), max_size=len(coefs)))
+    form = LinearForm(const, tuple(coefs), ())
+    got = in_stacked_page(form, extents, row_len, parts)
+    col = LinearForm(const % row_len, tuple(0 if c % row_len == 0 else c for c in coefs), ())
+    lo, hi = col.bounds(extents)
+    assert (got is None) == (lo < 0 or hi >= row_len)
+    if got is None:
+        return
+    old = np.broadcast_to(form.over_axes(extents), extents)
+    new = np.broadcast_to(got.over_axes(extents), extents)
+    r, c = np.divmod(old, row_len)
+    np.testing.assert_array_equal(new, r * parts * row_len + c)
+    assert in_stacked_page(LinearForm(const, tuple(coefs), (1,)), extents, row_len, parts) is None
 
 
 # --------------------------------------------------------------------------------------

@@ -277,7 +277,7 @@ def test_a_comment_only_file_is_an_empty_module(tmp_path, capsys):
         ("q8-lowr", "unknown pass 'q8-lowr' in the pipeline (did you mean q8-lower?)"),
         (
             "q8-lower{nope=1}",
-            "pass q8-lower has no option 'nope' (its options: preset, local-mem, acc-tiles, tile-rows, tile-cols, act, chips, split, report)",
+            "pass q8-lower has no option 'nope' (its options: preset, local-mem, acc-tiles, tile-rows, tile-cols, act, chips, split, report, optimize)",
         ),
         ("q8-lower{local-mem=abc}", "option local-mem of pass q8-lower takes an integer, got abc"),
         ("q8-lower{report=maybe}", "option report of pass q8-lower takes true or false, got maybe"),

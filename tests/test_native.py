@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not installed")
 
-from test_engines import ACCUMULATE, COPY_BY_K, U32, fp64, operands, product, traffic
+from q8_operands import q8_fp64
+from test_engines import ACCUMULATE, COPY_BY_K, U32, operands, product, traffic
 from test_llama import check_against_reference
 from tiny_llama import write_tiny_llama
 from xdsl.context import Context
@@ -85,28 +86,29 @@ def native_run(mod, entry, arrays):
 )
 def test_native_agrees_on_lowered_products(m, blocks, n, act, scale, acc_tiles, exact, seed):
     """Lowered (views with sections and lanes tables at m > 1, K with and without a
-    tail, N not a multiple of 32, both scale and activation types) and unlowered: the
-    same bits as fp64 rounded once on integer-exact inputs, the fp32 bound else; the
-    bytes the reference engine counts."""
+    tail, N not a multiple of 32, both scale and activation types), as q8-lower writes
+    it and with its programs optimised (`optimize=true`: merged stages, trips summed
+    at once, no loop of one trip), and unlowered: the same bits as fp64 rounded once
+    on integer-exact inputs, the fp32 bound else; the bytes the reference engine
+    counts."""
     k = 32 * blocks
     rng = np.random.default_rng(seed)
     x, q, s = operands(m, k, n, scale, exact, rng)
-    mod = product(m, k, n, act, scale)
-    lower_q8(mod, acc_tiles=acc_tiles, act=act)
-    want, mag = fp64(x, q, s, act)
+    want, mag = q8_fp64(x, q, s, act)
     bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
-    ref = execute(mod, "mm", [x, q, s], engine="reference")
-    runs = [
-        native_run(mod, "mm", [x, q, s]),
-        native_run(product(m, k, n, act, scale), "mm", [x, q, s]),
-    ]
+    runs = [native_run(product(m, k, n, act, scale), "mm", [x, q, s])]
+    for optimize in (False, True):
+        mod = product(m, k, n, act, scale)
+        lower_q8(mod, acc_tiles=acc_tiles, act=act, optimize=optimize)
+        ref = execute(mod, "mm", [x, q, s], engine="reference")
+        runs.append(native_run(mod, "mm", [x, q, s]))
+        assert traffic(runs[-1]) == traffic(ref)
     for r in runs:
         (y,) = r.outputs
         if exact:
             np.testing.assert_array_equal(y, want.astype(np.float32))
         else:
             assert (np.abs(y - want) <= bound).all()
-    assert traffic(runs[0]) == traffic(ref)
 
 
 @pytest.mark.parametrize("exact", [True, False])
@@ -128,7 +130,7 @@ def test_rows_in_groups_and_columns_in_blocks(exact):
         if isinstance(g, GenericOp) and len(g.iterator_types) == 4
     ]
     assert sorted(set(outs)) == [1, 8]
-    want, mag = fp64(x, q, s, "bf16")
+    want, mag = q8_fp64(x, q, s, "bf16")
     (y,) = native_run(mod, "mm", [x, q, s]).outputs
     if exact:
         np.testing.assert_array_equal(y, want.astype(np.float32))
@@ -137,17 +139,19 @@ def test_rows_in_groups_and_columns_in_blocks(exact):
         assert (np.abs(y - want) <= bound).all()
 
 
+@pytest.mark.parametrize("optimize", [False, True])
 @pytest.mark.parametrize("split", ["k", "n"])
-def test_products_split_over_chips(split):
-    """A product split over 2 chips (on K: partial sums added in chip order): the
-    reference engine's numbers within the bound, its bytes per chip."""
+def test_products_split_over_chips(split, optimize):
+    """A product split over 2 chips (on K: partial sums added in chip order), its
+    programs as lowered and optimised: the reference engine's numbers within the
+    bound, its bytes per chip."""
     m, k, n = 3, 2048 + 96, 160
     x, q, s = operands(m, k, n, "f16", False, np.random.default_rng(7))
     mod = product(m, k, n, "bf16", "f16")
-    lower_q8(mod, chips=2, split=split)
+    lower_q8(mod, chips=2, split=split, optimize=optimize)
     ref = execute(mod, "mm", [x, q, s], engine="reference")
     got = native_run(mod, "mm", [x, q, s])
-    want, mag = fp64(x, q, s, "bf16")
+    want, mag = q8_fp64(x, q, s, "bf16")
     bound = (k + 4) * U32 / (1 - (k + 4) * U32) * mag + 1e-30
     assert (np.abs(got.outputs[0] - want) <= bound).all()
     assert traffic(got) == traffic(ref)
@@ -183,16 +187,18 @@ def test_stores_inside_a_k_loop():
 EXAMPLES = ["gemv_q8.mlir", "tensor_parallel_k2.mlir", "tensor_parallel_n4.mlir"]
 
 
+@pytest.mark.parametrize("lower", ["q8-lower", "q8-lower{optimize=true}"])
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_converted_examples_are_upstream_mlir_that_verifies(name):
-    """`q8-lower,convert-spatial-to-linalg,convert-q8-to-linalg` leaves upstream
-    dialects only (a tensor-parallel example keeps MLIR's own `shard` annotations),
-    which upstream MLIR parses and verifies; the native engine runs each."""
+def test_converted_examples_are_upstream_mlir_that_verifies(name, lower):
+    """`q8-lower,convert-spatial-to-linalg,convert-q8-to-linalg` (with and without
+    the spatial passes) leaves upstream dialects only (a tensor-parallel example
+    keeps MLIR's own `shard` annotations), which upstream MLIR parses and verifies;
+    the native engine runs each."""
     from xdsl_spatial.core.ir_io import apply_pipeline
     from xdsl_spatial.interpreters.native.outline import ir_text
 
     mod = parse_module((REPO / "examples" / name).read_text())
-    apply_pipeline(mod, "q8-lower,convert-spatial-to-linalg,convert-q8-to-linalg")
+    apply_pipeline(mod, f"{lower},convert-spatial-to-linalg,convert-q8-to-linalg")
     dialects = {o.name.split(".")[0] for o in mod.walk()}
     assert dialects <= UPSTREAM_DIALECTS | {"shard"}, dialects - UPSTREAM_DIALECTS
     ir = native.bindings()[0]
@@ -200,7 +206,7 @@ def test_converted_examples_are_upstream_mlir_that_verifies(name):
         up = ir.Module.parse(ir_text(mod))
         assert up.operation.verify()
     lowered = parse_module((REPO / "examples" / name).read_text())
-    lower_q8(lowered)
+    apply_pipeline(lowered, lower)
     fn = find_function(lowered, None)
     rng = np.random.default_rng(5)
     arrays = []

@@ -176,7 +176,7 @@ def test_wheel_holds_every_subpackage(wheel: zipfile.ZipFile):
         "xdsl_spatial/dialects/spatial.py",
         "xdsl_spatial/dialects/linalg_mixed.py",
         "xdsl_spatial/passes/__init__.py",
-        "xdsl_spatial/passes/q8_lower.py",
+        "xdsl_spatial/passes/q8_lower/__init__.py",
         "xdsl_spatial/interpreters/__init__.py",
         "xdsl_spatial/tools/__init__.py",
     }

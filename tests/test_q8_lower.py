@@ -502,6 +502,41 @@ def test_inexact_constant_names_the_weight():
         lower_q8(module(text))
 
 
+@pytest.mark.parametrize(
+    "why,options",
+    [
+        (">= a bf16 copy's", {}),  # the gate reads it dense
+        ("no column group fits", {"local_mem": 65536}),
+        ("chip 0 of 2 (columns 0..32): weight", {"chips": 2}),
+    ],
+)
+def test_an_inexact_constant_is_the_error_before_any_plan(why, options):
+    """The reference quantises a constant weight before it chooses wb or weighs the
+    bytes: an inexact one is NotQ8_0 even where the product would not be lowered
+    (here a batch of 32 rows over 32 columns, which the gate reads dense, or a site
+    too small for a column tile), and the same product over an exact weight is left
+    as it was, with the plan's reason."""
+    inexact = """
+    func.func @mm(%x: tensor<32x1024xbf16>) -> tensor<32x64xf32> {
+      %Wd = arith.constant dense<VALUE> : tensor<1024x64xf32>
+      %q, %s = q8.quantize %Wd exact : tensor<1024x64xf32> -> tensor<1024x64xi8>, tensor<32x64xf32>
+      %w = q8.dequantize %q, %s : tensor<1024x64xi8>, tensor<32x64xf32> -> tensor<1024x64xbf16>
+      %acc = arith.constant dense<0.000000e+00> : tensor<32x64xf32>
+      %y = linalg.matmul ins(%x, %w : tensor<32x1024xbf16>, tensor<1024x64xbf16>) outs(%acc : tensor<32x64xf32>) -> tensor<32x64xf32>
+      func.return %y : tensor<32x64xf32>
+    }"""
+    with pytest.raises(
+        PassFailedException,
+        match=r"q8-lower: weight 'Wd' \(q8.quantize of a constant\) is not exact Q8_0.*"
+        r"not representable in float32",
+    ):
+        lower_q8(module(inexact.replace("VALUE", "1.500000e+00")), **options)
+    exact = module(inexact.replace("VALUE", "1.270000e+02"))  # scale 1: exact
+    (d,) = lower_q8(exact, **options)
+    assert not d.lowered and why in d.reason
+    assert len(ops(exact, MatmulOp)) == 1
+
+
 # --------------------------------------------------------------------------------------
 # The built programs agree with the plan
 # --------------------------------------------------------------------------------------

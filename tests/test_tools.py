@@ -78,7 +78,7 @@ def test_compare_prints_the_difference(small, tmp_path, capsys):
     np.savez(tmp_path / "in.npz", **a)
     assert spatial_run.main([str(small), "--inputs", str(tmp_path / "in.npz"), "--compare"]) == 0
     text = capsys.readouterr().out
-    assert "before:" in text and "after q8-lower:" in text
+    assert "before:" in text and "after q8-lower{optimize=true}:" in text
     diff = float(text.split("max |before - after| = ")[1].split(",")[0])
     # Both runs are within the bound of the fp64 result, so within twice it of each
     # other (the printed difference is rounded to 6 digits: 1e-6 relative slack).

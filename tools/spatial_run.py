@@ -49,6 +49,7 @@ from xdsl_spatial.interpreters.runner import (
 from xdsl_spatial.interpreters.stats import Detail, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.interpreters.values import numpy_dtype
+from xdsl_spatial.passes.q8_lower import OPTIMIZED
 from xdsl_spatial.tools import cli
 from xdsl_spatial.tools.cli import ToolError
 
@@ -120,7 +121,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--compare",
         action="store_true",
-        help="run before and after q8-lower (or -p) on the same inputs and print the difference",
+        help=f"run before and after {OPTIMIZED} (or -p) on the same inputs and print the "
+        "difference",
     )
     p.add_argument("--print", dest="print_outputs", action="store_true", help="print the outputs")
     return p
@@ -347,7 +349,7 @@ def _main(args: argparse.Namespace) -> int:
     with np.errstate(all="ignore"):
         if args.compare:
             before, t_before = _timed(module.clone(), args.entry, arrays, args.engine)
-        pipeline = args.pipeline or ("q8-lower" if args.compare else None)
+        pipeline = args.pipeline or (OPTIMIZED if args.compare else None)
         if pipeline:
             apply_pipeline(module, pipeline, ctx)
         if args.compare:

@@ -23,6 +23,24 @@ def _q8_lower():
     return Q8LowerPass
 
 
+def _merge_siblings():
+    from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
+
+    return MergeSiblingsPass
+
+
+def _sum_trips():
+    from xdsl_spatial.passes.spatial_sum_trips import SumTripsPass
+
+    return SumTripsPass
+
+
+def _hoist():
+    from xdsl_spatial.passes.spatial_hoist import HoistPass
+
+    return HoistPass
+
+
 def _convert_q8_to_linalg():
     from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 
@@ -52,6 +70,9 @@ SPATIAL_UNIVERSE = Universe(
     all_passes={
         "q8-lower": _q8_lower,
         "q8-raise": _q8_raise,
+        "spatial-merge-siblings": _merge_siblings,
+        "spatial-sum-trips": _sum_trips,
+        "spatial-hoist": _hoist,
         "convert-q8-to-linalg": _convert_q8_to_linalg,
         "convert-spatial-to-linalg": _convert_spatial_to_linalg,
     },

@@ -90,6 +90,7 @@ from xdsl.rewriter import InsertPoint
 
 from xdsl_spatial.dialects import linalg_mixed
 from xdsl_spatial.dialects.linalg_extra import BatchMatmulOp
+from xdsl_spatial.passes.cleanup import erase_if_unused
 from xdsl_spatial.passes.q8_raise.build import _Builder, _zero_like, host_source, raise_weight
 from xdsl_spatial.passes.q8_raise.chains import Chain, match_chain, match_chain_product
 from xdsl_spatial.passes.q8_raise.dequant import (
@@ -214,21 +215,14 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
         y = y2
     y.name_hint = res.name_hint
     for dead in (p.via, *p.chain, None if d.fused else d.op, p.init.owner):
-        _erase_if_unused(dead if isinstance(dead, Operation) else None, rewriter)
+        erase_if_unused(
+            dead if isinstance(dead, Operation) else None,
+            rewriter,
+            (tensor.EmptyOp, arith.ConstantOp),
+        )
     state.decisions.append(
         RaiseDecision(where, True, f"{m}x{k}x{n}; {d.summary()}", d.rounds_to_bf16)
     )
-
-
-def _erase_if_unused(op: Operation | None, rewriter: PatternRewriter) -> None:
-    """Erase `op` if nothing reads it, and the `tensor.empty` it wrote into."""
-    if op is None or op.parent is None or any(r.first_use for r in op.results):
-        return
-    inits = [v.owner for v in op.operands if isinstance(v.owner, tensor.EmptyOp | arith.ConstantOp)]
-    rewriter.erase(op)
-    for e in inits:
-        if e.parent is not None and e.results[0].first_use is None:
-            rewriter.erase(e)
 
 
 @dataclass

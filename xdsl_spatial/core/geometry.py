@@ -266,6 +266,33 @@ class PageGeometry:
         return origins[..., a] + w
 
 
+def in_stacked_page(
+    form: LinearForm, extents: Sequence[int], row_len: int, parts: int
+) -> LinearForm | None:
+    """A stage map over a page whose rows are `row_len` elements, read in a page of
+    `parts` such pages side by side (part j's tiles after part j - 1's, each row
+    `parts * row_len` long): the map's element offset there, in part 0 (part j is
+    `j * row_len` further). None when the map is not one of (row, column) at every
+    point of `extents`: a column that leaves its row, or a symbol (an indirect read)."""
+    if any(form.syms):
+        return None
+    row_dims = [c // row_len if c % row_len == 0 else 0 for c in form.dims]
+    col = LinearForm(
+        form.const % row_len,
+        tuple(0 if c % row_len == 0 else c for c in form.dims),
+        (),
+    )
+    lo, hi = col.bounds(extents)
+    if lo < 0 or hi >= row_len:
+        return None
+    wide = parts * row_len
+    return LinearForm(
+        form.const // row_len * wide + col.const,
+        tuple(r * wide + c for r, c in zip(row_dims, col.dims)),
+        (),
+    )
+
+
 # --------------------------------------------------------------------------------------
 # What items own
 # --------------------------------------------------------------------------------------

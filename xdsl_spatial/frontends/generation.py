@@ -424,9 +424,9 @@ def load_model(
     if lower:
         from xdsl_spatial.passes.q8_lower import lower_q8
 
-        progress("lowering with q8-lower")
+        progress("lowering with q8-lower{optimize=true}")
         t0 = time.perf_counter()
-        decisions = lower_q8(module)
+        decisions = lower_q8(module, optimize=True)
         lower_s = seconds["lower"] = time.perf_counter() - t0
     model = Model(
         config,

@@ -44,3 +44,20 @@ func.func @scale_f16(%x: tensor<1x1024xbf16>) -> tensor<1x256xf32> {
 }
 
 // CHECK: q8-lower: weight 'Wh' (q8.quantize of a constant) is not exact Q8_0, so it cannot be stored as int8 values and scales: block K-rows 0..31 of column 0: its scale max|w|/127 = 9.313225746154785e-10 is not representable in float16 (it rounds to 0.0)
+
+// -----
+
+// The order the reference keeps: the weight is quantised before the column group and
+// the gate are chosen. A batch of 32 rows over 32 columns would be read dense (its
+// view reads outweigh what the int8 values save), yet the inexact weight is still
+// the error, not a product silently left for the interpreter to refuse.
+func.func @dense_anyway(%x: tensor<32x1024xbf16>) -> tensor<32x32xf32> {
+  %Wd = arith.constant dense<1.500000e+00> : tensor<1024x32xf32>
+  %q, %s = q8.quantize %Wd exact : tensor<1024x32xf32> -> tensor<1024x32xi8>, tensor<32x32xf32>
+  %w = q8.dequantize %q, %s : tensor<1024x32xi8>, tensor<32x32xf32> -> tensor<1024x32xbf16>
+  %acc = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<32x1024xbf16>, tensor<1024x32xbf16>) outs(%acc : tensor<32x32xf32>) -> tensor<32x32xf32>
+  func.return %y : tensor<32x32xf32>
+}
+
+// CHECK: q8-lower: weight 'Wd' (q8.quantize of a constant) is not exact Q8_0, so it cannot be stored as int8 values and scales: block K-rows 0..31 of column 0: its scale max|w|/127 = {{.*}} is not representable in float32
