@@ -114,7 +114,7 @@ def line_aligned(shape: tuple[int, ...]) -> np.ndarray:
     16-byte alignment; the cast into a buffer that starts mid-line is slower)."""
     nbytes = 4 * math.prod(shape)
     raw = np.empty(nbytes + 64, dtype=np.uint8)
-    at = -ctypes.addressof(ctypes.c_char.from_buffer(raw)) % 64
+    at = -raw.ctypes.data % 64
     return raw[at : at + nbytes].view(np.float32).reshape(shape)
 
 
@@ -392,7 +392,7 @@ def keep_freed_memory() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="K = N = 512, 3 rounds")
     p.add_argument("--m", default="1,8,32", help="comma-separated batch sizes (default 1,8,32)")
     p.add_argument("--k", type=int, help="K (default 4096; 512 with --quick)")

@@ -165,7 +165,7 @@ def in_a_model(m: int, rounds: int, layers: int = LAYERS) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="3 rounds")
     p.add_argument("--rounds", type=int, help="interleaved rounds (default 15)")
     p.add_argument("--m", default="1,8", help="comma-separated batch sizes (default 1,8)")

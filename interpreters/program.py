@@ -1,3 +1,7 @@
+# pyright: reportIncompatibleMethodOverride=false, reportIncompatibleVariableOverride=false
+# (kloop.LoopCompiling is typed against this class through the import package, so pyright
+# sees this file twice, as interpreters.program and xdsl_spatial.interpreters.program,
+# and reports each override as a mismatch of a class with itself)
 """
 Compiling one `spatial` program for the compiled engine: read the program once into
 a list of steps over an environment of runtime arrays, then run the steps per call.

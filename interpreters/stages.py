@@ -518,12 +518,14 @@ class StageEval:
             except ValueError:
                 self.contraction = None
 
-    def run(self, operands: Sequence[np.ndarray], stacked: Sequence[np.ndarray] = ()) -> np.ndarray:
+    def run(
+        self, operands: Sequence[np.ndarray | None], stacked: Sequence[np.ndarray] = ()
+    ) -> np.ndarray:
         """The stage's values, `self.shape`, in its buffer's element type (`stacked`:
-        the arrays of its stacked row groups, see `Body.stack`)."""
+        the arrays of its stacked row groups, see `Body.stack`; their operands are None)."""
         if self.contraction is not None:
             out = np.zeros(self.full_shape, dtype=np.float32)
-            self.contraction.run([operands[i] for i in self.factors], out)
+            self.contraction.run([cast(np.ndarray, operands[i]) for i in self.factors], out)
             return out.reshape(self.shape)
         v = np.asarray(self.body.run(operands, stacked))
         if self.summed:

@@ -116,6 +116,7 @@ from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import CopyOp, FillOp, GenericOp
 from xdsl.dialects.linalg.ops import IndexOp as LinalgIndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -322,7 +323,7 @@ ROWS = 8
 vector accumulators, which stay in registers."""
 
 
-CONTRACT = arith.FastMathFlagsAttr(["contract"])
+CONTRACT = arith.FastMathFlagsAttr([FastMathFlag.ALLOW_CONTRACT])
 """On a sum's `arith.addf` and the `arith.mulf` whose product it adds: LLVM may fuse
 them into one multiply-add (one rounding where there were two, as a MAC unit does;
 exact where both were, so integer-exact inputs keep their bits)."""

@@ -339,7 +339,9 @@ def test_a_placed_page_found_strided_without_its_index_is_the_same_access(
     for d, (n, c) in enumerate(axes):
         e = e + c * np.arange(n).reshape([n if j == d else 1 for j in range(len(axes))])
     e = e % g.size
-    lead_part, inner = L.page_index(placed, e, lead)
+    index = L.page_index(placed, e, lead)
+    assert index is not None
+    lead_part, inner = index
     want = L.Access.of(lead_part, inner)
     rel = origins - origins[..., :1]
     uniform = bool((rel == rel[:1, :1]).all())  # every lead position's rows alike

@@ -248,7 +248,7 @@ def _write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
         for i, o in enumerate(outputs)
     }
     with cli.atomic_write(path, "wb", option="--outputs") as f:
-        np.savez(f, **arrays)
+        np.savez(f, **arrays)  # pyright: ignore[reportArgumentType]  (numpy's stub reads **kwds as its keyword options)
 
 
 def _timed(
@@ -344,6 +344,7 @@ def _main(args: argparse.Namespace) -> int:
 
     before = None
     local = None
+    t_before = t_after = 0.0
     # NaN and inf in the inputs were warned about, once each; what they do inside
     # the arithmetic is legitimate and not warned about again.
     with np.errstate(all="ignore"):

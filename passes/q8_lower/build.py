@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
+from xdsl_spatial.core.ir_io import dense_attr
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
@@ -306,9 +307,7 @@ def build_view(
                     (1, lanes.size),
                     ix,
                     Role.PARAM,
-                    values=DenseIntOrFPElementsAttr.from_list(
-                        TensorType(ix, lanes.shape), lanes.reshape(-1).tolist()
-                    ),
+                    values=dense_attr(TensorType(ix, lanes.shape), lanes.reshape(-1).tolist()),
                     hint="lanes",
                 )
                 l_in = p.buffer(in_lanes)

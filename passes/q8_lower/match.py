@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.ops import FillOp, MatmulOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from xdsl_spatial.core.ir_io import dense_array
 from xdsl_spatial.dialects import q8
@@ -69,7 +69,7 @@ class Q8Matmul:
         return (self.fill, self.dequant, self.extf, *self.ann.ops())
 
 
-def is_zero_constant(op: Operation | None) -> bool:
+def is_zero_constant(op: Operation | Block | None) -> bool:
     """Whether `op` is an `arith.constant` of zeros (a scalar or a dense tensor)."""
     if not isinstance(op, arith.ConstantOp):
         return False
@@ -86,7 +86,7 @@ def zero_fill(v: SSAValue) -> Operation | None:
     op = v.owner
     if isinstance(op, FillOp):
         return op if is_zero_constant(op.inputs[0].owner) else None
-    return op if is_zero_constant(op) else None
+    return op if isinstance(op, Operation) and is_zero_constant(op) else None
 
 
 def match_q8_matmul(op: MatmulOp) -> Q8Matmul | str:

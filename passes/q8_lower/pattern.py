@@ -20,7 +20,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from xdsl_spatial.core.ir_io import dense_array
+from xdsl_spatial.core.ir_io import dense_array, dense_attr
 from xdsl_spatial.dialects import q8
 from xdsl_spatial.dialects.q8 import Q8_BLOCK
 from xdsl_spatial.dialects.spatial import TargetAttr, element_bytes, element_name
@@ -216,7 +216,7 @@ def shard_init(
         elif isinstance(v, DenseIntOrFPElementsAttr):
             a = dense_array(v)[r0:r1, cols[0] : cols[1]]
             t = TensorType(v.get_element_type(), a.shape)
-            parts.append(DenseIntOrFPElementsAttr.from_list(t, a.reshape(-1).tolist()))
+            parts.append(dense_attr(t, a.reshape(-1).tolist()))
         else:
             parts.append(weight_slice(run, v, (r0, r1), cols, cp.chip, op, rewriter))
     return WeightInit(parts[0], parts[1], init.repacks, (rows, cols))

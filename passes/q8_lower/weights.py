@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float16Type, TensorT
 from xdsl.ir import Attribute, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
-from xdsl_spatial.core.ir_io import dense_array
+from xdsl_spatial.core.ir_io import dense_array, dense_attr
 from xdsl_spatial.core.quant import NotExactQ8_0, exact_q8_0
 from xdsl_spatial.dialects import q8
 from xdsl_spatial.dialects.q8 import Q8Part
@@ -100,6 +100,6 @@ def quantised_constant(
             f"Q8_0, so it cannot be stored as int8 values and scales: {why}"
         ) from None
     return WeightInit(
-        DenseIntOrFPElementsAttr.from_list(vt, qv.reshape(-1).tolist()),
-        DenseIntOrFPElementsAttr.from_list(st, sv.astype(np.float64).reshape(-1).tolist()),
+        dense_attr(vt, qv.reshape(-1).tolist()),
+        dense_attr(st, sv.astype(np.float64).reshape(-1).tolist()),
     )

@@ -58,8 +58,9 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     StringAttr,
+    TensorType,
 )
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl.dominance import DominanceInfo
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
@@ -696,6 +697,12 @@ def apply_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None) -> N
 # --------------------------------------------------------------------------------------
 # Dense attributes
 # --------------------------------------------------------------------------------------
+
+
+def dense_attr(t: TensorType[Attribute], values: Sequence[int | float]) -> DenseIntOrFPElementsAttr:
+    """A dense constant of type `t` holding `values` (row-major). `from_list` is typed
+    per element kind; a type read from IR is only known as `TensorType[Attribute]`."""
+    return DenseIntOrFPElementsAttr.from_list(cast(Any, t), list(values))
 
 
 def dense_array(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
