@@ -306,5 +306,5 @@ def test_spatial_opt_help_lists_every_pass_option_with_its_default(capsys):
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("q8-lower{"))
     for f in dataclasses.fields(Q8LowerPass):
         assert f" {f.name.replace('_', '-')}=" in line or "{" + f.name.replace("_", "-") in line
-    assert "chips=1 split=n report=false}" in line and "act=(the target's)" in line
+    assert "chips=1 split=n report=false optimize=false}" in line and "act=(the target's)" in line
     assert "q8-raise{report=false}" in out
