@@ -9,7 +9,7 @@
 // CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 327680, acc_tiles = 8>} : () -> ()
 // CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = f32, acc = f32, local_mem = 65536, acc_tiles = 2>} : () -> ()
 // CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>} : () -> ()
-// CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8, sites = 140, clock_mhz = 1350, dram_gb_s = 512, noc_b_cycle = 128>} : () -> ()
+// CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8, sites = 140, clock_mhz = 1350, dram_gb_s = 512, noc_b_cycle = 128, bf16_macs = 1024>} : () -> ()
 // CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>} : () -> ()
 // CHECK-NEXT:  "test.op"() {target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 65536, acc_tiles = 4, sites = 16, clock_mhz = 800, dram_gb_s = 100, noc_b_cycle = 32, bf16_macs = 256, f32_macs = 8, launch_cycles = 1000>} : () -> ()
 // CHECK-NEXT:  "test.op"() {plan = #spatial.plan<grid = [1, 16], k_blocks = 2, site = [1, 8]>} : () -> ()
