@@ -225,6 +225,15 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
     )
 
 
+def _decide(op: Operation, p: Product | str, state: _State, rewriter: PatternRewriter) -> None:
+    """A matched product raised, or the reason it was not recorded."""
+    where = op_label(op, len(state.decisions))
+    if isinstance(p, str):
+        state.decisions.append(RaiseDecision(where, False, p))
+        return
+    _raise(p, state, rewriter, where)
+
+
 @dataclass
 class RaiseQ8Matmul(RewritePattern):
     """`linalg.matmul(x, dequant)` or `linalg.matmul(x, transpose(dequant))`."""
@@ -238,11 +247,7 @@ class RaiseQ8Matmul(RewritePattern):
             p = chain_product(op)
         if p is None:
             return
-        where = op_label(op, len(self.state.decisions))
-        if isinstance(p, str):
-            self.state.decisions.append(RaiseDecision(where, False, p))
-            return
-        _raise(p, self.state, rewriter, where)
+        _decide(op, p, self.state, rewriter)
 
 
 def chain_product(op: MatmulOp | BatchMatmulOp) -> Product | str | None:
@@ -274,11 +279,7 @@ class RaiseQ8BatchMatmul(RewritePattern):
         p = chain_product(op)
         if p is None:
             return
-        where = op_label(op, len(self.state.decisions))
-        if isinstance(p, str):
-            self.state.decisions.append(RaiseDecision(where, False, p))
-            return
-        _raise(p, self.state, rewriter, where)
+        _decide(op, p, self.state, rewriter)
 
 
 @dataclass
@@ -294,11 +295,7 @@ class RaiseQ8Contraction(RewritePattern):
             p = match_fused(op)
         if p is None:
             return
-        where = op_label(op, len(self.state.decisions))
-        if isinstance(p, str):
-            self.state.decisions.append(RaiseDecision(where, False, p))
-            return
-        _raise(p, self.state, rewriter, where)
+        _decide(op, p, self.state, rewriter)
 
 
 def raise_q8(module: ModuleOp, ctx: Context | None = None) -> list[RaiseDecision]:
