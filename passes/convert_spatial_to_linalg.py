@@ -74,8 +74,12 @@ innermost loop runs over contiguous outputs, which LLVM vectorises without
 reassociating a sum. An axis of extent 1 is left out (`spatial.index` of it is 0).
 A summing generic's innermost axis, when longer than `COLUMNS`, is split
 (`loop_axes`): its blocks outermost, `COLUMNS` outputs innermost, which stay in
-registers while they sum; a generic computes at most `ROWS` siblings. The sum's add
-and a product it adds are fused (`CONTRACT`).
+registers while they sum; a generic computes at most `ROWS` rows (`Row`: siblings,
+or the rows of a stage's `row_axis`). The sum's add and a product it adds are fused
+(`CONTRACT`). A sum of `a * b` with `b` the same along its innermost `sum` axis sums
+`a` first and multiplies once (`factored_at`); a bf16 page it reads only widened, as a
+broadcast, is widened once (`widen`); only what may be read starts as zeros
+(`read_outside`).
 
 The pass declines, naming the program and the reason, a program whose ring of pages
 would overwrite a page still to be read (the dialect does not promise there is
@@ -86,7 +90,7 @@ move through a table the pass cannot read (`PlanError`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -117,7 +121,7 @@ from xdsl.dialects.linalg.ops import CopyOp, FillOp, GenericOp
 from xdsl.dialects.linalg.ops import IndexOp as LinalgIndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.utils.fast_math import FastMathFlag
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -339,13 +343,14 @@ class LoopAxis:
     step: int
 
 
-def loop_axes(stage: StageOp) -> list[LoopAxis]:
+def loop_axes(stage: StageOp, rows: int | None = None) -> list[LoopAxis]:
     """The generic's loops, outermost first: `generic_order`'s axes, and, when the
     stage sums and its innermost axis is parallel and longer than `COLUMNS`, that axis
     split: `COLUMNS` contiguous outputs innermost, their blocks outermost. Each block's
     outputs then sum over every `sum` axis while held in registers, in the order they
-    would have summed unsplit (each output's sum is the same, term for term)."""
-    order = generic_order(stage)
+    would have summed unsplit (each output's sum is the same, term for term). Axis
+    `rows` has no loop: its rows are the generic's outputs (`row_axis`)."""
+    order = [d for d in generic_order(stage) if d != rows]
     ext = stage.iter_extents
     loops = [LoopAxis(d, ext[d], 1) for d in order]
     if not order:
@@ -356,6 +361,36 @@ def loop_axes(stage: StageOp) -> list[LoopAxis]:
     if not summed or stage.iter_kinds[last] != IterKind.PAR or e <= COLUMNS or e % COLUMNS:
         return loops
     return [LoopAxis(last, e // COLUMNS, COLUMNS), *loops[:-1], LoopAxis(last, COLUMNS, 1)]
+
+
+def row_axis(run: Sequence[StageOp]) -> int | None:
+    """The axis whose rows a summing stage computes as siblings are computed, an
+    output each (at most `ROWS` a generic): its outer parallel axis, when another one
+    is inside it and it has at most `4 * ROWS` rows. A fold whose rows
+    `spatial-merge-siblings` made one stage is such, and its weights are then widened
+    once for every `ROWS` rows, as its siblings' are."""
+    if len(run) > 1:
+        return None
+    stage = run[0]
+    pars = [d for d in generic_order(stage) if stage.iter_kinds[d] == IterKind.PAR]
+    if len(pars) < 2 or stage.iter_extents[pars[0]] > 4 * ROWS:
+        return None
+    return pars[0]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One output of a generic: a stage, or one row of a stage along its `row_axis`
+    (`at`: the axis and the row), its maps (inputs, then output) at that row."""
+
+    stage: StageOp
+    forms: tuple[LinearForm, ...]
+    page: SSAValue
+    at: tuple[int, int] | None = None
+
+    @property
+    def yielded(self) -> SSAValue:
+        return yielded(self.stage)
 
 
 def generic_order(stage: StageOp) -> list[int]:
@@ -484,16 +519,6 @@ def _elem(v: SSAValue) -> Attribute:
     return cast(Attribute, t.element_type)
 
 
-def axis_index(loops: Sequence[LoopAxis], axis: int) -> SSAValue:
-    """Stage axis `axis`'s index inside a generic with these loops (`linalg.index` of
-    its loop, or of its two loops combined; 0 for an axis of extent 1, which has none)."""
-    acc: SSAValue = idx(0)
-    for j, a in enumerate(loops):
-        if a.axis == axis:
-            acc = add(acc, mul(LinalgIndexOp(j).result, a.step))
-    return acc
-
-
 # --------------------------------------------------------------------------------------
 # Build: one method per source op
 # --------------------------------------------------------------------------------------
@@ -521,6 +546,10 @@ class ProgramBuilder:
         self.values: dict[SSAValue, SSAValue] = {}
         """Spatial values (coordinates, the K index, buffers, pages) -> memref-side ones."""
         self.loop: scf.ForOp | None = None
+        self.scratch_ops: list[Operation] = []
+        self.widened: dict[SSAValue, SSAValue] = {}
+        """The pages of the stages being built that are read widened (`widen`)."""
+        """Allocas to place before the item loops (`scratch`)."""
 
     def fail(self, op: Operation, why: str) -> PlanError:
         return PlanError(
@@ -566,8 +595,7 @@ class ProgramBuilder:
             o = ops[i]
             if isinstance(o, StageOp):
                 run = siblings(ops, i)
-                for g in range(0, len(run), ROWS):
-                    self.stages(run[g : g + ROWS])
+                self.stages(run)
                 i += len(run)
                 continue
             i += 1
@@ -754,29 +782,17 @@ class ProgramBuilder:
     # --- stages ---------------------------------------------------------------------
 
     def stages(self, run: Sequence[StageOp]) -> None:
-        """One stage, or siblings (`siblings`), as one `linalg.generic`: one output per
-        stage, each input page read once however many stages read it."""
+        """One stage, or siblings (`siblings`): each stage's page and the zeros it
+        starts with, then its rows (`Row`) `ROWS` at a time, each group one
+        `linalg.generic` (`rows`)."""
         first = run[0]
-        order = generic_order(first)
-        loops = loop_axes(first)
-        n = len(loops)
+        kinds = first.iter_kinds
         ext = first.iter_extents
-        read_axes: set[int] = set()
-        views: dict[tuple[SSAValue, LinearForm], int] = {}
-        ins: list[SSAValue] = []
-        maps: list[AffineMapAttr] = []
-
-        def view_of(f: LinearForm, page: SSAValue) -> tuple[SSAValue, AffineMapAttr]:
-            picks = [j for j, a in enumerate(loops) if f.dims[a.axis]]
-            read_axes.update(loops[j].axis for j in picks)
-            sizes = [loops[j].extent for j in picks]
-            v = view(page, f.const, sizes, [f.dims[loops[j].axis] * loops[j].step for j in picks])
-            return v, _dims(n, picks)
-
-        outs: list[SSAValue] = []
-        out_maps: list[AffineMapAttr] = []
+        summed = any(k == IterKind.SUM and e > 1 for k, e in zip(kinds, ext))
+        every = loop_axes(first)
         forms: list[list[LinearForm]] = []
-        summed = any(k == IterKind.SUM and e > 1 for k, e in zip(first.iter_kinds, ext))
+        rows: list[Row] = []
+        by_row = row_axis(run) if summed else None
         for o in run:
             name = o.stage_name.data
             fs = [
@@ -786,97 +802,177 @@ class ProgramBuilder:
             if any(c < 0 for f in fs for c in (*f.dims, *f.syms, f.const)):
                 raise self.fail(o, f"stage '{name}': a map with a negative coefficient")
             forms.append(fs)
-            for i in range(len(o.ins)):
-                if o.indirect_of[i] < 0 and (o.ins[i], fs[i]) not in views:
-                    v, m = view_of(fs[i], self.values[o.ins[i]])
-                    views[(o.ins[i], fs[i])] = len(ins)
-                    ins.append(v)
-                    maps.append(m)
             out_t = cast(PageType, o.result.type)
             out_elem = out_t.element_type
             if summed and not isinstance(out_elem, IntegerType) and out_elem != f32:
                 raise self.fail(o, f"stage '{name}': a sum into a {out_elem} page (fp32 sums only)")
             page = self.page(o)
             page.name_hint = o.result.name_hint
-            written = math.prod(ext[d] for d in order if o.iter_kinds[d] == IterKind.PAR)
-            if summed or written < self.tile[0] * self.tile[1] * out_t.tiles.data:
-                fill(0, out_elem, page)
-            v, m = view_of(fs[-1], page)
-            outs.append(v)
-            out_maps.append(m)
+            written = math.prod(e for d, e in enumerate(ext) if kinds[d] == IterKind.PAR)
+            if written < self.tile[0] * self.tile[1] * out_t.tiles.data and read_outside(o, fs[-1]):
+                fill(0, out_elem, page)  # what it does not write is zeros
+            elif summed:
+                fill(0, out_elem, Generic(self, kinds, every, []).strided(page, fs[-1])[0])
             self.values[o.result] = page
-        missing = [d for d in order if d not in read_axes]
+            if by_row is None:
+                rows.append(Row(o, tuple(fs), page))
+            else:
+                rows += [
+                    Row(o, tuple(f.fixed(by_row, r) for f in fs), page, (by_row, r))
+                    for r in range(ext[by_row])
+                ]
+        read = {
+            d
+            for o, fs in zip(run, forms)
+            for i, f in enumerate(fs)
+            if i == len(o.ins) or o.indirect_of[i] < 0
+            for d, c in enumerate(f.dims)
+            if c
+        }
+        missing = [a.axis for a in every if a.axis not in read]
         if missing:
             raise self.fail(
                 first, f"stage '{first.stage_name.data}': axis d{missing[0]} is read by no map"
             )
-        body = Block(arg_types=[*(_elem(v) for v in ins), *(_elem(v) for v in outs)])
-        with ImplicitBuilder(body):
-            yields = [
-                self.body(o, fs, body, views, loops, body.args[len(ins) + j], summed)
-                for j, (o, fs) in enumerate(zip(run, forms))
-            ]
-            LinalgYieldOp(*yields)
-        iterators = [
-            IteratorTypeAttr.reduction()
-            if first.iter_kinds[a.axis] == IterKind.SUM
-            else IteratorTypeAttr.parallel()
-            for a in loops
-        ]
-        GenericOp(ins, outs, Region(body), [*maps, *out_maps], iterators)
+        loops = loop_axes(first, by_row)
+        self.widened = self.widen(run, forms, loops) if summed else {}
+        for g in range(0, len(rows), ROWS):
+            self.rows(rows[g : g + ROWS], loops, summed)
 
-    def body(
+    def rows(self, rows: Sequence[Row], loops: Sequence[LoopAxis], summed: bool) -> None:
+        """One `linalg.generic` over `loops` computing `rows`, an output each, each
+        input page read once however many rows read it; a sum that factors
+        (`factored_at`) two generics instead (`factored`)."""
+        factored = factored_at(rows, loops) if summed else None
+        if factored is not None:
+            self.factored(rows, loops, *factored)
+            return
+        gen = Generic(self, rows[0].stage.iter_kinds, loops, [])
+        reads = [gen.add_reads(r, [r.yielded]) for r in rows]
+        accs = [gen.add_output(r.page, r.forms[-1]) for r in rows]
+
+        def body(ins: Sequence[SSAValue], accs_in: Sequence[SSAValue]) -> list[SSAValue]:
+            values = [gen.clone(r, ins, m)[r.yielded] for r, m in zip(rows, reads)]
+            return [accumulate(accs_in[a], v) for a, v in zip(accs, values)] if summed else values
+
+        gen.build(body)
+
+    def factored(
         self,
-        o: StageOp,
-        forms: list[LinearForm],
-        body: Block,
-        views: dict[tuple[SSAValue, LinearForm], int],
+        rows: Sequence[Row],
         loops: Sequence[LoopAxis],
-        acc: SSAValue,
-        summed: bool,
-    ) -> SSAValue:
-        """Stage `o`'s body ops inside the generic's body: its value at one point,
-        added to the output's when the stage sums."""
-        ext = o.iter_extents
-        mapping: dict[SSAValue, SSAValue] = {}
-        for i in range(len(o.ins)):
-            if o.indirect_of[i] < 0:
-                mapping[o.body.block.args[i]] = body.args[views[(o.ins[i], forms[i])]]
-        for i in range(len(o.ins)):
-            via = o.indirect_of[i]
-            if via < 0:
+        split: int,
+        terms: Sequence[tuple[SSAValue, SSAValue]],
+    ) -> None:
+        """Each row's sum of `a * b`, where `b` is the same all along loop `split`
+        (`factored_at`), as the sum of `a` along it times `b`: the loops outside it are
+        `scf.for`s, and inside them one generic sums each row's `a` over the loops
+        from `split` on into a scratch (held in registers while it sums), another adds
+        the scratch times `b` into the output (over the loops inside `split`). One
+        multiplication a term where there were two, as the reference computes a Q8_0
+        block: its lanes' sum, scaled once."""
+        kinds = rows[0].stage.iter_kinds
+        rest = loops[split + 1 :]
+        shape = [a.extent for a in rest]
+        size = math.prod(shape)
+        scratch = self.scratch(f"{rows[0].stage.stage_name.data}_sums", len(rows) * size)
+        strides = [math.prod(shape[j + 1 :]) for j in range(len(shape))]
+
+        def nest(at: int, outer: list[tuple[LoopAxis, SSAValue]]) -> None:
+            if at < split:
+                blk = Block(arg_types=[INDEX])
+                scf.ForOp(idx(0), idx(loops[at].extent), idx(1), [], blk)
+                with ImplicitBuilder(blk):
+                    nest(at + 1, [*outer, (loops[at], blk.args[0])])
+                    scf.YieldOp()
+                return
+            sums = [view(scratch, j * size, shape, strides) for j in range(len(rows))]
+            for v in sums:
+                fill(0, f32, v)
+            lanes = Generic(self, kinds, loops[split:], outer)
+            reads = [lanes.add_reads(r, [a]) for r, (a, _) in zip(rows, terms)]
+            into = [lanes.add_scratch(v, 1, output=True) for v in sums]
+
+            def lane_sums(ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
+                return [
+                    accumulate(accs[s], lanes.clone(r, ins, m)[a])
+                    for r, m, s, (a, _) in zip(rows, reads, into, terms)
+                ]
+
+            lanes.build(lane_sums)
+            scale = Generic(self, kinds, rest, outer)
+            reads = [scale.add_reads(r, [b]) for r, (_, b) in zip(rows, terms)]
+            summed = [scale.add_scratch(v, 0, output=False) for v in sums]
+            into = [scale.add_output(r.page, r.forms[-1]) for r in rows]
+
+            def scaled(ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
+                return [
+                    accumulate(accs[y], arith.MulfOp(ins[s], scale.clone(r, ins, m)[b]).result)
+                    for r, m, s, y, (_, b) in zip(rows, reads, summed, into, terms)
+                ]
+
+            scale.build(scaled)
+
+        nest(0, [])
+
+    def widen(
+        self,
+        run: Sequence[StageOp],
+        forms: Sequence[Sequence[LinearForm]],
+        loops: Sequence[LoopAxis],
+    ) -> dict[SSAValue, SSAValue]:
+        """The pages a sum reads only to widen them to f32 (`arith.extf`), one element
+        for all of its innermost loop (a fold's activation, one value times a row of
+        weights), each widened once into an f32 scratch: the inner loop then reads an
+        f32, which the CPU broadcasts as it loads, where a bf16 would be widened and
+        broadcast anew for every row of weights. The same values: `extf` is exact."""
+        inner = loops[-1].axis
+        fit: dict[SSAValue, bool] = {}
+        for o, fs in zip(run, forms):
+            tables = {v for v in o.indirect_of if v >= 0}
+            for a in o.body.block.args:
+                i = a.index
+                ok = (
+                    o.indirect_of[i] < 0
+                    and i not in tables
+                    and fs[i].dims[inner] == 0
+                    and bool(a.uses)
+                    and all(
+                        isinstance(u.operation, arith.ExtFOp) and u.operation.result.type == f32
+                        for u in a.uses
+                    )
+                )
+                fit[o.ins[i]] = fit.get(o.ins[i], True) and ok
+        widened: dict[SSAValue, SSAValue] = {}
+        for page, ok in fit.items():
+            if not ok:
                 continue
-            f = forms[i]
-            off: SSAValue = idx(f.const)
-            for d, c in enumerate(f.dims):
-                if c and ext[d] > 1:
-                    off = add(off, mul(axis_index(loops, d), c))
-            entry = mapping[o.body.block.args[via]]
-            off = add(off, mul(arith.IndexCastOp(entry, INDEX).result, f.syms[0]))
-            pt = cast(PageType, o.ins[i].type)
-            size = self.tile[0] * self.tile[1] * pt.tiles.data
-            flat = view(self.values[o.ins[i]], 0, (size,), (1,))
-            mapping[o.body.block.args[i]] = memref.LoadOp.get(flat, [off]).res
-        for inner in o.body.block.ops:
-            if isinstance(inner, YieldOp):
-                v = mapping[inner.value]
-                if not summed:
-                    return v
-                if isinstance(acc.type, IntegerType):
-                    return arith.AddiOp(acc, v).result
-                product = v.owner
-                if isinstance(product, arith.MulfOp):
-                    # the sum's add and the product it adds, fused: a MAC (see CONTRACT)
-                    product.fastmath = CONTRACT
-                    return arith.AddfOp(acc, v, CONTRACT).result
-                return arith.AddfOp(acc, v).result
-            if isinstance(inner, IndexOp):
-                d = inner.dim.data
-                mapping[inner.result] = axis_index(loops, d)
-            else:
-                c = inner.clone(value_mapper=mapping)  # the implicit builder takes it
-                mapping.update(zip(inner.results, c.results))
-        raise AssertionError("a stage body ends with spatial.yield (verified)")
+            rows, cols = cast(MemRefType[Attribute], self.values[page].type).get_shape()
+            scratch = self.scratch(f"{page.name_hint or 'page'}_f32", rows * cols)
+            wide = view(scratch, 0, (rows, cols), (cols, 1))
+            blk = Block(arg_types=[_elem(self.values[page]), f32])
+            with ImplicitBuilder(blk):
+                LinalgYieldOp(arith.ExtFOp(blk.args[0], f32).result)
+            every = AffineMapAttr(AffineMap.identity(2))
+            GenericOp(
+                [self.values[page]],
+                [wide],
+                Region(blk),
+                [every, every],
+                [IteratorTypeAttr.parallel()] * 2,
+            )
+            widened[page] = wide
+        return widened
+
+    def scratch(self, name: str, size: int) -> SSAValue:
+        """An f32 `memref.alloca` of `size` elements, made before the item loops (an
+        alloca inside a loop takes stack space every trip; `ConvertProgram` places
+        it): working space of a sum that no buffer declares, as a site's registers."""
+        op = memref.AllocaOp.get(f32, shape=[size])
+        op.detach()
+        op.memref.name_hint = name
+        self.scratch_ops.append(op)
+        return op.memref
 
     # --- the K loop -----------------------------------------------------------------
 
@@ -898,6 +994,262 @@ class ProgramBuilder:
         for r, v in zip(o.res, loop.results):
             self.values[r] = v
             v.name_hint = r.name_hint
+
+
+SCRATCH = 1024
+"""Outputs a factored sum (`factored_at`) may hold in scratch a stage: with `COLUMNS`,
+ample for a fold's row block, and small enough to live in registers and L1."""
+
+
+def read_outside(o: StageOp, out: LinearForm) -> bool:
+    """Whether something may read stage `o`'s page outside the elements the stage
+    writes, which are zeros: a store or a carry reads it whole, a stage what its map
+    reaches (a fold's block sums are read where they are written, and so need no
+    zeros around them)."""
+    written = np.unique(out.over_axes(o.iter_extents))
+    for use in o.result.uses:
+        user = use.operation
+        if not isinstance(user, StageOp):
+            return True
+        for i, v in enumerate(user.ins):
+            if v is not o.result:
+                continue
+            m = user.in_maps[i]
+            f = linear_form(m.results[0], m.num_dims, m.num_symbols)
+            if f is None or any(f.syms):
+                return True
+            if not np.isin(f.over_axes(user.iter_extents), written).all():
+                return True
+    return False
+
+
+def yielded(o: StageOp) -> SSAValue:
+    """The value a stage's body yields at one point."""
+    return cast(YieldOp, o.body.block.last_op).value
+
+
+def accumulate(acc: SSAValue, v: SSAValue) -> SSAValue:
+    """`acc + v`, a sum's step; the product `v` is, when it is one, fused into the add
+    (`CONTRACT`)."""
+    if isinstance(acc.type, IntegerType):
+        return arith.AddiOp(acc, v).result
+    product = v.owner
+    if isinstance(product, arith.MulfOp):
+        product.fastmath = CONTRACT
+        return arith.AddfOp(acc, v, CONTRACT).result
+    return arith.AddfOp(acc, v).result
+
+
+def body_slice(o: StageOp, roots: Sequence[SSAValue]) -> tuple[list[Operation], set[int]]:
+    """The ops of `o`'s body that `roots` are computed from, in order, and the inputs
+    they read (for one read through a table, the table too)."""
+    need = set(roots)
+    ops: list[Operation] = []
+    for op in reversed(list(o.body.block.ops)):
+        if any(r in need for r in op.results):
+            ops.append(op)
+            need.update(op.operands)
+    args = {a.index for a in o.body.block.args if a in need}
+    args |= {o.indirect_of[i] for i in args if o.indirect_of[i] >= 0}
+    return ops[::-1], args
+
+
+def varies_along(o: StageOp, forms: Sequence[LinearForm], axis: int) -> set[SSAValue]:
+    """The values of `o`'s body that change along stage axis `axis`: inputs whose maps
+    read it, its `spatial.index`, and what is computed from them."""
+    block = o.body.block
+    varying: set[SSAValue] = {a for a in block.args if forms[a.index].dims[axis]}
+    for op in block.ops:
+        if (isinstance(op, IndexOp) and op.dim.data == axis) or varying & set(op.operands):
+            varying.update(op.results)
+    return varying
+
+
+def factored_at(
+    rows: Sequence[Row], loops: Sequence[LoopAxis]
+) -> tuple[int, list[tuple[SSAValue, SSAValue]]] | None:
+    """Where the sums of `run` factor, and each stage's two factors: the position of
+    the innermost `sum` loop, when every stage is an fp32 sum of `a * b` (its body
+    ends so) with `b` the same all along that loop's axis and `a` not, read through no
+    table, and the loops inside it hold at most `SCRATCH` outputs. A Q8_0 block's sum
+    is such: `x * q` along the block's 32 lanes, times the block's scale."""
+    kinds = rows[0].stage.iter_kinds
+    sums = [j for j, a in enumerate(loops) if kinds[a.axis] == IterKind.SUM]
+    if not sums or math.prod(a.extent for a in loops[sums[-1] + 1 :]) > SCRATCH:
+        return None
+    axis = loops[sums[-1]].axis
+    terms: list[tuple[SSAValue, SSAValue]] = []
+    for row in rows:
+        o = row.stage
+        product = row.yielded.owner
+        if (
+            any(v >= 0 for v in o.indirect_of)
+            or cast(PageType, o.result.type).element_type != f32
+            or not isinstance(product, arith.MulfOp)
+        ):
+            return None
+        varying = varies_along(o, row.forms, axis)
+        pair = next(
+            (
+                (a, b)
+                for a, b in ((product.lhs, product.rhs), (product.rhs, product.lhs))
+                if a in varying and b not in varying
+            ),
+            None,
+        )
+        if pair is None:
+            return None
+        terms.append(pair)
+    return sums[-1], terms
+
+
+@dataclass(frozen=True)
+class Reads:
+    """What a generic's body needs of a stage: the body ops it computes, in order, and
+    the generic's input for each stage input they read directly."""
+
+    ops: list[Operation]
+    args: set[int]
+    at: dict[int, int]
+
+
+class Generic:
+    """A `linalg.generic` under construction: `loops`, the stage loops it runs (its
+    dims, outermost first), inside `outer`, the `scf.for`s of the loops outside it
+    with their induction variables; its operands strided views of pages (each read
+    once), or of a scratch."""
+
+    def __init__(
+        self,
+        pb: ProgramBuilder,
+        kinds: Sequence[IterKind],
+        loops: Sequence[LoopAxis],
+        outer: Sequence[tuple[LoopAxis, SSAValue]],
+    ):
+        self.pb = pb
+        self.kinds = kinds
+        self.loops = list(loops)
+        self.outer = list(outer)
+        self.ins: list[SSAValue] = []
+        self.in_maps: list[AffineMapAttr] = []
+        self.outs: list[SSAValue] = []
+        self.out_maps: list[AffineMapAttr] = []
+        self.seen: dict[tuple[SSAValue, LinearForm], int] = {}
+
+    def strided(self, mem: SSAValue, f: LinearForm) -> tuple[SSAValue, AffineMapAttr]:
+        """The elements of `mem` that map `f` reads in this generic, and its map: the
+        loops outside it fix the view's offset, its own loops are the view's dims."""
+        picks = [j for j, a in enumerate(self.loops) if f.dims[a.axis]]
+        offset: SSAValue | int = f.const
+        for a, iv in self.outer:
+            if f.dims[a.axis]:
+                offset = add(mul(iv, f.dims[a.axis] * a.step), offset)
+        sizes = [self.loops[j].extent for j in picks]
+        strides = [f.dims[self.loops[j].axis] * self.loops[j].step for j in picks]
+        return view(mem, offset, sizes, strides), _dims(len(self.loops), picks)
+
+    def add_reads(self, row: Row, roots: Sequence[SSAValue]) -> Reads:
+        """The inputs the body ops computing `roots` read, added once each."""
+        o, forms = row.stage, row.forms
+        ops, args = body_slice(o, roots)
+        at: dict[int, int] = {}
+        for i in sorted(args):
+            if o.indirect_of[i] >= 0:
+                continue
+            key = (o.ins[i], forms[i])
+            if key not in self.seen:
+                mem = self.pb.widened.get(o.ins[i], self.pb.values[o.ins[i]])
+                v, m = self.strided(mem, forms[i])
+                self.seen[key] = len(self.ins)
+                self.ins.append(v)
+                self.in_maps.append(m)
+            at[i] = self.seen[key]
+        return Reads(ops, args, at)
+
+    def add_output(self, page: SSAValue, f: LinearForm) -> int:
+        v, m = self.strided(page, f)
+        self.outs.append(v)
+        self.out_maps.append(m)
+        return len(self.outs) - 1
+
+    def add_scratch(self, mem: SSAValue, skip: int, output: bool) -> int:
+        """A dense scratch over this generic's loops from `skip` on."""
+        n = len(self.loops)
+        m = _dims(n, range(skip, n))
+        if output:
+            self.outs.append(mem)
+            self.out_maps.append(m)
+            return len(self.outs) - 1
+        self.ins.append(mem)
+        self.in_maps.append(m)
+        return len(self.ins) - 1
+
+    def index(self, row: Row, axis: int) -> SSAValue:
+        """Stage axis `axis`'s index inside the body: from the loops outside and the
+        generic's own (`linalg.index`), a split axis from its two loops; the row's
+        for its row axis, 0 for an axis of extent 1, which has no loop."""
+        if row.at is not None and row.at[0] == axis:
+            return idx(row.at[1])
+        acc: SSAValue = idx(0)
+        for a, iv in self.outer:
+            if a.axis == axis:
+                acc = add(acc, mul(iv, a.step))
+        for j, a in enumerate(self.loops):
+            if a.axis == axis:
+                acc = add(acc, mul(LinalgIndexOp(j).result, a.step))
+        return acc
+
+    def clone(self, row: Row, ins: Sequence[SSAValue], reads: Reads) -> dict[SSAValue, SSAValue]:
+        """The row's stage's body ops that `reads` names, inside the generic's body
+        (whose input arguments are `ins`): each stage value to its value here."""
+        o, forms = row.stage, row.forms
+        ext = o.iter_extents
+        block = o.body.block
+        mapping: dict[SSAValue, SSAValue] = {block.args[i]: ins[p] for i, p in reads.at.items()}
+        for i in sorted(reads.args):
+            via = o.indirect_of[i]
+            if via < 0:
+                continue
+            f = forms[i]
+            off: SSAValue = idx(f.const)
+            for d, c in enumerate(f.dims):
+                if c and ext[d] > 1:
+                    off = add(off, mul(self.index(row, d), c))
+            entry = mapping[block.args[via]]
+            off = add(off, mul(arith.IndexCastOp(entry, INDEX).result, f.syms[0]))
+            pt = cast(PageType, o.ins[i].type)
+            size = self.pb.tile[0] * self.pb.tile[1] * pt.tiles.data
+            flat = view(self.pb.values[o.ins[i]], 0, (size,), (1,))
+            mapping[block.args[i]] = memref.LoadOp.get(flat, [off]).res
+        for inner in reads.ops:
+            if (
+                isinstance(inner, arith.ExtFOp)
+                and isinstance(inner.input, BlockArgument)
+                and o.ins[inner.input.index] in self.pb.widened
+            ):
+                mapping[inner.result] = mapping[inner.input]  # read widened
+            elif isinstance(inner, IndexOp):
+                mapping[inner.result] = self.index(row, inner.dim.data)
+            else:
+                c = inner.clone(value_mapper=mapping)  # the implicit builder takes it
+                mapping.update(zip(inner.results, c.results))
+        return mapping
+
+    def build(
+        self, body: Callable[[Sequence[SSAValue], Sequence[SSAValue]], Sequence[SSAValue]]
+    ) -> None:
+        """The generic, its body's yields `body(input args, output args)`."""
+        blk = Block(arg_types=[*(_elem(v) for v in self.ins), *(_elem(v) for v in self.outs)])
+        k = len(self.ins)
+        with ImplicitBuilder(blk):
+            LinalgYieldOp(*body(blk.args[:k], blk.args[k:]))
+        iterators = [
+            IteratorTypeAttr.reduction()
+            if self.kinds[a.axis] == IterKind.SUM
+            else IteratorTypeAttr.parallel()
+            for a in self.loops
+        ]
+        GenericOp(self.ins, self.outs, Region(blk), [*self.in_maps, *self.out_maps], iterators)
 
 
 # --------------------------------------------------------------------------------------
@@ -953,12 +1305,15 @@ class ConvertProgram(RewritePattern):
         if why is not None:
             raise _decline(op, why)
         block = Block()
+        builder = ProgramBuilder(op, slots, self.globals)
         with ImplicitBuilder(block):
-            results = ProgramBuilder(op, slots, self.globals).build(list(op.ins))
+            results = builder.build(list(op.ins))
         ops = list(block.ops)
         for o in ops:
             o.detach()
-        rewriter.insert(ops, InsertPoint.before(op))
+        # The scratch after the buffers' allocas: before the item loops, with them.
+        at = max((i + 1 for i, o in enumerate(ops) if isinstance(o, memref.AllocaOp)), default=0)
+        rewriter.insert([*ops[:at], *builder.scratch_ops, *ops[at:]], InsertPoint.before(op))
         for old, new in zip(op.results, results):
             new.name_hint = old.name_hint
             rewriter.replace_all_uses_with(old, new)

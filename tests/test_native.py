@@ -27,7 +27,8 @@ from test_engines import ACCUMULATE, COPY_BY_K, U32, operands, product, traffic
 from test_llama import check_against_reference
 from tiny_llama import write_tiny_llama
 from xdsl.context import Context
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import IntegerType, MemRefType, TensorType, f32
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute
 
@@ -111,25 +112,36 @@ def test_native_agrees_on_lowered_products(m, blocks, n, act, scale, acc_tiles, 
             assert (np.abs(y - want) <= bound).all()
 
 
+@pytest.mark.parametrize("optimize", [False, True])
 @pytest.mark.parametrize("exact", [True, False])
-def test_rows_in_groups_and_columns_in_blocks(exact):
-    """m = 9: the fold's 9 row stages as a generic of 8 rows and one of 1, each summing
-    96 columns as 3 blocks of 32 held across the sum (acc_tiles 3), K with a tail:
-    the same bits as fp64 rounded once on integer-exact inputs (the fused multiply-add
-    of exact values is exact), the fp32 bound else."""
+def test_rows_in_groups_and_columns_in_blocks(exact, optimize):
+    """m = 9: the fold's 9 rows (9 stages, or with `optimize` one merged stage's 9
+    rows) as a generic of 8 rows and one of 1, summing 96 columns as 3 blocks of 32
+    (acc_tiles 3), K with a tail. Each Q8_0 block's 32 lanes are summed into a scratch
+    row of 32 (a `reduction, parallel` generic reading the activation widened to f32
+    once) and that sum times the block's scale added into the output (a `parallel`
+    one): the same bits as fp64 rounded once on integer-exact inputs (the fused
+    multiply-adds of exact values are exact), the fp32 bound else."""
     m, k, n = 9, 32 * 37, 192
     rng = np.random.default_rng(9)
     x, q, s = operands(m, k, n, "f32", exact, rng)
     mod = product(m, k, n, "bf16", "f32")
-    lower_q8(mod, acc_tiles=3, act="bf16")
+    lower_q8(mod, acc_tiles=3, act="bf16", optimize=optimize)
     converted = parse_module(str(mod))
     ConvertSpatialToLinalgPass().apply(Context(), converted)
-    outs = [
-        len(g.outputs)
-        for g in converted.walk()
-        if isinstance(g, GenericOp) and len(g.iterator_types) == 4
-    ]
-    assert sorted(set(outs)) == [1, 8]
+    generics = [g for g in converted.walk() if isinstance(g, GenericOp)]
+
+    def kinds(g: GenericOp) -> list[IteratorType]:
+        return [t.data for t in g.iterator_types]
+
+    lanes = [g for g in generics if kinds(g) == [IteratorType.REDUCTION, IteratorType.PARALLEL]]
+    assert sorted({len(g.outputs) for g in lanes}) == [1, 8]  # the whole K blocks', the tail's
+    for g in lanes:
+        assert all(cast(MemRefType, v.type).get_shape() == (32,) for v in g.outputs)
+        elems = {cast(MemRefType, v.type).element_type for v in g.inputs}
+        assert elems == {f32, IntegerType(8)}  # the activation widened, the int8 weight
+    scaled = [g for g in generics if len(g.outputs) in (1, 8) and g not in lanes]
+    assert sorted({len(g.outputs) for g in scaled if kinds(g) == [IteratorType.PARALLEL]}) == [1, 8]
     want, mag = q8_fp64(x, q, s, "bf16")
     (y,) = native_run(mod, "mm", [x, q, s]).outputs
     if exact:

@@ -87,6 +87,11 @@ class LinearForm:
                 acc = acc + c * np.asarray(v, dtype=np.int64)
         return acc
 
+    def fixed(self, axis: int, value: int) -> LinearForm:
+        """The form with dim `axis` at `value`."""
+        dims = tuple(0 if d == axis else c for d, c in enumerate(self.dims))
+        return LinearForm(self.const + self.dims[axis] * value, dims, self.syms)
+
     def over_axes(self, extents: Sequence[int]) -> np.ndarray:
         """The form at every point of an iteration space of `extents` over its dims
         (symbols counted as 0), extent 1 along the axes it does not read."""

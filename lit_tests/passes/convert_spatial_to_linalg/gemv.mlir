@@ -46,7 +46,8 @@
 //
 // The fold: its inputs as read-only buffers, y a buffer of its one live row (its stores
 // write no padding row), the buffers' allocas (757,760 bytes in all: in_q8 is 2 pages of
-// 256 int8 tiles).
+// 256 int8 tiles), then two scratches no buffer declares: the page of x widened to f32
+// and the 32 sums of a Q8_0 block's lanes.
 // CHECK-NEXT:    %[[VB:.*]] = bufferization.to_buffer %[[VT]] read_only : tensor<64x32xbf16> to memref<64x32xbf16>
 // CHECK-NEXT:    %[[QB:.*]] = bufferization.to_buffer %[[WQ]] read_only : tensor<2048x4096xi8> to memref<2048x4096xi8>
 // CHECK-NEXT:    %[[SB:.*]] = bufferization.to_buffer %[[WS]] read_only : tensor<64x4096xf32> to memref<64x4096xf32>
@@ -57,6 +58,8 @@
 // CHECK-NEXT:    %[[RSUM:.*]] = memref.alloca() : memref<2x32x256xf32>
 // CHECK-NEXT:    %[[BLK:.*]] = memref.alloca() : memref<1x32x256xf32>
 // CHECK-NEXT:    %[[RES:.*]] = memref.alloca() : memref<2x32x256xf32>
+// CHECK-NEXT:    %[[XW:.*]] = memref.alloca() : memref<1024xf32>
+// CHECK-NEXT:    %[[LS:.*]] = memref.alloca() : memref<32xf32>
 //
 // The 16 items; init_sum zeroes page 0 of run_sum.
 // CHECK:         scf.for %[[ITEM:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
@@ -78,25 +81,50 @@
 // The scales: 1 x 8 tiles.
 // CHECK:             linalg.copy ins(%{{.*}} : memref<1x32x256xf32, strided<[131072, 4096, 1], offset: ?>>) outs(%{{.*}} : memref<1x32x256xf32, strided<[256, 256, 1], offset: ?>>)
 //
-// block: the 256 columns in 8 blocks of 32 outermost, the sum over blocks b and lanes i
-// inside, each block's 32 columns innermost (held in registers while they sum); the
-// page starts as zeros and each column's fp32 sum accumulates in it, its add fused with
-// the product it adds (contract: a multiply-add).
-// CHECK:             linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<32x256xf32, strided<[256, 1], offset: ?>>)
-// CHECK:             linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>], iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
-// CHECK-SAME:          ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<32x32xbf16, strided<[32, 1], offset: ?>>, memref<8x32x32x32xi8, strided<[32, 256, 8192, 1], offset: ?>>, memref<8x32x32xf32, strided<[32, 256, 1], offset: ?>>) outs(%{{.*}} : memref<8x32xf32, strided<[32, 1], offset: ?>>)
-// CHECK-NEXT:        ^bb0(%[[BX:.*]]: bf16, %[[BQ:.*]]: i8, %[[BS:.*]]: f32, %[[BACC:.*]]: f32):
-// CHECK-NEXT:          %[[XF:.*]] = arith.extf %[[BX]] : bf16 to f32
-// CHECK-NEXT:          %[[QF:.*]] = arith.sitofp %[[BQ]] : i8 to f32
-// CHECK-NEXT:          %[[P:.*]] = arith.mulf %[[XF]], %[[QF]] : f32
-// CHECK-NEXT:          %[[PS:.*]] = arith.mulf %[[P]], %[[BS]] fastmath<contract> : f32
-// CHECK-NEXT:          %[[NEW:.*]] = arith.addf %[[BACC]], %[[PS]] fastmath<contract> : f32
-// CHECK-NEXT:          linalg.yield %[[NEW]] : f32
+// block: y[n] = sum over blocks b of s[b, n] * (sum over lanes i of x[32b + i] * q[32b + i, n]).
+// Only the 256 sums it writes start as zeros (the page's other rows are read by no one).
+// x's page is widened to f32 once (extf is exact), so the lanes' loop reads f32.
+// CHECK:             linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<8x32xf32, strided<[32, 1], offset: ?>>)
+// CHECK:             %[[XWV:.*]] = memref.reinterpret_cast %[[XW]] to offset: [%{{.*}}], sizes: [32, 32], strides: [32, 1]
+// CHECK-NEXT:        linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : memref<32x32xbf16, strided<[32, 1], offset: ?>>) outs(%[[XWV]] : memref<32x32xf32, strided<[32, 1], offset: ?>>)
+// CHECK-NEXT:        ^bb0(%[[XIN:.*]]: bf16, %{{.*}}: f32):
+// CHECK-NEXT:          %[[XE:.*]] = arith.extf %[[XIN]] : bf16 to f32
+// CHECK-NEXT:          linalg.yield %[[XE]] : f32
+// CHECK-NEXT:        }
+//
+// The 8 blocks of 32 columns, then the 32 Q8_0 blocks of the K block: the loops
+// outside the lanes' sum.
+// CHECK:             scf.for %[[CB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:               scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:                 %[[SUMS:.*]] = memref.reinterpret_cast %[[LS]] to offset: [%{{.*}}], sizes: [32], strides: [1]
+// CHECK:                 linalg.fill ins(%{{.*}} : f32) outs(%[[SUMS]] : memref<32xf32, strided<[1], offset: ?>>)
+//
+// The lanes' sum: 32 lanes (reduction) of 32 columns (held in registers), each term
+// x * q fused with its add (contract: a multiply-add).
+// CHECK:                 linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+// CHECK-SAME:              ins(%{{.*}}, %{{.*}} : memref<32xf32, strided<[1], offset: ?>>, memref<32x32xi8, strided<[8192, 1], offset: ?>>) outs(%[[SUMS]] : memref<32xf32, strided<[1], offset: ?>>)
+// CHECK-NEXT:            ^bb0(%[[LX:.*]]: f32, %[[LQ:.*]]: i8, %[[LACC:.*]]: f32):
+// CHECK-NEXT:              %[[QF:.*]] = arith.sitofp %[[LQ]] : i8 to f32
+// CHECK-NEXT:              %[[P:.*]] = arith.mulf %[[LX]], %[[QF]] fastmath<contract> : f32
+// CHECK-NEXT:              %[[NEW:.*]] = arith.addf %[[LACC]], %[[P]] fastmath<contract> : f32
+// CHECK-NEXT:              linalg.yield %[[NEW]] : f32
+// CHECK-NEXT:            }
+//
+// The block's sums times its scales, added into the output's 32 columns: one
+// multiply-add a column.
+// CHECK:                 linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+// CHECK-SAME:              ins(%{{.*}}, %[[SUMS]] : memref<32xf32, strided<[1], offset: ?>>, memref<32xf32, strided<[1], offset: ?>>) outs(%{{.*}} : memref<32xf32, strided<[1], offset: ?>>)
+// CHECK-NEXT:            ^bb0(%[[SS:.*]]: f32, %[[SL:.*]]: f32, %[[SACC:.*]]: f32):
+// CHECK-NEXT:              %[[SP:.*]] = arith.mulf %[[SL]], %[[SS]] fastmath<contract> : f32
+// CHECK-NEXT:              %[[SNEW:.*]] = arith.addf %[[SACC]], %[[SP]] fastmath<contract> : f32
+// CHECK-NEXT:              linalg.yield %[[SNEW]] : f32
+// CHECK-NEXT:            }
+// CHECK-NEXT:          }
 // CHECK-NEXT:        }
 //
 // fold_sum: the carried page plus this block's sums, into the other page of run_sum.
-// CHECK:             memref.extract_strided_metadata %[[ACC]]
 // CHECK:             %[[NEXT:.*]] = memref.reinterpret_cast %[[RSUM]] to offset: [%{{.*}}], sizes: [32, 256], strides: [256, 1]
+// CHECK:             memref.extract_strided_metadata %[[ACC]]
 // CHECK:             linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
 // CHECK:               arith.addf
 // CHECK:             scf.yield %[[NEXT]] : memref<32x256xf32, strided<[256, 1], offset: ?>>
