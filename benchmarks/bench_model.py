@@ -93,6 +93,48 @@ def memory_child(path: str, prompt: list[int], steps: int, context: int, requant
     )
 
 
+LLAMA_CPP = "llama.cpp (Q8_0, 1 thread)"
+
+
+def side_by_side(
+    steps: dict[str, Callable[[int, int], int | None]],
+    leader: str,
+    token: int,
+    first: int,
+    n_steps: int,
+) -> dict[str, list[float]]:
+    """Milliseconds of each candidate's decode steps: `n_steps` rounds from position
+    `first`, each running every candidate once in a shuffled order on the same token
+    (so the machine's drift hits them alike); the next token is `leader`'s greedy one."""
+    times: dict[str, list[float]] = {name: [] for name in steps}
+    rng = random.Random(0)
+    for s in range(n_steps):
+        order = list(steps)
+        rng.shuffle(order)
+        nxt = token
+        for name in order:
+            t0 = time.perf_counter()
+            out = steps[name](token, first + s)
+            times[name].append((time.perf_counter() - t0) * 1e3)
+            if name == leader:
+                assert out is not None
+                nxt = out
+        token = nxt
+    return times
+
+
+def print_table(times: dict[str, list[float]]) -> None:
+    """The median and least ms per token of each candidate, and each against llama.cpp."""
+    base = statistics.median(times[LLAMA_CPP]) if LLAMA_CPP in times else None
+    print(f"\n{'candidate':28s} {'median ms/token':>16s} {'min ms':>8s} {'x llama.cpp':>12s}")
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        ratio = f"{med / base:.2f}" if base else "-"
+        print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
+    if base is None:
+        print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument(
@@ -171,38 +213,27 @@ def main() -> None:
     if llm is not None:
         llm.eval(prompt)
     token = greedy(logits[-1])
-    times: dict[str, list[float]] = {"lowered": [], "unlowered": [], "fp64 reference": []}
-    if llm is not None:
-        times["llama.cpp (Q8_0, 1 thread)"] = []
-    rng = random.Random(0)
-    for s in range(args.steps):
-        pos = len(prompt) + s
-        order = list(times)
-        rng.shuffle(order)
-        nxt = token
-        for name in order:
-            t0 = time.perf_counter()
-            if name == "lowered":
-                out, low_cache, _ = lowered.decode(token, pos, low_cache)
-                nxt = greedy(out[0])
-            elif name == "unlowered":
-                _, plain_cache, _ = unlowered.decode(token, pos, plain_cache)
-            elif name == "fp64 reference":
-                ref.step([token], pos, ref_cache)
-            else:
-                assert llm is not None  # the only candidate that is not a stepper
-                llm.eval([token])
-            times[name].append((time.perf_counter() - t0) * 1e3)
-        token = nxt
+    caches = {"lowered": low_cache, "unlowered": plain_cache}
 
-    base = statistics.median(times["llama.cpp (Q8_0, 1 thread)"]) if llm is not None else None
-    print(f"\n{'candidate':28s} {'median ms/token':>16s} {'min ms':>8s} {'x llama.cpp':>12s}")
-    for name, ts in times.items():
-        med = statistics.median(ts)
-        ratio = f"{med / base:.2f}" if base else "-"
-        print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
-    if base is None:
-        print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
+    def lowered_step(token: int, pos: int) -> int:
+        out, caches["lowered"], _ = lowered.decode(token, pos, caches["lowered"])
+        return greedy(out[0])
+
+    def unlowered_step(token: int, pos: int) -> None:
+        _, caches["unlowered"], _ = unlowered.decode(token, pos, caches["unlowered"])
+
+    def reference_step(token: int, pos: int) -> None:
+        ref.step([token], pos, ref_cache)
+
+    steps: dict[str, Callable[[int, int], int | None]] = {
+        "lowered": lowered_step,
+        "unlowered": unlowered_step,
+        "fp64 reference": reference_step,
+    }
+    if llm is not None:
+        steps[LLAMA_CPP] = lambda token, pos: llm.eval([token])
+    times = side_by_side(steps, "lowered", token, len(prompt), args.steps)
+    print_table(times)
     from xdsl_spatial.frontends.llama import build_model
     from xdsl_spatial.passes.q8_lower import lower_q8
 
@@ -380,37 +411,21 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
         llm.eval(prompt)
     for name in steppers:
         state[name] = list(caches)
-    times: dict[str, list[float]] = {name: [] for name in steppers}
-    if llm is not None:
-        times["llama.cpp (Q8_0, 1 thread)"] = []
     for fn in steppers.values():  # a first, untimed call of each (pages, caches)
         fn(greedy(logits[-1]), len(prompt), list(caches))
-    token = greedy(logits[-1])
-    rng = random.Random(0)
-    for s_ in range(args.steps):
-        pos = len(prompt) + s_
-        order = list(times)
-        rng.shuffle(order)
-        nxt = token
-        for name in order:
-            t0 = time.perf_counter()
-            if name in steppers:
-                out, state[name] = steppers[name](token, pos, state[name])
-                if name == "native, lowered":
-                    nxt = greedy(out[0])
-            else:
-                assert llm is not None  # the only candidate that is not a stepper
-                llm.eval([token])
-            times[name].append((time.perf_counter() - t0) * 1e3)
-        token = nxt
-    base = statistics.median(times["llama.cpp (Q8_0, 1 thread)"]) if llm is not None else None
-    print(f"\n{'candidate':28s} {'median ms/token':>16s} {'min ms':>8s} {'x llama.cpp':>12s}")
-    for name, ts in times.items():
-        med = statistics.median(ts)
-        ratio = f"{med / base:.2f}" if base else "-"
-        print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
-    if base is None:
-        print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
+
+    def stepped(name: str) -> Callable[[int, int], int]:
+        def step(token: int, pos: int) -> int:
+            out, state[name] = steppers[name](token, pos, state[name])
+            return greedy(out[0])
+
+        return step
+
+    steps: dict[str, Callable[[int, int], int | None]] = {name: stepped(name) for name in steppers}
+    if llm is not None:
+        steps[LLAMA_CPP] = lambda token, pos: llm.eval([token])
+    times = side_by_side(steps, "native, lowered", greedy(logits[-1]), len(prompt), args.steps)
+    print_table(times)
 
 
 if __name__ == "__main__":
