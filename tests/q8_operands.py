@@ -5,6 +5,23 @@ from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
+from hypothesis import strategies as st
+
+
+def product_cases(max_n: int) -> dict[str, st.SearchStrategy]:
+    """What the engine tests draw a lowered product from (`@given(**product_cases(n))`):
+    m rows up to a tile, K in Q8_0 blocks (with and without a tail), N up to `max_n`,
+    both activation and scale types, the accumulator's tiles, exact or random inputs."""
+    return {
+        "m": st.integers(1, 32),
+        "blocks": st.integers(1, 80),
+        "n": st.integers(1, max_n),
+        "act": st.sampled_from(["bf16", "f32"]),
+        "scale": st.sampled_from(["f32", "f16"]),
+        "acc_tiles": st.integers(1, 8),
+        "exact": st.booleans(),
+        "seed": st.integers(0, 2**16),
+    }
 
 
 def q8_operands(

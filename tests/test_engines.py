@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from q8_operands import q8_fp64, q8_operands
+from q8_operands import product_cases, q8_fp64, q8_operands
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters.executable import compile_function
@@ -422,16 +422,7 @@ def operands(m, k, n, scale, exact, rng):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    m=st.integers(1, 32),
-    blocks=st.integers(1, 80),
-    n=st.integers(1, 700),
-    act=st.sampled_from(["bf16", "f32"]),
-    scale=st.sampled_from(["f32", "f16"]),
-    acc_tiles=st.integers(1, 8),
-    exact=st.booleans(),
-    seed=st.integers(0, 2**16),
-)
+@given(**product_cases(700))
 def test_engines_agree_on_lowered_products(m, blocks, n, act, scale, acc_tiles, exact, seed):
     """Before and after q8-lower (on a chip that holds the activation's precision), as
     it lowers and with its programs optimised (`optimize=true`: what the engines run

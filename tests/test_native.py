@@ -18,11 +18,10 @@ from typing import cast
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not installed")
 
-from q8_operands import q8_fp64
+from q8_operands import product_cases, q8_fp64
 from test_engines import ACCUMULATE, COPY_BY_K, U32, operands, product, traffic
 from test_llama import check_against_reference
 from tiny_llama import write_tiny_llama
@@ -75,16 +74,7 @@ def native_run(mod, entry, arrays):
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    m=st.integers(1, 32),
-    blocks=st.integers(1, 80),
-    n=st.integers(1, 300),
-    act=st.sampled_from(["bf16", "f32"]),
-    scale=st.sampled_from(["f32", "f16"]),
-    acc_tiles=st.integers(1, 8),
-    exact=st.booleans(),
-    seed=st.integers(0, 2**16),
-)
+@given(**product_cases(300))
 def test_native_agrees_on_lowered_products(m, blocks, n, act, scale, acc_tiles, exact, seed):
     """Lowered (views with sections and lanes tables at m > 1, K with and without a
     tail, N not a multiple of 32, both scale and activation types), as q8-lower writes
