@@ -4,6 +4,7 @@ against this machine's memory bandwidth.
 
     python benchmarks/bench_native.py            # K = N = 4096, m = 1, 8, 32 (~2 min)
     python benchmarks/bench_native.py --quick    # K = N = 1024, 3 rounds
+    python benchmarks/bench_native.py --threads 2   # also (o) with its items on 2 threads
 
 `y = x . W` (x m x K bf16, W K x N Q8_0, fp32 scales), four ways:
 
@@ -13,7 +14,8 @@ against this machine's memory bandwidth.
 - **(o)** the same after `q8-lower{optimize=true}`, what the tools run (a fold's rows
   one stage, its K trips summed at once where the site holds them);
 - **(u)** the module before `q8-lower` (dequantise, then `linalg.matmul`), compiled by
-  the same upstream pipeline.
+  the same upstream pipeline;
+- **(t)** with `--threads N`: (o) with each program's items on N OpenMP threads.
 
 Every output is checked against fp64 within the fp32 summation bound first; then the
 candidates run interleaved from cold caches (`bench_gemv.interleaved`: a 64 MiB read
@@ -77,18 +79,22 @@ def bandwidth(repeats: int = 5) -> tuple[float, float]:
     return BANDWIDTH_BYTES / read / 1e9, 2 * BANDWIDTH_BYTES / copy / 1e9
 
 
-def bench(m: int, k: int, n: int, rounds: int) -> tuple[list[Candidate], dict[str, float]]:
+def bench(
+    m: int, k: int, n: int, rounds: int, threads: int = 1
+) -> tuple[list[Candidate], dict[str, float]]:
     rng = np.random.default_rng(4321 + m)
     x = rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16).astype(np.float32)
     q, s = quantize_q8_0(rng.standard_normal((k, n)).astype(np.float32) * 0.02, np.float32)
     compile_s: dict[str, float] = {}
 
-    def native(key: str, label: str, lower: bool, optimize: bool = False) -> Candidate:
+    def native(
+        key: str, label: str, lower: bool, optimize: bool = False, threads: int = 1
+    ) -> Candidate:
         module = parse_module(module_text(m, k, n, "f32"))
         if lower:
             lower_q8(module, optimize=optimize)
         t0 = time.perf_counter()
-        exe = compile_module(module, "gemv", "native")
+        exe = compile_module(module, "gemv", "native", threads)
         compile_s[key] = time.perf_counter() - t0
         args = coerce_args(find_function(module, "gemv"), [x, q, s])
         return Candidate(key, label, lambda: exe(*args).outputs[0])
@@ -98,6 +104,8 @@ def bench(m: int, k: int, n: int, rounds: int) -> tuple[list[Candidate], dict[st
         native("n", "(n) native, lowered", True),
         native("o", "(o) native, optimize=true", True, optimize=True),
     ]
+    if threads > 1:
+        cands.append(native("t", f"(t) (o) on {threads} threads", True, True, threads))
     if m == 1 or k * n <= 1 << 22:
         # the naive loops of an unlowered matmul: slow at m > 1
         cands.append(native("u", "(u) native, unlowered", False))
@@ -130,6 +138,11 @@ def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, 
         f"weight ({weight / 2**20:.1f} MiB) at {gbs:.1f} GB/s: {gbs / bw[0]:.2f} of the "
         f"read bandwidth ({bw[0]:.1f} GB/s), copy {bw[1]:.1f} GB/s"
     )
+    if "t" in by:
+        lines.append(
+            f"(o)/(t) = {by['o'].median / by['t'].median:.2f} (threads against one), "
+            f"(a)/(t) = {by['a'].median / by['t'].median:.2f}"
+        )
     return "\n".join(lines)
 
 
@@ -138,6 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="K = N = 1024, 3 rounds")
     p.add_argument("--m", default="1,8,32", help="comma-separated batch sizes (default 1,8,32)")
     p.add_argument("--rounds", type=int, help="interleaved rounds (default 15; 3 with --quick)")
+    p.add_argument(
+        "--threads", type=int, default=1, help="also (o) with its items on this many threads"
+    )
     args = p.parse_args(argv)
     k = n = 1024 if args.quick else 4096
     rounds = args.rounds or (3 if args.quick else 15)
@@ -148,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{allocator}; one thread: read {bw[0]:.1f} GB/s, copy {bw[1]:.1f} GB/s"
     )
     for m in (int(v) for v in args.m.split(",")):
-        cands, compile_s = bench(m, k, n, rounds)
+        cands, compile_s = bench(m, k, n, rounds, args.threads)
         print()
         print(report(m, k, n, cands, compile_s, bw))
         sys.stdout.flush()

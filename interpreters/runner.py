@@ -107,16 +107,18 @@ def verified(module: ModuleOp, entry: str | None) -> func.FuncOp:
 
 
 def compile_module(
-    module: ModuleOp, entry: str | None, engine: Engine | str = "compiled"
+    module: ModuleOp, entry: str | None, engine: Engine | str = "compiled", threads: int = 1
 ) -> Executable | Any:
     """The executable of `entry`: the compiled engine's (see `executable.py`) or, with
-    `engine="native"`, machine code (`native/`). Either is called on arrays of the
-    function's types and gives an `Execution`."""
+    `engine="native"`, machine code (`native/`; `threads`: the OpenMP threads its
+    programs' items run on). Either is called on arrays of the function's types and
+    gives an `Execution`."""
     if engine not in ("compiled", "native"):
         raise RunError(f"compile_module compiles with 'compiled' or 'native', not '{engine}'")
+    check_threads(engine, threads)
     fn = verified(module, entry)
     if engine == "native":
-        return compile_native_function(fn)
+        return compile_native_function(fn, threads)
     try:
         return compile_function(fn)
     except CompileError as e:
@@ -124,11 +126,11 @@ def compile_module(
 
 
 _COMPILED: weakref.WeakKeyDictionary[
-    ModuleOp, dict[tuple[str | None, str], tuple[int, Any, weakref.ref[func.FuncOp]]]
+    ModuleOp, dict[tuple[str | None, str, int], tuple[int, Any, weakref.ref[func.FuncOp]]]
 ]
 _COMPILED = weakref.WeakKeyDictionary()
 """What `compiled` made, per module (held weakly: a module let go takes its executables
-with it), entry and engine, with the module's fingerprint when it was made. The function is
+with it), entry, engine and threads, with the module's fingerprint when it was made. The function is
 held weakly too: through its parent it would hold the module itself."""
 
 
@@ -152,7 +154,7 @@ def fingerprint(module: ModuleOp) -> int:
 
 
 def compiled(
-    module: ModuleOp, entry: str | None, engine: str = "compiled"
+    module: ModuleOp, entry: str | None, engine: str = "compiled", threads: int = 1
 ) -> tuple[Any, func.FuncOp]:
     """`entry`'s executable and function for `engine` (compiled or native): compiled
     (and verified) once per module, and again only when the module has changed since
@@ -160,19 +162,20 @@ def compiled(
     in a weak dictionary keyed by the module object."""
     now = fingerprint(module)
     per = _COMPILED.setdefault(module, {})
-    hit = per.get((entry, engine))
+    hit = per.get((entry, engine, threads))
     fn = hit[2]() if hit is not None else None
     if hit is not None and fn is not None and hit[0] == now:
         return hit[1], fn
+    check_threads(engine, threads)
     fn = verified(module, entry)
     if engine == "native":
-        exe = compile_native_function(fn)
+        exe = compile_native_function(fn, threads)
     else:
         try:
             exe = compile_function(fn)
         except CompileError as e:
             raise RunError(str(e)) from None
-    per[(entry, engine)] = (now, exe, weakref.ref(fn))
+    per[(entry, engine, threads)] = (now, exe, weakref.ref(fn))
     return exe, fn
 
 
@@ -184,10 +187,19 @@ def native_available() -> None:
         raise RunError(str(e)) from None
 
 
-def compile_native_function(fn: func.FuncOp) -> Any:
+def check_threads(engine: str, threads: int) -> None:
+    """Nothing, or `RunError` for a thread count the engine cannot take: only the
+    native engine runs items on threads, and a count is at least 1."""
+    if threads < 1:
+        raise RunError(f"threads must be at least 1, not {threads}")
+    if threads > 1 and engine != "native":
+        raise RunError(f"the {engine} engine runs on one thread; threads are the native engine's")
+
+
+def compile_native_function(fn: func.FuncOp, threads: int = 1) -> Any:
     """`fn` (verified) compiled by the native engine; its refusals as `RunError`."""
     try:
-        return native.compile_native(fn)
+        return native.compile_native(fn, threads=threads)
     except native.NATIVE_ERRORS as e:
         raise RunError(str(e)) from None
 
@@ -210,10 +222,12 @@ def execute(
     engine: Engine | str = "compiled",
     distributed: str = "local",
     address: str | None = None,
+    threads: int = 1,
 ) -> Execution:
     """Run `entry` on `arrays` with `engine`; the outputs and the traffic of every
     program that ran. `distributed="ray"` runs each chip's programs in a Ray actor (the
-    compiled engine; `address`: a Ray cluster to join, else a local instance)."""
+    compiled engine; `address`: a Ray cluster to join, else a local instance).
+    `threads`: the native engine's OpenMP threads (a program's items at once)."""
     if engine not in ENGINES:
         raise RunError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
     if distributed not in DISTRIBUTIONS:
@@ -225,8 +239,9 @@ def execute(
             raise RunError("chips run as Ray actors with the compiled engine only")
         with distribute(module, entry, arrays, address=address) as chips:
             return chips.call(arrays)
+    check_threads(engine, threads)
     if engine in ("compiled", "native"):
-        exe, fn = compiled(module, entry, engine)
+        exe, fn = compiled(module, entry, engine, threads)
         return call(exe, fn, arrays)
     fn = verified(module, entry)
     args = coerce_args(fn, arrays)

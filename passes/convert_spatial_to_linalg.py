@@ -537,8 +537,15 @@ class ProgramBuilder:
     """Emits one program's ops (inside an `ImplicitBuilder`), reading each source op
     once. `slots` is the pass's plan of pages; `globals_` where constant tensors go."""
 
-    def __init__(self, program: ProgramOp, slots: dict[Operation, Slot], globals_: GlobalTable):
+    def __init__(
+        self,
+        program: ProgramOp,
+        slots: dict[Operation, Slot],
+        globals_: GlobalTable,
+        parallel: bool = False,
+    ):
         self.program = program
+        self.parallel = parallel
         self.tile = program.target.tile
         self.slots = slots
         self.globals = globals_
@@ -547,6 +554,7 @@ class ProgramBuilder:
         """Spatial values (coordinates, the K index, buffers, pages) -> memref-side ones."""
         self.loop: scf.ForOp | None = None
         self.scratch_ops: list[Operation] = []
+        self.last_buffer: Operation | None = None
         self.widened: dict[SSAValue, SSAValue] = {}
         """The pages of the stages being built that are read widened (`widen`)."""
         """Allocas to place before the item loops (`scratch`)."""
@@ -567,11 +575,40 @@ class ProgramBuilder:
         for o in body.ops:
             if isinstance(o, TensorOp):
                 self.tensor(o)
-            elif isinstance(o, BufferOp):
-                self.buffer(o)
-        self.items(0)
+        if self.parallel and self.program.grid_shape:
+            self.parallel_items()
+        else:
+            self.buffers()
+            self.items(0)
+        if self.scratch_ops:
+            # A stage's pages are in buffers: the scratch goes after the last one.
+            assert self.last_buffer is not None
+            block = cast(Block, self.last_buffer.parent_block())
+            block.insert_ops_after(self.scratch_ops, self.last_buffer)
         ret = cast(ReturnOp, body.last_op)
         return [self.result(v) for v in ret.values]
+
+    def buffers(self) -> None:
+        for o in self.program.entry.ops:
+            if isinstance(o, BufferOp):
+                self.buffer(o)
+
+    def parallel_items(self) -> None:
+        """The items as one `scf.parallel` over the grid (the `parallel` option), each
+        with buffers of its own (a site's local memory, made in the loop's body: the
+        threads that run items at once have one each), then the program's body."""
+        body = self.program.entry
+        grid = self.program.grid_shape
+        blk = Block(arg_types=[INDEX] * len(grid))
+        for axis, a in enumerate(blk.args):
+            a.name_hint = body.args[axis].name_hint
+            self.values[body.args[axis]] = a
+        zeros, ones = [idx(0) for _ in grid], [idx(1) for _ in grid]
+        scf.ParallelOp(zeros, [idx(e) for e in grid], ones, [blk])
+        with ImplicitBuilder(blk):
+            self.buffers()
+            self.ops([o for o in body.ops if not isinstance(o, TensorOp | BufferOp | ReturnOp)])
+            scf.ReduceOp()
 
     def items(self, axis: int) -> None:
         """The item loop over grid axis `axis` and, inside it, the next ones; inside
@@ -664,9 +701,10 @@ class ProgramBuilder:
         bt = cast(BufferType, o.result.type)
         tr, tc = self.tile
         t = MemRefType(bt.element_type, (bt.depth.data, tr, tc * bt.tiles.data))
-        mem = memref.AllocaOp.get(t.element_type, shape=t.get_shape()).memref
-        mem.name_hint = o.buffer_name.data
-        self.values[o.result] = mem
+        made = self.local(t.element_type, t.get_shape())
+        made.memref.name_hint = o.buffer_name.data
+        self.values[o.result] = made.memref
+        self.last_buffer = made
 
     def result(self, v: SSAValue) -> SSAValue:
         held = self.held[v]
@@ -965,14 +1003,22 @@ class ProgramBuilder:
         return widened
 
     def scratch(self, name: str, size: int) -> SSAValue:
-        """An f32 `memref.alloca` of `size` elements, made before the item loops (an
-        alloca inside a loop takes stack space every trip; `ConvertProgram` places
-        it): working space of a sum that no buffer declares, as a site's registers."""
-        op = memref.AllocaOp.get(f32, shape=[size])
-        op.detach()
-        op.memref.name_hint = name
-        self.scratch_ops.append(op)
-        return op.memref
+        """An f32 `memref.alloca` of `size` elements, placed by `build` after the
+        buffers' allocas (an alloca inside a loop would take stack space every trip):
+        working space of a sum that no buffer declares, as a site's registers."""
+        made = self.local(f32, [size])
+        made.detach()
+        made.memref.name_hint = name
+        self.scratch_ops.append(made)
+        return made.memref
+
+    def local(self, elem: Attribute, shape: Sequence[int]) -> memref.AllocOp | memref.AllocaOp:
+        """A site's memory: a `memref.alloca` made once before the item loop; with
+        `parallel`, a `memref.alloc` per item inside the parallel loop (every thread
+        its own; upstream's `buffer-deallocation-pipeline` frees it after the item,
+        and an alloca there would keep `convert-scf-to-openmp`'s `alloca_scope`, which
+        a loop inside it cannot be lowered through)."""
+        return memref.AllocaOp.get(elem, shape=shape)
 
     # --- the K loop -----------------------------------------------------------------
 
@@ -1294,8 +1340,9 @@ class ConvertProgram(RewritePattern):
     """A `spatial.view` or `spatial.fold` -> its buffers, item loops, copies and
     generics (`ProgramBuilder`), with the module's globals table the pass made."""
 
-    def __init__(self, globals_: GlobalTable):
+    def __init__(self, globals_: GlobalTable, parallel: bool):
         self.globals = globals_
+        self.parallel = parallel
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, ProgramOp):
@@ -1305,15 +1352,13 @@ class ConvertProgram(RewritePattern):
         if why is not None:
             raise _decline(op, why)
         block = Block()
-        builder = ProgramBuilder(op, slots, self.globals)
+        builder = ProgramBuilder(op, slots, self.globals, self.parallel)
         with ImplicitBuilder(block):
             results = builder.build(list(op.ins))
         ops = list(block.ops)
         for o in ops:
             o.detach()
-        # The scratch after the buffers' allocas: before the item loops, with them.
-        at = max((i + 1 for i, o in enumerate(ops) if isinstance(o, memref.AllocaOp)), default=0)
-        rewriter.insert([*ops[:at], *builder.scratch_ops, *ops[at:]], InsertPoint.before(op))
+        rewriter.insert(ops, InsertPoint.before(op))
         for old, new in zip(op.results, results):
             new.name_hint = old.name_hint
             rewriter.replace_all_uses_with(old, new)
@@ -1322,13 +1367,21 @@ class ConvertProgram(RewritePattern):
 
 @dataclass(frozen=True)
 class ConvertSpatialToLinalgPass(ModulePass):
-    """Every `spatial` program as `scf`, `memref`, `linalg` and `arith`."""
+    """
+    Every `spatial` program as `scf`, `memref`, `linalg` and `arith`.
+
+    Options: `parallel` (default false): a program's items as one `scf.parallel`, each
+    item with buffers of its own (`memref.alloc`), for `convert-scf-to-openmp` to run
+    on threads.
+    """
 
     name = "convert-spatial-to-linalg"
 
+    parallel: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            ConvertProgram(GlobalTable(op)),
+            ConvertProgram(GlobalTable(op), self.parallel),
             apply_recursively=False,
             walk_regions_first=False,
         ).rewrite_module(op)

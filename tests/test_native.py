@@ -35,12 +35,14 @@ from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import packaged_gguf
 from xdsl_spatial.interpreters import native
+from xdsl_spatial.interpreters.native import openmp
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.objects import ObjectError, load_object
 from xdsl_spatial.interpreters.native.prepare import UPSTREAM_DIALECTS
 from xdsl_spatial.interpreters.runner import (
     RunError,
     coerce_args,
+    compile_module,
     execute,
     find_function,
 )
@@ -342,18 +344,94 @@ def test_without_the_extra_the_engine_is_one_diagnostic(tmp_path):
 
 
 # --------------------------------------------------------------------------------------
+# Items on threads
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("optimize", [False, True])
+@pytest.mark.parametrize("exact", [True, False])
+def test_items_on_threads(exact, optimize):
+    """Each program's items as an `scf.parallel` on 2 OpenMP threads, every item with
+    buffers of its own: fp64's bits rounded once on integer-exact inputs, the fp32
+    bound on random ones, the reference engine's bytes."""
+    m, k, n = 5, 32 * 45, 520  # a tail of K, a last column tile of 8
+    rng = np.random.default_rng(11)
+    x, q, s = operands(m, k, n, "f16", exact, rng)
+    mod = product(m, k, n, "bf16", "f16")
+    lower_q8(mod, acc_tiles=4, act="bf16", optimize=optimize)
+    ref = execute(mod, "mm", [x, q, s], engine="reference")
+    two = execute(mod, "mm", [x, q, s], engine="native", threads=2)
+    converted = parse_module(str(mod))
+    ConvertSpatialToLinalgPass(parallel=True).apply(Context(), converted)
+    assert any(o.name == "scf.parallel" for o in converted.walk())
+    want, mag = q8_fp64(x, q, s, "bf16")
+    if exact:
+        np.testing.assert_array_equal(two.outputs[0], want.astype(np.float32))
+    else:
+        bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
+        assert (np.abs(two.outputs[0] - want) <= bound).all()
+    assert traffic(two) == traffic(ref)
+
+
+def test_threads_without_a_runtime_is_one_diagnostic(monkeypatch):
+    """No OpenMP runtime to be found: compiling for threads is a RunError naming the
+    extra; one thread needs none."""
+    mod = product(2, 64, 64, "bf16", "f32")
+    lower_q8(mod)
+    openmp.openmp_runtime.cache_clear()
+    monkeypatch.setattr(openmp, "_candidates", list)
+    try:
+        with pytest.raises(RunError, match=r"OpenMP runtime.*\[native\]"):
+            compile_module(mod, "mm", "native", threads=2)
+        compile_module(mod, "mm", "native", threads=1)
+    finally:
+        openmp.openmp_runtime.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--threads", "2"], "add --engine native"),
+        (["--engine", "native", "--threads", "0"], "give 1 or more"),
+    ],
+)
+def test_the_tools_check_threads(args, message):
+    """`--threads` is the native engine's, and at least 1: a usage error (exit 2)
+    before any work, from either tool."""
+    for tool, needs in (("spatial_run", []), ("spatial_generate", ["--prompt", "hi"])):
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                f"xdsl_spatial.tools.{tool}",
+                str(REPO / "examples" / "gemv_q8.mlir"),
+                *needs,
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert r.returncode == 2, r.stderr
+        assert message in r.stderr and "Traceback" not in r.stderr
+
+
+# --------------------------------------------------------------------------------------
 # Whole models
 # --------------------------------------------------------------------------------------
 
 
-def test_the_tiny_model_runs_natively(tmp_path):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_tiny_model_runs_natively(tmp_path, threads):
     """The two-layer llama lowered and unlowered, compiled natively end to end (norms,
-    RoPE, attention, the KV cache's inserts), against the fp64 reference within its
-    perturbation bound, and the same greedy tokens where the margin allows."""
+    RoPE, attention, the KV cache's inserts), its items on one thread and on two,
+    against the fp64 reference within its perturbation bound, and the same greedy
+    tokens where the margin allows."""
     path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
     lowered = load_model(path, 3, 24)
     unlowered = load_model(path, 3, 24, lower=False, weights=lowered.weights)
     lowered.engine = unlowered.engine = "native"
+    lowered.threads = unlowered.threads = threads
     out = check_against_reference(path, lowered, unlowered, [104, 101, 108], 6)
     assert out["checked"] >= 1
     assert out["low"].step_bytes is not None

@@ -172,6 +172,13 @@ def _parser() -> argparse.ArgumentParser:
         "reference (op by op, slow; not cached)",
     )
     p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --engine native: run each program's items on N threads (OpenMP; default 1)",
+    )
+    p.add_argument(
         "--no-cache",
         action="store_true",
         help="build the model anew, neither reading nor writing the disk cache",
@@ -239,6 +246,12 @@ def _check_options(args: argparse.Namespace) -> None:
         )
     if args.address is not None and args.distributed != "ray":
         raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
+    if args.threads < 1:
+        raise cli.UsageError(f"--threads {args.threads}: give 1 or more")
+    if args.threads > 1 and args.engine != "native":
+        raise cli.UsageError(
+            "--threads runs the native engine's items on threads: add --engine native"
+        )
     if args.engine != "compiled" and args.distributed == "ray":
         raise cli.UsageError(
             f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
@@ -398,6 +411,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         check=check,
         engine=args.engine,
         text=text,
+        threads=args.threads,
     )
     if args.batch > model.positions:
         raise ModelError(
@@ -478,6 +492,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
             weights=model.weights,
             text=text,
             engine=args.engine,
+            threads=args.threads,
         )
         other = generate(
             plain,

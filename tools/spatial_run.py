@@ -92,6 +92,14 @@ def _parser() -> argparse.ArgumentParser:
         "same numbers (within the fp32 summation bound where sums are ordered differently)",
     )
     p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --engine native: run each program's items on N threads (OpenMP; "
+        "default 1); the same bits as one thread",
+    )
+    p.add_argument(
         "--distributed",
         choices=DISTRIBUTIONS,
         default="local",
@@ -258,6 +266,7 @@ def _timed(
     engine: str,
     address: str | None = None,
     distributed: str = "local",
+    threads: int = 1,
 ) -> tuple[Execution, float]:
     """Run and time one call (with the compiled engine: of the executable, compiled
     first, and after one untimed call that maps the buffers later calls reuse; on Ray,
@@ -272,7 +281,7 @@ def _timed(
         t = time.perf_counter()
         result = execute(module, entry, arrays, engine=engine)
         return result, time.perf_counter() - t
-    exe = compile_module(module, entry, engine)
+    exe = compile_module(module, entry, engine, threads)
     args = coerce_args(find_function(module, entry), arrays)
     exe(*args)
     t = time.perf_counter()
@@ -327,6 +336,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(args: argparse.Namespace) -> int:
     if args.address is not None and args.distributed != "ray":
         raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
+    if args.threads < 1:
+        raise cli.UsageError(f"--threads {args.threads}: give 1 or more")
+    if args.threads > 1 and args.engine != "native":
+        raise cli.UsageError(
+            "--threads runs the native engine's items on threads: add --engine native"
+        )
     if args.distributed == "ray" and args.engine != "compiled":
         raise cli.UsageError(
             f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
@@ -349,13 +364,21 @@ def _main(args: argparse.Namespace) -> int:
     # the arithmetic is legitimate and not warned about again.
     with np.errstate(all="ignore"):
         if args.compare:
-            before, t_before = _timed(module.clone(), args.entry, arrays, args.engine)
+            before, t_before = _timed(
+                module.clone(), args.entry, arrays, args.engine, threads=args.threads
+            )
         pipeline = args.pipeline or (OPTIMIZED if args.compare else None)
         if pipeline:
             apply_pipeline(module, pipeline, ctx)
         if args.compare:
             after, t_after = _timed(
-                module, args.entry, arrays, args.engine, args.address, args.distributed
+                module,
+                args.entry,
+                arrays,
+                args.engine,
+                args.address,
+                args.distributed,
+                args.threads,
             )
             if args.distributed == "ray":
                 local = execute(module, args.entry, arrays)
@@ -367,6 +390,7 @@ def _main(args: argparse.Namespace) -> int:
                 engine=args.engine,
                 distributed=args.distributed,
                 address=args.address,
+                threads=args.threads,
             )
     _warn_non_finite(after.outputs)
 

@@ -39,7 +39,9 @@ from xdsl_spatial.interpreters.native.jit import (
     NativeUnavailable,
     bindings,
     lower_to_llvm,
+    pipeline,
 )
+from xdsl_spatial.interpreters.native.openmp import openmp_runtime
 from xdsl_spatial.interpreters.native.prepare import PrepareError, convert, prepare
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import numpy_dtype
@@ -117,11 +119,17 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> NativeExecutable:
+def compile_native(
+    fn: func.FuncOp, cache: CompileCache | None = None, threads: int = 1
+) -> NativeExecutable:
     """`fn` (verified, one block, tensors in and out) as machine code for this host,
     from the compile cache (`cache.py`; by default `CompileCache.default()`) when it
-    holds it, else compiled and kept there."""
+    holds it, else compiled and kept there. With `threads` > 1 each program's items
+    run on that many OpenMP threads (`openmp.py`)."""
     _, _, execution_engine = bindings()
+    if threads < 1:
+        raise JitError(f"@{fn.sym_name.data}: threads must be at least 1, not {threads}")
+    runtime = [openmp_runtime()] if threads > 1 else []
     cache = CompileCache.default() if cache is None else cache
     name = fn.sym_name.data
     ins = [_slot(t, f"@{name}'s argument #{i}") for i, t in enumerate(fn.function_type.inputs)]
@@ -132,7 +140,8 @@ def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> Native
         prepared = prepare(fn)
     seconds["prepare"] = time.perf_counter() - t0
     symbol = f"_mlir_{name}"
-    key = cache.key(prepared.source)
+    steps = pipeline(threads)
+    key = cache.key(prepared.source, steps)
     t0 = time.perf_counter()
     image = cache.load(key, symbol)
     if image is not None:
@@ -141,15 +150,17 @@ def compile_native(fn: func.FuncOp, cache: CompileCache | None = None) -> Native
         return NativeExecutable(name, prepared.programs, image, caller, True, seconds)
     t0 = time.perf_counter()
     with collector_paused():
-        text = convert(prepared)
+        text = convert(prepared, parallel=threads > 1)
     seconds["convert"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    module = lower_to_llvm(text)
+    module = lower_to_llvm(text, threads)
     seconds["lower"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     with module.context:
         try:
-            engine = execution_engine.ExecutionEngine(module, opt_level=OPT_LEVEL)
+            engine = execution_engine.ExecutionEngine(
+                module, opt_level=OPT_LEVEL, shared_libs=runtime
+            )
         except RuntimeError as e:
             raise JitError(f"@{name}: LLVM could not compile it: {e}") from None
         address = engine.raw_lookup(name)

@@ -4,7 +4,7 @@ second run of the same model loads it in well under a second instead of compilin
 
 ```python
 cache = CompileCache.default()               # $XDSL_SPATIAL_CACHE or ~/.cache/xdsl-spatial
-key = cache.key(prepared.source)
+key = cache.key(prepared.source, pipeline(threads))
 image = cache.load(key, symbol)              # an objects.Image, or None
 cache.store(key, symbol, object_bytes)
 ```
@@ -34,7 +34,7 @@ from importlib import metadata
 from pathlib import Path
 
 from xdsl_spatial.core.files import ToolError, write_file
-from xdsl_spatial.interpreters.native.jit import OPT_LEVEL, PIPELINE
+from xdsl_spatial.interpreters.native.jit import OPT_LEVEL
 from xdsl_spatial.interpreters.native.objects import Image, ObjectError, load_object
 from xdsl_spatial.passes import convert_q8_to_linalg, convert_spatial_to_linalg
 
@@ -92,11 +92,11 @@ class CompileCache:
         base = Path(where) if where else Path.home() / ".cache" / "xdsl-spatial"
         return CompileCache(base / "native")
 
-    def key(self, text: str) -> str:
+    def key(self, text: str, pipeline: str) -> str:
         h = hashlib.sha256()
         for part in (
             str(FORMAT),
-            PIPELINE,
+            pipeline,
             str(OPT_LEVEL),
             _version("xdsl-spatial"),
             _code_digest(),

@@ -38,29 +38,56 @@ from __future__ import annotations
 
 from typing import Any
 
-PIPELINE = ",".join(
-    [
-        "func.func(convert-elementwise-to-linalg)",
-        "one-shot-bufferize{bufferize-function-boundaries"
-        " function-boundary-type-conversion=identity-layout-map}",
-        "canonicalize",
-        "cse",
-        "canonicalize",
-        "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}",
-        "buffer-deallocation-pipeline",
-        "convert-linalg-to-loops",
-        "expand-strided-metadata",
-        "lower-affine",
-        "convert-scf-to-cf",
-        "finalize-memref-to-llvm",
-        "convert-math-to-llvm",
-        "convert-arith-to-llvm",
-        "convert-func-to-llvm{use-bare-ptr-memref-call-conv}",
-        "convert-cf-to-llvm",
-        "reconcile-unrealized-casts",
-    ]
+BUFFERS = (
+    "func.func(convert-elementwise-to-linalg)",
+    "one-shot-bufferize{bufferize-function-boundaries"
+    " function-boundary-type-conversion=identity-layout-map}",
+    "canonicalize",
+    "cse",
+    "canonicalize",
+    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}",
+    "buffer-deallocation-pipeline",
+    "convert-linalg-to-loops",
+    "expand-strided-metadata",
+    "lower-affine",
 )
-"""From the prepared module (upstream dialects on tensors) to the LLVM dialect."""
+TO_LLVM = (
+    "convert-scf-to-cf",
+    "finalize-memref-to-llvm",
+    "convert-math-to-llvm",
+    "convert-arith-to-llvm",
+    "convert-func-to-llvm{use-bare-ptr-memref-call-conv}",
+    "convert-cf-to-llvm",
+    "reconcile-unrealized-casts",
+)
+
+
+def pipeline(threads: int = 1) -> str:
+    """From the prepared module (upstream dialects on tensors) to the LLVM dialect.
+
+    With `threads` > 1, each program's items (an `scf.parallel`, see
+    `convert-spatial-to-linalg{parallel=true}`) run on that many OpenMP threads:
+    `convert-scf-to-openmp` makes each item's body a `memref.alloca_scope` (its
+    buffers are allocas, freed after the item), which the memref conversion must
+    lower before `scf` becomes blocks (a scope holds one block); and
+    `convert-openmp-to-llvm`, which also converts functions (with memref
+    descriptors), runs after `convert-func-to-llvm` has made them take bare
+    pointers."""
+    if threads == 1:
+        return ",".join((*BUFFERS, *TO_LLVM))
+    return ",".join(
+        (
+            *BUFFERS[:-2],
+            f"convert-scf-to-openmp{{num-threads={threads}}}",
+            *BUFFERS[-2:],
+            "finalize-memref-to-llvm",
+            "convert-scf-to-cf",
+            *TO_LLVM[2:-1],
+            "convert-openmp-to-llvm",
+            TO_LLVM[-1],
+        )
+    )
+
 
 OPT_LEVEL = 3
 
@@ -87,7 +114,7 @@ def bindings() -> Any:
     return ir, passmanager, execution_engine
 
 
-def lower_to_llvm(text: str) -> Any:
+def lower_to_llvm(text: str, threads: int = 1) -> Any:
     """The prepared module's text, parsed by upstream MLIR and lowered to the LLVM
     dialect (a `torch_mlir.ir.Module`, alive while its context is)."""
     ir, passmanager, _ = bindings()
@@ -95,7 +122,8 @@ def lower_to_llvm(text: str) -> Any:
     with ctx:
         try:
             module = ir.Module.parse(text)
-            passmanager.PassManager.parse(f"builtin.module({PIPELINE})").run(module.operation)
+            steps = pipeline(threads)
+            passmanager.PassManager.parse(f"builtin.module({steps})").run(module.operation)
         except ir.MLIRError as e:
             raise JitError(_diagnostic(e)) from None
     return module

@@ -183,16 +183,17 @@ def prepare(fn: func.FuncOp) -> Prepared:
     return Prepared(fn.sym_name.data, out, programs, ir_text(out.module))
 
 
-def convert(prepared: Prepared) -> str:
+def convert(prepared: Prepared, parallel: bool = False) -> str:
     """The kernels converted to upstream dialects (the checks of programs that read
-    through tables first); the module's text, also kept in `prepared.text`."""
+    through tables first; with `parallel`, each program's items an `scf.parallel`);
+    the module's text, also kept in `prepared.text`."""
     out = prepared.outlined
     for k in out.kernels:
         for o in k.body.block.ops:
             if isinstance(o, ProgramOp) and reads_through_tables(o):
                 check_tables(o)
     ctx = Context()
-    ConvertSpatialToLinalgPass().apply(ctx, out.module)
+    ConvertSpatialToLinalgPass(parallel=parallel).apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)
     PatternRewriteWalker(
         GreedyRewritePatternApplier([ConcatAsInserts(), InsertSliceAsCopy(), ExtractSliceAsCopy()]),

@@ -159,6 +159,8 @@ class Model:
     `native` (machine code from upstream MLIR and LLVM) compile each once (`compile`,
     timed apart in `seconds["compile"]`); `reference` runs the IR op by op, with nothing
     to compile."""
+    threads: int = 1
+    """The native engine's threads: the items of each program on that many at once."""
 
     def signature(self, entry: str) -> Signature:
         if entry not in self.signatures:
@@ -180,7 +182,9 @@ class Model:
                 raise ModelError(f"the model has no function @{entry}")
             t0 = time.perf_counter()
             self.signature(entry)
-            exe = self.executables[entry] = compile_module(self.module, entry, self.engine)
+            exe = self.executables[entry] = compile_module(
+                self.module, entry, self.engine, self.threads
+            )
             self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
         return exe
 
@@ -331,6 +335,7 @@ def load_model(
     check: Check | None = None,
     engine: str = "compiled",
     text: str | None = None,
+    threads: int = 1,
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
@@ -347,6 +352,8 @@ def load_model(
     with the same key reads it back instead (`Model.cached`)."""
     if engine not in ENGINES:
         raise ModelError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
+    if threads < 1 or (threads > 1 and engine != "native"):
+        raise ModelError(f"{threads} threads: only the native engine runs on more than one")
     if engine != "compiled":
         cache = False  # only compiled executables are kept
     where = model_cache.cache_dir() if cache is True else Path(cache) if cache else None
@@ -444,6 +451,7 @@ def load_model(
         declined=[d.line() for d in decisions if not d.lowered],
         seconds=seconds,
         engine=engine,
+        threads=threads,
     )
     if where is not None and key is not None:
         for entry in ENTRIES:
