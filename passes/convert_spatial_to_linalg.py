@@ -1370,9 +1370,10 @@ class ConvertSpatialToLinalgPass(ModulePass):
     """
     Every `spatial` program as `scf`, `memref`, `linalg` and `arith`.
 
-    Options: `parallel` (default false): a program's items as one `scf.parallel`, each
-    item with buffers of its own (`memref.alloc`), for `convert-scf-to-openmp` to run
-    on threads.
+    Options:
+      parallel  a program's items as one `scf.parallel`, each with buffers of its own
+                (allocas inside the loop), for `convert-scf-to-openmp` to run on
+                threads (what `--engine native --threads N` compiles).
     """
 
     name = "convert-spatial-to-linalg"

@@ -31,8 +31,13 @@ from xdsl_spatial.core.ir_io import (
     verify_module,
 )
 from xdsl_spatial.core.memory import memory_limit
+from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
+from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 from xdsl_spatial.passes.q8_lower import Q8LowerPass
 from xdsl_spatial.passes.q8_raise import Q8RaisePass
+from xdsl_spatial.passes.spatial_hoist import HoistPass
+from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
+from xdsl_spatial.passes.spatial_sum_trips import SumTripsPass
 from xdsl_spatial.tools import cli
 
 PROG = "spatial-opt"
@@ -46,7 +51,15 @@ class _Output(io.StringIO):
         pass
 
 
-PASSES = (Q8LowerPass, Q8RaisePass)
+PASSES = (
+    Q8LowerPass,
+    Q8RaisePass,
+    MergeSiblingsPass,
+    SumTripsPass,
+    HoistPass,
+    ConvertSpatialToLinalgPass,
+    ConvertQ8ToLinalgPass,
+)
 """This package's passes, described at the end of `spatial-opt --help`."""
 
 
@@ -70,7 +83,7 @@ def pass_help() -> str:
             for f in dataclasses.fields(cls)
             if not f.name.startswith("_")
         )
-        out.append(f"\n  {cls.name}{{{options}}}")
+        out.append(f"\n  {cls.name}{{{options}}}" if options else f"\n  {cls.name}")
         out += ["  " + line for line in textwrap.dedent(cls.__doc__ or "").strip().splitlines()]
     return "\n".join(out)
 
