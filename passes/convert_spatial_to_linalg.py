@@ -554,10 +554,10 @@ class ProgramBuilder:
         """Spatial values (coordinates, the K index, buffers, pages) -> memref-side ones."""
         self.loop: scf.ForOp | None = None
         self.scratch_ops: list[Operation] = []
+        """Allocas no buffer declares, placed after the buffers' (`scratch`)."""
         self.last_buffer: Operation | None = None
         self.widened: dict[SSAValue, SSAValue] = {}
         """The pages of the stages being built that are read widened (`widen`)."""
-        """Allocas to place before the item loops (`scratch`)."""
 
     def fail(self, op: Operation, why: str) -> PlanError:
         return PlanError(
