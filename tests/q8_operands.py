@@ -7,6 +7,26 @@ import ml_dtypes
 import numpy as np
 from hypothesis import strategies as st
 
+U32 = 2.0**-24
+"""fp32's unit roundoff."""
+
+
+def fp32_bound(mag: np.ndarray, terms: int) -> np.ndarray:
+    """How far an fp32 sum of `terms` terms may be from the exact one, in any order:
+    gamma_terms times the sum of the terms' magnitudes `mag` (`q8_fp64`), and a floor
+    for sums of zeros."""
+    return terms * U32 / (1 - terms * U32) * mag + 1e-30
+
+
+def check_q8_result(y: np.ndarray, want: np.ndarray, mag: np.ndarray, k: int, exact: bool):
+    """A Q8_0 product's output against fp64's: its bits rounded once on integer-exact
+    inputs (every order of summation gives them), within the fp32 bound of K + 2
+    terms (the blocks' scaling and the sum's start too) on random ones."""
+    if exact:
+        np.testing.assert_array_equal(y, want.astype(np.float32))
+    else:
+        assert (np.abs(y - want) <= fp32_bound(mag, k + 2)).all()
+
 
 def product_cases(max_n: int) -> dict[str, st.SearchStrategy]:
     """What the engine tests draw a lowered product from (`@given(**product_cases(n))`):

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from q8_operands import product_cases, q8_fp64, q8_operands
+from q8_operands import U32, check_q8_result, fp32_bound, product_cases, q8_fp64, q8_operands
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters.executable import compile_function
@@ -25,8 +25,6 @@ from xdsl_spatial.interpreters.runner import ENGINES, coerce_args, execute, find
 from xdsl_spatial.interpreters.stages import Contraction
 from xdsl_spatial.passes.q8_lower import lower_q8
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
-
-U32 = 2.0**-24
 
 
 @pytest.fixture(params=ENGINES)
@@ -433,18 +431,13 @@ def test_engines_agree_on_lowered_products(m, blocks, n, act, scale, acc_tiles, 
     rng = np.random.default_rng(seed)
     x, q, s = operands(m, k, n, scale, exact, rng)
     want, mag = q8_fp64(x, q, s, act)
-    bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
     unlowered = execute(product(m, k, n, act, scale), "mm", [x, q, s])
     for optimize in (False, True):
         mod = product(m, k, n, act, scale)
         decisions = lower_q8(mod, acc_tiles=acc_tiles, act=act, optimize=optimize)
         runs = [*all_ways(mod, "mm", [x, q, s]), unlowered]
         for r in runs:
-            (y,) = r.outputs
-            if exact:
-                np.testing.assert_array_equal(y, want.astype(np.float32))
-            else:
-                assert (np.abs(y - want) <= bound).all()
+            check_q8_result(r.outputs[0], want, mag, k, exact)
         assert traffic(runs[0]) == traffic(runs[1]) == traffic(runs[2])
         if decisions[0].lowered:
             plan = decisions[0].plan
@@ -465,10 +458,9 @@ def test_an_f32_activation_on_a_bf16_chip_is_rounded_explicitly():
     assert "arith.truncf" in text and "tensor<2x1088xbf16>" in text
     assert "the f32 activation is rounded to bf16" in text
     want, mag = q8_fp64(x, q, s, "bf16")
-    bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
     for r in all_ways(mod, "mm", [x, q, s]):
         (y,) = r.outputs
-        assert (np.abs(y - want) <= bound).all()
+        assert (np.abs(y - want) <= fp32_bound(mag, k + 2)).all()
         (fold,) = [p for p in r.traffic.programs if p.kind == "fold"]
         assert d.plan is not None and fold.loaded["x__q8_rows0"] == d.plan.view_reads()
         assert d.plan.act_bytes == 2

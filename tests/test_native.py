@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 
 pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not installed")
 
-from q8_operands import product_cases, q8_fp64
-from test_engines import ACCUMULATE, COPY_BY_K, U32, operands, product, traffic
+from q8_operands import check_q8_result, fp32_bound, product_cases, q8_fp64
+from test_engines import ACCUMULATE, COPY_BY_K, operands, product, traffic
 from test_llama import check_against_reference
 from tiny_llama import write_tiny_llama
 from xdsl.context import Context
@@ -88,7 +88,6 @@ def test_native_agrees_on_lowered_products(m, blocks, n, act, scale, acc_tiles, 
     rng = np.random.default_rng(seed)
     x, q, s = operands(m, k, n, scale, exact, rng)
     want, mag = q8_fp64(x, q, s, act)
-    bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
     runs = [native_run(product(m, k, n, act, scale), "mm", [x, q, s])]
     for optimize in (False, True):
         mod = product(m, k, n, act, scale)
@@ -97,11 +96,7 @@ def test_native_agrees_on_lowered_products(m, blocks, n, act, scale, acc_tiles, 
         runs.append(native_run(mod, "mm", [x, q, s]))
         assert traffic(runs[-1]) == traffic(ref)
     for r in runs:
-        (y,) = r.outputs
-        if exact:
-            np.testing.assert_array_equal(y, want.astype(np.float32))
-        else:
-            assert (np.abs(y - want) <= bound).all()
+        check_q8_result(r.outputs[0], want, mag, k, exact)
 
 
 @pytest.mark.parametrize("optimize", [False, True])
@@ -136,11 +131,7 @@ def test_rows_in_groups_and_columns_in_blocks(exact, optimize):
     assert sorted({len(g.outputs) for g in scaled if kinds(g) == [IteratorType.PARALLEL]}) == [1, 8]
     want, mag = q8_fp64(x, q, s, "bf16")
     (y,) = native_run(mod, "mm", [x, q, s]).outputs
-    if exact:
-        np.testing.assert_array_equal(y, want.astype(np.float32))
-    else:
-        bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
-        assert (np.abs(y - want) <= bound).all()
+    check_q8_result(y, want, mag, k, exact)
 
 
 @pytest.mark.parametrize("optimize", [False, True])
@@ -156,8 +147,7 @@ def test_products_split_over_chips(split, optimize):
     ref = execute(mod, "mm", [x, q, s], engine="reference")
     got = native_run(mod, "mm", [x, q, s])
     want, mag = q8_fp64(x, q, s, "bf16")
-    bound = (k + 4) * U32 / (1 - (k + 4) * U32) * mag + 1e-30
-    assert (np.abs(got.outputs[0] - want) <= bound).all()
+    assert (np.abs(got.outputs[0] - want) <= fp32_bound(mag, k + 4)).all()
     assert traffic(got) == traffic(ref)
     assert got.traffic.per_chip() == ref.traffic.per_chip()
 
@@ -365,11 +355,7 @@ def test_items_on_threads(exact, optimize):
     ConvertSpatialToLinalgPass(parallel=True).apply(Context(), converted)
     assert any(o.name == "scf.parallel" for o in converted.walk())
     want, mag = q8_fp64(x, q, s, "bf16")
-    if exact:
-        np.testing.assert_array_equal(two.outputs[0], want.astype(np.float32))
-    else:
-        bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
-        assert (np.abs(two.outputs[0] - want) <= bound).all()
+    check_q8_result(two.outputs[0], want, mag, k, exact)
     assert traffic(two) == traffic(ref)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from q8_operands import q8_fp64, q8_operands
+from q8_operands import fp32_bound, q8_fp64, q8_operands
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
@@ -39,8 +39,6 @@ from xdsl_spatial.passes.spatial_hoist import HoistPass
 from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
 from xdsl_spatial.passes.spatial_sum_trips import SumTripsPass, trip_plan
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
-
-U32 = 2.0**-24
 
 
 def product(m: int, k: int, n: int, act: str = "bf16", scale: str = "f32") -> ModuleOp:
@@ -91,7 +89,7 @@ def test_each_pass_keeps_the_results(m, blocks, n, act, scale, acc_tiles, local_
         options["local_mem"] = local_mem
     lower_q8(mod, **options)
     want, mag = q8_fp64(x, q, s, act)
-    bound = (k + 2) * U32 / (1 - (k + 2) * U32) * mag + 1e-30
+    bound = fp32_bound(mag, k + 2)
     first = execute(mod, "mm", [x, q, s], engine="reference")
     for p in OPTIMIZE:
         mod = applied(mod, p)

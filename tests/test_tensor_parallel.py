@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from q8_operands import fp32_bound
 from tp_modules import chip_model, fp64, module, operands, sharded
 from xdsl.dialects import shard, tensor
 from xdsl.dialects.arith import AddfOp
@@ -34,8 +35,6 @@ from xdsl_spatial.passes.q8_lower import lower_q8
 from xdsl_spatial.passes.tensor_parallel import Split, even_bounds, option_split
 
 OpT = TypeVar("OpT", bound=Operation)
-
-U32 = 2.0**-24
 
 
 def programs(mod, kind=ProgramOp):
@@ -408,8 +407,7 @@ def test_chips_give_the_numbers_of_one_chip_and_move_their_model(
     rng = np.random.default_rng(seed)
     x, q, s = operands(m, k, n, exact, rng)
     want, mag = fp64(x, q, s)
-    terms = k + chips + 2
-    bound = terms * U32 / (1 - terms * U32) * mag + 1e-30
+    bound = fp32_bound(mag, k + chips + 2)
     before = execute(module(sharded(m, k, n, None, None)), "mm", [x, q, s])
     runs = all_engines(mod, [x, q, s])
     for r in [*runs, before]:

@@ -58,6 +58,7 @@ from xdsl_spatial.interpreters.kernels import KernelError
 from xdsl_spatial.interpreters.runner import (
     ENGINES,
     RunError,
+    check_threads,
     compile_module,
     distribute,
     execute,
@@ -352,8 +353,10 @@ def load_model(
     with the same key reads it back instead (`Model.cached`)."""
     if engine not in ENGINES:
         raise ModelError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
-    if threads < 1 or (threads > 1 and engine != "native"):
-        raise ModelError(f"{threads} threads: only the native engine runs on more than one")
+    try:
+        check_threads(engine, threads)
+    except RunError as e:
+        raise ModelError(str(e)) from None
     if engine != "compiled":
         cache = False  # only compiled executables are kept
     where = model_cache.cache_dir() if cache is True else Path(cache) if cache else None
