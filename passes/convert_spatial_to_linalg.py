@@ -78,8 +78,9 @@ registers while they sum; a generic computes at most `ROWS` rows (`Row`: sibling
 or the rows of a stage's `row_axis`). The sum's add and a product it adds are fused
 (`CONTRACT`). A sum of `a * b` with `b` the same along its innermost `sum` axis sums
 `a` first and multiplies once (`factored_at`); a bf16 page it reads only widened, as a
-broadcast, is widened once (`widen`); only what may be read starts as zeros
-(`read_outside`).
+broadcast, is widened once (`widen`), and so are the int8 weights more than `ROWS` rows
+read (`slices`); only what may be read starts as zeros (`read_outside`). A load of
+several tile rows copies in the page's order, so that its writes are contiguous.
 
 The pass declines, naming the program and the reason, a program whose ring of pages
 would overwrite a page still to be read (the dialect does not promise there is
@@ -790,8 +791,13 @@ class ProgramBuilder:
         rows = min(tr, cast(MemRefType[Attribute], tensor_mem.type).get_shape()[0])
         if bh == 1 or stride % tpr == 0:
             rows_apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
-            t_view = view(tensor_mem, first(t0), (bh, rows, w), (rows_apart, cols, 1))
-            p_view = view(page, 0, (bh, rows, w), (w, page_w, 1))
+            shape, t_strides, p_strides = (bh, rows, w), (rows_apart, cols, 1), (w, page_w, 1)
+            if load and bh > 1:
+                # in the page's order, so that each page row (that row of every tile
+                # row of the block) is written contiguously
+                shape, t_strides, p_strides = (rows, bh, w), (cols, rows_apart, 1), (page_w, w, 1)
+            t_view = view(tensor_mem, first(t0), shape, t_strides)
+            p_view = view(page, 0, shape, p_strides)
             copy(t_view, p_view) if load else copy(p_view, t_view)
             return
         blk = Block(arg_types=[INDEX])
@@ -874,17 +880,16 @@ class ProgramBuilder:
             )
         loops = loop_axes(first, by_row)
         self.widened = self.widen(run, forms, loops) if summed else {}
+        factored = factored_at(rows, loops) if summed else None
+        if factored is not None:
+            self.factored(rows, loops, *factored)
+            return
         for g in range(0, len(rows), ROWS):
             self.rows(rows[g : g + ROWS], loops, summed)
 
     def rows(self, rows: Sequence[Row], loops: Sequence[LoopAxis], summed: bool) -> None:
         """One `linalg.generic` over `loops` computing `rows`, an output each, each
-        input page read once however many rows read it; a sum that factors
-        (`factored_at`) two generics instead (`factored`)."""
-        factored = factored_at(rows, loops) if summed else None
-        if factored is not None:
-            self.factored(rows, loops, *factored)
-            return
+        input page read once however many rows read it."""
         gen = Generic(self, rows[0].stage.iter_kinds, loops, [])
         reads = [gen.add_reads(r, [r.yielded]) for r in rows]
         accs = [gen.add_output(r.page, r.forms[-1]) for r in rows]
@@ -904,16 +909,20 @@ class ProgramBuilder:
     ) -> None:
         """Each row's sum of `a * b`, where `b` is the same all along loop `split`
         (`factored_at`), as the sum of `a` along it times `b`: the loops outside it are
-        `scf.for`s, and inside them one generic sums each row's `a` over the loops
-        from `split` on into a scratch (held in registers while it sums), another adds
-        the scratch times `b` into the output (over the loops inside `split`). One
-        multiplication a term where there were two, as the reference computes a Q8_0
-        block: its lanes' sum, scaled once."""
+        `scf.for`s, and inside them, for each `ROWS` rows, one generic sums each row's
+        `a` over the loops from `split` on into a scratch (held in registers while it
+        sums), another adds the scratch times `b` into the output (over the loops
+        inside `split`). One multiplication a term where there were two, as the
+        reference computes a Q8_0 block: its lanes' sum, scaled once. With more than
+        `ROWS` rows, the int8 values they all read are widened once a trip for all of
+        them (`slices`)."""
         kinds = rows[0].stage.iter_kinds
         rest = loops[split + 1 :]
         shape = [a.extent for a in rest]
         size = math.prod(shape)
-        scratch = self.scratch(f"{rows[0].stage.stage_name.data}_sums", len(rows) * size)
+        pairs = list(zip(rows, terms))
+        groups = [pairs[g : g + ROWS] for g in range(0, len(pairs), ROWS)]
+        scratch = self.scratch(f"{rows[0].stage.stage_name.data}_sums", len(groups[0]) * size)
         strides = [math.prod(shape[j + 1 :]) for j in range(len(shape))]
 
         def nest(at: int, outer: list[tuple[LoopAxis, SSAValue]]) -> None:
@@ -924,34 +933,73 @@ class ProgramBuilder:
                     nest(at + 1, [*outer, (loops[at], blk.args[0])])
                     scf.YieldOp()
                 return
-            sums = [view(scratch, j * size, shape, strides) for j in range(len(rows))]
-            for v in sums:
-                fill(0, f32, v)
-            lanes = Generic(self, kinds, loops[split:], outer)
-            reads = [lanes.add_reads(r, [a]) for r, (a, _) in zip(rows, terms)]
-            into = [lanes.add_scratch(v, 1, output=True) for v in sums]
+            given = self.slices(rows, terms, loops[split:], outer) if len(groups) > 1 else {}
+            for part in groups:
+                sums = [view(scratch, j * size, shape, strides) for j in range(len(part))]
+                for v in sums:
+                    fill(0, f32, v)
+                lanes = Generic(self, kinds, loops[split:], outer, given)
+                reads = [lanes.add_reads(r, [a]) for r, (a, _) in part]
+                into = [lanes.add_scratch(v, 1, output=True) for v in sums]
 
-            def lane_sums(ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
-                return [
-                    accumulate(accs[s], lanes.clone(r, ins, m)[a])
-                    for r, m, s, (a, _) in zip(rows, reads, into, terms)
-                ]
+                def lane_sums(ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
+                    return [
+                        accumulate(accs[s], lanes.clone(r, ins, m)[a])
+                        for (r, (a, _)), m, s in zip(part, reads, into)
+                    ]
 
-            lanes.build(lane_sums)
-            scale = Generic(self, kinds, rest, outer)
-            reads = [scale.add_reads(r, [b]) for r, (_, b) in zip(rows, terms)]
-            summed = [scale.add_scratch(v, 0, output=False) for v in sums]
-            into = [scale.add_output(r.page, r.forms[-1]) for r in rows]
+                lanes.build(lane_sums)
+                scale = Generic(self, kinds, rest, outer)
+                reads = [scale.add_reads(r, [b]) for r, (_, b) in part]
+                summed = [scale.add_scratch(v, 0, output=False) for v in sums]
+                outs = [scale.add_output(r.page, r.forms[-1]) for r, _ in part]
 
-            def scaled(ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
-                return [
-                    accumulate(accs[y], arith.MulfOp(ins[s], scale.clone(r, ins, m)[b]).result)
-                    for r, m, s, y, (_, b) in zip(rows, reads, summed, into, terms)
-                ]
+                def scaled(ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
+                    return [
+                        accumulate(accs[y], arith.MulfOp(ins[s], scale.clone(r, ins, m)[b]).result)
+                        for (r, (_, b)), m, s, y in zip(part, reads, summed, outs)
+                    ]
 
-            scale.build(scaled)
+                scale.build(scaled)
 
         nest(0, [])
+
+    def slices(
+        self,
+        rows: Sequence[Row],
+        terms: Sequence[tuple[SSAValue, SSAValue]],
+        loops: Sequence[LoopAxis],
+        outer: Sequence[tuple[LoopAxis, SSAValue]],
+    ) -> dict[tuple[SSAValue, LinearForm], SSAValue]:
+        """The integer inputs of the rows' lanes' sums (`factored`) read only converted
+        to f32 (`arith.sitofp`), a fold's int8 weights: what one trip of the loops
+        `outer` reads of each, converted once into an f32 scratch (at most `SLICE`
+        elements, dense over `loops` in order) that each `ROWS` rows then read, where
+        each would convert the same values anew. The same values, converted once."""
+        kinds = rows[0].stage.iter_kinds
+        given: dict[tuple[SSAValue, LinearForm], SSAValue] = {}
+        for r, (a, _) in zip(rows, terms):
+            o = r.stage
+            for i in sorted(body_slice(o, [a])[1]):
+                key = (o.ins[i], r.forms[i])
+                page = self.values[o.ins[i]]
+                if (
+                    key in given
+                    or o.indirect_of[i] >= 0
+                    or not read_widened(o.body.block.args[i], arith.SIToFPOp)
+                ):
+                    continue
+                gen = Generic(self, kinds, [x for x in loops if r.forms[i].dims[x.axis]], outer)
+                sizes = [x.extent for x in gen.loops]
+                if math.prod(sizes) > SLICE:
+                    continue
+                src, _ = gen.strided(page, r.forms[i])
+                name = f"{o.ins[i].name_hint or 'page'}_f32"
+                dense = [math.prod(sizes[j + 1 :]) for j in range(len(sizes))]
+                wide = view(self.scratch(name, math.prod(sizes)), 0, sizes, dense)
+                convert(src, wide, arith.SIToFPOp)
+                given[key] = wide
+        return given
 
     def widen(
         self,
@@ -974,11 +1022,7 @@ class ProgramBuilder:
                     o.indirect_of[i] < 0
                     and i not in tables
                     and fs[i].dims[inner] == 0
-                    and bool(a.uses)
-                    and all(
-                        isinstance(u.operation, arith.ExtFOp) and u.operation.result.type == f32
-                        for u in a.uses
-                    )
+                    and read_widened(a, arith.ExtFOp)
                 )
                 fit[o.ins[i]] = fit.get(o.ins[i], True) and ok
         widened: dict[SSAValue, SSAValue] = {}
@@ -988,17 +1032,7 @@ class ProgramBuilder:
             rows, cols = cast(MemRefType[Attribute], self.values[page].type).get_shape()
             scratch = self.scratch(f"{page.name_hint or 'page'}_f32", rows * cols)
             wide = view(scratch, 0, (rows, cols), (cols, 1))
-            blk = Block(arg_types=[_elem(self.values[page]), f32])
-            with ImplicitBuilder(blk):
-                LinalgYieldOp(arith.ExtFOp(blk.args[0], f32).result)
-            every = AffineMapAttr(AffineMap.identity(2))
-            GenericOp(
-                [self.values[page]],
-                [wide],
-                Region(blk),
-                [every, every],
-                [IteratorTypeAttr.parallel()] * 2,
-            )
+            convert(self.values[page], wide, arith.ExtFOp)
             widened[page] = wide
         return widened
 
@@ -1042,6 +1076,10 @@ class ProgramBuilder:
             v.name_hint = r.name_hint
 
 
+SLICE = 4096
+"""f32 elements of the most of a fold's weights `slices` widens at once: 16 KiB, which
+stay in a core's first-level cache while each `ROWS` rows read them."""
+
 SCRATCH = 1024
 """Outputs a factored sum (`factored_at`) may hold in scratch a stage: with `COLUMNS`,
 ample for a fold's row block, and small enough to live in registers and L1."""
@@ -1067,6 +1105,23 @@ def read_outside(o: StageOp, out: LinearForm) -> bool:
             if not np.isin(f.over_axes(user.iter_extents), written).all():
                 return True
     return False
+
+
+def read_widened(arg: BlockArgument, to: type[arith.ExtFOp] | type[arith.SIToFPOp]) -> bool:
+    """Whether a stage's body reads input `arg` only through `to` (to f32)."""
+    return bool(arg.uses) and all(
+        isinstance(u.operation, to) and u.operation.result.type == f32 for u in arg.uses
+    )
+
+
+def convert(src: SSAValue, dst: SSAValue, op: type[arith.ExtFOp] | type[arith.SIToFPOp]) -> None:
+    """`dst = op(src)` element by element: a parallel `linalg.generic`."""
+    blk = Block(arg_types=[_elem(src), f32])
+    with ImplicitBuilder(blk):
+        LinalgYieldOp(op(blk.args[0], f32).result)
+    rank = len(cast(MemRefType[Attribute], dst.type).get_shape())
+    every = AffineMapAttr(AffineMap.identity(rank))
+    GenericOp([src], [dst], Region(blk), [every, every], [IteratorTypeAttr.parallel()] * rank)
 
 
 def yielded(o: StageOp) -> SSAValue:
@@ -1157,6 +1212,8 @@ class Reads:
     ops: list[Operation]
     args: set[int]
     at: dict[int, int]
+    wide: set[int]
+    """The inputs read already converted to f32 (`widen`, `slices`)."""
 
 
 class Generic:
@@ -1171,21 +1228,29 @@ class Generic:
         kinds: Sequence[IterKind],
         loops: Sequence[LoopAxis],
         outer: Sequence[tuple[LoopAxis, SSAValue]],
+        given: dict[tuple[SSAValue, LinearForm], SSAValue] | None = None,
     ):
         self.pb = pb
         self.kinds = kinds
         self.loops = list(loops)
         self.outer = list(outer)
+        self.given = given or {}
+        """Inputs already converted to f32 in a dense scratch over their loops
+        (`slices`), by page and map."""
         self.ins: list[SSAValue] = []
         self.in_maps: list[AffineMapAttr] = []
         self.outs: list[SSAValue] = []
         self.out_maps: list[AffineMapAttr] = []
         self.seen: dict[tuple[SSAValue, LinearForm], int] = {}
 
+    def picks(self, f: LinearForm) -> list[int]:
+        """The generic's loops that map `f` reads along."""
+        return [j for j, a in enumerate(self.loops) if f.dims[a.axis]]
+
     def strided(self, mem: SSAValue, f: LinearForm) -> tuple[SSAValue, AffineMapAttr]:
         """The elements of `mem` that map `f` reads in this generic, and its map: the
         loops outside it fix the view's offset, its own loops are the view's dims."""
-        picks = [j for j, a in enumerate(self.loops) if f.dims[a.axis]]
+        picks = self.picks(f)
         offset: SSAValue | int = f.const
         for a, iv in self.outer:
             if f.dims[a.axis]:
@@ -1199,18 +1264,24 @@ class Generic:
         o, forms = row.stage, row.forms
         ops, args = body_slice(o, roots)
         at: dict[int, int] = {}
+        wide: set[int] = set()
         for i in sorted(args):
             if o.indirect_of[i] >= 0:
                 continue
             key = (o.ins[i], forms[i])
+            if key in self.given or o.ins[i] in self.pb.widened:
+                wide.add(i)
             if key not in self.seen:
-                mem = self.pb.widened.get(o.ins[i], self.pb.values[o.ins[i]])
-                v, m = self.strided(mem, forms[i])
+                if key in self.given:
+                    v, m = self.given[key], _dims(len(self.loops), self.picks(forms[i]))
+                else:
+                    mem = self.pb.widened.get(o.ins[i], self.pb.values[o.ins[i]])
+                    v, m = self.strided(mem, forms[i])
                 self.seen[key] = len(self.ins)
                 self.ins.append(v)
                 self.in_maps.append(m)
             at[i] = self.seen[key]
-        return Reads(ops, args, at)
+        return Reads(ops, args, at, wide)
 
     def add_output(self, page: SSAValue, f: LinearForm) -> int:
         v, m = self.strided(page, f)
@@ -1269,9 +1340,9 @@ class Generic:
             mapping[block.args[i]] = memref.LoadOp.get(flat, [off]).res
         for inner in reads.ops:
             if (
-                isinstance(inner, arith.ExtFOp)
+                isinstance(inner, arith.ExtFOp | arith.SIToFPOp)
                 and isinstance(inner.input, BlockArgument)
-                and o.ins[inner.input.index] in self.pb.widened
+                and inner.input.index in reads.wide
             ):
                 mapping[inner.result] = mapping[inner.input]  # read widened
             elif isinstance(inner, IndexOp):

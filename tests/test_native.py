@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
@@ -29,7 +30,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerType, MemRefType, TensorType, f32
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.frontends.generation import generate, load_model
@@ -106,8 +107,8 @@ def test_rows_in_groups_and_columns_in_blocks(exact, optimize):
     rows) as a generic of 8 rows and one of 1, summing 96 columns as 3 blocks of 32
     (acc_tiles 3), K with a tail. Each Q8_0 block's 32 lanes are summed into a scratch
     row of 32 (a `reduction, parallel` generic reading the activation widened to f32
-    once) and that sum times the block's scale added into the output (a `parallel`
-    one): the same bits as fp64 rounded once on integer-exact inputs (the fused
+    once, and the block's int8 weights widened once for both groups) and that sum
+    times the block's scale added into the output (a `parallel` one): the same bits as fp64 rounded once on integer-exact inputs (the fused
     multiply-adds of exact values are exact), the fp32 bound else."""
     m, k, n = 9, 32 * 37, 192
     rng = np.random.default_rng(9)
@@ -121,12 +122,18 @@ def test_rows_in_groups_and_columns_in_blocks(exact, optimize):
     def kinds(g: GenericOp) -> list[IteratorType]:
         return [t.data for t in g.iterator_types]
 
+    def elems(vs: Sequence[SSAValue]) -> set[Attribute]:
+        return {cast(MemRefType, v.type).element_type for v in vs}
+
     lanes = [g for g in generics if kinds(g) == [IteratorType.REDUCTION, IteratorType.PARALLEL]]
     assert sorted({len(g.outputs) for g in lanes}) == [1, 8]  # the whole K blocks', the tail's
     for g in lanes:
         assert all(cast(MemRefType, v.type).get_shape() == (32,) for v in g.outputs)
-        elems = {cast(MemRefType, v.type).element_type for v in g.inputs}
-        assert elems == {f32, IntegerType(8)}  # the activation widened, the int8 weight
+        assert elems(g.inputs) == {f32}  # the activation and the int8 weight read widened
+    # the weight's 32 lanes x 32 columns a block reads, widened once for both groups
+    wide = [g for g in generics if elems(g.inputs) == {IntegerType(8)}]
+    assert wide and all(kinds(g) == [IteratorType.PARALLEL] * 2 for g in wide)
+    assert {cast(MemRefType, g.outputs[0].type).get_shape() for g in wide} == {(32, 32)}
     scaled = [g for g in generics if len(g.outputs) in (1, 8) and g not in lanes]
     assert sorted({len(g.outputs) for g in scaled if kinds(g) == [IteratorType.PARALLEL]}) == [1, 8]
     want, mag = q8_fp64(x, q, s, "bf16")

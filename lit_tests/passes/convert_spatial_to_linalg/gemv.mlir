@@ -73,10 +73,11 @@
 // CHECK:             %[[PQ:.*]] = memref.reinterpret_cast %[[INQ]] to offset: [%{{.*}}], sizes: [32, 8192], strides: [8192, 1]
 //
 // The int8 values: 32 x 8 tiles at tile kb * 4096 + item * 8 (stride 128): tile row a
-// of the block to page tiles 8a .. 8a + 7.
-// CHECK:             %[[QFROM:.*]] = memref.reinterpret_cast %[[QB]] to offset: [%{{.*}}], sizes: [32, 32, 256], strides: [131072, 4096, 1]
-// CHECK-NEXT:        %[[QTO:.*]] = memref.reinterpret_cast %[[INQ]] to offset: [%{{.*}}], sizes: [32, 32, 256], strides: [256, 8192, 1]
-// CHECK-NEXT:        linalg.copy ins(%[[QFROM]] : {{.*}}) outs(%[[QTO]] : memref<32x32x256xi8, strided<[256, 8192, 1], offset: ?>>)
+// of the block to page tiles 8a .. 8a + 7, copied page row by page row (row r of
+// every tile row, 8 KiB written contiguously).
+// CHECK:             %[[QFROM:.*]] = memref.reinterpret_cast %[[QB]] to offset: [%{{.*}}], sizes: [32, 32, 256], strides: [4096, 131072, 1]
+// CHECK-NEXT:        %[[QTO:.*]] = memref.reinterpret_cast %[[INQ]] to offset: [%{{.*}}], sizes: [32, 32, 256], strides: [8192, 256, 1]
+// CHECK-NEXT:        linalg.copy ins(%[[QFROM]] : {{.*}}) outs(%[[QTO]] : memref<32x32x256xi8, strided<[8192, 256, 1], offset: ?>>)
 //
 // The scales: 1 x 8 tiles.
 // CHECK:             linalg.copy ins(%{{.*}} : memref<1x32x256xf32, strided<[131072, 4096, 1], offset: ?>>) outs(%{{.*}} : memref<1x32x256xf32, strided<[256, 256, 1], offset: ?>>)
