@@ -971,34 +971,34 @@ class ProgramBuilder:
         loops: Sequence[LoopAxis],
         outer: Sequence[tuple[LoopAxis, SSAValue]],
     ) -> dict[tuple[SSAValue, LinearForm], SSAValue]:
-        """The integer inputs of the rows' lanes' sums (`factored`) read only converted
-        to f32 (`arith.sitofp`), a fold's int8 weights: what one trip of the loops
-        `outer` reads of each, converted once into an f32 scratch (at most `SLICE`
-        elements, dense over `loops` in order) that each `ROWS` rows then read, where
-        each would convert the same values anew. The same values, converted once."""
-        kinds = rows[0].stage.iter_kinds
-        given: dict[tuple[SSAValue, LinearForm], SSAValue] = {}
+        """The integer inputs that every row's lanes' sum (`factored`) reads at the same
+        place, and only converted to f32 (`arith.sitofp`): a fold's int8 weights. What
+        one trip of the loops `outer` reads of each is converted once into an f32
+        scratch (at most `SLICE` elements, dense over `loops` in order) that each
+        `ROWS` rows then read, where each would convert the same values anew. The same
+        values, converted once."""
+        shared: dict[tuple[SSAValue, LinearForm], tuple[Row, int]] | None = None
         for r, (a, _) in zip(rows, terms):
             o = r.stage
-            for i in sorted(body_slice(o, [a])[1]):
-                key = (o.ins[i], r.forms[i])
-                page = self.values[o.ins[i]]
-                if (
-                    key in given
-                    or o.indirect_of[i] >= 0
-                    or not read_widened(o.body.block.args[i], arith.SIToFPOp)
-                ):
-                    continue
-                gen = Generic(self, kinds, [x for x in loops if r.forms[i].dims[x.axis]], outer)
-                sizes = [x.extent for x in gen.loops]
-                if math.prod(sizes) > SLICE:
-                    continue
-                src, _ = gen.strided(page, r.forms[i])
-                name = f"{o.ins[i].name_hint or 'page'}_f32"
-                dense = [math.prod(sizes[j + 1 :]) for j in range(len(sizes))]
-                wide = view(self.scratch(name, math.prod(sizes)), 0, sizes, dense)
-                convert(src, wide, arith.SIToFPOp)
-                given[key] = wide
+            mine = {
+                (o.ins[i], r.forms[i]): (r, i)
+                for i in body_slice(o, [a])[1]
+                if o.indirect_of[i] < 0 and read_widened(o.body.block.args[i], arith.SIToFPOp)
+            }
+            shared = mine if shared is None else {k: v for k, v in shared.items() if k in mine}
+        given: dict[tuple[SSAValue, LinearForm], SSAValue] = {}
+        for key, (r, i) in (shared or {}).items():
+            form = r.forms[i]
+            gen = Generic(self, r.stage.iter_kinds, [x for x in loops if form.dims[x.axis]], outer)
+            sizes = [x.extent for x in gen.loops]
+            if math.prod(sizes) > SLICE:
+                continue
+            src, _ = gen.strided(self.values[key[0]], form)
+            dense = [math.prod(sizes[j + 1 :]) for j in range(len(sizes))]
+            name = f"{key[0].name_hint or 'page'}_f32"
+            wide = view(self.scratch(name, math.prod(sizes)), 0, sizes, dense)
+            convert(src, wide, arith.SIToFPOp)
+            given[key] = wide
         return given
 
     def widen(
