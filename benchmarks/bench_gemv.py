@@ -71,7 +71,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import cProfile
-import ctypes
 import gc
 import io
 import math
@@ -88,6 +87,7 @@ import ml_dtypes
 import numpy as np
 
 from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.core.memory import keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.interpreters.runner import coerce_args, compile_module, find_function
 from xdsl_spatial.interpreters.values import as_f32
@@ -373,22 +373,6 @@ def tune(m: int, k: int, n: int, rounds: int) -> str:
         for c in cands
     ]
     return "\n".join(lines)
-
-
-def keep_freed_memory() -> str:
-    """Tell glibc's malloc to keep the memory candidates free (no trimming, no mmap
-    below 32 MiB), so that no candidate pays page faults for memory another one gave
-    back. (a) and (d) both take a 4 MiB buffer per call: with trimming on, whichever
-    runs after the other may find that memory returned to the system and fault it back
-    in, 0.3-0.4 ms a call here. What it returns is printed in the header."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return "malloc as is (no glibc)"
-    m_trim_threshold, m_mmap_threshold = -1, -3
-    ok = libc.mallopt(m_mmap_threshold, 32 << 20) == 1
-    ok = libc.mallopt(m_trim_threshold, 1 << 30) == 1 and ok
-    return "malloc keeps freed memory" if ok else "malloc as is (mallopt refused)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

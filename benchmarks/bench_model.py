@@ -348,6 +348,7 @@ def iree_decode(model, prompt_len: int, context: int):
 
 def native_table(args, prompt: list[int], requantize: bool) -> None:
     """The native engine's table: see the module's docstring."""
+    from xdsl_spatial.core.memory import keep_freed_memory
     from xdsl_spatial.frontends.generation import greedy, load_model
     from xdsl_spatial.frontends.gguf_io import open_gguf
     from xdsl_spatial.interpreters.native import NativeExecutable
@@ -355,7 +356,8 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     from xdsl_spatial.interpreters.runner import compile_module
 
     print(
-        f"model {args.file}\nprompt {len(prompt)} tokens, {args.steps} decode steps, cache {args.context}"
+        f"model {args.file}\nprompt {len(prompt)} tokens, {args.steps} decode steps, cache "
+        f"{args.context}, {keep_freed_memory()} (as spatial-generate)"
     )
     reader = open_gguf(args.file)
     lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)

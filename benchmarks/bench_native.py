@@ -46,12 +46,12 @@ from bench_gemv import (
     Candidate,
     fp64_reference,
     interleaved,
-    keep_freed_memory,
     module_text,
     q8_matmul,
 )
 
 from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.core.memory import keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.interpreters.runner import (
     coerce_args,

@@ -50,6 +50,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -391,6 +393,33 @@ def test_sampling_is_reproducible_with_a_seed_and_differs_from_greedy(tiny_model
     assert {Sampler(1.0, top_k=0, top_p=0.3, seed=s)(logits) for s in range(40)} == {1}
     assert {Sampler(1.0, top_k=0, top_p=0.5, seed=s)(logits) for s in range(40)} == {1, 3}
     assert {Sampler(1.0, top_k=0, top_p=1.0, seed=s)(logits) for s in range(200)} == {0, 1, 2, 3}
+
+
+FAULTS_AFTER_KEEPING = """
+import resource, numpy as np
+from xdsl_spatial.core.memory import keep_freed_memory
+print(keep_freed_memory())
+def step():  # a decode step's results: fresh arrays over the mmap threshold, touched
+    return [np.ones(1 << 17, np.float32) for _ in range(16)]  # 16 x 512 KiB
+step(); step()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(4):
+    step()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+def test_results_made_anew_each_step_fault_no_pages_once_malloc_keeps_freed_memory():
+    """spatial-generate's allocator setting (`keep_freed_memory`): 4 steps of 16 fresh
+    512 KiB results (8,192 pages) take back the memory the steps before freed, where
+    each would have been mapped anew and faulted in page by page."""
+    r = subprocess.run(
+        [sys.executable, "-c", FAULTS_AFTER_KEEPING], capture_output=True, text=True, check=True
+    )
+    said, faults = r.stdout.split("\n")[:2]
+    if said != "malloc keeps freed memory":
+        pytest.skip(f"not glibc's malloc: {said}")
+    assert int(faults) < 100
 
 
 def test_a_stop_token_ends_the_generation(tiny_models):

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from xdsl_spatial.core.memory import keep_freed_memory
 from xdsl_spatial.frontends.generation import (
     Generation,
     Model,
@@ -334,6 +335,7 @@ def _main(args: argparse.Namespace) -> int:
     _check_options(args)
     if args.engine == "native":
         native_available()  # before the seconds that loading takes
+    keep_freed_memory()  # each step's results are fresh arrays: no page faults for them
     progress = cli.Status(PROG)
     try:
         return _generate(args, progress, start)

@@ -7,10 +7,14 @@ function's values), with the bytes it would need. The limit is the machine's
 physical memory, or `XDSL_SPATIAL_MEMORY_LIMIT` (bytes, or with a K, M, G or T
 suffix: `512M`) when set; a setting that is not a byte count is an error naming the
 variable, and a refusal says which of the two the limit came from.
+
+`keep_freed_memory` tunes glibc's allocator for a process that allocates the same large
+arrays again and again (a decode step's results).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 
@@ -79,3 +83,21 @@ def format_bytes(n: int) -> str:
 def plural(n: int, word: str, words: str | None = None) -> str:
     """`1 item`, `2 items`, `1,024 tiles`."""
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def keep_freed_memory() -> str:
+    """Tell glibc's malloc to keep the memory a process frees (no trimming, no `mmap`
+    below 32 MiB) rather than give it back to the system, and say what was done. A
+    process that allocates the same large arrays call after call (a model's decode
+    step returns its KV caches anew each time, and the native engine's results are
+    fresh arrays) otherwise pays a page fault for every page of them at every call:
+    a quarter of SmolLM2's decode step at 256 positions. The memory it keeps is what
+    the process used at its peak, which it would take again. No-op without glibc."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return "malloc as is (no glibc)"
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    ok = libc.mallopt(m_mmap_threshold, 32 << 20) == 1
+    ok = libc.mallopt(m_trim_threshold, 1 << 30) == 1 and ok
+    return "malloc keeps freed memory" if ok else "malloc as is (mallopt refused)"
