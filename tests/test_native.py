@@ -39,7 +39,7 @@ from xdsl_spatial.interpreters import native
 from xdsl_spatial.interpreters.native import openmp
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.objects import ObjectError, load_object
-from xdsl_spatial.interpreters.native.prepare import UPSTREAM_DIALECTS
+from xdsl_spatial.interpreters.native.prepare import UPSTREAM_DIALECTS, convert, prepare
 from xdsl_spatial.interpreters.runner import (
     RunError,
     coerce_args,
@@ -179,6 +179,52 @@ def test_stores_inside_a_k_loop():
         np.testing.assert_array_equal(out, x)
     (p,) = r.traffic.programs
     assert (p.loaded, p.stored) == ({"x": 8192}, {"y": 8192, "acc": 8192})
+
+
+ATTENTION_PV = """
+func.func @pv(%p: tensor<3x3x1x200xf32>, %v: tensor<3x200x64xf32>) -> tensor<3x3x1x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x3x1x64xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<3x3x1x64xf32>) -> tensor<3x3x1x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<3x3x1x200xf32>, tensor<3x200x64xf32>) outs(%i : tensor<3x3x1x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<3x3x1x64xf32>
+  func.return %r : tensor<3x3x1x64xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_a_reduction_innermost_runs_outside_the_outputs_contiguous_axis(exact):
+    """Attention's `p . v` (a model's grouped heads over 200 positions), its reduction
+    the generic's innermost loop: handed to upstream MLIR with the output's contiguous
+    axis (the head's 64 dims) innermost and the reduction just outside it, each output
+    summed over the positions in the same order. The bits on integer-exact inputs, the
+    fp32 bound of fp64 on random ones."""
+    mod = parse_module(ATTENTION_PV)
+    text = convert(prepare(find_function(mod, "pv")))
+    assert '"parallel", "parallel", "parallel", "reduction", "parallel"' in text
+    assert "affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>" in text  # v[head, pos, dim]
+    rng = np.random.default_rng(5)
+    if exact:
+        p, v = (rng.integers(-8, 9, s).astype(np.float32) for s in ((3, 3, 1, 200), (3, 200, 64)))
+    else:
+        p, v = (rng.standard_normal(s).astype(np.float32) for s in ((3, 3, 1, 200), (3, 200, 64)))
+    want = np.einsum("hgqp,hpd->hgqd", p.astype(np.float64), v.astype(np.float64))
+    (got,) = native_run(mod, "pv", [p, v]).outputs
+    if exact:
+        np.testing.assert_array_equal(got, want.astype(np.float32))
+    else:
+        mag = np.einsum(
+            "hgqp,hpd->hgqd", np.abs(p).astype(np.float64), np.abs(v).astype(np.float64)
+        )
+        assert (np.abs(got - want) <= fp32_bound(mag, 200)).all()
 
 
 # --------------------------------------------------------------------------------------

@@ -22,7 +22,10 @@ Steps, each on a copy of the function:
    source into a strided subview with `memref.copy`, which LLVM lowers to a call of
    `memrefCopy` from MLIR's runtime library, which the wheel does not ship; for the
    same reason each `tensor.extract_slice` is copied into a tensor of its own, and a
-   `tensor.concat` is its inputs inserted (so copied) into a new tensor.
+   `tensor.concat` is its inputs inserted (so copied) into a new tensor;
+4. each `linalg.generic` whose innermost loop is a reduction reordered so that its
+   output's contiguous axis runs innermost (`ContiguousOutputInnermost`; the same
+   sums in the same order).
 
 A program that reads an address from a table at run time (an indirect move or
 stage map) is first compiled by the compiled engine, for its refusals: machine code
@@ -41,9 +44,11 @@ from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import TensorType
-from xdsl.dialects.linalg.ops import CopyOp
+from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, ShapedType, TensorType, i64
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import CopyOp, GenericOp, IndexOp
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -92,6 +97,51 @@ class InsertSliceAsCopy(RewritePattern):
             properties=props,
         )
         rewriter.replace(op, [window, copy, insert])
+
+
+class ContiguousOutputInnermost(RewritePattern):
+    """A `linalg.generic` whose innermost loop is a reduction (attention's `q . k` over
+    a head's dims, `p . v` over the cache's positions): its loops reordered so that the
+    axis along which its output is contiguous runs innermost, the reductions just
+    outside it. `convert-linalg-to-loops` runs the loops in the generic's order, and an
+    innermost fp32 reduction is a chain of dependent adds that LLVM may not reassociate
+    (one add per latency of the unit); an innermost output axis is independent sums,
+    which it vectorises. Each output's terms are added in the same order: the same
+    bits. (The converted programs' generics have a parallel axis innermost already.)"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        kinds = [cast(IteratorTypeAttr, t).data for t in op.iterator_types]
+        if len(kinds) < 2 or kinds[-1] != IteratorType.REDUCTION or len(op.outputs) != 1:
+            return
+        out_map = op.indexing_maps.data[-1].data
+        shape = cast(ShapedType, op.outputs[0].type).get_shape()
+        if not out_map.results or not shape or shape[-1] <= 1:
+            return
+        last = out_map.results[-1]
+        if not isinstance(last, AffineDimExpr) or kinds[last.position] != IteratorType.PARALLEL:
+            return
+        n = len(kinds)
+        order = [d for d in range(n) if d != last.position] + [last.position]
+        new_of_old = {old: new for new, old in enumerate(order)}
+        dims = [AffineExpr.dimension(new_of_old[d]) for d in range(n)]
+        for o in op.body.walk():
+            if isinstance(o, IndexOp):
+                o.dim = IntegerAttr(new_of_old[o.dim.value.data], i64)
+        rewriter.replace(
+            op,
+            GenericOp(
+                op.inputs,
+                op.outputs,
+                rewriter.move_region_contents_to_new_regions(op.body),
+                [
+                    AffineMapAttr(m.data.replace_dims_and_symbols(dims, [], n, 0))
+                    for m in op.indexing_maps
+                ],
+                [op.iterator_types.data[d] for d in order],
+                op.result_types,
+            ),
+        )
 
 
 class ConcatAsInserts(RewritePattern):
@@ -196,7 +246,14 @@ def convert(prepared: Prepared, parallel: bool = False) -> str:
     ConvertSpatialToLinalgPass(parallel=parallel).apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)
     PatternRewriteWalker(
-        GreedyRewritePatternApplier([ConcatAsInserts(), InsertSliceAsCopy(), ExtractSliceAsCopy()]),
+        GreedyRewritePatternApplier(
+            [
+                ConcatAsInserts(),
+                InsertSliceAsCopy(),
+                ExtractSliceAsCopy(),
+                ContiguousOutputInnermost(),
+            ]
+        ),
         apply_recursively=True,
     ).rewrite_module(out.module)
     for k in out.kernels:
