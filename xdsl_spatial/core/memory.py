@@ -91,7 +91,7 @@ def keep_freed_memory() -> str:
     process that allocates the same large arrays call after call (a model's decode
     step returns its KV caches anew each time, and the native engine's results are
     fresh arrays) otherwise pays a page fault for every page of them at every call:
-    a quarter of SmolLM2's decode step at 256 positions. The memory it keeps is what
+    about a fifth of SmolLM2's decode step at 256 positions. The memory it keeps is what
     the process used at its peak, which it would take again. No-op without glibc."""
     try:
         libc = ctypes.CDLL("libc.so.6")
