@@ -491,6 +491,11 @@ def view(
     ).result
 
 
+def dense(mem: SSAValue, offset: int, shape: Sequence[int]) -> SSAValue:
+    """`shape` elements of `mem` from `offset` on, row-major (a scratch's view)."""
+    return view(mem, offset, shape, [math.prod(shape[j + 1 :]) for j in range(len(shape))])
+
+
 def page_type(tiles: int, elem: Attribute, tile: tuple[int, int]) -> MemRefType:
     """A page: `tile rows x tiles * tile cols`, anywhere in its buffer."""
     w = tiles * tile[1]
@@ -923,7 +928,6 @@ class ProgramBuilder:
         pairs = list(zip(rows, terms))
         groups = [pairs[g : g + ROWS] for g in range(0, len(pairs), ROWS)]
         scratch = self.scratch(f"{rows[0].stage.stage_name.data}_sums", len(groups[0]) * size)
-        strides = [math.prod(shape[j + 1 :]) for j in range(len(shape))]
 
         def nest(at: int, outer: list[tuple[LoopAxis, SSAValue]]) -> None:
             if at < split:
@@ -935,7 +939,7 @@ class ProgramBuilder:
                 return
             given = self.slices(rows, terms, loops[split:], outer) if len(groups) > 1 else {}
             for part in groups:
-                sums = [view(scratch, j * size, shape, strides) for j in range(len(part))]
+                sums = [dense(scratch, j * size, shape) for j in range(len(part))]
                 for v in sums:
                     fill(0, f32, v)
                 lanes = Generic(self, kinds, loops[split:], outer, given)
@@ -994,9 +998,8 @@ class ProgramBuilder:
             if math.prod(sizes) > SLICE:
                 continue
             src, _ = gen.strided(self.values[key[0]], form)
-            dense = [math.prod(sizes[j + 1 :]) for j in range(len(sizes))]
             name = f"{key[0].name_hint or 'page'}_f32"
-            wide = view(self.scratch(name, math.prod(sizes)), 0, sizes, dense)
+            wide = dense(self.scratch(name, math.prod(sizes)), 0, sizes)
             convert(src, wide, arith.SIToFPOp)
             given[key] = wide
         return given
@@ -1031,7 +1034,7 @@ class ProgramBuilder:
                 continue
             rows, cols = cast(MemRefType[Attribute], self.values[page].type).get_shape()
             scratch = self.scratch(f"{page.name_hint or 'page'}_f32", rows * cols)
-            wide = view(scratch, 0, (rows, cols), (cols, 1))
+            wide = dense(scratch, 0, (rows, cols))
             convert(self.values[page], wide, arith.ExtFOp)
             widened[page] = wide
         return widened

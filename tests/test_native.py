@@ -108,8 +108,9 @@ def test_rows_in_groups_and_columns_in_blocks(exact, optimize):
     (acc_tiles 3), K with a tail. Each Q8_0 block's 32 lanes are summed into a scratch
     row of 32 (a `reduction, parallel` generic reading the activation widened to f32
     once, and the block's int8 weights widened once for both groups) and that sum
-    times the block's scale added into the output (a `parallel` one): the same bits as fp64 rounded once on integer-exact inputs (the fused
-    multiply-adds of exact values are exact), the fp32 bound else."""
+    times the block's scale added into the output (a `parallel` one): the same bits
+    as fp64 rounded once on integer-exact inputs (the fused multiply-adds of exact
+    values are exact), the fp32 bound else."""
     m, k, n = 9, 32 * 37, 192
     rng = np.random.default_rng(9)
     x, q, s = operands(m, k, n, "f32", exact, rng)
