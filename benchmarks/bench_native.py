@@ -13,6 +13,9 @@ against this machine's memory bandwidth.
   LLVM, JIT at -O3 for this host) and called;
 - **(o)** the same after `q8-lower{optimize=true}`, what the tools run (a fold's rows
   one stage, its K trips summed at once where the site holds them);
+- **(g)** on a CPU with AMX-BF16, where (n) and (o) sum a block's lanes on its tiles
+  (at m >= 8, `convert-spatial-to-linalg{amx=true}`): (o) with the generic lanes' loop
+  instead (`XDSL_SPATIAL_AMX=off`);
 - **(u)** the module before `q8-lower` (dequantise, then `linalg.matmul`), compiled by
   the same upstream pipeline;
 - **(t)** with `--threads N`: (o) with each program's items on N OpenMP threads.
@@ -53,11 +56,13 @@ from bench_gemv import (
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.core.memory import keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
+from xdsl_spatial.interpreters.native.amx import AMX_ENV, amx_enabled
 from xdsl_spatial.interpreters.runner import (
     coerce_args,
     compile_module,
     find_function,
 )
+from xdsl_spatial.passes.convert_spatial_to_linalg import AMX_ROWS
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 BANDWIDTH_BYTES = 512 << 20
@@ -88,13 +93,23 @@ def bench(
     compile_s: dict[str, float] = {}
 
     def native(
-        key: str, label: str, lower: bool, optimize: bool = False, threads: int = 1
+        key: str,
+        label: str,
+        lower: bool,
+        optimize: bool = False,
+        threads: int = 1,
+        tiles: bool = True,
     ) -> Candidate:
         module = parse_module(module_text(m, k, n, "f32"))
         if lower:
             lower_q8(module, optimize=optimize)
         t0 = time.perf_counter()
-        exe = compile_module(module, "gemv", "native", threads)
+        before = os.environ.get(AMX_ENV)
+        os.environ[AMX_ENV] = "on" if tiles else "off"
+        try:
+            exe = compile_module(module, "gemv", "native", threads)
+        finally:
+            os.environ.pop(AMX_ENV) if before is None else os.environ.update({AMX_ENV: before})
         compile_s[key] = time.perf_counter() - t0
         args = coerce_args(find_function(module, "gemv"), [x, q, s])
         return Candidate(key, label, lambda: exe(*args).outputs[0])
@@ -104,6 +119,8 @@ def bench(
         native("n", "(n) native, lowered", True),
         native("o", "(o) native, optimize=true", True, optimize=True),
     ]
+    if amx_enabled() and m >= AMX_ROWS:
+        cands.append(native("g", "(g) (o), no AMX tiles", True, True, tiles=False))
     if threads > 1:
         cands.append(native("t", f"(t) (o) on {threads} threads", True, True, threads))
     if m == 1 or k * n <= 1 << 22:
@@ -138,6 +155,11 @@ def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, 
         f"weight ({weight / 2**20:.1f} MiB) at {gbs:.1f} GB/s: {gbs / bw[0]:.2f} of the "
         f"read bandwidth ({bw[0]:.1f} GB/s), copy {bw[1]:.1f} GB/s"
     )
+    if "g" in by:
+        lines.append(
+            f"(g)/(o) = {by['g'].median / by['o'].median:.2f} (AMX tiles against the "
+            f"lanes' loop), (a)/(g) = {by['a'].median / by['g'].median:.2f}"
+        )
     if "t" in by:
         lines.append(
             f"(o)/(t) = {by['o'].median / by['t'].median:.2f} (threads against one), "
@@ -159,9 +181,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = args.rounds or (3 if args.quick else 15)
     allocator = keep_freed_memory()
     bw = bandwidth()
+    tiles = "on" if amx_enabled() else "off (no AMX-BF16, or XDSL_SPATIAL_AMX=off)"
     print(
         f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}, "
-        f"{allocator}; one thread: read {bw[0]:.1f} GB/s, copy {bw[1]:.1f} GB/s"
+        f"{allocator}; one thread: read {bw[0]:.1f} GB/s, copy {bw[1]:.1f} GB/s; "
+        f"AMX tiles {tiles}"
     )
     for m in (int(v) for v in args.m.split(",")):
         cands, compile_s = bench(m, k, n, rounds, args.threads)

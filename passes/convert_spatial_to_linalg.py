@@ -90,6 +90,7 @@ move through a table the pass cannot read (`PlanError`).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -103,6 +104,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     AnyFloat,
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -116,6 +118,8 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
     f32,
+    i8,
+    i32,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import CopyOp, FillOp, GenericOp
@@ -154,6 +158,13 @@ from xdsl_spatial.dialects.spatial import (
     TensorOp,
     TileMoveOp,
     YieldOp,
+)
+from xdsl_spatial.dialects.x86_amx import (
+    TileLoadOp,
+    TileMulFOp,
+    TileStoreOp,
+    TileType,
+    TileZeroOp,
 )
 
 DYNAMIC = None
@@ -549,9 +560,11 @@ class ProgramBuilder:
         slots: dict[Operation, Slot],
         globals_: GlobalTable,
         parallel: bool = False,
+        amx: bool = False,
     ):
         self.program = program
         self.parallel = parallel
+        self.amx = amx
         self.tile = program.target.tile
         self.slots = slots
         self.globals = globals_
@@ -884,10 +897,15 @@ class ProgramBuilder:
                 first, f"stage '{first.stage_name.data}': axis d{missing[0]} is read by no map"
             )
         loops = loop_axes(first, by_row)
-        self.widened = self.widen(run, forms, loops) if summed else {}
         factored = factored_at(rows, loops) if summed else None
+        tiles = None
+        if factored is not None and self.amx:
+            tiles = amx_lanes(rows, factored[1], factored[0], loops)
+        # What the tiles read is the bf16 page itself.
+        skip = {tiles.x_page} if tiles is not None else set()
+        self.widened = self.widen(run, forms, loops, skip) if summed else {}
         if factored is not None:
-            self.factored(rows, loops, *factored)
+            self.factored(rows, loops, *factored, tiles)
             return
         for g in range(0, len(rows), ROWS):
             self.rows(rows[g : g + ROWS], loops, summed)
@@ -911,6 +929,7 @@ class ProgramBuilder:
         loops: Sequence[LoopAxis],
         split: int,
         terms: Sequence[tuple[SSAValue, SSAValue]],
+        tiles: AmxLanes | None = None,
     ) -> None:
         """Each row's sum of `a * b`, where `b` is the same all along loop `split`
         (`factored_at`), as the sum of `a` along it times `b`: the loops outside it are
@@ -927,7 +946,9 @@ class ProgramBuilder:
         size = math.prod(shape)
         pairs = list(zip(rows, terms))
         groups = [pairs[g : g + ROWS] for g in range(0, len(pairs), ROWS)]
-        scratch = self.scratch(f"{rows[0].stage.stage_name.data}_sums", len(groups[0]) * size)
+        # The tiles' sums are all stored before the first group scales them.
+        held = len(rows) if tiles is not None else len(groups[0])
+        scratch = self.scratch(f"{rows[0].stage.stage_name.data}_sums", held * size)
 
         def nest(at: int, outer: list[tuple[LoopAxis, SSAValue]]) -> None:
             if at < split:
@@ -937,22 +958,15 @@ class ProgramBuilder:
                     nest(at + 1, [*outer, (loops[at], blk.args[0])])
                     scf.YieldOp()
                 return
-            given = self.slices(rows, terms, loops[split:], outer) if len(groups) > 1 else {}
-            for part in groups:
-                sums = [dense(scratch, j * size, shape) for j in range(len(part))]
-                for v in sums:
-                    fill(0, f32, v)
-                lanes = Generic(self, kinds, loops[split:], outer, given)
-                reads = [lanes.add_reads(r, [a]) for r, (a, _) in part]
-                into = [lanes.add_scratch(v, 1, output=True) for v in sums]
-
-                def lane_sums(ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
-                    return [
-                        accumulate(accs[s], lanes.clone(r, ins, m)[a])
-                        for (r, (a, _)), m, s in zip(part, reads, into)
-                    ]
-
-                lanes.build(lane_sums)
+            if tiles is not None:
+                self.tile_sums(tiles, loops[split:], outer, scratch)
+            wide = tiles is None and len(groups) > 1
+            given = self.slices(rows, terms, loops[split:], outer) if wide else {}
+            for g, part in enumerate(groups):
+                first = g * ROWS if tiles is not None else 0
+                sums = [dense(scratch, (first + j) * size, shape) for j in range(len(part))]
+                if tiles is None:
+                    self.lane_sums(part, sums, loops[split:], outer, given)
                 scale = Generic(self, kinds, rest, outer)
                 reads = [scale.add_reads(r, [b]) for r, (_, b) in part]
                 summed = [scale.add_scratch(v, 0, output=False) for v in sums]
@@ -967,6 +981,97 @@ class ProgramBuilder:
                 scale.build(scaled)
 
         nest(0, [])
+
+    def lane_sums(
+        self,
+        part: Sequence[tuple[Row, tuple[SSAValue, SSAValue]]],
+        sums: Sequence[SSAValue],
+        loops: Sequence[LoopAxis],
+        outer: Sequence[tuple[LoopAxis, SSAValue]],
+        given: dict[tuple[SSAValue, LinearForm], SSAValue],
+    ) -> None:
+        """Each row's sum of its `a` over `loops` (a block's lanes, then its columns)
+        into its scratch `sums`: one generic for the rows of `part`."""
+        kinds = part[0][0].stage.iter_kinds
+        for v in sums:
+            fill(0, f32, v)
+        lanes = Generic(self, kinds, loops, outer, given)
+        reads = [lanes.add_reads(r, [a]) for r, (a, _) in part]
+        into = [lanes.add_scratch(v, 1, output=True) for v in sums]
+
+        def body(ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
+            return [
+                accumulate(accs[s], lanes.clone(r, ins, m)[a])
+                for (r, (a, _)), m, s in zip(part, reads, into)
+            ]
+
+        lanes.build(body)
+
+    def vnni(
+        self,
+        tiles: AmxLanes,
+        loops: Sequence[LoopAxis],
+        outer: Sequence[tuple[LoopAxis, SSAValue]],
+    ) -> list[SSAValue]:
+        """This trip's block of int8 weights (`loops`: its 32 lanes, its columns) as
+        bf16 tiles of the AMX unit's right-hand operand, a tile per 16 columns: row `p`
+        of a tile holds lanes `2p` and `2p + 1`, interleaved column by column
+        (`interleave`, into a byte scratch that `memref.view` reads as words and as
+        bf16)."""
+        lanes, cols = loops
+        kinds = tiles.stage.iter_kinds
+        q = Generic(self, kinds, loops, outer).strided(self.values[tiles.q_page], tiles.q_form)[0]
+        pairs, n = lanes.extent // 2, TILE_COLUMNS
+        scratch = self.scratch("q8_vnni", 4 * pairs * cols.extent, i8)
+        words = memref.ViewOp(scratch, idx(0), [], MemRefType(i32, (pairs, cols.extent)))
+        interleave(q, words.result)
+        drop(q)  # only its offset was wanted: the pairs view the page anew
+        both = memref.ViewOp(
+            scratch, idx(0), [], MemRefType(BFloat16Type(), (pairs, 2 * cols.extent))
+        )
+        tile_t = TileType(pairs, 2 * n, BFloat16Type())
+        return [
+            TileLoadOp(
+                view(both.result, 2 * n * h, tile_t.dims, (2 * cols.extent, 1)),
+                [idx(0), idx(0)],
+                tile_t,
+            ).res
+            for h in range(cols.extent // n)
+        ]
+
+    def tile_sums(
+        self,
+        tiles: AmxLanes,
+        loops: Sequence[LoopAxis],
+        outer: Sequence[tuple[LoopAxis, SSAValue]],
+        scratch: SSAValue,
+    ) -> None:
+        """Every row's lanes' sums, as tile products: this trip's weights (`vnni`),
+        times the rows' bf16 activations along the lanes, up to 16 rows a tile; row
+        `j`'s 16 columns `h` stored at `j * columns + 16 h` of `scratch`, where
+        `lane_sums` would have summed them. All the products are made before any is
+        stored: the unit holds 8 tiles and does not rename them, so a tile reused at
+        once would wait for the store of the last."""
+        lanes, cols = loops
+        weights = self.vnni(tiles, loops, outer)
+        x_page = self.values[tiles.x_page]
+        rows = tiles.x_rows
+        stride = rows[1].const - rows[0].const if len(rows) > 1 else lanes.extent
+        products: list[tuple[int, int, SSAValue]] = []
+        for r0 in range(0, len(rows), TILE_ROWS):
+            n = min(TILE_ROWS, len(rows) - r0)
+            x = Generic(self, tiles.stage.iter_kinds, [lanes], outer).strided(x_page, rows[r0])[0]
+            x_tile = TileType(n, lanes.extent, BFloat16Type())
+            a = TileLoadOp(view(x, 0, x_tile.dims, (stride, 1)), [idx(0), idx(0)], x_tile).res
+            drop(x)  # only its offset was wanted
+            for h, w in enumerate(weights):
+                acc = TileZeroOp(TileType(n, TILE_COLUMNS, f32)).res
+                products.append((r0, h, TileMulFOp(a, w, acc).res))
+        for r0, h, product in products:
+            n = cast(TileType, product.type).dims[0]
+            at = r0 * cols.extent + h * TILE_COLUMNS
+            into = view(scratch, at, (n, TILE_COLUMNS), (cols.extent, 1))
+            TileStoreOp(into, [idx(0), idx(0)], product)
 
     def slices(
         self,
@@ -1009,6 +1114,7 @@ class ProgramBuilder:
         run: Sequence[StageOp],
         forms: Sequence[Sequence[LinearForm]],
         loops: Sequence[LoopAxis],
+        skip: set[SSAValue],
     ) -> dict[SSAValue, SSAValue]:
         """The pages a sum reads only to widen them to f32 (`arith.extf`), one element
         for all of its innermost loop (a fold's activation, one value times a row of
@@ -1030,7 +1136,7 @@ class ProgramBuilder:
                 fit[o.ins[i]] = fit.get(o.ins[i], True) and ok
         widened: dict[SSAValue, SSAValue] = {}
         for page, ok in fit.items():
-            if not ok:
+            if not ok or page in skip:
                 continue
             rows, cols = cast(MemRefType[Attribute], self.values[page].type).get_shape()
             scratch = self.scratch(f"{page.name_hint or 'page'}_f32", rows * cols)
@@ -1039,11 +1145,12 @@ class ProgramBuilder:
             widened[page] = wide
         return widened
 
-    def scratch(self, name: str, size: int) -> SSAValue:
-        """An f32 `memref.alloca` of `size` elements, placed by `build` after the
-        buffers' allocas (an alloca inside a loop would take stack space every trip):
-        working space of a sum that no buffer declares, as a site's registers."""
-        made = self.local(f32, [size])
+    def scratch(self, name: str, size: int, elem: Attribute = f32) -> SSAValue:
+        """A `memref.alloca` of `size` elements (f32 unless said), placed by `build`
+        after the buffers' allocas (an alloca inside a loop would take stack space
+        every trip): working space of a sum that no buffer declares, as a site's
+        registers."""
+        made = self.local(elem, [size])
         made.detach()
         made.memref.name_hint = name
         self.scratch_ops.append(made)
@@ -1086,6 +1193,105 @@ stay in a core's first-level cache while each `ROWS` rows read them."""
 SCRATCH = 1024
 """Outputs a factored sum (`factored_at`) may hold in scratch a stage: with `COLUMNS`,
 ample for a fold's row block, and small enough to live in registers and L1."""
+
+
+TILE_COLUMNS = 16
+"""f32 sums an AMX tile holds in a row (64 bytes): the columns of one weight tile."""
+
+TILE_ROWS = 16
+"""Rows an AMX tile holds: the rows of activations one tile product takes."""
+
+AMX_ROWS = 8
+"""The fewest rows whose lanes' sums go on AMX tiles: with fewer, interleaving the
+weights for the unit costs more than the lanes' loop it replaces."""
+
+
+@dataclass(frozen=True)
+class AmxLanes:
+    """A factored sum's lanes on the AMX unit (`amx_lanes`): the bf16 page its rows'
+    activations come from, each row's map there, and the int8 page and map of the
+    weights they all multiply."""
+
+    stage: StageOp
+    x_page: SSAValue
+    x_rows: tuple[LinearForm, ...]
+    q_page: SSAValue
+    q_form: LinearForm
+
+
+def amx_lanes(
+    rows: Sequence[Row],
+    terms: Sequence[tuple[SSAValue, SSAValue]],
+    split: int,
+    loops: Sequence[LoopAxis],
+) -> AmxLanes | None:
+    """Whether the lanes' sums of a factored sum (`factored_at`) can be AMX tile
+    products, and what they read: each row's `a` is `extf(x) * sitofp(q)` of a bf16
+    `x` and an int8 `q` (a Q8_0 block's terms, exact in bf16), the loops summed are
+    32 lanes then columns in whole tiles of 16, `x` runs along the lanes (contiguous)
+    with the rows at one stride, and every row reads the same
+    weights, contiguous along the columns. Else None: `lane_sums` sums them."""
+    if len(loops) - split != 2 or len(rows) < AMX_ROWS:
+        return None
+    lanes, cols = loops[split:]
+    if lanes.extent != 32 or lanes.step != 1 or cols.step != 1 or cols.extent % TILE_COLUMNS:
+        return None
+    found: list[tuple[SSAValue, LinearForm, SSAValue, LinearForm]] = []
+    for row, (a, _) in zip(rows, terms):
+        product = a.owner
+        if not isinstance(product, arith.MulfOp):
+            return None
+        ops = {type(v.owner): v.owner for v in (product.lhs, product.rhs)}
+        ext, to_f = ops.get(arith.ExtFOp), ops.get(arith.SIToFPOp)
+        if not isinstance(ext, arith.ExtFOp) or not isinstance(to_f, arith.SIToFPOp):
+            return None
+        x, q = ext.input, to_f.input
+        if not isinstance(x, BlockArgument) or not isinstance(q, BlockArgument):
+            return None
+        if x.type != BFloat16Type() or q.type != i8 or ext.result.type != f32:
+            return None
+        o = row.stage
+        fx, fq = row.forms[x.index], row.forms[q.index]
+        if fx.dims[lanes.axis] != 1 or fx.dims[cols.axis] or fq.dims[cols.axis] != 1:
+            return None
+        found.append((o.ins[x.index], fx, o.ins[q.index], fq))
+    x_page, fx0, q_page, fq = found[0]
+    gaps = {b[1].const - a[1].const for a, b in itertools.pairwise(found)}
+    if any(f[0] is not x_page or f[2] is not q_page or f[3] != fq for f in found):
+        return None
+    if any(f[1].dims != fx0.dims for f in found) or len(gaps) > 1 or min(gaps, default=32) < 32:
+        return None
+    return AmxLanes(rows[0].stage, x_page, tuple(f[1] for f in found), q_page, fq)
+
+
+def drop(v: SSAValue) -> None:
+    """Erase the unused op that made `v`."""
+    assert not v.uses
+    op = cast(Operation, v.owner)
+    op.detach()
+    op.erase()
+
+
+def interleave(q: SSAValue, out: SSAValue) -> None:
+    """`out[p, c]` (i32) the bf16 of `q[2p, c]` (int8) in its low half and of
+    `q[2p + 1, c]` in its high: a pair of lanes as the AMX unit reads it. A weight's
+    bf16 is the top half of its f32 (an int8 is exact in both), so each pair is made
+    on whole words."""
+    pairs, cols = cast(MemRefType[Attribute], out.type).get_shape()
+    step = cast(StridedLayoutAttr, cast(MemRefType[Attribute], q.type).layout).get_strides()[0]
+    assert step is not None
+    even, odd = (view(q, r * step, (pairs, cols), (2 * step, 1)) for r in (0, 1))
+    blk = Block(arg_types=[i8, i8, i32])
+    with ImplicitBuilder(blk):
+        lo, hi = (arith.BitcastOp(arith.SIToFPOp(v, f32).result, i32).result for v in blk.args[:2])
+        top = arith.ConstantOp(IntegerAttr(-(1 << 16), i32)).result
+        word = arith.OrIOp(
+            arith.ShRUIOp(lo, arith.ConstantOp(IntegerAttr(16, i32)).result).result,
+            arith.AndIOp(hi, top).result,
+        )
+        LinalgYieldOp(word.result)
+    every = AffineMapAttr(AffineMap.identity(2))
+    GenericOp([even, odd], [out], Region(blk), [every] * 3, [IteratorTypeAttr.parallel()] * 2)
 
 
 def read_outside(o: StageOp, out: LinearForm) -> bool:
@@ -1414,9 +1620,10 @@ class ConvertProgram(RewritePattern):
     """A `spatial.view` or `spatial.fold` -> its buffers, item loops, copies and
     generics (`ProgramBuilder`), with the module's globals table the pass made."""
 
-    def __init__(self, globals_: GlobalTable, parallel: bool):
+    def __init__(self, globals_: GlobalTable, parallel: bool, amx: bool):
         self.globals = globals_
         self.parallel = parallel
+        self.amx = amx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, ProgramOp):
@@ -1426,7 +1633,7 @@ class ConvertProgram(RewritePattern):
         if why is not None:
             raise _decline(op, why)
         block = Block()
-        builder = ProgramBuilder(op, slots, self.globals, self.parallel)
+        builder = ProgramBuilder(op, slots, self.globals, self.parallel, self.amx)
         with ImplicitBuilder(block):
             results = builder.build(list(op.ins))
         ops = list(block.ops)
@@ -1448,15 +1655,19 @@ class ConvertSpatialToLinalgPass(ModulePass):
       parallel  a program's items as one `scf.parallel`, each with buffers of its own
                 (allocas inside the loop), for `convert-scf-to-openmp` to run on
                 threads (what `--engine native --threads N` compiles).
+      amx       a Q8_0 block's lanes' sum (bf16 activations times int8 weights) on the
+                tile unit of x86's AMX-BF16, upstream's `x86.amx` ops (`amx_lanes`);
+                what the native engine compiles on a host that has the unit.
     """
 
     name = "convert-spatial-to-linalg"
 
     parallel: bool = False
+    amx: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            ConvertProgram(GlobalTable(op), self.parallel),
+            ConvertProgram(GlobalTable(op), self.parallel, self.amx),
             apply_recursively=False,
             walk_regions_first=False,
         ).rewrite_module(op)

@@ -31,6 +31,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.interpreters.executable import Execution
+from xdsl_spatial.interpreters.native.amx import amx_enabled
 from xdsl_spatial.interpreters.native.cache import CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
 from xdsl_spatial.interpreters.native.jit import (
@@ -120,12 +121,16 @@ def collector_paused() -> Iterator[None]:
 
 
 def compile_native(
-    fn: func.FuncOp, cache: CompileCache | None = None, threads: int = 1
+    fn: func.FuncOp,
+    cache: CompileCache | None = None,
+    threads: int = 1,
+    amx: bool | None = None,
 ) -> NativeExecutable:
     """`fn` (verified, one block, tensors in and out) as machine code for this host,
     from the compile cache (`cache.py`; by default `CompileCache.default()`) when it
     holds it, else compiled and kept there. With `threads` > 1 each program's items
-    run on that many OpenMP threads (`openmp.py`)."""
+    run on that many OpenMP threads (`openmp.py`). With `amx` (by default: when the
+    host has the unit, `amx.py`), a Q8_0 block's lanes' sum runs on AMX tiles."""
     _, _, execution_engine = bindings()
     if threads < 1:
         raise JitError(f"@{fn.sym_name.data}: threads must be at least 1, not {threads}")
@@ -140,7 +145,8 @@ def compile_native(
         prepared = prepare(fn)
     seconds["prepare"] = time.perf_counter() - t0
     symbol = f"_mlir_{name}"
-    steps = pipeline(threads)
+    amx = amx_enabled() if amx is None else amx
+    steps = pipeline(threads, amx)
     key = cache.key(prepared.source, steps)
     t0 = time.perf_counter()
     image = cache.load(key, symbol)
@@ -150,10 +156,10 @@ def compile_native(
         return NativeExecutable(name, prepared.programs, image, caller, True, seconds)
     t0 = time.perf_counter()
     with collector_paused():
-        text = convert(prepared, parallel=threads > 1)
+        text = convert(prepared, parallel=threads > 1, amx=amx)
     seconds["convert"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    module = lower_to_llvm(text, threads)
+    module = lower_to_llvm(text, threads, amx)
     seconds["lower"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     with module.context:

@@ -51,6 +51,9 @@ BUFFERS = (
     "expand-strided-metadata",
     "lower-affine",
 )
+AMX = "convert-vector-to-llvm{enable-x86}"
+"""The `x86.amx` ops (`convert-spatial-to-linalg{amx=true}`) as LLVM's AMX intrinsics,
+whose tile shapes LLVM then configures (`ldtilecfg`) in each function that uses them."""
 TO_LLVM = (
     "convert-scf-to-cf",
     "finalize-memref-to-llvm",
@@ -62,7 +65,7 @@ TO_LLVM = (
 )
 
 
-def pipeline(threads: int = 1) -> str:
+def pipeline(threads: int = 1, amx: bool = False) -> str:
     """From the prepared module (upstream dialects on tensors) to the LLVM dialect.
 
     With `threads` > 1, each program's items (an `scf.parallel`, see
@@ -72,14 +75,16 @@ def pipeline(threads: int = 1) -> str:
     lower before `scf` becomes blocks (a scope holds one block); and
     `convert-openmp-to-llvm`, which also converts functions (with memref
     descriptors), runs after `convert-func-to-llvm` has made them take bare
-    pointers."""
+    pointers. With `amx`, the tile ops become LLVM's first (`AMX`)."""
+    tiles = (AMX,) if amx else ()
     if threads == 1:
-        return ",".join((*BUFFERS, *TO_LLVM))
+        return ",".join((*BUFFERS, *tiles, *TO_LLVM))
     return ",".join(
         (
             *BUFFERS[:-2],
             f"convert-scf-to-openmp{{num-threads={threads}}}",
             *BUFFERS[-2:],
+            *tiles,
             "finalize-memref-to-llvm",
             "convert-scf-to-cf",
             *TO_LLVM[2:-1],
@@ -114,7 +119,7 @@ def bindings() -> Any:
     return ir, passmanager, execution_engine
 
 
-def lower_to_llvm(text: str, threads: int = 1) -> Any:
+def lower_to_llvm(text: str, threads: int = 1, amx: bool = False) -> Any:
     """The prepared module's text, parsed by upstream MLIR and lowered to the LLVM
     dialect (a `torch_mlir.ir.Module`, alive while its context is)."""
     ir, passmanager, _ = bindings()
@@ -122,7 +127,7 @@ def lower_to_llvm(text: str, threads: int = 1) -> Any:
     with ctx:
         try:
             module = ir.Module.parse(text)
-            steps = pipeline(threads)
+            steps = pipeline(threads, amx)
             passmanager.PassManager.parse(f"builtin.module({steps})").run(module.operation)
         except ir.MLIRError as e:
             raise JitError(_diagnostic(e)) from None

@@ -68,7 +68,18 @@ from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 
 UPSTREAM_DIALECTS = frozenset(
-    {"builtin", "func", "arith", "math", "linalg", "tensor", "memref", "scf", "bufferization"}
+    {
+        "builtin",
+        "func",
+        "arith",
+        "math",
+        "linalg",
+        "tensor",
+        "memref",
+        "scf",
+        "bufferization",
+        "x86",
+    }
 )
 """The dialects the converted module may hold: upstream MLIR's own."""
 
@@ -233,17 +244,18 @@ def prepare(fn: func.FuncOp) -> Prepared:
     return Prepared(fn.sym_name.data, out, programs, ir_text(out.module))
 
 
-def convert(prepared: Prepared, parallel: bool = False) -> str:
+def convert(prepared: Prepared, parallel: bool = False, amx: bool = False) -> str:
     """The kernels converted to upstream dialects (the checks of programs that read
-    through tables first; with `parallel`, each program's items an `scf.parallel`);
-    the module's text, also kept in `prepared.text`."""
+    through tables first; with `parallel`, each program's items an `scf.parallel`;
+    with `amx`, Q8_0 blocks' lanes on the AMX unit); the module's text, also kept in
+    `prepared.text`."""
     out = prepared.outlined
     for k in out.kernels:
         for o in k.body.block.ops:
             if isinstance(o, ProgramOp) and reads_through_tables(o):
                 check_tables(o)
     ctx = Context()
-    ConvertSpatialToLinalgPass(parallel=parallel).apply(ctx, out.module)
+    ConvertSpatialToLinalgPass(parallel=parallel, amx=amx).apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
