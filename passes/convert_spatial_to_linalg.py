@@ -1024,7 +1024,7 @@ class ProgramBuilder:
         pairs, n = lanes.extent // 2, TILE_COLUMNS
         scratch = self.scratch("q8_vnni", 4 * pairs * cols.extent, i8)
         words = memref.ViewOp(scratch, idx(0), [], MemRefType(i32, (pairs, cols.extent)))
-        interleave(q, words.result)
+        interleave(q, tiles.q_form.dims[lanes.axis], words.result)
         drop(q)  # only its offset was wanted: the pairs view the page anew
         both = memref.ViewOp(
             scratch, idx(0), [], MemRefType(BFloat16Type(), (pairs, 2 * cols.extent))
@@ -1156,12 +1156,10 @@ class ProgramBuilder:
         self.scratch_ops.append(made)
         return made.memref
 
-    def local(self, elem: Attribute, shape: Sequence[int]) -> memref.AllocOp | memref.AllocaOp:
-        """A site's memory: a `memref.alloca` made once before the item loop; with
-        `parallel`, a `memref.alloc` per item inside the parallel loop (every thread
-        its own; upstream's `buffer-deallocation-pipeline` frees it after the item,
-        and an alloca there would keep `convert-scf-to-openmp`'s `alloca_scope`, which
-        a loop inside it cannot be lowered through)."""
+    def local(self, elem: Attribute, shape: Sequence[int]) -> memref.AllocaOp:
+        """A site's memory: a `memref.alloca`, made once before the item loop, or with
+        `parallel` inside the parallel loop, one per item (every thread its own;
+        `convert-scf-to-openmp` frees them after each item, in an `alloca_scope`)."""
         return memref.AllocaOp.get(elem, shape=shape)
 
     # --- the K loop -----------------------------------------------------------------
@@ -1252,7 +1250,9 @@ def amx_lanes(
             return None
         o = row.stage
         fx, fq = row.forms[x.index], row.forms[q.index]
-        if fx.dims[lanes.axis] != 1 or fx.dims[cols.axis] or fq.dims[cols.axis] != 1:
+        if fx.dims[lanes.axis] != 1 or fx.dims[cols.axis]:
+            return None
+        if fq.dims[cols.axis] != 1 or not fq.dims[lanes.axis]:
             return None
         found.append((o.ins[x.index], fx, o.ins[q.index], fq))
     x_page, fx0, q_page, fq = found[0]
@@ -1272,14 +1272,12 @@ def drop(v: SSAValue) -> None:
     op.erase()
 
 
-def interleave(q: SSAValue, out: SSAValue) -> None:
-    """`out[p, c]` (i32) the bf16 of `q[2p, c]` (int8) in its low half and of
-    `q[2p + 1, c]` in its high: a pair of lanes as the AMX unit reads it. A weight's
-    bf16 is the top half of its f32 (an int8 is exact in both), so each pair is made
-    on whole words."""
+def interleave(q: SSAValue, step: int, out: SSAValue) -> None:
+    """`out[p, c]` (i32) the bf16 of `q[2p, c]` (int8, its lanes `step` apart) in its
+    low half and of `q[2p + 1, c]` in its high: a pair of lanes as the AMX unit reads
+    it. A weight's bf16 is the top half of its f32 (an int8 is exact in both), so each
+    pair is made on whole words."""
     pairs, cols = cast(MemRefType[Attribute], out.type).get_shape()
-    step = cast(StridedLayoutAttr, cast(MemRefType[Attribute], q.type).layout).get_strides()[0]
-    assert step is not None
     even, odd = (view(q, r * step, (pairs, cols), (2 * step, 1)) for r in (0, 1))
     blk = Block(arg_types=[i8, i8, i32])
     with ImplicitBuilder(blk):
