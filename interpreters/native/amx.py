@@ -45,7 +45,9 @@ def amx_available() -> bool:
     if not {"amx_tile", "amx_bf16"} <= _cpu_flags():
         return False
     libc = ctypes.CDLL(None, use_errno=True)
-    return libc.syscall(_SYS_ARCH_PRCTL, _ARCH_REQ_XCOMP_PERM, _XFEATURE_XTILEDATA) == 0
+    # syscall(2) is variadic: each argument a whole long, as the kernel reads it
+    args = (ctypes.c_long(v) for v in (_SYS_ARCH_PRCTL, _ARCH_REQ_XCOMP_PERM, _XFEATURE_XTILEDATA))
+    return libc.syscall(*args) == 0
 
 
 def amx_enabled() -> bool:
