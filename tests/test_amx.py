@@ -5,12 +5,11 @@ loop and fp64.
 
 Bits are claimed only on integer-exact inputs (every partial sum exact in fp32, so
 neither the unit's order of summation nor its rounding changes one); random inputs are
-held to the fp32 summation bound of an fp64 reference.
+held to the fp32 summation bound of an fp64 reference. Compiles go to the session's
+cache (conftest.py).
 """
 
 from __future__ import annotations
-
-import os
 
 import numpy as np
 import pytest
@@ -37,7 +36,6 @@ from xdsl_spatial.dialects.x86_amx import (
     TileZeroOp,
 )
 from xdsl_spatial.interpreters.native import amx, compile_native
-from xdsl_spatial.interpreters.native.cache import CACHE_ENV
 from xdsl_spatial.interpreters.native.jit import AMX, lower_to_llvm, pipeline
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import (
@@ -49,19 +47,6 @@ from xdsl_spatial.passes.q8_lower import lower_q8
 needs_amx = pytest.mark.skipif(
     not amx.amx_available(), reason="this CPU has no AMX-BF16, or Linux refuses its tiles"
 )
-
-
-@pytest.fixture(autouse=True, scope="module")
-def one_cache(tmp_path_factory: pytest.TempPathFactory):
-    """Every compile of this module's tests in one temporary cache."""
-    folder = tmp_path_factory.mktemp("amx-cache")
-    old = os.environ.get(CACHE_ENV)
-    os.environ[CACHE_ENV] = str(folder)
-    yield folder
-    if old is None:
-        del os.environ[CACHE_ENV]
-    else:
-        os.environ[CACHE_ENV] = old
 
 
 # --------------------------------------------------------------------------------------
