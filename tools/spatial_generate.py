@@ -168,9 +168,9 @@ def _parser() -> argparse.ArgumentParser:
         choices=ENGINES,
         default="compiled",
         help="compiled (default: numpy; each function compiled once, the compile timed "
-        "apart), native (machine code from upstream MLIR and LLVM, compiled once and kept "
-        "in the compile cache; needs the [native] extra: pip install -e '.[native]') or "
-        "reference (op by op, slow; not cached)",
+        "apart), native (machine code from upstream MLIR and LLVM, kept in the compile "
+        "cache, which the kept model points to; needs the [native] extra: pip install -e "
+        "'.[native]') or reference (op by op, slow; not cached)",
     )
     p.add_argument(
         "--threads",

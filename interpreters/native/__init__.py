@@ -19,9 +19,10 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
+import pickle
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -31,8 +32,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.interpreters.executable import Execution
-from xdsl_spatial.interpreters.native.amx import amx_enabled
-from xdsl_spatial.interpreters.native.cache import CompileCache
+from xdsl_spatial.interpreters.native.amx import amx_available, amx_enabled
+from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
 from xdsl_spatial.interpreters.native.jit import (
     OPT_LEVEL,
@@ -42,6 +43,7 @@ from xdsl_spatial.interpreters.native.jit import (
     lower_to_llvm,
     pipeline,
 )
+from xdsl_spatial.interpreters.native.objects import ObjectError
 from xdsl_spatial.interpreters.native.openmp import openmp_runtime
 from xdsl_spatial.interpreters.native.prepare import PrepareError, convert, prepare
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
@@ -89,6 +91,18 @@ class NativeExecutable:
     """Whether the code came from the compile cache."""
     seconds: dict[str, float] = field(default_factory=dict)
     """How long each step of compiling took (prepare, lower, jit or load)."""
+    kept: tuple[CompileCache, str, int] | None = None
+    """Where the compile cache keeps this code (the cache, its key, the threads it was
+    compiled for), if it does: what a pickle of this holds in place of the code."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickle that loads the code from the compile cache again (`restore`): a
+        built model kept on disk (`model_cache.py`) holds its functions so."""
+        if self.kept is None:
+            raise pickle.PicklingError(
+                f"@{self.name}'s machine code is in no compile cache ({CACHE_ENV}=off)"
+            )
+        return (restore, (self.name, self.programs, self.caller.ins, self.caller.outs, self.kept))
 
     @property
     def arity(self) -> int:
@@ -100,6 +114,28 @@ class NativeExecutable:
         outs = self.caller([np.asarray(a) for a in arrays])
         traffic = Traffic([_copy(p) for p in self.programs])
         return Execution(outs, traffic)
+
+
+def restore(
+    name: str,
+    programs: tuple[ProgramTraffic, ...],
+    ins: Sequence[Slot],
+    outs: Sequence[Slot],
+    kept: tuple[CompileCache, str, int],
+) -> NativeExecutable:
+    """A pickled `NativeExecutable`, its code loaded from the compile cache; an
+    `ObjectError` when the cache no longer holds it (the pickle's owner builds anew)."""
+    cache, key, threads = kept
+    bindings()
+    if threads > 1:
+        openmp_runtime()
+    amx_available()  # the tiles' permission, should the code use them
+    image = cache.load(key, f"_mlir_{name}")
+    if image is None:
+        raise ObjectError(f"@{name}'s machine code is no longer in the compile cache")
+    return NativeExecutable(
+        name, programs, image, Caller(image.symbol(f"_mlir_{name}"), ins, outs), True, {}, kept
+    )
 
 
 def _copy(p: ProgramTraffic) -> ProgramTraffic:
@@ -149,11 +185,12 @@ def compile_native(
     steps = pipeline(threads, amx)
     key = cache.key(prepared.source, steps)
     t0 = time.perf_counter()
+    kept = (cache, key, threads) if cache.folder is not None else None
     image = cache.load(key, symbol)
     if image is not None:
         seconds["load"] = time.perf_counter() - t0
         caller = Caller(image.symbol(symbol), ins, outs)
-        return NativeExecutable(name, prepared.programs, image, caller, True, seconds)
+        return NativeExecutable(name, prepared.programs, image, caller, True, seconds, kept)
     t0 = time.perf_counter()
     with collector_paused():
         text = convert(prepared, parallel=threads > 1, amx=amx)
@@ -180,5 +217,5 @@ def compile_native(
             with open(obj, "rb") as f:
                 cache.store(key, symbol, f.read())
     return NativeExecutable(
-        name, prepared.programs, engine, Caller(address, ins, outs), False, seconds
+        name, prepared.programs, engine, Caller(address, ins, outs), False, seconds, kept
     )

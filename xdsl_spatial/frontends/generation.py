@@ -25,7 +25,8 @@ temperature, as llama.cpp's sampler chain orders them) from numpy's `Generator`,
 seed gives the same tokens every run. A stop token (end of text or of turn) ends it.
 
 With `cache=True` (or a directory) `load_model` keeps what it made on disk
-(`model_cache.py`): the next load of the same file with the same options is one read.
+(`model_cache.py`): the next load of the same file with the same options is one read
+(the native engine's functions as references to their code in its compile cache).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from xdsl_spatial.frontends.llama import (
 )
 from xdsl_spatial.frontends.tokenizer import read_metadata
 from xdsl_spatial.interpreters.kernels import KernelError
+from xdsl_spatial.interpreters.native.amx import amx_enabled
 from xdsl_spatial.interpreters.runner import (
     ENGINES,
     RunError,
@@ -357,8 +359,8 @@ def load_model(
         check_threads(engine, threads)
     except RunError as e:
         raise ModelError(str(e)) from None
-    if engine != "compiled":
-        cache = False  # only compiled executables are kept
+    if engine == "reference":
+        cache = False  # it runs the IR, which is not kept
     where = model_cache.cache_dir() if cache is True else Path(cache) if cache else None
     key = None
     if where is not None:
@@ -372,6 +374,9 @@ def load_model(
             requantize=requantize,
             chips=chips,
             module=None if text is None else hashlib.sha256(text.encode()).hexdigest(),
+            engine=engine,
+            threads=threads,
+            amx=engine == "native" and amx_enabled(),
         )
         t0 = time.perf_counter()
         progress("reading the model from the cache")

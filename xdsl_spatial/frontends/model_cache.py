@@ -117,8 +117,9 @@ def entry_path(where: Path, key: str) -> Path:
 
 
 def load(where: Path, key: str) -> Any | None:
-    """The object stored under `key`, or None: no entry, or one that is damaged (which
-    is deleted, so that the next store replaces it)."""
+    """The object stored under `key`, or None: no entry, or one that is damaged or
+    whose loading fails (a native function whose code the compile cache no longer
+    holds), which is deleted, so that the next store replaces it."""
     path = entry_path(where, key)
     try:
         data = path.read_bytes()
@@ -131,7 +132,9 @@ def load(where: Path, key: str) -> Any | None:
             raise ValueError("its checksum does not match")
         obj = pickle.loads(body)
     except Exception as e:
-        warnings.warn(f"the cached model {path} is damaged ({e}); building it again", stacklevel=2)
+        warnings.warn(
+            f"the cached model {path} cannot be used ({e}); building it again", stacklevel=2
+        )
         with contextlib.suppress(OSError):
             path.unlink()
         return None
