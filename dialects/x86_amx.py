@@ -13,14 +13,15 @@ x86.amx.tile_store %sums[%c0, %c0], %c : memref<8x16xf32, strided<[32, 1], offse
 A tile is at most 16 rows of at most 64 bytes. `tile_mulf` is `TDPBF16PS`: `acc[m, n] +=
 sum_k lhs[m, 2k] * rhs[k, 2n] + lhs[m, 2k+1] * rhs[k, 2n+1]`, the right-hand tile in
 pairs of rows interleaved ("VNNI"): row `k` holds rows `2k` and `2k+1` of the matrix,
-element by element. xDSL 0.75 has no such ops (its own `x86` dialect is assembly), so
-these are written here, to be printed and handed to upstream MLIR; they are not
-registered in a context, and xDSL does not parse them back.
+element by element. xDSL 0.75's `x86` dialect (assembly) has no such ops, so they are
+written here and added to it (`with_tiles`, which `xdsl_spatial.universe` applies to
+the dialect xDSL registers): `xdsl-opt` and `spatial-opt` parse and verify them, and the
+native engine hands them to upstream MLIR.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -31,7 +32,14 @@ from xdsl.dialects.builtin import (
     MemRefType,
     f32,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -182,14 +190,31 @@ class TileMulFOp(IRDLOperation):
 
     def verify_(self) -> None:
         (m, k), (kr, n), (mr, nr) = (_tile(v).dims for v in (self.lhs, self.rhs, self.acc))
-        if _tile(self.lhs).element_type != BFloat16Type() or _tile(self.rhs).element_type != (
-            BFloat16Type()
-        ):
-            raise VerifyException("tile_mulf multiplies bf16 tiles")
+        ins = [_tile(v).element_type for v in (self.lhs, self.rhs)]
+        if any(e != BFloat16Type() for e in ins):
+            raise VerifyException(f"tile_mulf multiplies bf16 tiles, got {ins[0]} and {ins[1]}")
         if _tile(self.acc).element_type != f32:
-            raise VerifyException("tile_mulf accumulates into an f32 tile")
+            raise VerifyException(
+                f"tile_mulf accumulates into an f32 tile, got {_tile(self.acc).element_type}"
+            )
         if k != 2 * kr or n != 2 * nr or m != mr:
             raise VerifyException(
                 f"tile_mulf of {m}x{k} and {kr}x{n} (pairs of rows) into {mr}x{nr}: expected "
                 f"{m}x{k} . {k // 2}x{2 * nr} into {m}x{nr}"
             )
+
+
+AMX_OPS = (TileZeroOp, TileLoadOp, TileStoreOp, TileMulFOp)
+
+
+def with_tiles(factory: Callable[[], Dialect]) -> Callable[[], Dialect]:
+    """A factory of xDSL's `x86` dialect with the AMX ops and `TileType` added, the
+    dialect made (and xDSL's module imported) only when a context loads it."""
+
+    def load() -> Dialect:
+        x86 = factory()
+        ops = [op for op in x86.operations if op not in AMX_OPS]
+        attrs = [a for a in x86.attributes if a is not TileType]
+        return Dialect(x86.name, [*ops, *AMX_OPS], [*attrs, TileType])
+
+    return load

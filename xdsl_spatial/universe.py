@@ -1,8 +1,8 @@
 """The `xdsl.universe` entry point: what `xdsl-opt` learns from this package."""
 
-from xdsl.universe import Universe
+from xdsl.universe import XDSL_UNIVERSE, Universe
 
-from xdsl_spatial.dialects import linalg_extra, linalg_mixed
+from xdsl_spatial.dialects import linalg_extra, linalg_mixed, x86_amx
 
 
 def _q8():
@@ -64,6 +64,10 @@ def _q8_raise():
 # understood even by modules that never mention q8 or spatial.
 linalg_mixed.install()
 linalg_extra.install()
+# The AMX tile ops the native engine emits, in the `x86` dialect as upstream MLIR has
+# them; the dialect is still made only when a context loads it.
+if "x86" in XDSL_UNIVERSE.all_dialects:
+    XDSL_UNIVERSE.all_dialects["x86"] = x86_amx.with_tiles(XDSL_UNIVERSE.all_dialects["x86"])
 
 SPATIAL_UNIVERSE = Universe(
     all_dialects={"q8": _q8, "spatial": _spatial},
