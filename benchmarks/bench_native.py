@@ -56,12 +56,9 @@ from bench_gemv import (
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.core.memory import keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
-from xdsl_spatial.interpreters.native.amx import AMX_ENV, amx_enabled
-from xdsl_spatial.interpreters.runner import (
-    coerce_args,
-    compile_module,
-    find_function,
-)
+from xdsl_spatial.interpreters.native import compile_native
+from xdsl_spatial.interpreters.native.amx import amx_enabled
+from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import AMX_ROWS
 from xdsl_spatial.passes.q8_lower import lower_q8
 
@@ -104,12 +101,10 @@ def bench(
         if lower:
             lower_q8(module, optimize=optimize)
         t0 = time.perf_counter()
-        before = os.environ.get(AMX_ENV)
-        os.environ[AMX_ENV] = "on" if tiles else "off"
-        try:
-            exe = compile_module(module, "gemv", "native", threads)
-        finally:
-            os.environ.pop(AMX_ENV) if before is None else os.environ.update({AMX_ENV: before})
+        # tiles=False: the lanes' loop; else as the engine decides (XDSL_SPATIAL_AMX)
+        exe = compile_native(
+            verified(module, "gemv"), threads=threads, amx=None if tiles else False
+        )
         compile_s[key] = time.perf_counter() - t0
         args = coerce_args(find_function(module, "gemv"), [x, q, s])
         return Candidate(key, label, lambda: exe(*args).outputs[0])
