@@ -1055,8 +1055,7 @@ class ProgramBuilder:
         lanes, cols = loops
         weights = self.vnni(tiles, loops, outer)
         x_page = self.values[tiles.x_page]
-        rows = tiles.x_rows
-        stride = rows[1].const - rows[0].const if len(rows) > 1 else lanes.extent
+        rows, stride = tiles.x_rows, tiles.x_stride
         products: list[tuple[int, int, SSAValue]] = []
         for r0 in range(0, len(rows), TILE_ROWS):
             n = min(TILE_ROWS, len(rows) - r0)
@@ -1213,6 +1212,8 @@ class AmxLanes:
     stage: StageOp
     x_page: SSAValue
     x_rows: tuple[LinearForm, ...]
+    x_stride: int
+    """Elements from one row's activations to the next's."""
     q_page: SSAValue
     q_form: LinearForm
 
@@ -1261,7 +1262,8 @@ def amx_lanes(
         return None
     if any(f[1].dims != fx0.dims for f in found) or len(gaps) > 1 or min(gaps, default=32) < 32:
         return None
-    return AmxLanes(rows[0].stage, x_page, tuple(f[1] for f in found), q_page, fq)
+    stride = gaps.pop() if gaps else lanes.extent
+    return AmxLanes(rows[0].stage, x_page, tuple(f[1] for f in found), stride, q_page, fq)
 
 
 def drop(v: SSAValue) -> None:
