@@ -41,6 +41,7 @@ import math
 import re
 import struct
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from typing import Any, cast, get_args, get_origin, get_type_hints
 
 import ml_dtypes
@@ -60,7 +61,16 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Dialect,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+)
 from xdsl.irdl.dominance import DominanceInfo
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
@@ -355,13 +365,33 @@ def check_source(text: str, name: str = "<input>") -> None:
 
 
 def make_context() -> Context:
-    """A context that knows every registered dialect (xDSL's and this package's), with
+    """The project's context: every registered dialect (xDSL's and the plugins'), with
     a `builtin` dialect of its own to hold the blobs of the modules it parses
-    (`resources`)."""
+    (`resources`), and the upstream dialects the plugins read otherwise (`read_as`)."""
     ctx = Context()
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, resources.builtin_dialect if name == "builtin" else factory)
+    register_dialects(ctx)
     return ctx
+
+
+def register_dialects(ctx: Context) -> None:
+    """Register every dialect of the installed universes in `ctx`, as `make_context`."""
+    extra = read_as()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        if name == "builtin":
+            factory = resources.builtin_dialect
+        ctx.register_dialect(name, extra.get(name, factory))
+
+
+def read_as() -> dict[str, Callable[[], Dialect]]:
+    """The dialects the installed plugins read in place of xDSL's of the same name, in
+    the project's contexts only: an `xdsl.universe` entry point's `read_as` (this
+    package's is `dialects.extensions.EXTENSIONS`, the forms of MLIR that xDSL 0.75
+    does not read). xDSL's own `Universe` has none, so stock `xdsl-opt`, which builds
+    its context from the universes' dialects alone, reads as it does without them."""
+    out: dict[str, Callable[[], Dialect]] = {}
+    for point in entry_points(group="xdsl.universe"):
+        out.update(getattr(point.load(), "read_as", {}))
+    return out
 
 
 _OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w.$-]*)')

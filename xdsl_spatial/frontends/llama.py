@@ -87,7 +87,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
-from xdsl_spatial.dialects import linalg_mixed
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, DequantizeOp, Q8Part, stored_name
 from xdsl_spatial.passes.tensor_parallel import even_bounds
 
@@ -988,7 +987,6 @@ def build_model(
         raise ModelError(f"the chips are at least 1, got {chips}")
     if chips > 1:
         c.check_chips(chips)
-    linalg_mixed.install()
     ops: list[Operation] = []
     if chips > 1:
         ops.append(
