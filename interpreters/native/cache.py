@@ -55,7 +55,8 @@ def _code_digest() -> str:
     """The SHA-256 of the code that turns a function into machine code (the two
     conversions and this engine): with an editable install, code changes without the
     package's version, and an entry made by older code must not be found."""
-    files = [Path(convert_q8_to_linalg.__file__), Path(convert_spatial_to_linalg.__file__)]
+    files = [Path(convert_q8_to_linalg.__file__)]
+    files += sorted(Path(convert_spatial_to_linalg.__file__).parent.glob("*.py"))
     files += sorted(Path(__file__).parent.glob("*.py"))
     h = hashlib.sha256()
     for f in files:
