@@ -38,11 +38,18 @@ CONVERSIONS = {
     "": "convert-spatial-to-linalg",
     "parallel": "convert-spatial-to-linalg{parallel=true}",
     "amx": "convert-spatial-to-linalg{amx=true}",
+    "stream": "convert-spatial-to-linalg{stream=true}",
 }
 """Each one as the pass is written: the native engine's kernel choices are pinned on the
 tiny llama below."""
-ENGINE = {"": (False, False), "parallel": (True, False), "amx": (False, True)}
-"""The native engine's conversion (`prepare.convert`): (parallel, amx)."""
+ENGINE = {
+    "": (False, False, False),
+    "parallel": (True, False, False),
+    "amx": (False, True, False),
+    "stream": (False, False, True),
+    "parallel stream": (True, False, True),
+}
+"""The native engine's conversion (`prepare.convert`): (parallel, amx, stream)."""
 
 
 def example_cases() -> Iterator[tuple[str, str]]:
@@ -69,8 +76,8 @@ def model_cases() -> Iterator[tuple[str, str]]:
     for fn in model.module.body.block.ops:
         if not isinstance(fn, func.FuncOp):
             continue
-        for conv, (parallel, amx) in ENGINE.items():
-            text = convert(prepare(fn), parallel=parallel, amx=amx)
+        for conv, (parallel, amx, stream) in ENGINE.items():
+            text = convert(prepare(fn), parallel, amx, stream)
             yield f"tiny_llama @{fn.sym_name.data} engine {conv}".rstrip(), text
 
 

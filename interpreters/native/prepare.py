@@ -244,7 +244,9 @@ def prepare(fn: func.FuncOp) -> Prepared:
     return Prepared(fn.sym_name.data, out, programs, ir_text(out.module))
 
 
-def convert(prepared: Prepared, parallel: bool = False, amx: bool = False) -> str:
+def convert(
+    prepared: Prepared, parallel: bool = False, amx: bool = False, stream: bool = False
+) -> str:
     """The kernels converted to upstream dialects (the checks of programs that read
     through tables first; with `parallel`, each program's items an `scf.parallel`;
     with `amx`, Q8_0 blocks' lanes on the AMX unit); the module's text, also kept in
@@ -255,7 +257,7 @@ def convert(prepared: Prepared, parallel: bool = False, amx: bool = False) -> st
             if isinstance(o, ProgramOp) and reads_through_tables(o):
                 check_tables(o)
     ctx = Context()
-    ConvertSpatialToLinalgPass(parallel=parallel, amx=amx).apply(ctx, out.module)
+    ConvertSpatialToLinalgPass(parallel=parallel, amx=amx, stream=stream).apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)
     PatternRewriteWalker(
         GreedyRewritePatternApplier(

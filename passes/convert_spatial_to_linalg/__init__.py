@@ -118,6 +118,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
     ring_slots,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.program import ProgramTranslation
+from xdsl_spatial.passes.convert_spatial_to_linalg.scope import Options
 
 __all__ = ["AMX_ROWS", "ConvertProgram", "ConvertSpatialToLinalgPass", "PlanError"]
 
@@ -132,8 +133,7 @@ class ConvertProgram(RewritePattern):
     generics (`ProgramTranslation`), reading the module's globals the pass made."""
 
     globals: Globals
-    parallel: bool
-    amx: bool
+    options: Options
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ProgramOp, rewriter: PatternRewriter) -> None:
@@ -141,11 +141,11 @@ class ConvertProgram(RewritePattern):
         why = ring_conflict(op, slots)
         if why is not None:
             raise _decline(op, why)
-        translation = ProgramTranslation(op, slots, self.globals, self.parallel, self.amx)
+        translation = ProgramTranslation(op, slots, self.globals, self.options)
         results = translation.build(rewriter, list(op.ins))
         for old, new in zip(op.results, results):
             new.name_hint = old.name_hint
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 
 @dataclass(frozen=True)
@@ -160,17 +160,22 @@ class ConvertSpatialToLinalgPass(ModulePass):
       amx       a Q8_0 block's lanes' sum (bf16 activations times int8 weights) on the
                 tile unit of x86's AMX-BF16, upstream's `x86.amx` ops (`amx_lanes`);
                 what the native engine compiles on a host that has the unit.
+      stream    a product of one row streams its weight: a page only its sum reads
+                once is read where its tensor holds it (no copy), and the sum runs a
+                block's lanes over all of the item's columns (no blocks of `COLUMNS`);
+                the same sums in the same order. What the native engine compiles.
     """
 
     name = "convert-spatial-to-linalg"
 
     parallel: bool = False
     amx: bool = False
+    stream: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         made = make_globals(op, Rewriter())
         PatternRewriteWalker(
-            ConvertProgram(made, self.parallel, self.amx),
+            ConvertProgram(made, Options(self.parallel, self.amx, self.stream)),
             apply_recursively=False,
             walk_regions_first=False,
         ).rewrite_module(op)

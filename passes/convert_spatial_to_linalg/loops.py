@@ -71,13 +71,14 @@ class LoopAxis:
     step: int
 
 
-def loop_axes(stage: StageOp, rows: int | None = None) -> list[LoopAxis]:
+def loop_axes(stage: StageOp, rows: int | None = None, split: bool = True) -> list[LoopAxis]:
     """The generic's loops, outermost first: `generic_order`'s axes, and, when the
     stage sums and its innermost axis is parallel and longer than `COLUMNS`, that axis
     split: `COLUMNS` contiguous outputs innermost, their blocks outermost. Each block's
     outputs then sum over every `sum` axis while held in registers, in the order they
     would have summed unsplit (each output's sum is the same, term for term). Axis
-    `rows` has no loop: its rows are the generic's outputs (`row_axis`)."""
+    `rows` has no loop: its rows are the generic's outputs (`row_axis`). Without
+    `split`, the axis is not split."""
     order = [d for d in generic_order(stage) if d != rows]
     ext = stage.iter_extents
     loops = [LoopAxis(d, ext[d], 1) for d in order]
@@ -86,7 +87,9 @@ def loop_axes(stage: StageOp, rows: int | None = None) -> list[LoopAxis]:
     last = order[-1]
     summed = any(stage.iter_kinds[d] == IterKind.SUM for d in order)
     e = ext[last]
-    if not summed or stage.iter_kinds[last] != IterKind.PAR or e <= COLUMNS or e % COLUMNS:
+    if not split or not summed or stage.iter_kinds[last] != IterKind.PAR:
+        return loops
+    if e <= COLUMNS or e % COLUMNS:
         return loops
     return [LoopAxis(last, e // COLUMNS, COLUMNS), *loops[:-1], LoopAxis(last, COLUMNS, 1)]
 

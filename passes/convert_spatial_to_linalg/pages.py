@@ -15,6 +15,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
 from xdsl_spatial.core import geometry
+from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
@@ -158,3 +159,47 @@ def ring_conflict(program: ProgramOp, slots: dict[Operation, Slot]) -> str | Non
         return None
 
     return run(list(program.entry.ops), 0)
+
+
+@dataclass(frozen=True)
+class InPlace:
+    """Where a loaded page's elements are in its tensor, for a load read in place (the
+    `stream` option): page row `r` holds row `r` of each of the block's `bh` tile rows,
+    `w` elements of each, so page element `r * bh * w + j * w + c` is the tensor's
+    element `r * cols + j * apart + c` after the block's first."""
+
+    rows: int
+    bh: int
+    w: int
+    apart: int
+    """Elements of the tensor from one tile row of the block to the next."""
+    cols: int
+    """Elements of a row of the tensor."""
+
+    def form(self, f: LinearForm, extents: Sequence[int]) -> LinearForm | None:
+        """`f`, a map into the page over axes of `extents`, as a map into the tensor
+        from the block's first element; None where it reads through a table, or
+        where its terms would carry from one page row, tile row or column range into
+        the next (each coefficient is taken in the largest unit that divides it)."""
+        digits = (
+            (self.bh * self.w, self.rows, self.cols),
+            (self.w, self.bh, self.apart),
+            (1, self.w, 1),
+        )
+        if any(f.syms) or f.const < 0:
+            return None
+        reach = [0, 0, 0]
+        rest = f.const
+        for k, (unit, _, _) in enumerate(digits):
+            reach[k], rest = divmod(rest, unit)
+        const = sum(r * d[2] for r, d in zip(reach, digits))
+        dims: list[int] = []
+        for c, e in zip(f.dims, extents):
+            # the largest unit that divides it (a column's, 1, divides every one)
+            at = next(k for k, d in enumerate(digits) if c % d[0] == 0)
+            step = c // digits[at][0]
+            reach[at] += step * (e - 1)
+            dims.append(step * digits[at][2])
+        if any(r >= d[1] for r, d in zip(reach, digits)):
+            return None
+        return LinearForm(const, tuple(dims), f.syms)

@@ -20,9 +20,11 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xdsl_spatial.core import geometry
+from xdsl_spatial.core.geometry import LinearForm, linear_form
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
+    IterKind,
     KLoopOp,
     KYieldOp,
     LoadOp,
@@ -45,8 +47,9 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     mul,
     view,
 )
-from xdsl_spatial.passes.convert_spatial_to_linalg.loops import siblings
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import read_widened, siblings
 from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
+    InPlace,
     TensorPlan,
     tensor_plan,
 )
@@ -250,11 +253,7 @@ class ProgramTranslation(ProgramScope):
         t0 = self.origin(b, o)
 
         def first(b: Builder, t: SSAValue) -> SSAValue:
-            if tpr == 1:
-                return mul(b, t, tr * cols)
-            row = b.insert(arith.DivUIOp(t, idx(b, tpr))).result
-            col = b.insert(arith.RemUIOp(t, idx(b, tpr))).result
-            return add(b, mul(b, row, tr * cols), mul(b, col, tc))
+            return self.block_start(b, held, t)
 
         # A store into an output held as its live rows (`tensor`) writes those alone.
         rows = min(tr, cast(MemRefType[Attribute], tensor_mem.type).get_shape()[0])
@@ -279,12 +278,62 @@ class ProgramTranslation(ProgramScope):
         inner.insert(scf.YieldOp())
         b.insert(scf.ForOp(idx(b, 0), idx(b, bh), idx(b, 1), [], blk))
 
+    def block_start(self, b: Builder, held: Held, t: SSAValue) -> SSAValue:
+        """The element of the tensor where tile `t` (linear) starts."""
+        tr, tc = self.tile
+        cols = held.plan.padded[1]
+        tpr = cols // tc
+        if tpr == 1:
+            return mul(b, t, tr * cols)
+        row = b.insert(arith.DivUIOp(t, idx(b, tpr))).result
+        col = b.insert(arith.RemUIOp(t, idx(b, tpr))).result
+        return add(b, mul(b, row, tr * cols), mul(b, col, tc))
+
+    def read_in_place(self, o: LoadOp, held: Held) -> InPlace | None:
+        """Where the page of load `o` is in its tensor, when it need not be copied
+        (the `stream` option): one sum of one row reads it, directly and not to widen
+        it, each element once (its map reaches no element twice and carries from no
+        tile row into the next), and the block is whole tile rows a fixed stride
+        apart. Else None: the page is copied."""
+        tr, tc = self.tile
+        cols = held.plan.padded[1]
+        tpr = cols // tc
+        bh, bw = o.block_shape
+        stride = o.stride.data
+        uses = list(o.result.uses)
+        if not self.stream or o.table is not None or len(uses) != 1:
+            return None
+        if bh > 1 and stride % tpr:
+            return None
+        stage, i = uses[0].operation, uses[0].index
+        if not isinstance(stage, StageOp) or stage.indirect_of[i] >= 0 or i in stage.indirect_of:
+            return None
+        kinds, ext = stage.iter_kinds, stage.iter_extents
+        pars = [d for d, e in enumerate(ext) if e > 1 and kinds[d] == IterKind.PAR]
+        summed = any(e > 1 and kinds[d] == IterKind.SUM for d, e in enumerate(ext))
+        if len(pars) != 1 or not summed or read_widened(stage.body.block.args[i], arith.ExtFOp):
+            return None
+        assert held.read is not None
+        rows = min(tr, cast(MemRefType[Attribute], held.read.type).get_shape()[0])
+        apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
+        where = InPlace(rows, bh, bw * tc, apart, cols)
+        m = stage.in_maps[i]
+        form = cast(LinearForm, linear_form(m.results[0], m.num_dims, m.num_symbols))
+        return where if where.form(form, ext) is not None else None
+
     def load(self, b: Builder, o: LoadOp) -> None:
         held = self.held[o.tensor]
         assert held.read is not None, "a loaded tensor is held for reading"
-        page = self.page(b, o)
-        page.name_hint = o.result.name_hint
-        self.move(b, o, held.read, page, load=True)
+        where = self.read_in_place(o, held)
+        if where is not None:
+            start = self.block_start(b, held, self.origin(b, o))
+            page = view(b, held.read, start, (1,), (1,))
+            page.name_hint = o.result.name_hint
+            self.in_place[o.result] = where
+        else:
+            page = self.page(b, o)
+            page.name_hint = o.result.name_hint
+            self.move(b, o, held.read, page, load=True)
         self.values[o.result] = page
 
     def store(self, b: Builder, o: StoreOp) -> None:

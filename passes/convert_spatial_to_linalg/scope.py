@@ -19,6 +19,7 @@ from xdsl_spatial.dialects.spatial import BufferType, ProgramOp
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, mul, page_type
 from xdsl_spatial.passes.convert_spatial_to_linalg.globals import Globals
 from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
+    InPlace,
     PlanError,
     Slot,
     TensorPlan,
@@ -35,22 +36,31 @@ class Held:
     write: SSAValue | None
 
 
+@dataclass(frozen=True)
+class Options:
+    """The pass's options (`ConvertSpatialToLinalgPass`)."""
+
+    parallel: bool = False
+    amx: bool = False
+    stream: bool = False
+
+
 class ProgramScope:
     """One program's translation in progress. `slots` is the plan of its pages
     (`pages.ring_slots`), `globals_` the module's globals of its `values` tensors
-    (`globals.make_globals`); `parallel` and `amx` the pass's options."""
+    (`globals.make_globals`)."""
 
     def __init__(
         self,
         program: ProgramOp,
         slots: dict[Operation, Slot],
         globals_: Globals,
-        parallel: bool = False,
-        amx: bool = False,
+        options: Options = Options(),
     ):
         self.program = program
-        self.parallel = parallel
-        self.amx = amx
+        self.parallel = options.parallel
+        self.amx = options.amx
+        self.stream = options.stream
         self.tile = program.target.tile
         self.slots = slots
         self.globals = globals_
@@ -61,6 +71,8 @@ class ProgramScope:
         self.scratch_ops: list[Operation] = []
         """Allocas no buffer declares, placed after the buffers' (`scratch`)."""
         self.last_buffer: Operation | None = None
+        self.in_place: dict[SSAValue, InPlace] = {}
+        """The pages read where their tensor holds them (`ProgramTranslation.load`)."""
         self.widened: dict[SSAValue, SSAValue] = {}
         """The pages of the stages being built that are read widened (`stages.widen`)."""
 

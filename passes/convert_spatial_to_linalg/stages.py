@@ -70,6 +70,9 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         ]
         if any(c < 0 for f in fs for c in (*f.dims, *f.syms, f.const)):
             raise pt.fail(o, f"stage '{name}': a map with a negative coefficient")
+        for i, v in enumerate(o.ins):
+            if v in pt.in_place:  # read where its tensor holds it (checked by the load)
+                fs[i] = cast(LinearForm, pt.in_place[v].form(fs[i], ext))
         forms.append(fs)
         out_t = cast(PageType, o.result.type)
         out_elem = out_t.element_type
@@ -103,7 +106,8 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         raise pt.fail(
             first, f"stage '{first.stage_name.data}': axis d{missing[0]} is read by no map"
         )
-    loops = loop_axes(first, by_row)
+    # A streamed row sums all of its columns at once: no registers to share.
+    loops = loop_axes(first, by_row, split=not (pt.stream and len(rows) == 1))
     factored = factored_at(rows, loops) if summed else None
     tiles = None
     if factored is not None and pt.amx:
