@@ -22,8 +22,8 @@ from xdsl.context import Context
 from xdsl.dialects import func
 
 from xdsl_spatial.core.ir_io import apply_pipeline, parse_module
-from xdsl_spatial.interpreters.native.outline import ir_text
 from xdsl_spatial.interpreters.native.prepare import convert, prepare
+from xdsl_spatial.passes.outline_kernels import ir_text
 
 REPO = Path(__file__).resolve().parents[1]
 PINS = Path(__file__).resolve().parent / "converted_ir.sha256"
