@@ -179,6 +179,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="with --engine native: run each program's items on N threads (OpenMP; default 1)",
     )
+    cli.add_kernels_option(p)
     p.add_argument(
         "--no-cache",
         action="store_true",
@@ -253,6 +254,7 @@ def _check_options(args: argparse.Namespace) -> None:
         raise cli.UsageError(
             "--threads runs the native engine's items on threads: add --engine native"
         )
+    cli.use_kernels(args)
     if args.engine != "compiled" and args.distributed == "ray":
         raise cli.UsageError(
             f"--distributed ray runs the compiled engine; drop --engine {args.engine}"

@@ -86,6 +86,24 @@ def _convert_spatial_to_linalg():
     return ConvertSpatialToLinalgPass
 
 
+def _outline_kernels():
+    from xdsl_spatial.passes.outline_kernels import OutlineKernelsPass
+
+    return OutlineKernelsPass
+
+
+def _slices_as_copies():
+    from xdsl_spatial.passes.slices_as_copies import SlicesAsCopiesPass
+
+    return SlicesAsCopiesPass
+
+
+def _contiguous_output():
+    from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
+
+    return ContiguousOutputInnermostPass
+
+
 def _q8_raise():
     from xdsl_spatial.passes.q8_raise import Q8RaisePass
 
@@ -103,5 +121,8 @@ SPATIAL_UNIVERSE = SpatialUniverse(
         "spatial-hoist": _hoist,
         "convert-q8-to-linalg": _convert_q8_to_linalg,
         "convert-spatial-to-linalg": _convert_spatial_to_linalg,
+        "outline-kernels": _outline_kernels,
+        "tensor-slices-as-copies": _slices_as_copies,
+        "linalg-contiguous-output-innermost": _contiguous_output,
     },
 )

@@ -47,6 +47,7 @@ from typing import Any, cast, get_args, get_origin, get_type_hints
 import ml_dtypes
 import numpy as np
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
@@ -722,6 +723,25 @@ def apply_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None) -> N
                 raise
             raise located from None
         verify_module(module)
+
+
+def captured_values(op: Operation) -> tuple[SSAValue, ...]:
+    """The values defined outside `op`, other than constants, that its regions use, in
+    order of first use (empty for an op without regions)."""
+    if not op.regions:
+        return ()
+    inside: set[Block] = set(op.walk_blocks())
+    seen: dict[SSAValue, None] = {}
+    for inner in op.walk():
+        if inner is op:
+            continue
+        for v in inner.operands:
+            if v in seen or isinstance(v.owner, arith.ConstantOp):
+                continue
+            home = v.block if isinstance(v, BlockArgument) else v.owner.parent
+            if home not in inside:
+                seen[v] = None
+    return tuple(seen)
 
 
 # --------------------------------------------------------------------------------------
