@@ -35,6 +35,8 @@ from xdsl_spatial.tools import cli
 
 PROG = "spatial-estimate"
 
+DEFAULT_CONTEXT = 512
+
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(
@@ -65,10 +67,9 @@ def _parser() -> argparse.ArgumentParser:
         "--context",
         type=cli.positive_int,
         nargs="+",
-        default=[512],
         metavar="N",
         help="positions of each user's KV cache (the prompt a prefill reads); several "
-        "give a row each (default 512)",
+        f"give a row each (default {DEFAULT_CONTEXT}, or the model's context if shorter)",
     )
     p.add_argument(
         "--chips",
@@ -78,10 +79,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--ffn",
-        choices=FFN_FORMATS,
+        choices=list(FFN_FORMATS),
         default="q8_0",
         help="the FFN weights' format on the chip: q8_0 (block-float-8, as every other "
-        "product) or bfp4 (block-float-4, Tenstorrent's 'performance' precision)",
+        "product), bfp4 (gate, up and down block-float-4: Tenstorrent's 'performance' "
+        "precision) or bfp4-ff1-ff3 (gate and up block-float-4, down q8_0)",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.add_argument(
@@ -112,7 +114,9 @@ def _main(args: argparse.Namespace) -> int:
         config = model_config(args.model)
         scenarios = [
             Scenario(b, c, args.chips, args.preset, args.ffn)
-            for c, b in product(args.context, args.batch)
+            for c, b in product(
+                args.context or [min(DEFAULT_CONTEXT, config.context_length)], args.batch
+            )
         ]
         for s in scenarios:
             s.check(config)
@@ -169,7 +173,7 @@ def _print_tables(estimates: list[Estimate]) -> None:
             f"{e.decode.seconds * 1e3:.2f}",
             f"{e.decode_tokens_per_s_per_user:.1f}",
             f"{e.decode_tokens_per_s_total:.1f}",
-            f"{e.prefill.seconds * 1e3:.1f}",
+            f"{e.prefill.seconds * 1e3:.1f}" if e.prefill else "",
             f"{e.prefill_tokens_per_s:.0f}",
         )
     console.print(rates)
@@ -194,5 +198,13 @@ def _print_tables(estimates: list[Estimate]) -> None:
     console.print(kinds)
     bounds = ", ".join(f"{b} {n}" for b, n in step.bounds().items())
     console.print(f"what bounds the step's ops: {bounds}")
+    console.print(
+        "programs that could overlap the one before them (counted in sequence): "
+        f"{step.overlappable()}"
+    )
     for note in first.notes:
         console.print(f"- {note}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

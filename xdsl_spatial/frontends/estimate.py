@@ -29,10 +29,10 @@ checks the two give the same times).
   it, each chip's programs in sequence and the chips at once, the gathers and sums
   between them timed as the measured collectives (`step_time.exchange_time`).
 
-`Scenario.ffn` stores the FFN's weights (gate, up, down) as block-float-4 on the chip
-(half the value bytes, the block-float-4 rate): the precision Tenstorrent's published
-"performance" figures use, so those can be compared at their own precision. Every other
-product is Q8_0 (block-float-8 on the chip).
+`Scenario.ffn` stores the FFN's weights (gate, up and down, or gate and up) as
+block-float-4 on the chip (half the value bytes, the block-float-4 rate): the precisions
+Tenstorrent's published "performance" figures use, so those can be compared at their own
+precision. Every other product is Q8_0 (block-float-8 on the chip).
 """
 
 from __future__ import annotations
@@ -66,8 +66,14 @@ from xdsl_spatial.passes.q8_lower import lower_q8
 
 Progress = Callable[[str], None]
 
-FFN_FORMATS = ("q8_0", "bfp4")
-"""How the FFN's weights are stored on the chip: Q8_0 (block-float-8), or block-float-4."""
+FFN_FORMATS = {
+    "q8_0": (),
+    "bfp4": ("ffn_gate", "ffn_up", "ffn_down"),
+    "bfp4-ff1-ff3": ("ffn_gate", "ffn_up"),
+}
+"""How the FFN's weights are stored on the chip, and which of its products are then
+block-float-4: none (Q8_0, block-float-8 on the chip, as every other product), all
+three, or gate and up (FF1 and FF3 in tt-transformers' names) with down Q8_0."""
 
 
 class Term(StrEnum):
@@ -130,7 +136,7 @@ class OpCost:
     """One op of a step and its time."""
 
     name: str
-    """The program's name, or the op's result."""
+    """The op's result (a program's: the product it computes, `blk.0.q`)."""
     kind: str
     """What it is: `matmul`, `norm`, `attention`, `all-reduce`, ..."""
     layer: int | None
@@ -141,6 +147,9 @@ class OpCost:
     """The chip a program runs on (None: every chip, or a single-chip step)."""
     bound: str = ""
     """What bounds it: dram, noc, compute, launch, host (its dispatch), link."""
+    independent: bool = False
+    """A program that does not depend on the program before it (on its chip): it could
+    start before that one ends, but is counted after it (see `StepTime.overlappable`)."""
 
 
 @dataclass
@@ -206,6 +215,12 @@ class StepTime:
         """One layer's seconds (the ops of layer 0)."""
         return self._chip_seconds((op for op in self.ops if op.layer == 0), weighted=False)
 
+    def overlappable(self) -> int:
+        """Programs of the step (over every layer) that could start before the program
+        before them ends, not depending on its result (k and v after q, up after gate);
+        counted in sequence, as a chip's command queue runs its programs."""
+        return round(sum(self._weight(op) for op in self.ops if op.independent))
+
     def bounds(self) -> dict[str, int]:
         """How many of the step's ops (over every layer) each term bounds."""
         out: dict[str, int] = {}
@@ -221,7 +236,8 @@ class Estimate:
     config: LlamaConfig
     scenario: Scenario
     decode: StepTime
-    prefill: StepTime
+    prefill: StepTime | None
+    """None when not asked for."""
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -234,6 +250,7 @@ class Estimate:
 
     @property
     def prefill_tokens_per_s(self) -> float:
+        assert self.prefill is not None
         return self.scenario.context / self.prefill.seconds
 
     def summary(self) -> dict[str, object]:
@@ -247,7 +264,7 @@ class Estimate:
             "context": s.context,
             "ffn": s.ffn,
             "decode": _step_json(self.decode, 1, s.batch),
-            "prefill": _step_json(self.prefill, s.context, 1),
+            **({"prefill": _step_json(self.prefill, s.context, 1)} if self.prefill else {}),
             "notes": self.notes,
         }
 
@@ -278,6 +295,7 @@ def _step_json(step: StepTime, tokens: int, users: int) -> dict[str, object]:
         "per_layer_ms": step.layer_seconds() * 1e3,
         "per_kind_ms": {k: v * 1e3 for k, v in step.by_kind().items()},
         "bounds": step.bounds(),
+        "programs_that_could_overlap": step.overlappable(),
     }
 
 
@@ -295,13 +313,13 @@ def parameters(c: LlamaConfig) -> int:
 # --------------------------------------------------------------------------------------
 
 _KINDS = (
-    (re.compile(r"(attn_in|ffn_in|head_in)(\.ss)?$"), "norm"),
-    (re.compile(r"(q_rope|k_rope|rope\.\w+)$"), "rope"),
-    (re.compile(r"(scores|max|exp|sum|pv|heads|v_heads)$"), "attention"),
-    (re.compile(r"cache(\.\d+)?$"), "kv cache update"),
-    (re.compile(r"(mid|out)$"), "residual add"),
-    (re.compile(r"ffn_mid$"), "silu x up"),
-    (re.compile(r"embd$"), "embedding"),
+    (re.compile(r"^(attn_in|ffn_in|head_in)(\.ss)?$"), "norm"),
+    (re.compile(r"^(q_rope|k_rope|rope\.\w+)$"), "rope"),
+    (re.compile(r"^(scores|max|exp|sum|pv|heads|v_heads)$"), "attention"),
+    (re.compile(r"^cache(\.\d+)?$"), "kv cache update"),
+    (re.compile(r"^(mid|out)$"), "residual add"),
+    (re.compile(r"^ffn_mid$"), "silu x up"),
+    (re.compile(r"^embd$"), "embedding"),
 )
 
 
@@ -322,8 +340,9 @@ def op_kind(op: Operation) -> str:
 # --------------------------------------------------------------------------------------
 
 
-def _is_ffn(name: str) -> bool:
-    return ".ffn_" in name
+def _in_block4(name: str, ffn: str) -> bool:
+    """A tensor of a product `ffn` stores as block-float-4."""
+    return any(f".{p}." in name for p in FFN_FORMATS[ffn])
 
 
 def _part(name: str) -> Q8Part | None:
@@ -337,7 +356,7 @@ def _program_cost(op: ProgramOp, preset: TargetPreset, ffn: str) -> tuple[Progra
     assert rec.work is not None and rec.figures is not None
     moved = rec.chip_bytes()
     rate = None
-    if ffn == "bfp4" and any(_is_ffn(t) for t in rec.loaded):
+    if any(_in_block4(t, ffn) for t in rec.loaded):
         # Block-float-4: 4 bits a value where Q8_0 has 8; the shared scale stays.
         values = sum(b for t, b in rec.loaded.items() if _part(t) == Q8Part.VALUES)
         moved -= values // 2
@@ -370,28 +389,47 @@ def time_step(
     out: list[OpCost] = []
     floor = 0.0 if traced else system.host_op_us * 1e-6
 
+    fresh: dict[int | None, set[SSAValue]] = {}
+    """What each chip's last program made, and what was made from it since."""
+
     def add(
-        name: str, kind: str, term: Term, t: float, bound: str, chip: int | None, of: str
+        name: str,
+        kind: str,
+        term: Term,
+        t: float,
+        bound: str,
+        chip: int | None,
+        of: str,
+        independent: bool = False,
     ) -> None:
         if floor > t:
             t, bound = floor, "host"
-        out.append(OpCost(name, kind, layer_number(of), term, t, chip, bound))
+        out.append(OpCost(name, kind, layer_number(of), term, t, chip, bound, independent))
 
     chips = 1 + max((p.chip_index or 0 for p in f.walk() if isinstance(p, ProgramOp)), default=0)
     for op in f.body.block.ops:
         name = (op.results[0].name_hint or op.name) if op.results else op.name
+        for made in fresh.values():
+            if any(v in made for v in op.operands):
+                made.update(op.results)
+        # a cache's update is named for no layer: it belongs to its cache's
+        name_of = op.dest.name_hint or name if isinstance(op, tensor.InsertSliceOp) else name
         if isinstance(op, ProgramOp):
             t, bound = _program_cost(op, preset, ffn)
             if op.chip_index is not None:
                 chip_of[op.results[0]] = op.chip_index
+            made = fresh.get(op.chip_index)
+            free = made is not None and not any(v in made for v in op.operands)
+            fresh[op.chip_index] = set(op.results)
             add(
-                op.program_name.data,
+                name,
                 op_kind(op),
                 Term.PROGRAMS,
                 t.total,
                 bound,
                 op.chip_index,
                 name,
+                free,
             )
             continue
         if isinstance(op, arith.AddfOp) and _continues_sum(op, summed, chip_of):
@@ -403,11 +441,11 @@ def time_step(
             t = exchange_time(kind, nbytes, chips, system.links)
             if kind == Exchange.ALL_REDUCE:
                 summed.add(op.results[0])
-            add(name, kind.value.replace("_", "-"), Term.CHIPS, t, "link", None, name)
+            add(name, kind.value.replace("_", "-"), Term.CHIPS, t, "link", None, name_of)
             continue
         ht = host_op_time(op, preset.chip, users, caches)
         if ht is not None:
-            add(name, op_kind(op), Term.HOST_OPS, ht.total, str(ht.bound), None, name)
+            add(name, op_kind(op), Term.HOST_OPS, ht.total, str(ht.bound), None, name_of)
     return out
 
 
@@ -450,16 +488,20 @@ def estimate(
     scenario: Scenario,
     *,
     whole: bool = False,
+    prefill: bool = True,
     progress: Progress = _quiet,
 ) -> Estimate:
     """The decode and prefill times of `config`'s model in `scenario` (one layer built
-    and counted `n_layer` times; every layer with `whole`)."""
+    and counted `n_layer` times; every layer with `whole`; no prefill without
+    `prefill`, its time then None)."""
     scenario.check(config)
     built = config if whole else replace(config, n_layer=1)
     decode = _step(built, scenario, scenario.batch, scenario.batch, True, config.n_layer, progress)
-    chunk = min(MAX_PREFILL, scenario.context)
-    prefill = _step(built, scenario, chunk, 1, False, config.n_layer, progress)
-    prefill.repeats = math.ceil(scenario.context / chunk)
+    chunks = None
+    if prefill:
+        chunk = min(MAX_PREFILL, scenario.context)
+        chunks = _step(built, scenario, chunk, 1, False, config.n_layer, progress)
+        chunks.repeats = math.ceil(scenario.context / chunk)
     notes = [
         "ops not yet lowered to spatial programs (norms, RoPE, attention, residual adds, "
         "the KV cache's update) are estimated as programs would run them",
@@ -467,14 +509,15 @@ def estimate(
         "dispatch), in chunks of at most 32 tokens",
         "each user's KV cache is read whole every step, in bf16",
     ]
-    if scenario.ffn == "bfp4":
-        notes.append("the FFN's weights are block-float-4 on the chip; every other product Q8_0")
+    if FFN_FORMATS[scenario.ffn]:
+        products = ", ".join(FFN_FORMATS[scenario.ffn])
+        notes.append(f"{products} are block-float-4 on the chip; every other product Q8_0")
     if scenario.chips > 1:
         notes.append(
             f"{scenario.chips} chips: every N-split product's result is all-gathered and "
             "every K-split one's all-reduced, as the lowering combines them"
         )
-    return Estimate(config, scenario, decode, prefill, notes)
+    return Estimate(config, scenario, decode, chunks, notes)
 
 
 def model_config(path: str) -> LlamaConfig:
