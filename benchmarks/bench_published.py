@@ -253,7 +253,7 @@ def estimated(row: Row) -> float:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[1])
     p.add_argument("--quick", action="store_true", help="only the single-chip rows")
     p.add_argument("--markdown", action="store_true", help="print the docs' Markdown table")
     args = p.parse_args()

@@ -183,3 +183,22 @@ def test_the_blackhole_preset_is_faster_on_the_same_bytes():
     assert b.dram == pytest.approx(moved / 500e9)
     assert b.total < n.total
     assert math.isclose(b.launch, 5744 / 1.35e9)
+
+
+def test_a_traffic_file_keeps_what_the_estimate_reads(gemv):
+    """Version 2 keeps the work, the figures and the scales' widths, so a program read
+    back has the same time; a version-1 file (the old figures) reads without one."""
+    import json
+
+    from xdsl_spatial.interpreters.traffic_io import TrafficRun, from_json, to_json
+
+    _, traffic = gemv
+    text = to_json([TrafficRun("gemv", traffic.programs)])
+    (run,) = from_json(text)
+    for a, b in zip(run.programs, traffic.programs):
+        assert a == b and a.chip_time() == b.chip_time()
+    old = json.loads(text)
+    old["version"] = 1
+    (run,) = from_json(json.dumps(old))
+    assert all(p.chip_time() is None for p in run.programs)
+    assert [p.load_bytes for p in run.programs] == [p.load_bytes for p in traffic.programs]

@@ -236,5 +236,5 @@ def in_sequence(times: Iterable[ProgramTime]) -> float:
 def over_chips(per_chip: dict[int | None, list[ProgramTime]]) -> float:
     """The chips of a tensor-parallel deployment at once, each chip's programs in
     sequence: the slowest chip's (a program of no chip counts as a chip of its own).
-    The gathers and sums between the chips are not counted."""
+    The gathers and sums between the chips are `step_time.exchange_time`'s."""
     return max((in_sequence(ts) for ts in per_chip.values()), default=0.0)

@@ -194,7 +194,7 @@ def exchange_time(kind: Exchange, nbytes: int, chips: int, links: LinkFigures) -
     if chips < 2:
         return 0.0
     ring = chips >= 8
-    fit = links.fit(kind.value, ring)
+    fit = links.fit(str(kind), ring)
     hops = chips / 2 if ring else chips - 1
     if kind == Exchange.ALL_GATHER:
         through = (chips - 1) * nbytes / chips  # each chip's share, from every other chip

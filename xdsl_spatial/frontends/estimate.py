@@ -42,6 +42,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import auto
+from typing import Any
 
 from xdsl.dialects import arith, func, tensor
 from xdsl.ir import Operation, SSAValue
@@ -253,7 +254,7 @@ class Estimate:
         assert self.prefill is not None
         return self.scenario.context / self.prefill.seconds
 
-    def summary(self) -> dict[str, object]:
+    def summary(self) -> dict[str, Any]:
         """The estimate as JSON (what `spatial-estimate --json` prints)."""
         s = self.scenario
         return {
@@ -269,7 +270,7 @@ class Estimate:
         }
 
 
-def _describe(c: LlamaConfig) -> dict[str, object]:
+def _describe(c: LlamaConfig) -> dict[str, Any]:
     return {
         "layers": c.n_layer,
         "d_model": c.d_model,
@@ -283,7 +284,7 @@ def _describe(c: LlamaConfig) -> dict[str, object]:
     }
 
 
-def _step_json(step: StepTime, tokens: int, users: int) -> dict[str, object]:
+def _step_json(step: StepTime, tokens: int, users: int) -> dict[str, Any]:
     seconds = step.seconds
     return {
         "ms": seconds * 1e3,
@@ -441,7 +442,7 @@ def time_step(
             t = exchange_time(kind, nbytes, chips, system.links)
             if kind == Exchange.ALL_REDUCE:
                 summed.add(op.results[0])
-            add(name, kind.value.replace("_", "-"), Term.CHIPS, t, "link", None, name_of)
+            add(name, str(kind).replace("_", "-"), Term.CHIPS, t, "link", None, name_of)
             continue
         ht = host_op_time(op, preset.chip, users, caches)
         if ht is not None:
