@@ -194,7 +194,10 @@ def chip_line(traffic: Traffic) -> str:
             for c in chips
         )
         how = f"{len(chips)} chips at once, each chip's programs in sequence ({per}): the slowest"
-    return f"on the chip: {_duration(seconds)}, {how} ({on})\nbound by: {why}"
+    return (
+        f"on the chip: {_duration(seconds)}, {how} ({on}; Q8_0 scales moved as f16, a "
+        f"product over fewer rows than the matrix unit's least as that many)\nbound by: {why}"
+    )
 
 
 def report(traffic: Traffic, detail: Detail = Detail.SUMMARY) -> str:
@@ -219,6 +222,6 @@ def decode_line(traffic: Traffic) -> str:
         return "no estimate of a decode step on the chip: no program says what it computes"
     return (
         f"a decode step on the chip: {_duration(seconds)}, {1 / seconds:,.0f} tokens a second "
-        "(its spatial programs alone: the dense ops between them, attention, norms and "
-        "the rest, are not counted)"
+        "(its spatial programs alone; the ops between them not yet lowered, the traffic "
+        "between chips and each token's costs outside the chip are what spatial-estimate adds)"
     )

@@ -10,7 +10,11 @@ per chip (`Traffic.per_chip`): each chip moves its own shard of the weights and 
 own view of the activations.
 
 A record also holds what the program computes (its `Work`) and its target's figures,
-so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`).
+so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`). The
+time counts the bytes the chip would move, which differ from the counted ones in one
+place: a Q8_0 weight's scales are f16 on the chip (GGML's own block, 1.0625 bytes a
+weight), whatever type the program holds them in (the bundled examples hold fp32, 1.125
+bytes a weight): `chip_bytes()`.
 """
 
 from __future__ import annotations
@@ -18,11 +22,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from xdsl_spatial.analysis.chip_time import ChipFigures, ProgramTime, Work, program_time
+from xdsl_spatial.analysis.chip_time import (
+    CHIP_SCALE_BYTES,
+    ProgramTime,
+    Work,
+    program_time,
+)
 from xdsl_spatial.core.memory import plural
 from xdsl_spatial.core.tables import text_table
 from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
+    ChipFigures,
     LoadOp,
     ProgramOp,
     StoreOp,
@@ -39,6 +49,11 @@ def move_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
     bh, bw = op.block_shape
     elem = element_bytes(cast(TensorHandleType, op.moved_tensor.type).element_type)
     return program.num_items * bh * bw * program.target.tile_elems * elem * runs
+
+
+def is_weight_scales(op: TensorOp) -> bool:
+    """A param filled with a Q8_0 weight's scales."""
+    return op.repack is not None and op.repack.part.data == Q8Part.SCALES
 
 
 def is_weight_values(op: TensorOp) -> bool:
@@ -67,6 +82,8 @@ class ProgramTraffic:
     """What each item computes (None: a record from a file that does not say)."""
     figures: ChipFigures | None = None
     """The figures of the program's target."""
+    scale_bytes: dict[str, int] = field(default_factory=dict)
+    """Bytes an element of each Q8_0 scale tensor it reads, as the program holds them."""
 
     @staticmethod
     def of(op: ProgramOp) -> ProgramTraffic:
@@ -77,8 +94,13 @@ class ProgramTraffic:
             op.num_items,
             op.buffer_bytes(),
             chip=op.chip_index,
-            work=Work.of(op),
-            figures=ChipFigures.of(op.target),
+            work=Work.of(op, op.target.min_rows.data),
+            figures=op.target.figures(),
+            scale_bytes={
+                t.tensor_name.data: element_bytes(t.handle.element_type)
+                for t in op.body.walk()
+                if isinstance(t, TensorOp) and is_weight_scales(t)
+            },
         )
 
     def chip_time(self) -> ProgramTime | None:
@@ -86,7 +108,17 @@ class ProgramTraffic:
         the program computes)."""
         if self.work is None or self.figures is None:
             return None
-        return program_time(self.items, self.load_bytes + self.store_bytes, self.work, self.figures)
+        moved = self.chip_bytes()
+        # Every load today lands on one item's site: DRAM and the NoC carry the same bytes.
+        return program_time(self.items, moved, moved, self.work, self.figures)
+
+    def chip_bytes(self) -> int:
+        """What the run moves on the chip: the counted bytes, a Q8_0 scale at
+        `CHIP_SCALE_BYTES` however the program holds it."""
+        moved = self.load_bytes + self.store_bytes
+        for t, elem in self.scale_bytes.items():
+            moved -= self.loaded.get(t, 0) * (elem - CHIP_SCALE_BYTES) // elem
+        return moved
 
     @property
     def load_bytes(self) -> int:

@@ -493,7 +493,8 @@ def test_every_presets_numbers_round_trip_through_the_attributes_syntax(name):
     t = TargetAttr(preset=name)
     p = TARGET_PRESETS[name]
     assert (t.local_mem.data, t.acc_tiles.data) == (p.local_mem, p.acc_tiles)
-    assert t.chip_figures() == {f: getattr(p, f) for f in CHIP_FIELDS}
+    assert t.chip_figures() == {f: getattr(p.chip, f) for f in CHIP_FIELDS}
+    assert t.figures().preset == (name if name not in ("tensix",) else DEFAULT_PRESET)
     text = str(t)
     m = parse(f'"test.op"() {{t = {text}}} : () -> ()')
     assert first_op(m).attributes["t"] == t
@@ -503,7 +504,7 @@ def test_every_presets_numbers_round_trip_through_the_attributes_syntax(name):
     )
     default = TARGET_PRESETS[DEFAULT_PRESET]
     for f in CHIP_FIELDS:
-        assert (f"{f} = " in text) == (getattr(p, f) != getattr(default, f))
+        assert (f"{f} = " in text) == (getattr(p.chip, f) != getattr(default.chip, f))
 
 
 def test_a_targets_chip_figures_parse_in_any_order_and_default_from_the_preset():

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from xdsl_spatial.core.memory import keep_freed_memory
+from xdsl_spatial.frontends.estimate import step_line
 from xdsl_spatial.frontends.generation import (
     Generation,
     Model,
@@ -588,6 +589,8 @@ def _report(
         lines.append(report(run.traffic, Detail(args.stats)))
         if run.decode_ms:
             lines.append(decode_line(run.traffic))
+            if model.lowered:
+                lines.append(step_line(model.config, model.positions, model.chips))
     return lines
 
 
