@@ -52,7 +52,11 @@ def bits(a: np.ndarray) -> list[int]:
     [
         ("f16", np.float16, [0x7C00, 0xFC00, 0x7E00, 0xFFFF, 0x7C01, 0x8000, 0x3C00, 0x0001]),
         ("bf16", ml_dtypes.bfloat16, [0x7F80, 0xFF80, 0x7FC0, 0xFFFF, 0x7F81, 0x8000, 0x3F80, 1]),
-        ("f32", np.float32, [0xFF800000, 0x7F800000, 0x7FC00000, 0x7FC00001, 0xFFFFFFFF, 0x80000000]),
+        (
+            "f32",
+            np.float32,
+            [0xFF800000, 0x7F800000, 0x7FC00000, 0x7FC00001, 0xFFFFFFFF, 0x80000000],
+        ),
         ("f64", np.float64, [0xFFF0000000000000, 0x7FF8000000000000, 0x8000000000000000, 1]),
     ],
 )
@@ -169,7 +173,9 @@ def test_the_decoder_block_gives_eagers_numbers(engine):
     assert (per_row[:-1] > 0.05 * scale).all() and per_row[-1] <= BOUND * scale
 
 
-@pytest.mark.skipif(not HAS_TORCH, reason="torch and torch-mlir are not installed (pip install -e '.[torch]')")
+@pytest.mark.skipif(
+    not HAS_TORCH, reason="torch and torch-mlir are not installed (pip install -e '.[torch]')"
+)
 def test_the_committed_block_is_what_pytorch_exports_and_computes(monkeypatch):
     monkeypatch.syspath_prepend(str(EXPORTS))
     spec = importlib.util.spec_from_file_location("causal_block", EXPORTS / "causal_block.py")

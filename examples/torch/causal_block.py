@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -72,8 +73,9 @@ def eager(args: list[np.ndarray]) -> np.ndarray:
 def main() -> None:
     args = inputs()
     (HERE / "causal_block.mlir").write_text(export(args))
-    named = {f"arg{i}": a for i, a in enumerate(args)}
-    np.savez(HERE / "causal_block.npz", **named, eager=eager(args))
+    arrays: dict[str, Any] = {f"arg{i}": a for i, a in enumerate(args)}
+    arrays["eager"] = eager(args)
+    np.savez(HERE / "causal_block.npz", **arrays)
     print("wrote examples/torch/causal_block.mlir and examples/torch/causal_block.npz")
 
 

@@ -197,8 +197,10 @@ def parse_dense_with_hex(
         ft = et if isinstance(et, AnyFloat) else cast(AnyFloat, et.element_type)
         for e in elements:
             if len(e) != (2 if isinstance(et, ComplexType) else 1):
-                why = "No conversion from complex to float" if len(e) == 2 else (
-                    f"expected a complex element (real, imaginary) of {et}"
+                why = (
+                    "No conversion from complex to float"
+                    if len(e) == 2
+                    else (f"expected a complex element (real, imaginary) of {et}")
                 )
                 raise ParseError(e[0].span, why)
         data = _float_bytes([n for e in elements for n in e], ft)
