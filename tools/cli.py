@@ -73,6 +73,7 @@ from typing import Any, NoReturn
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from xdsl_spatial.core.disk_cache import cache_size
 from xdsl_spatial.core.files import (  # re-exported: a tool needs only `cli`
     EXIT_ERROR,
     EXIT_USAGE,
@@ -250,6 +251,7 @@ def run(
 
     def checked() -> int | None:
         memory_limit()  # a malformed XDSL_SPATIAL_MEMORY_LIMIT is refused before any work
+        cache_size()  # and so is a malformed XDSL_SPATIAL_CACHE_SIZE
         return body(args)
 
     return guarded(parser.prog, checked)

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from xdsl_spatial.core.disk_cache import HELP
 from xdsl_spatial.core.memory import keep_freed_memory
 from xdsl_spatial.frontends.generation import (
     Generation,
@@ -39,7 +40,6 @@ from xdsl_spatial.frontends.generation import (
 )
 from xdsl_spatial.frontends.gguf_io import GGUFError
 from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
-from xdsl_spatial.frontends.model_cache import CACHE_ENV
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
 from xdsl_spatial.interpreters.distributed import compare_bits
 from xdsl_spatial.interpreters.runner import ENGINES, native_available
@@ -86,8 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(
         prog=PROG,
         description="Generate with a llama GGUF model on the simulated spatial chip.",
-        epilog=f"The built model is kept in ${CACHE_ENV} (default ~/.cache/xdsl-spatial), "
-        "keyed by the file and the options that shape it: a second run starts in seconds.",
+        epilog="The built model is kept in the disk cache, keyed by the file's contents and "
+        "the options that shape it: a second run starts in seconds (--no-cache not to). " + HELP,
     )
     p.add_argument("file", help="the GGUF checkpoint (general.architecture = llama)")
     prompt = p.add_mutually_exclusive_group(required=True)

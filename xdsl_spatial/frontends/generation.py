@@ -380,7 +380,7 @@ def load_model(
         )
         t0 = time.perf_counter()
         progress("reading the model from the cache")
-        model = model_cache.load(where, key)
+        model = model_cache.load(where, key, Model)
         if isinstance(model, Model):
             model.seconds = {"cache": time.perf_counter() - t0}
             if check is not None:
