@@ -201,7 +201,7 @@ def compile_native_function(fn: func.FuncOp, threads: int = 1) -> Any:
     try:
         return native.compile_native(fn, threads=threads)
     except native.NATIVE_ERRORS as e:
-        raise RunError(str(e)) from None
+        raise RunError(str(e), getattr(e, "location", None)) from None
 
 
 def call(exe: Executable | Any, fn: func.FuncOp, arrays: Sequence[Any]) -> Execution:

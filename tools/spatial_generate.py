@@ -38,7 +38,7 @@ from xdsl_spatial.frontends.generation import (
     load_model,
     module_sizes,
 )
-from xdsl_spatial.frontends.gguf_io import GGUFError
+from xdsl_spatial.frontends.gguf_io import GGUFError, NotQ8Error
 from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
 from xdsl_spatial.interpreters.distributed import compare_bits
@@ -339,6 +339,8 @@ def _main(args: argparse.Namespace) -> int:
     progress = cli.Status(PROG)
     try:
         return _generate(args, progress, start)
+    except NotQ8Error as e:
+        raise cli.ToolError(e.with_hint(f"{PROG} --requantize")) from None
     except (GGUFError, ModelError, TokenizerError) as e:
         raise cli.ToolError(str(e)) from None
     finally:
@@ -414,6 +416,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         engine=args.engine,
         text=text,
         threads=args.threads,
+        text_name=args.module or "<module>",
     )
     if args.batch > model.positions:
         raise ModelError(
@@ -495,6 +498,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
             text=text,
             engine=args.engine,
             threads=args.threads,
+            text_name=args.module or "<module>",
         )
         other = generate(
             plain,

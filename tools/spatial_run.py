@@ -226,7 +226,7 @@ def gather_arguments(
 def _bind_weights(
     module: ModuleOp, entry: str | None, path: str, requantize: bool
 ) -> dict[str, np.ndarray]:
-    from xdsl_spatial.frontends.gguf_io import GGUFError, bind_weights
+    from xdsl_spatial.frontends.gguf_io import GGUFError, NotQ8Error, bind_weights
 
     _, args = _arg_types(module, entry)
     wanted = {
@@ -245,6 +245,8 @@ def _bind_weights(
             requantize=requantize,
             on_requantize=lambda err: print(f"spatial-run: note: {err}", file=sys.stderr),
         )
+    except NotQ8Error as e:
+        raise ToolError(e.with_hint("spatial-run --requantize")) from None
     except GGUFError as e:
         raise ToolError(str(e)) from None
 

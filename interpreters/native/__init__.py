@@ -31,6 +31,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 
+from xdsl_spatial.core.ir_io import op_location
 from xdsl_spatial.interpreters.executable import Execution
 from xdsl_spatial.interpreters.native.amx import amx_available, amx_enabled
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
@@ -196,7 +197,12 @@ def compile_native(
         text = convert(prepared, parallel=threads > 1, amx=amx)
     seconds["convert"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    module = lower_to_llvm(text, threads, amx)
+    try:
+        module = lower_to_llvm(text, threads, amx)
+    except JitError as e:
+        raise JitError(
+            f"upstream MLIR refused @{name} as converted for it: {e}", op_location(fn)
+        ) from None
     seconds["lower"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     with module.context:

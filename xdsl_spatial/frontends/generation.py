@@ -339,6 +339,7 @@ def load_model(
     engine: str = "compiled",
     text: str | None = None,
     threads: int = 1,
+    text_name: str = "<module>",
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
@@ -347,8 +348,9 @@ def load_model(
     model of the same file, are reused. The file is read (and its reader, which holds
     all its metadata, let go) before the module is built. `text` is a module to run
     instead of the built one (e.g. the PyTorch model torch-mlir exported,
-    `spatial-gguf --emit-model --frontend torch`): its functions must have the built
-    model's arguments and results for this batch and cache (`llama.check_signatures`).
+    `spatial-gguf --emit-model --frontend torch`; read from the file `text_name`, which
+    its diagnostics name): its functions must have the built model's arguments and
+    results for this batch and cache (`llama.check_signatures`).
 
     With `cache` (True: `model_cache.cache_dir()`; or a directory), the model is
     compiled whole and kept on disk, keyed by the file and the options; a later load
@@ -431,7 +433,7 @@ def load_model(
             raise ModelError("a given module runs on one chip (its products carry no split)")
         progress(f"parsing the module ({config.n_layer} layers)")
         t0 = time.perf_counter()
-        module = parse_module(text, "<module>")
+        module = parse_module(text, text_name)
         check_signatures(config, module, batch, positions)
         seconds["parse"] = time.perf_counter() - t0
     decisions: list[Any] = []
