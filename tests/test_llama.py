@@ -333,7 +333,14 @@ def test_progress_is_quiet_when_piped(tiny, capfd):
         spatial_generate.main([str(tiny), "--tokens", "5,6", "--steps", "2", "--batch", "2"]) == 0
     )
     captured = capfd.readouterr()
-    assert captured.err == "" and "\r" not in captured.out
+    # no status line: stderr holds llama-cli's closing lines alone, plain text
+    assert [ln.split("=")[0].strip() for ln in captured.err.splitlines()] == [
+        "spatial-generate: load time",
+        "spatial-generate: prompt eval time",
+        "spatial-generate: eval time",
+        "spatial-generate: first token",
+    ]
+    assert "\r" not in captured.err + captured.out and "\x1b" not in captured.err + captured.out
 
 
 # --------------------------------------------------------------------------------------
@@ -489,16 +496,16 @@ def test_spatial_generate_reads_the_cache_and_says_so(tiny, tmp_path, capsys, mo
     monkeypatch.setenv("XDSL_SPATIAL_CACHE", str(tmp_path))
     args = [str(tiny), "--tokens", "104,101", "--steps", "2", "--batch", "2"]
     assert spatial_generate.main(args) == 0
-    cold = capsys.readouterr().out
-    assert "writing the cache" in cold and "compiling" in cold
+    cold = capsys.readouterr()
+    assert "writing the cache" in cold.err and "compiling" in cold.err
     assert spatial_generate.main(args) == 0
-    warm = capsys.readouterr().out
-    assert "read from the cache" in warm and "compiling" not in warm
-    assert "prompt eval time =" in warm and "tokens per second" in warm
-    ids = [ln for ln in cold.splitlines() if ln.startswith("generated ids:")]
-    assert ids == [ln for ln in warm.splitlines() if ln.startswith("generated ids:")]
+    warm = capsys.readouterr()
+    assert "read from the cache" in warm.err and "compiling" not in warm.err
+    assert "prompt eval time =" in warm.err and "tokens per second" in warm.err
+    ids = [ln for ln in cold.out.splitlines() if ln.startswith("generated ids:")]
+    assert ids == [ln for ln in warm.out.splitlines() if ln.startswith("generated ids:")]
     assert spatial_generate.main([*args, "--no-cache"]) == 0
-    assert "cache" not in capsys.readouterr().out.split("load time")[1].splitlines()[0]
+    assert "cache" not in capsys.readouterr().err.split("load time")[1].splitlines()[0]
 
 
 def test_chat_needs_a_template_and_a_prompt(tiny, capsys):

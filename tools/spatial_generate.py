@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import dataclasses
+import math
 import sys
 import time
 from collections.abc import Sequence
@@ -45,7 +46,7 @@ from xdsl_spatial.interpreters.distributed import compare_bits
 from xdsl_spatial.interpreters.runner import ENGINES, native_available
 from xdsl_spatial.interpreters.stats import Detail, decode_line, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
-from xdsl_spatial.tools import cli
+from xdsl_spatial.tools import cli, launch
 
 PROG = "spatial-generate"
 
@@ -77,8 +78,8 @@ def _temperature(text: str) -> float:
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not v >= 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {v}")
+    if not (v >= 0 and math.isfinite(v)):
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {v}")
     return v
 
 
@@ -280,8 +281,8 @@ class _Stream:
         if self.first is None:
             self.first = time.perf_counter()
             self.out.write(self.echo)  # the prompt, as llama-cli echoes it
-        if token in self.stop:
-            return
+        if token in self.stop or token in self.vocab.control:
+            return  # a special token is not text (llama-cli leaves it out too)
         text = self.decoder.decode(self.vocab.piece(token))
         if text:
             self.out.write(text)
@@ -331,7 +332,7 @@ def _timings(model: Model, run: Generation, load_s: float, first_s: float | None
 
 
 def _main(args: argparse.Namespace) -> int:
-    start = time.perf_counter()
+    start = launch.started() or time.perf_counter()  # the process's start, when it is ours
     _check_options(args)
     if args.engine == "native":
         native_available()  # before the seconds that loading takes
@@ -486,7 +487,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
             local, prompt, args.steps, sampler=again(), stop=list(stop), progress=progress
         )
     other = None
-    if args.compare:
+    if args.compare and run.tokens:  # (none when the first logits held NaN)
         plain = load_model(
             args.file,
             args.batch,
@@ -510,7 +511,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         )
     progress.done()
     lines = _report(args, model, run, vocab, prompt, sampler, here, other)
-    lines += [f"{PROG}: {t}" for t in _timings(model, run, load_s, first_s)]
+    timings = [f"{PROG}: {t}" for t in _timings(model, run, load_s, first_s)]
     if args.outputs is not None:
         with cli.atomic_write(args.outputs, "wb", option="--outputs") as f:
             np.savez(f, tokens=np.asarray(run.tokens, np.int64), logits=run.logits)
@@ -519,6 +520,8 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:
             f.write(to_json([TrafficRun(entry, run.traffic.programs)]) + "\n")
     out.write("\n".join(lines) + "\n")
+    out.flush()
+    print("\n".join(timings), file=sys.stderr)  # llama-cli's closing lines, on stderr as its are
     return 0
 
 
@@ -536,7 +539,7 @@ def _report(
     lines = [f"prompt ids: {_ids(prompt)}"]
     if vocab is not None:
         lines.insert(0, f"prompt: {vocab.decode(prompt)!r}")
-        lines.append(f"{name}text: {vocab.decode(run.tokens)!r}")
+        lines.append(f"{name}text: {vocab.decode(run.tokens, special=False)!r}")
     lines.append(f"{name}ids: {_ids(run.tokens)}")
     lines.append(
         "sampling: greedy"

@@ -22,7 +22,9 @@ The last prompt position's logits give the first generated token; each decode st
 feeds the last token at the next position and gives one more: greedily (the largest
 logit, the lowest id on a tie) or drawn by a `Sampler` (top-k, then top-p, then the
 temperature, as llama.cpp's sampler chain orders them) from numpy's `Generator`, so a
-seed gives the same tokens every run. A stop token (end of text or of turn) ends it.
+seed gives the same tokens every run. A stop token (end of text or of turn) ends it,
+and so do logits that hold NaN (a damaged weight, an overflow: every token after
+would be drawn from nothing), with one warning and no token chosen from them.
 
 With `cache=True` (or a directory) `load_model` keeps what it made on disk
 (`model_cache.py`): the next load of the same file with the same options is one read
@@ -33,8 +35,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import re
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -511,9 +515,9 @@ class Sampler:
     seed: int | None = None
 
     def __post_init__(self) -> None:
-        if self.temperature < 0 or not 0 < self.top_p <= 1 or self.top_k < 0:
+        if not (0 <= self.temperature < math.inf) or not 0 < self.top_p <= 1 or self.top_k < 0:
             raise ModelError(
-                f"sampling takes a temperature >= 0, top-k >= 0 and 0 < top-p <= 1, got "
+                f"sampling takes a finite temperature >= 0, top-k >= 0 and 0 < top-p <= 1, got "
                 f"{self.temperature}, {self.top_k} and {self.top_p}"
             )
         if self.seed is None:
@@ -563,7 +567,9 @@ class Generation:
     """What the programs of the first decode step (the prompt's first call, with no
     step) moved."""
     stopped: bool = False
-    """Ended by a stop token before its steps ran out."""
+    """Ended by a stop token, or by logits holding NaN, before its steps ran out."""
+    nan: bool = False
+    """Ended by logits holding NaN (warned once): no token was chosen from them."""
 
     @property
     def prefill_ms(self) -> float:
@@ -618,14 +624,22 @@ def generate(
         first = traffic if first is None else first
     prompt_ms = (time.perf_counter() - t0) * 1e3
     prompt_logits = np.concatenate(rows)
-    out_rows = [prompt_logits[-1]]
-    tokens = [sampler(prompt_logits[-1])]
-    if on_token is not None:
-        on_token(tokens[-1])
+    out_rows: list[np.ndarray] = []
+    tokens: list[int] = []
     times: list[float] = []
     moved: StepBytes | None = None
-    stopped = False
-    for s in range(steps):
+    stopped = nan = False
+    row = prompt_logits[-1]
+    for s in range(steps + 1):
+        if has_nan(row, len(tokens)):
+            stopped = nan = True
+            break
+        out_rows.append(row)
+        tokens.append(sampler(row))
+        if on_token is not None:
+            on_token(tokens[-1])
+        if s == steps:
+            break
         if forced is None and tokens[-1] in stop:
             stopped = True
             break
@@ -637,16 +651,14 @@ def generate(
         if s == 0:
             first = traffic
             moved = step_bytes(traffic) if model.lowered else None
-        out_rows.append(out[0])
-        tokens.append(sampler(out[0]))
-        if on_token is not None:
-            on_token(tokens[-1])
-    if forced is None and tokens[-1] in stop:
+        row = out[0]
+    if forced is None and tokens and tokens[-1] in stop:
         stopped = True
+    logits = np.stack(out_rows) if out_rows else np.zeros((0, c.vocab), np.float32)
     return Generation(
         list(prompt),
         tokens,
-        np.stack(out_rows),
+        logits,
         prompt_ms,
         len(plan),
         times,
@@ -654,4 +666,19 @@ def generate(
         prompt_logits,
         first,
         stopped,
+        nan,
     )
+
+
+def has_nan(logits: np.ndarray, index: int) -> bool:
+    """Whether the logits token `index` would be chosen from hold NaN; if so, a
+    warning saying the generation stops there."""
+    n = int(np.isnan(logits).sum())
+    if n:
+        warnings.warn(
+            f"the logits of generated token {index} hold NaN ({n:,} of {logits.size:,}): the "
+            "model's numbers are lost (a damaged weight, or an overflow); the generation "
+            "stops there",
+            stacklevel=2,  # one place: the same warning of a second run is not repeated
+        )
+    return n > 0

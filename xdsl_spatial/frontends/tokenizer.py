@@ -170,9 +170,12 @@ class Vocabulary:
         except TemplateRenderError as e:
             raise TokenizerError(str(e)) from None
 
-    def decode(self, ids: Sequence[int]) -> str:
-        """The text of `ids` (bytes that are not UTF-8 become U+FFFD)."""
-        return b"".join(self.piece(i) for i in ids).decode("utf-8", errors="replace")
+    def decode(self, ids: Sequence[int], special: bool = True) -> str:
+        """The text of `ids` (bytes that are not UTF-8 become U+FFFD); without
+        `special`, control tokens (`<|im_end|>`) are left out, as llama-cli prints a
+        generation."""
+        kept = ids if special else [i for i in ids if i not in self.control]
+        return b"".join(self.piece(i) for i in kept).decode("utf-8", errors="replace")
 
     def encode(self, text: str) -> list[int]:
         """The ids of `text`, with the BOS token first when the file asks for it."""
