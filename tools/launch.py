@@ -25,6 +25,7 @@ import sys
 import time
 from collections.abc import Callable
 from types import FrameType, ModuleType
+from typing import TextIO
 
 EXIT_INTERRUPTED = 130
 
@@ -74,16 +75,34 @@ def interrupted(prog: str) -> int:
     return EXIT_INTERRUPTED
 
 
-def _import(module: str) -> ModuleType:
+def _show(stream: TextIO, text: str) -> bool:
+    """`text` on the terminal's current line (the line erased first), if `stream` is a
+    terminal; whether it was."""
+    try:
+        if not stream.isatty():
+            return False
+        stream.write(f"\r\x1b[K{text}")
+        stream.flush()
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _import(prog: str, module: str) -> ModuleType:
     """The tool's module, imported with stderr held: a C extension interrupted while it
     imports numpy prints the interrupt's traceback itself (numpy's `import_array`),
-    which is dropped; anything else the imports print is passed on."""
+    which is dropped; anything else the imports print is passed on. On a terminal a
+    line says so meanwhile (the imports take seconds on a loaded machine), erased when
+    they are done."""
     held, real = io.StringIO(), sys.stderr
+    shown = _show(real, f"{prog}: starting (loading numpy and xDSL)")
     sys.stderr = held
     try:
         tool = importlib.import_module(f"xdsl_spatial.tools.{module}")
     finally:
         sys.stderr = real
+        if shown:
+            _show(real, "")
     if not _signalled:
         real.write(held.getvalue())
     return tool
@@ -95,7 +114,7 @@ def _launch(prog: str, module: str) -> Callable[[], None]:
         _started = _process_start()
         signal.signal(signal.SIGINT, _on_sigint)
         try:
-            code = _import(module).main()
+            code = _import(prog, module).main()
         except KeyboardInterrupt:
             code = interrupted(prog)
         except Exception:

@@ -308,10 +308,14 @@ def _rate(ms: float, n: int, what: str) -> str:
     )
 
 
-def _timings(model: Model, run: Generation, load_s: float, first_s: float | None) -> list[str]:
-    """llama.cpp's closing lines: loading (with compiling apart), the prompt, the steps."""
-    s = model.seconds
+def _timings(
+    model: Model, run: Generation, load_s: float, first_s: float | None, startup_s: float
+) -> list[str]:
+    """llama.cpp's closing lines: loading (from the process's start: Python's and the
+    imports' seconds first, then each step's, compiling apart), the prompt, the steps."""
+    s = {"start": startup_s, **model.seconds}
     names = {
+        "start": "start-up",
         "cache": "read from the cache" if model.cached else "writing the cache",
         "read": "reading",
         "bind": "binding",
@@ -320,7 +324,7 @@ def _timings(model: Model, run: Generation, load_s: float, first_s: float | None
         "lower": "q8-lower",
         "compile": "compiling",
     }
-    parts = [f"{names[k]} {s[k] * 1e3:.0f} ms" for k in names if k in s]
+    parts = [f"{names[k]} {s[k] * 1e3:.0f} ms" for k in names if k in s and s[k] > 0]
     lines = [
         f"load time        = {load_s * 1e3:10.2f} ms ({', '.join(parts)})",
         f"prompt eval time = {_rate(run.prompt_ms, len(run.prompt), 'tokens')}",
@@ -332,14 +336,15 @@ def _timings(model: Model, run: Generation, load_s: float, first_s: float | None
 
 
 def _main(args: argparse.Namespace) -> int:
-    start = launch.started() or time.perf_counter()  # the process's start, when it is ours
+    entered = time.perf_counter()
+    start = launch.started() or entered  # the process's start, when it is ours
     _check_options(args)
     if args.engine == "native":
         native_available()  # before the seconds that loading takes
     keep_freed_memory()  # each step's results are fresh arrays: no page faults for them
     progress = cli.Status(PROG)
     try:
-        return _generate(args, progress, start)
+        return _generate(args, progress, start, entered - start)
     except NotQ8Error as e:
         raise cli.ToolError(e.with_hint(f"{PROG} --requantize")) from None
     except (GGUFError, ModelError, TokenizerError) as e:
@@ -373,7 +378,9 @@ def _module_text(args: argparse.Namespace) -> str | None:
     return text
 
 
-def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> int:
+def _generate(
+    args: argparse.Namespace, progress: cli.Status, start: float, startup_s: float
+) -> int:
     out = sys.stdout
     vocab: Vocabulary | None = None
     prompt: list[int] = []
@@ -443,7 +450,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         # Compiled before the clock: the prompt's and the steps' times are the runs' own.
         for entry in model.used(len(prompt), args.steps):
             progress(f"compiling @{entry}")
-            model.compile(entry)
+            model.compile(entry, progress)
     load_s = time.perf_counter() - start
     stream = _Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
     streaming = False
@@ -511,7 +518,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         )
     progress.done()
     lines = _report(args, model, run, vocab, prompt, sampler, here, other)
-    timings = [f"{PROG}: {t}" for t in _timings(model, run, load_s, first_s)]
+    timings = [f"{PROG}: {t}" for t in _timings(model, run, load_s, first_s, startup_s)]
     if args.outputs is not None:
         with cli.atomic_write(args.outputs, "wb", option="--outputs") as f:
             np.savez(f, tokens=np.asarray(run.tokens, np.int64), logits=run.logits)

@@ -32,6 +32,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.core.ir_io import op_location
+from xdsl_spatial.core.progress import Progress, quiet
 from xdsl_spatial.interpreters.executable import Execution
 from xdsl_spatial.interpreters.native.amx import amx_available, amx_enabled
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
@@ -162,12 +163,15 @@ def compile_native(
     cache: CompileCache | None = None,
     threads: int = 1,
     amx: bool | None = None,
+    progress: Progress | None = None,
 ) -> NativeExecutable:
     """`fn` (verified, one block, tensors in and out) as machine code for this host,
     from the compile cache (`cache.py`; by default `CompileCache.default()`) when it
     holds it, else compiled and kept there. With `threads` > 1 each program's items
     run on that many OpenMP threads (`openmp.py`). With `amx` (by default: when the
-    host has the unit, `amx.py`), a Q8_0 block's lanes' sum runs on AMX tiles."""
+    host has the unit, `amx.py`), a Q8_0 block's lanes' sum runs on AMX tiles.
+    `progress` is told each step (outlining, converting, upstream MLIR, LLVM)."""
+    say = progress or quiet
     _, _, execution_engine = bindings()
     if threads < 1:
         raise JitError(f"@{fn.sym_name.data}: threads must be at least 1, not {threads}")
@@ -177,6 +181,7 @@ def compile_native(
     ins = [_slot(t, f"@{name}'s argument #{i}") for i, t in enumerate(fn.function_type.inputs)]
     outs = [_slot(t, f"@{name}'s result #{i}") for i, t in enumerate(fn.function_type.outputs)]
     seconds: dict[str, float] = {}
+    say(f"compiling @{fn.sym_name.data}: outlining its programs into kernels")
     t0 = time.perf_counter()
     with collector_paused():
         prepared = prepare(fn)
@@ -192,10 +197,12 @@ def compile_native(
         seconds["load"] = time.perf_counter() - t0
         caller = Caller(image.symbol(symbol), ins, outs)
         return NativeExecutable(name, prepared.programs, image, caller, True, seconds, kept)
+    say(f"compiling @{name}: converting to upstream dialects")
     t0 = time.perf_counter()
     with collector_paused():
         text = convert(prepared, parallel=threads > 1, amx=amx)
     seconds["convert"] = time.perf_counter() - t0
+    say(f"compiling @{name}: upstream MLIR's passes to LLVM")
     t0 = time.perf_counter()
     try:
         module = lower_to_llvm(text, threads, amx)
@@ -204,6 +211,7 @@ def compile_native(
             f"upstream MLIR refused @{name} as converted for it: {e}", op_location(fn)
         ) from None
     seconds["lower"] = time.perf_counter() - t0
+    say(f"compiling @{name}: LLVM -O{OPT_LEVEL}")
     t0 = time.perf_counter()
     with module.context:
         try:

@@ -47,6 +47,7 @@ from typing import Any, cast
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 
+from xdsl_spatial.core.progress import Count, Progress, quiet
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.llama import (
@@ -72,13 +73,7 @@ from xdsl_spatial.interpreters.runner import (
 )
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
-Progress = Callable[[str], None]
-
 ENTRIES = ("prefill", "decode")
-
-
-def _quiet(_: str) -> None:
-    pass
 
 
 @dataclass
@@ -178,9 +173,9 @@ class Model:
             ]
         return self.signatures[entry]
 
-    def compile(self, entry: str) -> Any:
+    def compile(self, entry: str, progress: Progress | None = None) -> Any:
         """`entry`'s executable, compiled now if it was not (the time it took added to
-        `seconds["compile"]`)."""
+        `seconds["compile"]`; `progress` told how far it is)."""
         if self.engine == "reference":
             return None
         exe = self.executables.get(entry)
@@ -190,7 +185,7 @@ class Model:
             t0 = time.perf_counter()
             self.signature(entry)
             exe = self.executables[entry] = compile_module(
-                self.module, entry, self.engine, self.threads
+                self.module, entry, self.engine, self.threads, progress
             )
             self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
         return exe
@@ -288,10 +283,12 @@ def bind_model(
     *,
     requantize: bool = False,
     on_requantize: Callable[[Any], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[np.ndarray]:
     """Arrays for the functions' weight arguments (`weight_args`), read from the file:
-    Q8_0 parts by `bind_weights` (repacked exactly, or re-quantised when asked), norm
-    weights as f32 (F16 and BF16 ones widen exactly), none of them a view of the file."""
+    Q8_0 parts by `bind_weights` (repacked exactly, or re-quantised when asked, each
+    told to `progress`), norm weights as f32 (F16 and BF16 ones widen exactly), none of
+    them a view of the file."""
     from gguf import GGMLQuantizationType
     from gguf.quants import dequantize
 
@@ -300,8 +297,21 @@ def bind_model(
     args = weight_args(config)
     dtypes = {"i8": np.int8, "f16": np.float16, "f32": np.float32}
     wanted = {n: (shape, dtypes[e]) for n, shape, e in args if stored_part(n) is not None}
-    bound = bind_weights(reader, wanted, requantize=requantize, on_requantize=on_requantize)
     by_name = {t.name: t for t in reader.tensors}
+    stored = {part[0] for n in wanted if (part := stored_part(n)) is not None}
+    others = [w for w in stored if w in by_name and by_name[w].tensor_type.name != "Q8_0"]
+    count = Count(progress, "re-quantising to Q8_0", len(others), "weights")
+    done: list[Any] = []
+
+    def requantized(r: Any) -> None:
+        done.append(r)
+        count(len(done))
+        if on_requantize is not None:
+            on_requantize(r)
+
+    if requantize and others:
+        count(0)
+    bound = bind_weights(reader, wanted, requantize=requantize, on_requantize=requantized)
     plain = (GGMLQuantizationType.F32, GGMLQuantizationType.F16, GGMLQuantizationType.BF16)
     for name, shape, _ in args:
         if name in bound:
@@ -333,7 +343,7 @@ def load_model(
     lower: bool = True,
     requantize: bool = False,
     on_requantize: Callable[[Any], None] | None = None,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     reader: Any = None,
     config: LlamaConfig | None = None,
     weights: list[np.ndarray] | None = None,
@@ -372,6 +382,7 @@ def load_model(
     if where is not None:
         if weights is not None or config is not None:
             raise ModelError("a model kept in the disk cache binds its own weights")
+        progress(f"checking the disk cache: the digest of {Path(path).name}")
         key = model_cache.model_key(
             path,
             batch=batch,
@@ -406,7 +417,7 @@ def load_model(
         if reader is None:
             from xdsl_spatial.frontends.gguf_io import open_gguf
 
-            progress(f"reading {path}")
+            progress(f"reading {path} ({_megabytes(path)})")
             reader = open_gguf(path)
         if config is None:
             config = read_config(reader, str(path))
@@ -422,7 +433,14 @@ def load_model(
     if weights is None:
         progress("binding the weights")
         t0 = time.perf_counter()
-        weights = bind_model(reader, str(path), config, requantize=requantize, on_requantize=cost)
+        weights = bind_model(
+            reader,
+            str(path),
+            config,
+            requantize=requantize,
+            on_requantize=cost,
+            progress=progress,
+        )
         seconds["bind"] = time.perf_counter() - t0
     reader = None
     if text is None:
@@ -445,9 +463,8 @@ def load_model(
     if lower:
         from xdsl_spatial.passes.q8_lower import lower_q8
 
-        progress("lowering with q8-lower{optimize=true}")
         t0 = time.perf_counter()
-        decisions = lower_q8(module, optimize=True)
+        decisions = lower_q8(module, optimize=True, progress=progress)
         lower_s = seconds["lower"] = time.perf_counter() - t0
     model = Model(
         config,
@@ -470,7 +487,7 @@ def load_model(
     if where is not None and key is not None:
         for entry in ENTRIES:
             progress(f"compiling @{entry}")
-            model.compile(entry)
+            model.compile(entry, progress)
         progress("writing the model to the cache")
         t0 = time.perf_counter()
         kept = dataclasses.replace(model, module=None, decisions=[], seconds={})
@@ -478,6 +495,13 @@ def load_model(
         model_cache.store(where, key, kept)
         seconds["cache"] = time.perf_counter() - t0
     return model
+
+
+def _megabytes(path: str) -> str:
+    try:
+        return f"{Path(path).stat().st_size / 1e6:,.0f} MB"
+    except OSError:
+        return "?"
 
 
 _PREFILL_TOKENS = re.compile(r"func\.func @prefill\(%tokens: tensor<(\d+)xi32>")
@@ -584,7 +608,7 @@ def generate(
     sampler: Callable[[np.ndarray], int] = greedy,
     stop: Sequence[int] = (),
     on_token: Callable[[int], None] | None = None,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     forced: Sequence[int] | None = None,
 ) -> Generation:
     """Read `prompt` (in chunks: `Model.plan`), then up to `steps` decode steps, each
@@ -608,7 +632,7 @@ def generate(
         for entry in model.used(len(prompt), steps):
             if entry not in model.executables:
                 progress(f"compiling @{entry}")
-                model.compile(entry)
+                model.compile(entry, progress)
     caches = model.new_caches()
     rows: list[np.ndarray] = []
     first = None
