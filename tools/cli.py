@@ -184,7 +184,6 @@ class Status:
             self._status = self.console.status(self._line)
             self._status.start()
 
-
     def done(self) -> None:
         if self._status is not None:
             self._status.stop()
