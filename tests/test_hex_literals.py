@@ -25,6 +25,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
 from xdsl_spatial.core.ir_io import (
+    IRError,
     SourceParser,
     dense_array,
     format_diagnostic,
@@ -188,3 +189,51 @@ def test_the_committed_block_is_what_pytorch_exports_and_computes(monkeypatch):
     assert script.export(args) == text
     fresh = script.eager(args)
     assert np.abs(fresh - eager).max() <= BOUND * float(np.abs(eager).max())
+
+
+ELEMENT_TYPES = ["f16", "bf16", "f32", "f64", "i1", "i8", "ui8", "i64", "index"]
+ELEMENT_TYPES += ["complex<f32>", "complex<i8>"]
+
+
+def _literal_element(draw, complex_: bool) -> str:
+    def number() -> str:
+        kind = draw(st.sampled_from(["hex", "-hex", "int", "-int", "float", "bool"]))
+        v = draw(st.integers(0, 2**70))
+        return {
+            "hex": f"0x{v:X}",
+            "-hex": f"-0x{v:X}",
+            "int": str(v % 1000),
+            "-int": f"-{v % 1000}",
+            "float": f"{v % 1000}.5",
+            "bool": "true" if v % 2 else "false",
+        }[kind]
+
+    if complex_ and draw(st.booleans()):
+        return f"({number()}, {number()})"
+    return number()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_any_hex_literal_is_read_or_refused_with_a_diagnostic(data):
+    """Literals of every element type, hex and not, of any shape and nesting, right or
+    wrong: a module that parses, or a diagnostic, never another exception."""
+    et = data.draw(st.sampled_from(ELEMENT_TYPES))
+    dims = data.draw(st.lists(st.integers(0, 3), max_size=2))
+    shape = [data.draw(st.integers(0, 3)) if data.draw(st.booleans()) else d for d in dims]
+    draw = data.draw
+
+    def literal(depth: int) -> str:
+        if depth == len(shape):
+            return _literal_element(draw, et.startswith("complex"))
+        return "[" + ", ".join(literal(depth + 1) for _ in range(shape[depth])) + "]"
+
+    body = literal(0) if draw(st.booleans()) else _literal_element(draw, et.startswith("complex"))
+    t = "x".join([*map(str, dims), et])
+    text = (
+        f"func.func @f() {{\n  %c = arith.constant dense<{body}> : tensor<{t}>\n  func.return\n}}\n"
+    )
+    try:
+        parse_module(text, "fuzz.mlir")
+    except (ParseError, IRError) as e:
+        assert format_diagnostic(e, "prog").startswith(("fuzz.mlir:", "prog:"))
