@@ -165,7 +165,7 @@ def run_script(
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT if merged else subprocess.PIPE,
         text=True,
-        timeout=1800,
+        timeout=3600,  # SmolLM2 exported from PyTorch and run twice: half an hour on a loaded machine
     )
 
 
