@@ -27,6 +27,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
+from xdsl_spatial.core.progress import Count, Progress
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.kernels import KernelError, captured_values, prepare
 from xdsl_spatial.interpreters.program import CompiledProgram, ProgramCompiler
@@ -98,16 +99,24 @@ class Executable:
         return Execution(tuple(np.asarray(env[i]) for i in self.results), traffic)
 
 
-def compile_function(fn: func.FuncOp, fast: bool = True) -> Executable:
+def compile_function(
+    fn: func.FuncOp, fast: bool = True, progress: Progress | None = None
+) -> Executable:
     """The executable of `fn` (a function with one block of ops). `fast=False`
-    compiles programs without their fast paths (see `ProgramCompiler`)."""
+    compiles programs without their fast paths (see `ProgramCompiler`); `progress` is
+    told how many of its ops are compiled."""
     if len(fn.body.blocks) != 1:
         raise CompileError(f"@{fn.sym_name.data}: a function of more than one block cannot run")
     block = fn.body.block
     slot: dict[SSAValue, int] = {a: i for i, a in enumerate(block.args)}
     steps: list[FunctionStep] = []
     results: tuple[int, ...] | None = None
-    for op in block.ops:
+    count = None
+    if progress is not None:
+        count = Count(progress, f"compiling @{fn.sym_name.data}", len(block.ops), "ops")
+    for done, op in enumerate(block.ops):
+        if count is not None:
+            count(done)
         ins = []
         # A dense op's kernel also takes the values its regions capture from outside
         # (a gather's table in a linalg.generic body), after its operands.

@@ -35,6 +35,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.utils.exceptions import InterpretationError, VerifyException
 
+from xdsl_spatial.core.progress import Progress
 from xdsl_spatial.interpreters import native
 from xdsl_spatial.interpreters.arguments import (  # noqa: F401 - RunError, arg_name: re-exported
     RunError,
@@ -107,20 +108,24 @@ def verified(module: ModuleOp, entry: str | None) -> func.FuncOp:
 
 
 def compile_module(
-    module: ModuleOp, entry: str | None, engine: Engine | str = "compiled", threads: int = 1
+    module: ModuleOp,
+    entry: str | None,
+    engine: Engine | str = "compiled",
+    threads: int = 1,
+    progress: Progress | None = None,
 ) -> Executable | Any:
     """The executable of `entry`: the compiled engine's (see `executable.py`) or, with
     `engine="native"`, machine code (`native/`; `threads`: the OpenMP threads its
     programs' items run on). Either is called on arrays of the function's types and
-    gives an `Execution`."""
+    gives an `Execution`. `progress` is told each step of compiling."""
     if engine not in ("compiled", "native"):
         raise RunError(f"compile_module compiles with 'compiled' or 'native', not '{engine}'")
     check_threads(engine, threads)
     fn = verified(module, entry)
     if engine == "native":
-        return compile_native_function(fn, threads)
+        return compile_native_function(fn, threads, progress)
     try:
-        return compile_function(fn)
+        return compile_function(fn, progress=progress)
     except CompileError as e:
         raise RunError(str(e)) from None
 
@@ -196,12 +201,14 @@ def check_threads(engine: str, threads: int) -> None:
         raise RunError(f"the {engine} engine runs on one thread; threads are the native engine's")
 
 
-def compile_native_function(fn: func.FuncOp, threads: int = 1) -> Any:
+def compile_native_function(
+    fn: func.FuncOp, threads: int = 1, progress: Progress | None = None
+) -> Any:
     """`fn` (verified) compiled by the native engine; its refusals as `RunError`."""
     try:
-        return native.compile_native(fn, threads=threads)
+        return native.compile_native(fn, threads=threads, progress=progress)
     except native.NATIVE_ERRORS as e:
-        raise RunError(str(e)) from None
+        raise RunError(str(e), getattr(e, "location", None)) from None
 
 
 def call(exe: Executable | Any, fn: func.FuncOp, arrays: Sequence[Any]) -> Execution:

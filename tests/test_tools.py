@@ -275,7 +275,9 @@ def test_run_requantizes_other_types_only_when_asked(tmp_path, capsys):
         "--compare",
     ]
     assert spatial_run.main(args) == 1
-    assert "blk.0.ffn_up.weight is Q4_1, not Q8_0" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "blk.0.ffn_up.weight is Q4_1, not Q8_0" in err
+    assert err.endswith("must be asked for explicitly (spatial-run --requantize)\n")
     assert spatial_run.main([*args, "--requantize"]) == 0
     captured = capsys.readouterr()
     assert "blk.0.ffn_up.weight" in captured.err and "Q4_1" in captured.err

@@ -36,10 +36,14 @@ def write_tiny_llama(
     n_rot: int = HEAD_DIM,
     rope_base: float = 10000.0,
     seed: int = 0,
+    chat_template: str | None = None,
+    eos: bool = False,
 ) -> Path:
     """Write the model to `path`. `drop` leaves that tensor out; `f32_weights` stores the
     layers' products as F32 (so binding them needs --requantize); `untied` gives the LM
-    head its own `output.weight`; `n_rot` rotates only that many dimensions of a head."""
+    head its own `output.weight`; `n_rot` rotates only that many dimensions of a head;
+    `chat_template` is `tokenizer.chat_template`; `eos` makes the control token
+    `<|end|>` (the last id) the end of text."""
     rng = np.random.default_rng(seed)
     w = GGUFWriter(str(path), arch)
     w.add_block_count(layers)
@@ -61,6 +65,10 @@ def write_tiny_llama(
     w.add_token_list(chars + pairs + ["<|end|>"])
     w.add_token_types([1] * (VOCAB - 1) + [3])
     w.add_token_merges([])
+    if chat_template is not None:
+        w.add_chat_template(chat_template)
+    if eos:
+        w.add_eos_token_id(VOCAB - 1)
 
     def product(name: str, k: int, n: int, f32: bool) -> None:
         if name == drop:

@@ -67,12 +67,14 @@ import argparse
 import contextlib
 import os
 import sys
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from xdsl_spatial.core.disk_cache import cache_size
 from xdsl_spatial.core.files import (  # re-exported: a tool needs only `cli`
     EXIT_ERROR,
     EXIT_USAGE,
@@ -189,10 +191,12 @@ def use_kernels(args: argparse.Namespace) -> None:
 
 
 class Status:
-    """A status line on stderr while a tool works (rich's spinner and the text given
-    last), when stderr is a terminal; nothing at all when it is not (piped, a file).
-    `status(text)` shows or updates it, `status.done()` clears it (before a tool
-    prints anything else)."""
+    """A status line on stderr while a tool works (rich's spinner, the text given last
+    and the seconds since that text's phase began, counted live), when stderr is a
+    terminal; nothing at all when it is not (piped, a file). `status(text)` shows or
+    updates it: a text whose phase (what comes before its first `:`) is the last one's
+    keeps the phase's clock (`q8-lower: 120 of 422 products (28%)`); `status.done()`
+    clears it (before a tool prints anything else)."""
 
     def __init__(self, prog: str):
         from rich.console import Console
@@ -201,23 +205,44 @@ class Status:
         self.console = Console(stderr=True)
         self.live = self.console.is_terminal
         self._status: Any = None
+        self._line = _StatusLine(prog)
 
     def __call__(self, text: str) -> None:
         if not self.live:
             return
-        from rich.markup import escape
-
-        line = escape(f"{self.prog}: {text}")
+        self._line.show(text)
         if self._status is None:
-            self._status = self.console.status(line)
+            self._status = self.console.status(self._line)
             self._status.start()
-        else:
-            self._status.update(line)
 
     def done(self) -> None:
         if self._status is not None:
             self._status.stop()
             self._status = None
+
+
+class _StatusLine:
+    """What the status line shows, rendered afresh at each refresh of the spinner (so
+    the seconds count while one long step runs)."""
+
+    def __init__(self, prog: str):
+        self.prog = prog
+        self.text = ""
+        self.phase = ""
+        self.since = time.monotonic()
+
+    def show(self, text: str) -> None:
+        phase = text.split(":", 1)[0]
+        if phase != self.phase:
+            self.phase, self.since = phase, time.monotonic()
+        self.text = text
+
+    def __rich__(self) -> Any:
+        from rich.text import Text
+
+        seconds = time.monotonic() - self.since
+        clock = f" ({seconds:.0f} s)" if seconds >= 1 else ""
+        return Text(f"{self.prog}: {self.text}{clock}")
 
 
 # --------------------------------------------------------------------------------------
@@ -281,6 +306,7 @@ def run(
 
     def checked() -> int | None:
         memory_limit()  # a malformed XDSL_SPATIAL_MEMORY_LIMIT is refused before any work
+        cache_size()  # and so is a malformed XDSL_SPATIAL_CACHE_SIZE
         return body(args)
 
     return guarded(parser.prog, checked)

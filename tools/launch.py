@@ -19,14 +19,40 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import os
 import signal
 import sys
+import time
 from collections.abc import Callable
 from types import FrameType, ModuleType
+from typing import TextIO
 
 EXIT_INTERRUPTED = 130
 
 _signalled = False
+_started: float | None = None
+
+
+def started() -> float | None:
+    """When the console script's process started, on `time.perf_counter`'s clock (its
+    imports and loading count towards "first token ... after the start"); None when
+    the tool was not started by its console script (its `main` called in Python)."""
+    return _started
+
+
+def _process_start() -> float:
+    """When this process started, from Linux's /proc (the interpreter's own start-up
+    included); now, where there is no /proc."""
+    now = time.perf_counter()
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])  # field 22, starttime
+        with open("/proc/uptime", encoding="ascii") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - min(max(age, 0.0), 60.0)  # a clock that disagrees is no reason to lie
 
 
 def signalled() -> bool:
@@ -49,16 +75,34 @@ def interrupted(prog: str) -> int:
     return EXIT_INTERRUPTED
 
 
-def _import(module: str) -> ModuleType:
+def _show(stream: TextIO, text: str) -> bool:
+    """`text` on the terminal's current line (the line erased first), if `stream` is a
+    terminal; whether it was."""
+    try:
+        if not stream.isatty():
+            return False
+        stream.write(f"\r\x1b[K{text}")
+        stream.flush()
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _import(prog: str, module: str) -> ModuleType:
     """The tool's module, imported with stderr held: a C extension interrupted while it
     imports numpy prints the interrupt's traceback itself (numpy's `import_array`),
-    which is dropped; anything else the imports print is passed on."""
+    which is dropped; anything else the imports print is passed on. On a terminal a
+    line says so meanwhile (the imports take seconds on a loaded machine), erased when
+    they are done."""
     held, real = io.StringIO(), sys.stderr
+    shown = _show(real, f"{prog}: starting (loading numpy and xDSL)")
     sys.stderr = held
     try:
         tool = importlib.import_module(f"xdsl_spatial.tools.{module}")
     finally:
         sys.stderr = real
+        if shown:
+            _show(real, "")
     if not _signalled:
         real.write(held.getvalue())
     return tool
@@ -66,9 +110,11 @@ def _import(module: str) -> ModuleType:
 
 def _launch(prog: str, module: str) -> Callable[[], None]:
     def main() -> None:
+        global _started
+        _started = _process_start()
         signal.signal(signal.SIGINT, _on_sigint)
         try:
-            code = _import(module).main()
+            code = _import(prog, module).main()
         except KeyboardInterrupt:
             code = interrupted(prog)
         except Exception:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import dataclasses
+import math
 import sys
 import time
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from xdsl_spatial.core.disk_cache import HELP
 from xdsl_spatial.core.memory import keep_freed_memory
 from xdsl_spatial.frontends.estimate import step_line
 from xdsl_spatial.frontends.generation import (
@@ -38,15 +40,14 @@ from xdsl_spatial.frontends.generation import (
     load_model,
     module_sizes,
 )
-from xdsl_spatial.frontends.gguf_io import GGUFError
+from xdsl_spatial.frontends.gguf_io import GGUFError, NotQ8Error
 from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
-from xdsl_spatial.frontends.model_cache import CACHE_ENV
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
 from xdsl_spatial.interpreters.distributed import compare_bits
 from xdsl_spatial.interpreters.runner import ENGINES, native_available
 from xdsl_spatial.interpreters.stats import Detail, decode_line, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
-from xdsl_spatial.tools import cli
+from xdsl_spatial.tools import cli, launch
 
 PROG = "spatial-generate"
 
@@ -78,8 +79,8 @@ def _temperature(text: str) -> float:
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not v >= 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {v}")
+    if not (v >= 0 and math.isfinite(v)):
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {v}")
     return v
 
 
@@ -87,8 +88,8 @@ def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(
         prog=PROG,
         description="Generate with a llama GGUF model on the simulated spatial chip.",
-        epilog=f"The built model is kept in ${CACHE_ENV} (default ~/.cache/xdsl-spatial), "
-        "keyed by the file and the options that shape it: a second run starts in seconds.",
+        epilog="The built model is kept in the disk cache, keyed by the file's contents and "
+        "the options that shape it: a second run starts in seconds (--no-cache not to). " + HELP,
     )
     p.add_argument("file", help="the GGUF checkpoint (general.architecture = llama)")
     prompt = p.add_mutually_exclusive_group(required=True)
@@ -283,8 +284,8 @@ class _Stream:
         if self.first is None:
             self.first = time.perf_counter()
             self.out.write(self.echo)  # the prompt, as llama-cli echoes it
-        if token in self.stop:
-            return
+        if token in self.stop or token in self.vocab.control:
+            return  # a special token is not text (llama-cli leaves it out too)
         text = self.decoder.decode(self.vocab.piece(token))
         if text:
             self.out.write(text)
@@ -310,10 +311,14 @@ def _rate(ms: float, n: int, what: str) -> str:
     )
 
 
-def _timings(model: Model, run: Generation, load_s: float, first_s: float | None) -> list[str]:
-    """llama.cpp's closing lines: loading (with compiling apart), the prompt, the steps."""
-    s = model.seconds
+def _timings(
+    model: Model, run: Generation, load_s: float, first_s: float | None, startup_s: float
+) -> list[str]:
+    """llama.cpp's closing lines: loading (from the process's start: Python's and the
+    imports' seconds first, then each step's, compiling apart), the prompt, the steps."""
+    s = {"start": startup_s, **model.seconds}
     names = {
+        "start": "start-up",
         "cache": "read from the cache" if model.cached else "writing the cache",
         "read": "reading",
         "bind": "binding",
@@ -322,7 +327,7 @@ def _timings(model: Model, run: Generation, load_s: float, first_s: float | None
         "lower": "q8-lower",
         "compile": "compiling",
     }
-    parts = [f"{names[k]} {s[k] * 1e3:.0f} ms" for k in names if k in s]
+    parts = [f"{names[k]} {s[k] * 1e3:.0f} ms" for k in names if k in s and s[k] > 0]
     lines = [
         f"load time        = {load_s * 1e3:10.2f} ms ({', '.join(parts)})",
         f"prompt eval time = {_rate(run.prompt_ms, len(run.prompt), 'tokens')}",
@@ -334,14 +339,17 @@ def _timings(model: Model, run: Generation, load_s: float, first_s: float | None
 
 
 def _main(args: argparse.Namespace) -> int:
-    start = time.perf_counter()
+    entered = time.perf_counter()
+    start = launch.started() or entered  # the process's start, when it is ours
     _check_options(args)
     if args.engine == "native":
         native_available()  # before the seconds that loading takes
     keep_freed_memory()  # each step's results are fresh arrays: no page faults for them
     progress = cli.Status(PROG)
     try:
-        return _generate(args, progress, start)
+        return _generate(args, progress, start, entered - start)
+    except NotQ8Error as e:
+        raise cli.ToolError(e.with_hint(f"{PROG} --requantize")) from None
     except (GGUFError, ModelError, TokenizerError) as e:
         raise cli.ToolError(str(e)) from None
     finally:
@@ -373,7 +381,9 @@ def _module_text(args: argparse.Namespace) -> str | None:
     return text
 
 
-def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> int:
+def _generate(
+    args: argparse.Namespace, progress: cli.Status, start: float, startup_s: float
+) -> int:
     out = sys.stdout
     vocab: Vocabulary | None = None
     prompt: list[int] = []
@@ -417,6 +427,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         engine=args.engine,
         text=text,
         threads=args.threads,
+        text_name=args.module or "<module>",
     )
     if args.batch > model.positions:
         raise ModelError(
@@ -442,7 +453,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         # Compiled before the clock: the prompt's and the steps' times are the runs' own.
         for entry in model.used(len(prompt), args.steps):
             progress(f"compiling @{entry}")
-            model.compile(entry)
+            model.compile(entry, progress)
     load_s = time.perf_counter() - start
     stream = _Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
     streaming = False
@@ -486,7 +497,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
             local, prompt, args.steps, sampler=again(), stop=list(stop), progress=progress
         )
     other = None
-    if args.compare:
+    if args.compare and run.tokens:  # (none when the first logits held NaN)
         plain = load_model(
             args.file,
             args.batch,
@@ -498,6 +509,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
             text=text,
             engine=args.engine,
             threads=args.threads,
+            text_name=args.module or "<module>",
         )
         other = generate(
             plain,
@@ -509,7 +521,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         )
     progress.done()
     lines = _report(args, model, run, vocab, prompt, sampler, here, other)
-    lines += [f"{PROG}: {t}" for t in _timings(model, run, load_s, first_s)]
+    timings = [f"{PROG}: {t}" for t in _timings(model, run, load_s, first_s, startup_s)]
     if args.outputs is not None:
         with cli.atomic_write(args.outputs, "wb", option="--outputs") as f:
             np.savez(f, tokens=np.asarray(run.tokens, np.int64), logits=run.logits)
@@ -518,6 +530,8 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:
             f.write(to_json([TrafficRun(entry, run.traffic.programs)]) + "\n")
     out.write("\n".join(lines) + "\n")
+    out.flush()
+    print("\n".join(timings), file=sys.stderr)  # llama-cli's closing lines, on stderr as its are
     return 0
 
 
@@ -535,7 +549,7 @@ def _report(
     lines = [f"prompt ids: {_ids(prompt)}"]
     if vocab is not None:
         lines.insert(0, f"prompt: {vocab.decode(prompt)!r}")
-        lines.append(f"{name}text: {vocab.decode(run.tokens)!r}")
+        lines.append(f"{name}text: {vocab.decode(run.tokens, special=False)!r}")
     lines.append(f"{name}ids: {_ids(run.tokens)}")
     lines.append(
         "sampling: greedy"

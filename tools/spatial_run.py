@@ -29,6 +29,7 @@ from typing import cast
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
+from xdsl_spatial.core.disk_cache import HELP
 from xdsl_spatial.core.ir_io import apply_pipeline, make_context, parse_module
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.dialects.spatial import ProgramOp
@@ -60,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Run a function of an MLIR module (before or after q8-lower) "
         "on numpy arrays, counting the bytes each spatial program moves.",
         epilog="A .npz cannot hold bf16 portably: give float32 for a bf16 argument; "
-        "it is rounded to bf16 (nearest-even). Outputs are written whole or not at all.",
+        "it is rounded to bf16 (nearest-even). Outputs are written whole or not at all. " + HELP,
     )
     p.add_argument("file", help="the .mlir module")
     p.add_argument("--entry", help="the function to run (default: the only one)")
@@ -226,7 +227,7 @@ def gather_arguments(
 def _bind_weights(
     module: ModuleOp, entry: str | None, path: str, requantize: bool
 ) -> dict[str, np.ndarray]:
-    from xdsl_spatial.frontends.gguf_io import GGUFError, bind_weights
+    from xdsl_spatial.frontends.gguf_io import GGUFError, NotQ8Error, bind_weights
 
     _, args = _arg_types(module, entry)
     wanted = {
@@ -245,6 +246,8 @@ def _bind_weights(
             requantize=requantize,
             on_requantize=lambda err: print(f"spatial-run: note: {err}", file=sys.stderr),
         )
+    except NotQ8Error as e:
+        raise ToolError(e.with_hint("spatial-run --requantize")) from None
     except GGUFError as e:
         raise ToolError(str(e)) from None
 

@@ -21,10 +21,9 @@ import sys
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
-from xdsl_spatial.core.ir_io import apply_pipeline, diagnostic_text, make_context
+from xdsl_spatial.core.ir_io import SourceParser, apply_pipeline, diagnostic_text, make_context
 from xdsl_spatial.interpreters.runner import execute
 from xdsl_spatial.interpreters.traffic_io import TrafficFileError, TrafficRun, read_json
 from xdsl_spatial.tools import cli
@@ -131,7 +130,7 @@ def _read_module(path: str, pipeline: str | None) -> tuple[ModuleOp, str]:
     except OSError as e:
         raise viz.VizError(f"cannot read {path}: {e.strerror}") from None
     ctx = make_context()
-    module = Parser(ctx, text, path).parse_module()
+    module = SourceParser(ctx, text, path).parse_module()  # hex floats as MLIR reads them
     try:
         module.verify()
     except VerifyException as e:

@@ -31,6 +31,8 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 
+from xdsl_spatial.core.ir_io import op_location
+from xdsl_spatial.core.progress import Progress, quiet
 from xdsl_spatial.interpreters.executable import Execution
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
@@ -162,13 +164,16 @@ def compile_native(
     cache: CompileCache | None = None,
     threads: int = 1,
     kernels: str | None = None,
+    progress: Progress | None = None,
 ) -> NativeExecutable:
     """`fn` (verified, one block, tensors in and out) as machine code for this host,
     from the compile cache (`cache.py`; by default `CompileCache.default()`) when it
     holds it, else compiled and kept there. With `threads` > 1 each program's items
     run on that many OpenMP threads (`openmp.py`). `kernels` names how a Q8_0
     product's sums are laid out (`host.choose_kernels`: by default
-    `XDSL_SPATIAL_KERNELS`, else what this CPU has)."""
+    `XDSL_SPATIAL_KERNELS`, else what this CPU has).
+    `progress` is told each step (outlining, converting, upstream MLIR, LLVM)."""
+    say = progress or quiet
     _, _, execution_engine = bindings()
     chosen = choose_kernels(kernels)
     if threads < 1:
@@ -179,6 +184,7 @@ def compile_native(
     ins = [_slot(t, f"@{name}'s argument #{i}") for i, t in enumerate(fn.function_type.inputs)]
     outs = [_slot(t, f"@{name}'s result #{i}") for i, t in enumerate(fn.function_type.outputs)]
     seconds: dict[str, float] = {}
+    say(f"compiling @{fn.sym_name.data}: outlining its programs into kernels")
     t0 = time.perf_counter()
     with collector_paused():
         prepared = prepare(fn)
@@ -193,13 +199,21 @@ def compile_native(
         seconds["load"] = time.perf_counter() - t0
         caller = Caller(image.symbol(symbol), ins, outs)
         return NativeExecutable(name, prepared.programs, image, caller, True, seconds, kept)
+    say(f"compiling @{name}: converting to upstream dialects")
     t0 = time.perf_counter()
     with collector_paused():
         text = convert(prepared, threads > 1, chosen.amx, chosen.stream)
     seconds["convert"] = time.perf_counter() - t0
+    say(f"compiling @{name}: upstream MLIR's passes to LLVM")
     t0 = time.perf_counter()
-    module = lower_to_llvm(text, threads, chosen.amx)
+    try:
+        module = lower_to_llvm(text, threads, chosen.amx)
+    except JitError as e:
+        raise JitError(
+            f"upstream MLIR refused @{name} as converted for it: {e}", op_location(fn)
+        ) from None
     seconds["lower"] = time.perf_counter() - t0
+    say(f"compiling @{name}: LLVM -O{OPT_LEVEL}")
     t0 = time.perf_counter()
     with module.context:
         try:

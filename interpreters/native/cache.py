@@ -12,33 +12,37 @@ cache.store(key, symbol, object_bytes)
 An entry is one file, `native/<key>.o`: a first line `xdsl-spatial native object 1`,
 a JSON line (the symbol called, the object's size and SHA-256), then the object the
 JIT wrote. The key is the SHA-256 of everything that decides the code: the outlined
-module's text before conversion (the conversions are this package's: its version and
-a digest of the conversions' and this engine's source files are in the key too), the pass pipeline and opt level, this package's, xDSL's and
-torch-mlir's versions, the loader's format, and the host CPU (its model and feature
-flags: the JIT compiles for the host it runs on). A stale entry is never found (its
-key differs); an entry that does not read back whole (truncated, a wrong checksum,
-an object the loader refuses) is compiled afresh and replaced. Entries are written
-beside and renamed, so a crash never leaves half of one.
+module's text before conversion; a digest of every Python source of the package
+(`disk_cache.code_digest`: the conversions, and all they call on, the dialects'
+definitions and the tile arithmetic of `core/geometry.py`, decide the converted code);
+the pass pipeline and opt level; this package's, xDSL's and torch-mlir's versions; the
+loader's format; and the host CPU (its model and feature flags: the JIT compiles for
+the host it runs on). A stale entry is never found (its key differs); an entry that
+does not read back whole (truncated, a wrong checksum, an object the loader refuses)
+is compiled afresh and replaced.
 
-`XDSL_SPATIAL_CACHE=off` turns the cache off.
+The folder is the disk cache's (`core/disk_cache.py`): `XDSL_SPATIAL_CACHE=off` turns
+it off, a folder or entry that is not the user's alone is not used (one warning, and
+the code is compiled afresh), entries are written beside and renamed with mode 0600,
+a load marks an entry used, and each store evicts past the cache's size cap.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from xdsl_spatial.core.files import ToolError, write_file
+from xdsl_spatial.core import disk_cache
+from xdsl_spatial.core.disk_cache import CACHE_ENV
 from xdsl_spatial.interpreters.native.host import host_cpu
 from xdsl_spatial.interpreters.native.jit import OPT_LEVEL
 from xdsl_spatial.interpreters.native.objects import Image, ObjectError, load_object
-from xdsl_spatial.passes import convert_q8_to_linalg, convert_spatial_to_linalg
 
-CACHE_ENV = "XDSL_SPATIAL_CACHE"
+__all__ = ["CACHE_ENV", "CompileCache", "host_cpu"]
+
 MAGIC = b"xdsl-spatial native object 1\n"
 FORMAT = 1
 """The entry format and the loader's: a change makes every older entry stale."""
@@ -51,32 +55,21 @@ def _version(dist: str) -> str:
         return "none"
 
 
-def _code_digest() -> str:
-    """The SHA-256 of the code that turns a function into machine code (the two
-    conversions and this engine): with an editable install, code changes without the
-    package's version, and an entry made by older code must not be found."""
-    files = [Path(convert_q8_to_linalg.__file__)]
-    files += sorted(Path(convert_spatial_to_linalg.__file__).parent.glob("*.py"))
-    files += sorted(Path(__file__).parent.glob("*.py"))
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.read_bytes())
-    return h.hexdigest()
-
-
 @dataclass(frozen=True)
 class CompileCache:
-    """A folder of compiled functions (None: no cache)."""
+    """The compiled functions in the `native/` folder of a disk cache's directory
+    `root` (None: no cache)."""
 
-    folder: Path | None
+    root: Path | None
 
     @staticmethod
     def default() -> CompileCache:
-        where = os.environ.get(CACHE_ENV)
-        if where == "off":
-            return CompileCache(None)
-        base = Path(where) if where else Path.home() / ".cache" / "xdsl-spatial"
-        return CompileCache(base / "native")
+        """The disk cache's (`disk_cache.cache_root`); no cache when it is off."""
+        return CompileCache(disk_cache.cache_root())
+
+    @property
+    def folder(self) -> Path | None:
+        return None if self.root is None else self.root / "native"
 
     def key(self, text: str, pipeline: str) -> str:
         h = hashlib.sha256()
@@ -85,7 +78,7 @@ class CompileCache:
             pipeline,
             str(OPT_LEVEL),
             _version("xdsl-spatial"),
-            _code_digest(),
+            disk_cache.code_digest(),
             _version("xdsl"),
             _version("torch-mlir"),
             host_cpu(),
@@ -98,14 +91,23 @@ class CompileCache:
     def path(self, key: str) -> Path | None:
         return None if self.folder is None else self.folder / f"{key}.o"
 
+    def _usable(self) -> bool:
+        """The root and its folder exist (made if missing) and are the user's alone
+        (`disk_cache.open_dir` warns once when not)."""
+        return (
+            self.root is not None
+            and self.folder is not None
+            and disk_cache.open_dir(self.root) is not None
+            and disk_cache.open_dir(self.folder) is not None
+        )
+
     def load(self, key: str, symbol: str) -> Image | None:
         """The entry's code loaded, or None (absent, or not whole: to be rebuilt)."""
         path = self.path(key)
-        if path is None:
+        if path is None or not self._usable():
             return None
-        try:
-            data = path.read_bytes()
-        except OSError:
+        data = disk_cache.read_entry(path)
+        if data is None:
             return None
         try:
             if not data.startswith(MAGIC):
@@ -124,13 +126,11 @@ class CompileCache:
             return None
 
     def store(self, key: str, symbol: str, obj: bytes) -> None:
-        """Keep `obj` (best effort: a cache that cannot be written is skipped)."""
+        """Keep `obj` (best effort: a cache that cannot be written is skipped, with a
+        warning when it is not to be trusted)."""
         path = self.path(key)
-        if path is None:
+        if path is None or self.root is None or not self._usable():
             return
         head = {"symbol": symbol, "size": len(obj), "sha256": hashlib.sha256(obj).hexdigest()}
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_file(str(path), MAGIC + json.dumps(head).encode() + b"\n" + obj, "cache entry")
-        except (OSError, ToolError):
-            pass
+        if disk_cache.write_entry(path, MAGIC + json.dumps(head).encode() + b"\n" + obj) is None:
+            disk_cache.evict(self.root)  # both caches' entries count

@@ -36,6 +36,7 @@ library (`memrefCopy`, `printMemref`), which the wheel does not ship.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 BUFFERS = (
@@ -103,7 +104,11 @@ class NativeUnavailable(Exception):
 
 class JitError(Exception):
     """Upstream MLIR refused the module or could not compile it; the message is its
-    diagnostic."""
+    diagnostic, `location` where the function is in the user's file (when known)."""
+
+    def __init__(self, message: str, location: object | None = None):
+        super().__init__(message)
+        self.location = location
 
 
 def bindings() -> Any:
@@ -130,11 +135,30 @@ def lower_to_llvm(text: str, threads: int = 1, amx: bool = False) -> Any:
             steps = pipeline(threads, amx)
             passmanager.PassManager.parse(f"builtin.module({steps})").run(module.operation)
         except ir.MLIRError as e:
-            raise JitError(_diagnostic(e)) from None
+            raise JitError(_diagnostic(e, text)) from None
     return module
 
 
-def _diagnostic(e: Exception) -> str:
-    """Upstream's message without the module it may quote: its first lines."""
-    lines = [ln for ln in str(e).splitlines() if ln.strip()]
-    return "; ".join(lines[:4])
+_CONVERTED_AT = re.compile(r'"-":(\d+):(\d+)')
+_QUOTED = 160
+"""The widest converted op a message quotes."""
+
+
+def _diagnostic(e: Exception, text: str) -> str:
+    """Upstream's errors, each located in the module converted for it (upstream names
+    it `"-"`, which means nothing to a user): the line and the op there, quoted."""
+    lines = text.splitlines()
+    parts = []
+    for d in getattr(e, "error_diagnostics", None) or []:
+        m = _CONVERTED_AT.search(str(d.location))
+        n = int(m.group(1)) if m else 0
+        if 0 < n <= len(lines):
+            op = lines[n - 1].strip()
+            op = op if len(op) <= _QUOTED else op[: _QUOTED - 3] + "..."
+            parts.append(f"{d.message} (line {n} of the converted module: {op})")
+        else:
+            parts.append(str(d.message))
+    if not parts:  # no structured diagnostics: upstream's first lines, unlocated
+        found = [_CONVERTED_AT.sub("line \\1", ln) for ln in str(e).splitlines() if ln.strip()]
+        parts = found[:4]
+    return "; ".join(parts)

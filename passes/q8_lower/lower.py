@@ -13,9 +13,12 @@ from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.ops import MatmulOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriteWalker
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
+from xdsl_spatial.core.progress import Count, Progress
 from xdsl_spatial.passes.q8_lower.options import (
     ParallelOptions,
     TargetOptions,
@@ -38,34 +41,63 @@ OPTIMIZED = "q8-lower{optimize=true}"
 """The pipeline the tools run by default: the lowering, then the spatial passes."""
 
 
+@dataclass(frozen=True)
+class _Counted(RewritePattern):
+    """The lowering, its progress told after each matmul (`q8-lower: 120 of 422
+    products (28%)`): SmolLM2's 422 take minutes on a loaded machine."""
+
+    inner: LowerQ8Matmul
+    count: Count
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        self.inner.match_and_rewrite(op, rewriter)
+        if isinstance(op, MatmulOp):
+            self.count(len(self.inner.run.decisions))
+
+
 def raise_and_lower(
-    module: ModuleOp, ctx: Context | None = None, *, optimize: bool = False, **options: Any
+    module: ModuleOp,
+    ctx: Context | None = None,
+    *,
+    optimize: bool = False,
+    progress: Progress | None = None,
+    **options: Any,
 ) -> tuple[list[RaiseDecision], list[Decision]]:
     """What `q8-lower` does to `module`, in place: raise the frontend forms `q8-raise`
     recognises, then lower every Q8_0 matmul (and with `optimize`, run the spatial
     passes of `OPTIMIZE` over the result); what each step decided (the raise's
     decisions, then one per matmul). `options`: the fields of `TargetOptions` and of
     `ParallelOptions`, checked before anything is rewritten; `ctx`: the context that
-    parsed the module (its `dense_resource` blobs)."""
+    parsed the module (its `dense_resource` blobs); `progress`: told how far it is."""
     known = {f.name for cls in (TargetOptions, ParallelOptions) for f in dataclasses.fields(cls)}
     if unknown := sorted(set(options) - known):
         raise TypeError(f"lower_q8: unknown options {', '.join(unknown)}")
     parallel = ParallelOptions(**fields_of(ParallelOptions, options))
     parallel.check()
     run = Lowering(resolve_target(module, **fields_of(TargetOptions, options)), parallel)
+    if progress is not None:
+        progress("q8-lower: raising the frontend forms")
     raised = raise_q8(module, ctx)
-    PatternRewriteWalker(LowerQ8Matmul(run), apply_recursively=False).rewrite_module(module)
+    pattern: RewritePattern = LowerQ8Matmul(run)
+    if progress is not None:
+        total = sum(1 for op in module.walk() if isinstance(op, MatmulOp))
+        pattern = _Counted(LowerQ8Matmul(run), Count(progress, "q8-lower", total, "products"))
+    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
     if optimize:
         for p in OPTIMIZE:
+            if progress is not None:
+                progress(f"q8-lower: {p.name}")
             p.apply(ctx or Context(), module)
     return raised, run.decisions
 
 
-def lower_q8(module: ModuleOp, optimize: bool = False, **options: Any) -> list[Decision]:
+def lower_q8(
+    module: ModuleOp, optimize: bool = False, progress: Progress | None = None, **options: Any
+) -> list[Decision]:
     """Lower every Q8_0 matmul of `module` in place (frontend forms raised first, the
     spatial passes run after with `optimize`); what happened to each matmul.
     `raise_and_lower` also says what the raise did."""
-    return raise_and_lower(module, optimize=optimize, **options)[1]
+    return raise_and_lower(module, optimize=optimize, progress=progress, **options)[1]
 
 
 @dataclass(frozen=True)

@@ -92,17 +92,19 @@ def atomic_write(path: str | None, mode: str = "w", option: str = "output") -> I
     write_file(path, data if isinstance(data, bytes) else data.encode("utf-8"), option)
 
 
-def write_file(path: str, payload: bytes, option: str = "output") -> None:
-    """Write `payload` to `path` whole or not at all (see `atomic_write`); a write
-    that fails is a `ToolError` naming `option` and `path`."""
+def write_file(path: str, payload: bytes, option: str = "output", mode: int | None = None) -> None:
+    """Write `payload` to `path` whole or not at all (see `atomic_write`), with the
+    permissions `mode` (default: the existing file's, else the umask's); a write that
+    fails is a `ToolError` naming `option` and `path`."""
     try:
-        _replace(path, payload)
+        _replace(path, payload, mode)
     except OSError as e:
         raise ToolError(f"cannot write {option} '{path}': {e.strerror or e}") from None
 
 
-def _replace(path: str, payload: bytes) -> None:
-    """Put `payload` in `path`: through a temporary file beside it, renamed."""
+def _replace(path: str, payload: bytes, mode: int | None = None) -> None:
+    """Put `payload` in `path`: through a temporary file beside it, renamed; a failure
+    (an interrupt included) removes the temporary file."""
     if os.path.exists(path) and not os.path.isfile(path):
         # A device or a pipe (/dev/null, /dev/stdout): nothing to replace, write to it.
         with open(path, "wb") as f:
@@ -117,7 +119,7 @@ def _replace(path: str, payload: bytes) -> None:
             f.write(payload)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, _mode_for(path))
+        os.chmod(tmp, _mode_for(path) if mode is None else mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -22,6 +22,9 @@ named by its text alone. Beyond what xDSL 0.75 checks, `parse_module`
   would not fit the memory limit (`xdsl_spatial.core.memory`);
 - names the op holding an attribute or type that does not verify (a page of 0
   tiles), which xDSL raises with no op;
+- reads a hexadecimal float in a dense literal (`dense<0xFF800000> : tensor<4xf32>`,
+  torch-mlir's `-inf`) as its bits, as MLIR does, where xDSL takes the hex as an
+  integer's value (`hex_literals`);
 - checks that every value's definition dominates its uses (`verify_dominance`),
   as MLIR's verifier does: xDSL resolves a use before its definition silently.
 
@@ -49,6 +52,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
@@ -59,6 +63,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerType,
     ModuleOp,
+    RankedStructure,
     StringAttr,
     TensorType,
 )
@@ -89,6 +94,7 @@ from xdsl.utils.exceptions import (
 from xdsl.utils.lexer import Input, Location, Span
 
 from xdsl_spatial.core import resources
+from xdsl_spatial.core.hex_literals import has_hex, parse_dense_with_hex
 from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
 
 # --------------------------------------------------------------------------------------
@@ -399,8 +405,9 @@ _OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w.$-]*)')
 
 
 class SourceParser(Parser):
-    """xDSL's parser, recording where each op starts (its `FileLineColLoc`) and
-    naming the op whose attributes or types fail to verify."""
+    """xDSL's parser, recording where each op starts (its `FileLineColLoc`), naming
+    the op whose attributes or types fail to verify, and reading a hexadecimal float
+    in a dense literal as its bits, as MLIR does (`hex_literals`)."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<input>", line_offset: int = 0):
         super().__init__(ctx, text, name)
@@ -426,6 +433,14 @@ class SourceParser(Parser):
         if allow_implicit_module and self.pos >= len(self.source.content):
             return ModuleOp([])
         return super().parse_module(allow_implicit_module)
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr:
+        text = self.source.content
+        if isinstance(text, str) and has_hex(text, self.pos):
+            return parse_dense_with_hex(self, self.source, type)
+        return super().parse_dense_int_or_fp_elements_attr(type)
 
     def op_error_at(self, start: int, message: str) -> IRError:
         """A diagnostic about the op whose text starts at `start`."""

@@ -126,6 +126,12 @@ def resource_bytes(attr: DenseResourceAttr, ctx: Context | None = None) -> bytes
             f"dense_resource<{key}>: the blob holds {len(raw) - ALIGNMENT_BYTES} bytes of "
             f"elements, the tensor {t} needs {want}"
         )
+    align = int.from_bytes(raw[:ALIGNMENT_BYTES], "little")
+    if align == 0 or align & (align - 1):
+        raise ResourceError(
+            f"dense_resource<{key}>: the blob's alignment is {align}, not a power of two "
+            "(MLIR refuses the blob)"
+        )
     return raw[ALIGNMENT_BYTES:]
 
 

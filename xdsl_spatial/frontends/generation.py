@@ -22,7 +22,9 @@ The last prompt position's logits give the first generated token; each decode st
 feeds the last token at the next position and gives one more: greedily (the largest
 logit, the lowest id on a tie) or drawn by a `Sampler` (top-k, then top-p, then the
 temperature, as llama.cpp's sampler chain orders them) from numpy's `Generator`, so a
-seed gives the same tokens every run. A stop token (end of text or of turn) ends it.
+seed gives the same tokens every run. A stop token (end of text or of turn) ends it,
+and so do logits that hold NaN (a damaged weight, an overflow: every token after
+would be drawn from nothing), with one warning and no token chosen from them.
 
 With `cache=True` (or a directory) `load_model` keeps what it made on disk
 (`model_cache.py`): the next load of the same file with the same options is one read
@@ -33,8 +35,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import re
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +47,7 @@ from typing import Any, cast
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 
+from xdsl_spatial.core.progress import Count, Progress, quiet
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.llama import (
@@ -68,13 +73,7 @@ from xdsl_spatial.interpreters.runner import (
 )
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
-Progress = Callable[[str], None]
-
 ENTRIES = ("prefill", "decode")
-
-
-def _quiet(_: str) -> None:
-    pass
 
 
 @dataclass
@@ -174,9 +173,9 @@ class Model:
             ]
         return self.signatures[entry]
 
-    def compile(self, entry: str) -> Any:
+    def compile(self, entry: str, progress: Progress | None = None) -> Any:
         """`entry`'s executable, compiled now if it was not (the time it took added to
-        `seconds["compile"]`)."""
+        `seconds["compile"]`; `progress` told how far it is)."""
         if self.engine == "reference":
             return None
         exe = self.executables.get(entry)
@@ -186,7 +185,7 @@ class Model:
             t0 = time.perf_counter()
             self.signature(entry)
             exe = self.executables[entry] = compile_module(
-                self.module, entry, self.engine, self.threads
+                self.module, entry, self.engine, self.threads, progress
             )
             self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
         return exe
@@ -284,10 +283,12 @@ def bind_model(
     *,
     requantize: bool = False,
     on_requantize: Callable[[Any], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[np.ndarray]:
     """Arrays for the functions' weight arguments (`weight_args`), read from the file:
-    Q8_0 parts by `bind_weights` (repacked exactly, or re-quantised when asked), norm
-    weights as f32 (F16 and BF16 ones widen exactly), none of them a view of the file."""
+    Q8_0 parts by `bind_weights` (repacked exactly, or re-quantised when asked, each
+    told to `progress`), norm weights as f32 (F16 and BF16 ones widen exactly), none of
+    them a view of the file."""
     from gguf import GGMLQuantizationType
     from gguf.quants import dequantize
 
@@ -296,8 +297,21 @@ def bind_model(
     args = weight_args(config)
     dtypes = {"i8": np.int8, "f16": np.float16, "f32": np.float32}
     wanted = {n: (shape, dtypes[e]) for n, shape, e in args if stored_part(n) is not None}
-    bound = bind_weights(reader, wanted, requantize=requantize, on_requantize=on_requantize)
     by_name = {t.name: t for t in reader.tensors}
+    stored = {part[0] for n in wanted if (part := stored_part(n)) is not None}
+    others = [w for w in stored if w in by_name and by_name[w].tensor_type.name != "Q8_0"]
+    count = Count(progress, "re-quantising to Q8_0", len(others), "weights")
+    done: list[Any] = []
+
+    def requantized(r: Any) -> None:
+        done.append(r)
+        count(len(done))
+        if on_requantize is not None:
+            on_requantize(r)
+
+    if requantize and others:
+        count(0)
+    bound = bind_weights(reader, wanted, requantize=requantize, on_requantize=requantized)
     plain = (GGMLQuantizationType.F32, GGMLQuantizationType.F16, GGMLQuantizationType.BF16)
     for name, shape, _ in args:
         if name in bound:
@@ -329,7 +343,7 @@ def load_model(
     lower: bool = True,
     requantize: bool = False,
     on_requantize: Callable[[Any], None] | None = None,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     reader: Any = None,
     config: LlamaConfig | None = None,
     weights: list[np.ndarray] | None = None,
@@ -339,6 +353,7 @@ def load_model(
     engine: str = "compiled",
     text: str | None = None,
     threads: int = 1,
+    text_name: str = "<module>",
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
@@ -347,8 +362,9 @@ def load_model(
     model of the same file, are reused. The file is read (and its reader, which holds
     all its metadata, let go) before the module is built. `text` is a module to run
     instead of the built one (e.g. the PyTorch model torch-mlir exported,
-    `spatial-gguf --emit-model --frontend torch`): its functions must have the built
-    model's arguments and results for this batch and cache (`llama.check_signatures`).
+    `spatial-gguf --emit-model --frontend torch`; read from the file `text_name`, which
+    its diagnostics name): its functions must have the built model's arguments and
+    results for this batch and cache (`llama.check_signatures`).
 
     With `cache` (True: `model_cache.cache_dir()`; or a directory), the model is
     compiled whole and kept on disk, keyed by the file and the options; a later load
@@ -367,6 +383,7 @@ def load_model(
     if where is not None:
         if weights is not None or config is not None:
             raise ModelError("a model kept in the disk cache binds its own weights")
+        progress(f"checking the disk cache: the digest of {Path(path).name}")
         key = model_cache.model_key(
             path,
             batch=batch,
@@ -381,7 +398,7 @@ def load_model(
         )
         t0 = time.perf_counter()
         progress("reading the model from the cache")
-        model = model_cache.load(where, key)
+        model = model_cache.load(where, key, Model)
         if isinstance(model, Model):
             model.seconds = {"cache": time.perf_counter() - t0}
             if check is not None:
@@ -401,7 +418,7 @@ def load_model(
         if reader is None:
             from xdsl_spatial.frontends.gguf_io import open_gguf
 
-            progress(f"reading {path}")
+            progress(f"reading {path} ({_megabytes(path)})")
             reader = open_gguf(path)
         if config is None:
             config = read_config(reader, str(path))
@@ -417,7 +434,14 @@ def load_model(
     if weights is None:
         progress("binding the weights")
         t0 = time.perf_counter()
-        weights = bind_model(reader, str(path), config, requantize=requantize, on_requantize=cost)
+        weights = bind_model(
+            reader,
+            str(path),
+            config,
+            requantize=requantize,
+            on_requantize=cost,
+            progress=progress,
+        )
         seconds["bind"] = time.perf_counter() - t0
     reader = None
     if text is None:
@@ -432,7 +456,7 @@ def load_model(
             raise ModelError("a given module runs on one chip (its products carry no split)")
         progress(f"parsing the module ({config.n_layer} layers)")
         t0 = time.perf_counter()
-        module = parse_module(text, "<module>")
+        module = parse_module(text, text_name)
         check_signatures(config, module, batch, positions)
         seconds["parse"] = time.perf_counter() - t0
     decisions: list[Any] = []
@@ -440,9 +464,8 @@ def load_model(
     if lower:
         from xdsl_spatial.passes.q8_lower import lower_q8
 
-        progress("lowering with q8-lower{optimize=true}")
         t0 = time.perf_counter()
-        decisions = lower_q8(module, optimize=True)
+        decisions = lower_q8(module, optimize=True, progress=progress)
         lower_s = seconds["lower"] = time.perf_counter() - t0
     model = Model(
         config,
@@ -465,7 +488,7 @@ def load_model(
     if where is not None and key is not None:
         for entry in ENTRIES:
             progress(f"compiling @{entry}")
-            model.compile(entry)
+            model.compile(entry, progress)
         progress("writing the model to the cache")
         t0 = time.perf_counter()
         kept = dataclasses.replace(model, module=None, decisions=[], seconds={})
@@ -473,6 +496,13 @@ def load_model(
         model_cache.store(where, key, kept)
         seconds["cache"] = time.perf_counter() - t0
     return model
+
+
+def _megabytes(path: str) -> str:
+    try:
+        return f"{Path(path).stat().st_size / 1e6:,.0f} MB"
+    except OSError:
+        return "?"
 
 
 _PREFILL_TOKENS = re.compile(r"func\.func @prefill\(%tokens: tensor<(\d+)xi32>")
@@ -510,9 +540,9 @@ class Sampler:
     seed: int | None = None
 
     def __post_init__(self) -> None:
-        if self.temperature < 0 or not 0 < self.top_p <= 1 or self.top_k < 0:
+        if not (0 <= self.temperature < math.inf) or not 0 < self.top_p <= 1 or self.top_k < 0:
             raise ModelError(
-                f"sampling takes a temperature >= 0, top-k >= 0 and 0 < top-p <= 1, got "
+                f"sampling takes a finite temperature >= 0, top-k >= 0 and 0 < top-p <= 1, got "
                 f"{self.temperature}, {self.top_k} and {self.top_p}"
             )
         if self.seed is None:
@@ -562,7 +592,9 @@ class Generation:
     """What the programs of the first decode step (the prompt's first call, with no
     step) moved."""
     stopped: bool = False
-    """Ended by a stop token before its steps ran out."""
+    """Ended by a stop token, or by logits holding NaN, before its steps ran out."""
+    nan: bool = False
+    """Ended by logits holding NaN (warned once): no token was chosen from them."""
 
     @property
     def prefill_ms(self) -> float:
@@ -577,7 +609,7 @@ def generate(
     sampler: Callable[[np.ndarray], int] = greedy,
     stop: Sequence[int] = (),
     on_token: Callable[[int], None] | None = None,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     forced: Sequence[int] | None = None,
 ) -> Generation:
     """Read `prompt` (in chunks: `Model.plan`), then up to `steps` decode steps, each
@@ -601,7 +633,7 @@ def generate(
         for entry in model.used(len(prompt), steps):
             if entry not in model.executables:
                 progress(f"compiling @{entry}")
-                model.compile(entry)
+                model.compile(entry, progress)
     caches = model.new_caches()
     rows: list[np.ndarray] = []
     first = None
@@ -617,14 +649,22 @@ def generate(
         first = traffic if first is None else first
     prompt_ms = (time.perf_counter() - t0) * 1e3
     prompt_logits = np.concatenate(rows)
-    out_rows = [prompt_logits[-1]]
-    tokens = [sampler(prompt_logits[-1])]
-    if on_token is not None:
-        on_token(tokens[-1])
+    out_rows: list[np.ndarray] = []
+    tokens: list[int] = []
     times: list[float] = []
     moved: StepBytes | None = None
-    stopped = False
-    for s in range(steps):
+    stopped = nan = False
+    row = prompt_logits[-1]
+    for s in range(steps + 1):
+        if has_nan(row, len(tokens)):
+            stopped = nan = True
+            break
+        out_rows.append(row)
+        tokens.append(sampler(row))
+        if on_token is not None:
+            on_token(tokens[-1])
+        if s == steps:
+            break
         if forced is None and tokens[-1] in stop:
             stopped = True
             break
@@ -636,16 +676,14 @@ def generate(
         if s == 0:
             first = traffic
             moved = step_bytes(traffic) if model.lowered else None
-        out_rows.append(out[0])
-        tokens.append(sampler(out[0]))
-        if on_token is not None:
-            on_token(tokens[-1])
-    if forced is None and tokens[-1] in stop:
+        row = out[0]
+    if forced is None and tokens and tokens[-1] in stop:
         stopped = True
+    logits = np.stack(out_rows) if out_rows else np.zeros((0, c.vocab), np.float32)
     return Generation(
         list(prompt),
         tokens,
-        np.stack(out_rows),
+        logits,
         prompt_ms,
         len(plan),
         times,
@@ -653,4 +691,19 @@ def generate(
         prompt_logits,
         first,
         stopped,
+        nan,
     )
+
+
+def has_nan(logits: np.ndarray, index: int) -> bool:
+    """Whether the logits token `index` would be chosen from hold NaN; if so, a
+    warning saying the generation stops there."""
+    n = int(np.isnan(logits).sum())
+    if n:
+        warnings.warn(
+            f"the logits of generated token {index} hold NaN ({n:,} of {logits.size:,}): the "
+            "model's numbers are lost (a damaged weight, or an overflow); the generation "
+            "stops there",
+            stacklevel=2,  # one place: the same warning of a second run is not repeated
+        )
+    return n > 0

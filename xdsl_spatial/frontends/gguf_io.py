@@ -80,6 +80,21 @@ class GGUFError(ValueError):
     """A GGUF file that cannot give the weights asked of it; the message names file and tensor."""
 
 
+class NotQ8Error(GGUFError):
+    """A weight that is not Q8_0, bound without asking to re-quantise it: its message
+    ends with how to ask in Python; a tool gives its own way (`with_hint`)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def with_hint(self, how: str) -> str:
+        return f"{self.message} ({how})"
+
+    def __str__(self) -> str:
+        return self.with_hint("requantize=True")
+
+
 @dataclass(frozen=True)
 class TensorInfo:
     """One tensor of a GGUF file, as the chip sees a weight."""
@@ -578,10 +593,9 @@ def bind_weights(
                     f"the file's {k}x{n} weight (K x N) gives {_fmt(expected[part])}"
                 )
         if t.tensor_type != GGMLQuantizationType.Q8_0 and not requantize:
-            raise GGUFError(
+            raise NotQ8Error(
                 f"{where}: tensor {weight} is {t.tensor_type.name}, not Q8_0; "
-                "re-quantising it to Q8_0 changes its values and must be asked for "
-                "explicitly (spatial-run --requantize, or requantize=True)"
+                "re-quantising it to Q8_0 changes its values and must be asked for explicitly"
             )
         plan.append((weight, parts))
     bound: dict[str, np.ndarray] = {}

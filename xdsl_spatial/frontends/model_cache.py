@@ -9,20 +9,27 @@ longer need and which xDSL would parse back far slower than it builds it.
 
 An entry's key is a hash of
 
-- the GGUF file's identity: its absolute path, size and modification time;
+- the GGUF file: the SHA-256 of its contents (read once a load: ~0.2 s for
+  SmolLM2-135M's 98 MB), so a file changed in place, even with its modification time
+  put back, is never answered from the cache; and its absolute path, size and
+  modification time;
 - the options that shape the model: the prefill's tokens, the cache's positions, the
-  chips, whether it is lowered, whether weights were re-quantised;
-- this package's version and a digest of its Python sources (an edited checkout never
-  reads an entry an older one wrote), and the Python, numpy and xDSL versions.
+  chips, whether it is lowered, whether weights were re-quantised, the engine;
+- this package's version and a digest of all its Python sources
+  (`disk_cache.code_digest`: an edited checkout never reads an entry an older one
+  wrote), and the Python, numpy and xDSL versions.
 
-Entries live under `$XDSL_SPATIAL_CACHE`, else `~/.cache/xdsl-spatial`, one file each,
-written whole or not at all (`core.files.write_file`); the `KEEP` most recently used
-are kept, older ones deleted when a new one is stored. A file starts with a magic line
-and the SHA-256 of the rest: an entry that is cut short or altered is found when read,
-deleted, and the model built again. The executables hold functions (kernels made when
-compiling), stored by `cloudpickle`, which Python's `pickle` then loads: like any
-pickle, an entry runs code when it is loaded, so the cache directory must be as
-trusted as the package itself (it is the user's own, under their home).
+Entries live in the disk cache's directory (`core/disk_cache.py`: `$XDSL_SPATIAL_CACHE`,
+else `~/.cache/xdsl-spatial`; `off` for none), one file each, written whole or not at
+all with mode 0600, under the cache's size cap (`$XDSL_SPATIAL_CACHE_SIZE`, default 2
+GiB: the least recently used are deleted when a new one is stored). A file starts
+with a magic line and the SHA-256 of the rest: an entry that is cut short or altered
+is found when read, deleted, and the model built again; one that holds something else
+than a model is reported and replaced. The executables hold functions (kernels made
+when compiling), stored by `cloudpickle`, which Python's `pickle` then loads: like any
+pickle, an entry runs code when it is loaded, so an entry or a directory that is not
+the user's alone (another owner, writable by its group or others) is never read:
+one warning, and the model is built without the cache.
 """
 
 from __future__ import annotations
@@ -30,14 +37,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.metadata
-import importlib.util
 import io
 import json
 import os
 import pickle
 import sys
 import warnings
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -45,48 +50,22 @@ import numpy as np
 import xdsl
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from xdsl_spatial.core.files import ToolError, write_file
+from xdsl_spatial.core import disk_cache
+from xdsl_spatial.core.disk_cache import CACHE_ENV
 
-CACHE_ENV = "XDSL_SPATIAL_CACHE"
-"""The environment variable naming the cache's directory."""
+__all__ = ["CACHE_ENV", "cache_dir", "load", "model_key", "store"]
 
-FORMAT = 1
+FORMAT = 2
 """The layout of an entry; a new one makes every older entry a miss."""
 
 MAGIC = b"xdsl-spatial model cache\n"
 
 SUFFIX = ".model"
 
-KEEP = 4
-"""Entries kept: storing one deletes the least recently used past these (an entry of
-SmolLM2-135M is ~170 MB)."""
 
-_PACKAGES = (
-    "xdsl_spatial",
-    "xdsl_spatial.dialects",
-    "xdsl_spatial.passes",
-    "xdsl_spatial.interpreters",
-    "xdsl_spatial.tools",
-)
-
-
-def cache_dir() -> Path:
-    """`$XDSL_SPATIAL_CACHE`, else `~/.cache/xdsl-spatial`."""
-    where = os.environ.get(CACHE_ENV)
-    return Path(where) if where else Path.home() / ".cache" / "xdsl-spatial"
-
-
-@lru_cache(maxsize=1)
-def code_digest() -> str:
-    """The SHA-256 of every Python source of the package (its path and its bytes)."""
-    h = hashlib.sha256()
-    for name in _PACKAGES:
-        spec = importlib.util.find_spec(name)
-        for root in (spec.submodule_search_locations or []) if spec else []:
-            for path in sorted(Path(root).rglob("*.py")):
-                h.update(f"{name}/{path.relative_to(root)}\0".encode())
-                h.update(path.read_bytes())
-    return h.hexdigest()
+def cache_dir() -> Path | None:
+    """The disk cache's directory (`disk_cache.cache_root`); None when it is off."""
+    return disk_cache.cache_root()
 
 
 def _version() -> str:
@@ -102,9 +81,10 @@ def model_key(path: str | os.PathLike[str], **options: Any) -> str:
     ident = {
         "format": FORMAT,
         "file": [os.path.abspath(path), st.st_size, st.st_mtime_ns],
+        "contents": disk_cache.file_digest(path),
         "options": options,
         "package": _version(),
-        "code": code_digest(),
+        "code": disk_cache.code_digest(),
         "python": sys.version,
         "numpy": np.__version__,
         "xdsl": str(getattr(xdsl, "__version__", "unknown")),
@@ -116,14 +96,16 @@ def entry_path(where: Path, key: str) -> Path:
     return where / f"{key}{SUFFIX}"
 
 
-def load(where: Path, key: str) -> Any | None:
-    """The object stored under `key`, or None: no entry, or one that is damaged or
-    whose loading fails (a native function whose code the compile cache no longer
-    holds), which is deleted, so that the next store replaces it."""
+def load(where: Path, key: str, kind: type = object) -> Any | None:
+    """The object stored under `key`, or None: no entry, one that is not to be trusted
+    (`disk_cache.read_entry` warns), or one that is damaged, whose loading fails (a
+    native function whose code the compile cache no longer holds) or that holds no
+    `kind`, which is deleted (with a warning), so that the next store replaces it."""
     path = entry_path(where, key)
-    try:
-        data = path.read_bytes()
-    except OSError:
+    if disk_cache.open_dir(where) is None:
+        return None
+    data = disk_cache.read_entry(path)
+    if data is None:
         return None
     head = len(MAGIC) + 32
     body = memoryview(data)[head:]
@@ -131,6 +113,8 @@ def load(where: Path, key: str) -> Any | None:
         if data[: len(MAGIC)] != MAGIC or hashlib.sha256(body).digest() != data[len(MAGIC) : head]:
             raise ValueError("its checksum does not match")
         obj = pickle.loads(body)
+        if not isinstance(obj, kind):
+            raise ValueError(f"it holds a {type(obj).__name__}, not a {kind.__name__}")
     except Exception as e:
         warnings.warn(
             f"the cached model {path} cannot be used ({e}); building it again", stacklevel=2
@@ -138,8 +122,6 @@ def load(where: Path, key: str) -> Any | None:
         with contextlib.suppress(OSError):
             path.unlink()
         return None
-    with contextlib.suppress(OSError):
-        os.utime(path)  # used now: the last to be let go
     return obj
 
 
@@ -167,24 +149,17 @@ class _Pickler:
 def store(where: Path, key: str, obj: Any) -> bool:
     """Keep `obj` under `key`; False (with a warning) when it cannot be, which only
     costs the next load its time."""
+    if disk_cache.open_dir(where) is None:
+        return False
     path = entry_path(where, key)
     try:
         body = _Pickler().dumps(obj)
-        where.mkdir(parents=True, exist_ok=True)
-        write_file(str(path), MAGIC + hashlib.sha256(body).digest() + body, "the model cache")
-    except (OSError, ToolError, pickle.PicklingError, RecursionError, ImportError) as e:
+    except (pickle.PicklingError, RecursionError, ImportError, TypeError) as e:
         warnings.warn(f"the model is not cached in {where}: {e}", stacklevel=2)
         return False
-    _evict(where)
+    why = disk_cache.write_entry(path, MAGIC + hashlib.sha256(body).digest() + body)
+    if why is not None:
+        warnings.warn(f"the model is not cached in {where}: {why}", stacklevel=2)
+        return False
+    disk_cache.evict(where)
     return True
-
-
-def _evict(where: Path, keep: int = KEEP) -> None:
-    """Delete the entries past the `keep` most recently used."""
-    entries = []
-    for p in where.glob(f"*{SUFFIX}"):
-        with contextlib.suppress(OSError):
-            entries.append((p.stat().st_mtime_ns, p))
-    for _, p in sorted(entries, reverse=True)[keep:]:
-        with contextlib.suppress(OSError):
-            p.unlink()
