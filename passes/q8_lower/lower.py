@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriteWalker
 
+from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.passes.q8_lower.options import (
     ParallelOptions,
     TargetOptions,
@@ -28,6 +29,7 @@ from xdsl_spatial.passes.q8_raise import RaiseDecision, raise_q8
 from xdsl_spatial.passes.spatial_hoist import HoistPass
 from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
 from xdsl_spatial.passes.spatial_sum_trips import SumTripsPass
+from xdsl_spatial.passes.templates import Templates
 
 OPTIMIZE: tuple[ModulePass, ...] = (MergeSiblingsPass(), SumTripsPass(), HoistPass())
 """What `optimize` runs after lowering, in order: a batch's stage a row merged into
@@ -39,25 +41,48 @@ OPTIMIZED = "q8-lower{optimize=true}"
 
 
 def raise_and_lower(
-    module: ModuleOp, ctx: Context | None = None, *, optimize: bool = False, **options: Any
+    module: ModuleOp,
+    ctx: Context | None = None,
+    *,
+    optimize: bool = False,
+    templates: bool = True,
+    **options: Any,
 ) -> tuple[list[RaiseDecision], list[Decision]]:
     """What `q8-lower` does to `module`, in place: raise the frontend forms `q8-raise`
     recognises, then lower every Q8_0 matmul (and with `optimize`, run the spatial
     passes of `OPTIMIZE` over the result); what each step decided (the raise's
     decisions, then one per matmul). `options`: the fields of `TargetOptions` and of
     `ParallelOptions`, checked before anything is rewritten; `ctx`: the context that
-    parsed the module (its `dense_resource` blobs)."""
+    parsed the module (its `dense_resource` blobs).
+
+    With `templates` (the default), a view or fold of the same kind as one made before
+    is a copy of it (`passes/templates.py`), and in a module that held no program
+    before, the passes of `optimize` run once per kind, on its first program, not on
+    the module: the same module as `templates=False` gives, built and optimised
+    program by program (`tests/test_templates.py`)."""
     known = {f.name for cls in (TargetOptions, ParallelOptions) for f in dataclasses.fields(cls)}
     if unknown := sorted(set(options) - known):
         raise TypeError(f"lower_q8: unknown options {', '.join(unknown)}")
     parallel = ParallelOptions(**fields_of(ParallelOptions, options))
     parallel.check()
-    run = Lowering(resolve_target(module, **fields_of(TargetOptions, options)), parallel)
+    ctx = ctx or Context()
+    passes = OPTIMIZE if optimize else ()
+
+    def run_passes(m: ModuleOp) -> None:
+        for p in passes:
+            p.apply(ctx, m)
+
+    # The passes rewrite every program of a module: with programs there before, they
+    # run on the module, over those and the ones made here alike.
+    alone = templates and not any(isinstance(o, ProgramOp) for o in module.walk())
+    made = Templates(run_passes if alone else None) if templates else None
+    run = Lowering(
+        resolve_target(module, **fields_of(TargetOptions, options)), parallel, templates=made
+    )
     raised = raise_q8(module, ctx)
     PatternRewriteWalker(LowerQ8Matmul(run), apply_recursively=False).rewrite_module(module)
-    if optimize:
-        for p in OPTIMIZE:
-            p.apply(ctx or Context(), module)
+    if not alone:
+        run_passes(module)
     return raised, run.decisions
 
 
