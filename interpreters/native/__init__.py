@@ -17,13 +17,11 @@ other engines count while they run.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import os
 import pickle
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -31,6 +29,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 
+from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.interpreters.executable import Execution
 from xdsl_spatial.interpreters.native.amx import amx_available, amx_enabled
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
@@ -140,20 +139,6 @@ def restore(
 
 def _copy(p: ProgramTraffic) -> ProgramTraffic:
     return dataclasses.replace(p, loaded=dict(p.loaded), stored=dict(p.stored))
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic collector off while a step builds many IR objects: its full
-    passes walk every object a process holds (a whole model's IR, twice), which made
-    preparing SmolLM2's decode step 2-3x slower beside two loaded models."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def compile_native(

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriteWalker
 
+from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.passes.q8_lower.options import (
     ParallelOptions,
@@ -79,10 +80,11 @@ def raise_and_lower(
     run = Lowering(
         resolve_target(module, **fields_of(TargetOptions, options)), parallel, templates=made
     )
-    raised = raise_q8(module, ctx)
-    PatternRewriteWalker(LowerQ8Matmul(run), apply_recursively=False).rewrite_module(module)
-    if not alone:
-        run_passes(module)
+    with collector_paused():
+        raised = raise_q8(module, ctx)
+        PatternRewriteWalker(LowerQ8Matmul(run), apply_recursively=False).rewrite_module(module)
+        if not alone:
+            run_passes(module)
     return raised, run.decisions
 
 

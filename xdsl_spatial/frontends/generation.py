@@ -43,6 +43,7 @@ from typing import Any, cast
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 
+from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.llama import (
@@ -422,7 +423,8 @@ def load_model(
     if text is None:
         progress(f"building the model ({config.n_layer} layers, {len(config.products())} products)")
         t0 = time.perf_counter()
-        module = build_model(config, batch, positions, chips=chips)
+        with collector_paused():
+            module = build_model(config, batch, positions, chips=chips)
         seconds["build"] = time.perf_counter() - t0
     else:
         from xdsl_spatial.core.ir_io import parse_module
