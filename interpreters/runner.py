@@ -94,29 +94,37 @@ def make_interpreter(module: ModuleOp, traffic: Traffic) -> Interpreter:
     return interp
 
 
-def verified(module: ModuleOp, entry: str | None) -> func.FuncOp:
-    """The function `entry`, verified: both engines run only what the verifier takes
-    (a module changed after it was parsed is checked again)."""
+def verified(module: ModuleOp, entry: str | None, verify: bool = True) -> func.FuncOp:
+    """The function `entry`, verified: the engines run only what the verifier takes
+    (a module changed after it was parsed is checked again). `verify=False`: the
+    caller verified the module as it is now (a tool, once, after its passes), and it
+    is not verified again; its allocations are checked either way."""
     fn = find_function(module, entry)
-    try:
-        fn.verify()
-    except VerifyException as e:
-        raise RunError(f"@{fn.sym_name.data} does not verify: {e}") from None
+    if verify:
+        try:
+            fn.verify()
+        except VerifyException as e:
+            raise RunError(f"@{fn.sym_name.data} does not verify: {e}") from None
     check_allocations(fn)
     return fn
 
 
 def compile_module(
-    module: ModuleOp, entry: str | None, engine: Engine | str = "compiled", threads: int = 1
+    module: ModuleOp,
+    entry: str | None,
+    engine: Engine | str = "compiled",
+    threads: int = 1,
+    *,
+    verify: bool = True,
 ) -> Executable | Any:
     """The executable of `entry`: the compiled engine's (see `executable.py`) or, with
     `engine="native"`, machine code (`native/`; `threads`: the OpenMP threads its
     programs' items run on). Either is called on arrays of the function's types and
-    gives an `Execution`."""
+    gives an `Execution`. `verify=False`: the caller verified the module (`verified`)."""
     if engine not in ("compiled", "native"):
         raise RunError(f"compile_module compiles with 'compiled' or 'native', not '{engine}'")
     check_threads(engine, threads)
-    fn = verified(module, entry)
+    fn = verified(module, entry, verify)
     if engine == "native":
         return compile_native_function(fn, threads)
     try:
@@ -154,7 +162,11 @@ def fingerprint(module: ModuleOp) -> int:
 
 
 def compiled(
-    module: ModuleOp, entry: str | None, engine: str = "compiled", threads: int = 1
+    module: ModuleOp,
+    entry: str | None,
+    engine: str = "compiled",
+    threads: int = 1,
+    verify: bool = True,
 ) -> tuple[Any, func.FuncOp]:
     """`entry`'s executable and function for `engine` (compiled or native): compiled
     (and verified) once per module, and again only when the module has changed since
@@ -167,7 +179,7 @@ def compiled(
     if hit is not None and fn is not None and hit[0] == now:
         return hit[1], fn
     check_threads(engine, threads)
-    fn = verified(module, entry)
+    fn = verified(module, entry, verify)
     if engine == "native":
         exe = compile_native_function(fn, threads)
     else:
@@ -223,11 +235,13 @@ def execute(
     distributed: str = "local",
     address: str | None = None,
     threads: int = 1,
+    verify: bool = True,
 ) -> Execution:
     """Run `entry` on `arrays` with `engine`; the outputs and the traffic of every
     program that ran. `distributed="ray"` runs each chip's programs in a Ray actor (the
     compiled engine; `address`: a Ray cluster to join, else a local instance).
-    `threads`: the native engine's OpenMP threads (a program's items at once)."""
+    `threads`: the native engine's OpenMP threads (a program's items at once).
+    `verify=False`: the caller verified the module as it is (`verified`)."""
     if engine not in ENGINES:
         raise RunError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
     if distributed not in DISTRIBUTIONS:
@@ -237,13 +251,13 @@ def execute(
     if distributed == "ray":
         if engine != "compiled":
             raise RunError("chips run as Ray actors with the compiled engine only")
-        with distribute(module, entry, arrays, address=address) as chips:
+        with distribute(module, entry, arrays, address=address, verify=verify) as chips:
             return chips.call(arrays)
     check_threads(engine, threads)
     if engine in ("compiled", "native"):
-        exe, fn = compiled(module, entry, engine, threads)
+        exe, fn = compiled(module, entry, engine, threads, verify)
         return call(exe, fn, arrays)
-    fn = verified(module, entry)
+    fn = verified(module, entry, verify)
     args = coerce_args(fn, arrays)
     try:
         traffic = Traffic()
@@ -304,14 +318,19 @@ class Chips:
 
 
 def distribute(
-    module: ModuleOp, entry: str | None, arrays: Sequence[Any], *, address: str | None = None
+    module: ModuleOp,
+    entry: str | None,
+    arrays: Sequence[Any],
+    *,
+    address: str | None = None,
+    verify: bool = True,
 ) -> Chips:
     """`entry` compiled, its chips' programs each in a Ray actor that holds its weight
     shards, cut from `arrays` (the function's arguments; only the weights are read:
     the arguments no dense op but a chip's cut reads)."""
     from xdsl_spatial.interpreters.distributed import Distributed, DistributedError
 
-    fn = verified(module, entry)
+    fn = verified(module, entry, verify)
     args = coerce_args(fn, arrays)
     try:
         exe = compile_function(fn)
