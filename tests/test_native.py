@@ -347,6 +347,43 @@ def test_the_second_compile_loads_the_first_ones_code(tmp_path, monkeypatch):
     assert native.compile_native(fn).cached
 
 
+@pytest.mark.parametrize("cached", [True, False])
+def test_a_function_compiled_by_another_process(tmp_path, monkeypatch, cached):
+    """`start_native` hands the converted module to `python jit.py` and goes on; its
+    result is the code that process made, loaded here: the same bits as the code this
+    process's JIT makes, kept in the compile cache (whose next load is a hit)."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path) if cached else "off")
+    mod = parse_module((REPO / "examples" / "gemv_q8.mlir").read_text())
+    lower_q8(mod, optimize=True)
+    fn = find_function(mod, "gemv")
+    rng = np.random.default_rng(3)
+    x = rng.integers(-4, 5, (1, 2048)).astype(np.float32)
+    q = rng.integers(-8, 9, (2048, 4096)).astype(np.int8)
+    s = (2.0 ** -rng.integers(0, 6, (64, 4096))).astype(np.float32)
+    args = coerce_args(fn, [x, q, s])
+    job = native.start_native(fn)
+    assert job.done is None and job.process is not None
+    there = job.result()
+    assert not there.cached and job.folder is None and set(there.seconds) >= {"convert", "jit"}
+    here = native.compile_native(fn, native.CompileCache(None))
+    np.testing.assert_array_equal(there(*args).outputs[0], here(*args).outputs[0])
+    if cached:
+        again = native.start_native(fn)
+        assert again.done is not None and again.result().cached
+
+
+def test_the_other_processs_refusal_is_a_jit_error(tmp_path):
+    """What upstream MLIR refuses in `python jit.py DIR` is its exit code 1 and one
+    line naming the error."""
+    (tmp_path / "module.mlir").write_text("func.func @f( {")
+    (tmp_path / "request.json").write_text('{"name": "f", "threads": 1, "amx": false, "libs": []}')
+    out = subprocess.run(
+        [sys.executable, native.jit.__file__, str(tmp_path)], capture_output=True, text=True
+    )
+    assert out.returncode == 1 and out.stderr.startswith("JitError: ")
+    assert not (tmp_path / "code.o").exists()
+
+
 def test_the_cache_can_be_turned_off(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, "off")
     assert CompileCache.default().folder is None

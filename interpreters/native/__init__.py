@@ -17,8 +17,11 @@ other engines count while they run.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import pickle
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -31,6 +34,7 @@ from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.interpreters.executable import Execution
+from xdsl_spatial.interpreters.native import jit
 from xdsl_spatial.interpreters.native.amx import amx_available, amx_enabled
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
@@ -42,7 +46,7 @@ from xdsl_spatial.interpreters.native.jit import (
     lower_to_llvm,
     pipeline,
 )
-from xdsl_spatial.interpreters.native.objects import ObjectError
+from xdsl_spatial.interpreters.native.objects import ObjectError, load_object
 from xdsl_spatial.interpreters.native.openmp import openmp_runtime
 from xdsl_spatial.interpreters.native.prepare import PrepareError, convert, prepare
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
@@ -52,12 +56,14 @@ from xdsl_spatial.passes.convert_spatial_to_linalg import PlanError
 __all__ = [
     "NATIVE_ERRORS",
     "CompileCache",
+    "Compiling",
     "JitError",
     "NativeExecutable",
     "NativeUnavailable",
     "PrepareError",
     "bindings",
     "compile_native",
+    "start_native",
 ]
 
 NATIVE_ERRORS = (NativeUnavailable, PrepareError, JitError, PlanError)
@@ -152,7 +158,23 @@ def compile_native(
     holds it, else compiled and kept there. With `threads` > 1 each program's items
     run on that many OpenMP threads (`openmp.py`). With `amx` (by default: when the
     host has the unit, `amx.py`), a Q8_0 block's lanes' sum runs on AMX tiles."""
-    _, _, execution_engine = bindings()
+    return start_native(fn, cache, threads, amx, background=False).result()
+
+
+def start_native(
+    fn: func.FuncOp,
+    cache: CompileCache | None = None,
+    threads: int = 1,
+    amx: bool | None = None,
+    *,
+    background: bool = True,
+) -> Compiling:
+    """`compile_native` begun: `fn` prepared and converted here, then its machine code
+    loaded from the compile cache, or made (and kept there) by another process, `python
+    jit.py` (`background`; the bindings hold Python's lock while they compile, so a
+    thread would not run beside them), or by this one. `result()` gives the executable,
+    waiting for the other process first."""
+    bindings()
     if threads < 1:
         raise JitError(f"@{fn.sym_name.data}: threads must be at least 1, not {threads}")
     runtime = [openmp_runtime()] if threads > 1 else []
@@ -165,42 +187,129 @@ def compile_native(
     with collector_paused():
         prepared = prepare(fn)
     seconds["prepare"] = time.perf_counter() - t0
-    symbol = f"_mlir_{name}"
     amx = amx_enabled() if amx is None else amx
-    steps = pipeline(threads, amx)
-    key = cache.key(prepared.source, steps)
-    t0 = time.perf_counter()
+    key = cache.key(prepared.source, pipeline(threads, amx))
     kept = (cache, key, threads) if cache.folder is not None else None
-    image = cache.load(key, symbol)
+    job = Compiling(name, prepared.programs, ins, outs, cache, key, seconds, kept)
+    t0 = time.perf_counter()
+    image = cache.load(key, job.symbol)
     if image is not None:
         seconds["load"] = time.perf_counter() - t0
-        caller = Caller(image.symbol(symbol), ins, outs)
-        return NativeExecutable(name, prepared.programs, image, caller, True, seconds, kept)
+        job.done = job.executable(image, True)
+        return job
     t0 = time.perf_counter()
     with collector_paused():
         text = convert(prepared, parallel=threads > 1, amx=amx)
     seconds["convert"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    module = lower_to_llvm(text, threads, amx)
-    seconds["lower"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    with module.context:
+    if background:
+        job.start(text, threads, amx, runtime)
+        return job
+    job.done = job.here(text, threads, amx, runtime)
+    return job
+
+
+@dataclass
+class Compiling:
+    """A function's machine code on its way (`start_native`): `result()` gives it."""
+
+    name: str
+    programs: tuple[ProgramTraffic, ...]
+    ins: list[Slot]
+    outs: list[Slot]
+    cache: CompileCache
+    key: str
+    seconds: dict[str, float]
+    kept: tuple[CompileCache, str, int] | None
+    done: NativeExecutable | None = None
+    process: subprocess.Popen[bytes] | None = None
+    folder: tempfile.TemporaryDirectory[str] | None = None
+    started: float = 0.0
+
+    @property
+    def symbol(self) -> str:
+        return f"_mlir_{self.name}"
+
+    def executable(self, code: Any, cached: bool, address: int | None = None) -> NativeExecutable:
+        """The executable of `code` (a loaded image, or the JIT's engine at `address`)."""
+        where = code.symbol(self.symbol) if address is None else address
+        caller = Caller(where, self.ins, self.outs)
+        return NativeExecutable(
+            self.name, self.programs, code, caller, cached, self.seconds, self.kept
+        )
+
+    def here(self, text: str, threads: int, amx: bool, runtime: list[str]) -> NativeExecutable:
+        """Compiled by this process's JIT, the object kept in the compile cache."""
+        _, _, execution_engine = bindings()
+        t0 = time.perf_counter()
+        module = lower_to_llvm(text, threads, amx)
+        self.seconds["lower"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        with module.context:
+            try:
+                engine = execution_engine.ExecutionEngine(
+                    module, opt_level=OPT_LEVEL, shared_libs=runtime
+                )
+            except RuntimeError as e:
+                raise JitError(f"@{self.name}: LLVM could not compile it: {e}") from None
+            address = engine.raw_lookup(self.name)
+        if not address:
+            raise JitError(f"@{self.name}: the JIT has no entry point for it")
+        self.seconds["jit"] = time.perf_counter() - t0
+        if self.cache.folder is not None:
+            with tempfile.TemporaryDirectory() as tmp:
+                obj = os.path.join(tmp, "code.o")
+                engine.dump_to_object_file(obj)
+                with open(obj, "rb") as f:
+                    self.cache.store(self.key, self.symbol, f.read())
+        return self.executable(engine, False, address)
+
+    def start(self, text: str, threads: int, amx: bool, runtime: list[str]) -> None:
+        """Hand `text` to another process (`jit.py` run as a script) to compile."""
+        self.folder = tempfile.TemporaryDirectory(prefix="xdsl-spatial-jit-")
+        where = self.folder.name
+        with open(os.path.join(where, "module.mlir"), "w", encoding="utf-8") as f:
+            f.write(text)
+        request = {"name": self.name, "threads": threads, "amx": amx, "libs": runtime}
+        with open(os.path.join(where, "request.json"), "w", encoding="utf-8") as f:
+            json.dump(request, f)
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [sys.executable, jit.__file__, where],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+
+    def result(self) -> NativeExecutable:
+        """The executable, once the other process has made its code (loaded from
+        the object it wrote, which the compile cache keeps)."""
+        if self.done is not None:
+            return self.done
+        assert self.process is not None and self.folder is not None
+        _, err = self.process.communicate()
+        self.seconds["jit"] = time.perf_counter() - self.started  # its passes and LLVM
         try:
-            engine = execution_engine.ExecutionEngine(
-                module, opt_level=OPT_LEVEL, shared_libs=runtime
-            )
-        except RuntimeError as e:
-            raise JitError(f"@{name}: LLVM could not compile it: {e}") from None
-        address = engine.raw_lookup(name)
-    if not address:
-        raise JitError(f"@{name}: the JIT has no entry point for it")
-    seconds["jit"] = time.perf_counter() - t0
-    if cache.folder is not None:
-        with tempfile.TemporaryDirectory() as tmp:
-            obj = os.path.join(tmp, "code.o")
-            engine.dump_to_object_file(obj)
-            with open(obj, "rb") as f:
-                cache.store(key, symbol, f.read())
-    return NativeExecutable(
-        name, prepared.programs, engine, Caller(address, ins, outs), False, seconds, kept
-    )
+            if self.process.returncode:
+                why = err.decode(errors="replace").strip().splitlines()
+                last = why[-1] if why else f"exit code {self.process.returncode}"
+                raise JitError(last.removeprefix("JitError: "))
+            with open(os.path.join(self.folder.name, "code.o"), "rb") as f:
+                data = f.read()
+        finally:
+            self.close()
+        self.cache.store(self.key, self.symbol, data)
+        try:
+            image = load_object(data)
+        except ObjectError as e:
+            raise JitError(f"@{self.name}: cannot load the code it compiled: {e}") from None
+        self.done = self.executable(image, False)
+        return self.done
+
+    def close(self) -> None:
+        """Stop the other process, if it still runs, and remove its files."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        if self.folder is not None:
+            self.folder.cleanup()
+            self.folder = None
