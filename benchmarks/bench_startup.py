@@ -27,11 +27,14 @@ other jobs load; the wall seconds are what a user waits. Nothing here asserts a 
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import inspect
 import itertools
 import json
-import os
 import re
 import resource
 import statistics
@@ -65,8 +68,11 @@ def child_lowering(path: str, batch: int, context: int, templates: bool) -> None
     print(json.dumps({"wall": w1 - w, "cpu": c1 - c, "products": len(decisions)}))
 
 
-def child_phases(path: str, engine: str, prompt_text: str, batch: int, context: int) -> None:
-    """A cold start without the disk cache, timed from one progress message to the next."""
+def child_phases(
+    path: str, engine: str, prompt_text: str, batch: int, context: int, steps: int
+) -> None:
+    """A cold start without the disk cache, as spatial-generate runs it, timed from one
+    progress message to the next up to the first token."""
     from xdsl_spatial.frontends.generation import generate, load_model
     from xdsl_spatial.frontends.tokenizer import Vocabulary
 
@@ -91,17 +97,24 @@ def child_phases(path: str, engine: str, prompt_text: str, batch: int, context: 
         check=check,
         engine=engine,
     )
+    if hasattr(model, "start"):  # a tree that compiles in the background
+        progress("compiling (begun)")
+        model.start(model.used(len(prompt), steps))
+    else:
+        for entry in model.used(len(prompt), steps):
+            progress(f"compiling @{entry}")
+            model.compile(entry)
     first: list[tuple[float, float]] = []
-    generate(
-        model,
-        prompt,
-        0,
-        progress=progress,
-        on_token=lambda _: first.append(clock()),
-    )
-    marks.append(("first token", *first[0]))
+
+    def on_token(_: int) -> None:
+        if not first:
+            first.append(clock())
+            marks.append(("first token", *first[0]))
+
+    generate(model, prompt, steps, progress=progress, on_token=on_token)
+    marks[:] = marks[: [m[0] for m in marks].index("first token") + 1]
     phases = [
-        (re.sub(r"\s+\(.*|: tokens.*", "", a[0]), b[1] - a[1], b[2] - a[2])
+        (re.sub(r" /.*|\s+\(.*|: tokens.*", "", a[0]), b[1] - a[1], b[2] - a[2])
         for a, b in itertools.pairwise(marks)
     ]
     steps = {
@@ -196,7 +209,7 @@ def main() -> None:
         if kind == "lowering":
             child_lowering(rest[0], int(rest[1]), int(rest[2]), rest[3] == "1")
         else:
-            child_phases(rest[0], rest[1], rest[2], int(rest[3]), int(rest[4]))
+            child_phases(rest[0], rest[1], rest[2], int(rest[3]), int(rest[4]), int(rest[5]))
         return
     if args.file is None:
         from xdsl_spatial.frontends.gguf_io import packaged_gguf
@@ -235,6 +248,7 @@ def main() -> None:
                         args.prompt,
                         str(args.batch),
                         str(args.context),
+                        str(args.steps),
                     ],
                     env,
                 )

@@ -208,6 +208,38 @@ def check_threads(engine: str, threads: int) -> None:
         raise RunError(f"the {engine} engine runs on one thread; threads are the native engine's")
 
 
+class NativeCompiling:
+    """A function the native engine is compiling in another process
+    (`native.start_native`): `result()` waits for its executable; the engine's
+    refusals are `RunError`s."""
+
+    def __init__(self, job: Any):
+        self.job = job
+
+    def result(self) -> Any:
+        try:
+            return self.job.result()
+        except native.NATIVE_ERRORS as e:
+            raise RunError(str(e)) from None
+
+    def close(self) -> None:
+        self.job.close()
+
+
+def start_compile(
+    module: ModuleOp, entry: str | None, threads: int = 1, *, verify: bool = True
+) -> NativeCompiling:
+    """`compile_module(module, entry, "native", threads)` begun: the function verified,
+    prepared and converted here, its machine code made by another process (or loaded
+    from the compile cache) while this one goes on."""
+    check_threads("native", threads)
+    fn = verified(module, entry, verify)
+    try:
+        return NativeCompiling(native.start_native(fn, threads=threads))
+    except native.NATIVE_ERRORS as e:
+        raise RunError(str(e)) from None
+
+
 def compile_native_function(fn: func.FuncOp, threads: int = 1) -> Any:
     """`fn` (verified) compiled by the native engine; its refusals as `RunError`."""
     try:

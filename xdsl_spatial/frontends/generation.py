@@ -24,9 +24,18 @@ logit, the lowest id on a tie) or drawn by a `Sampler` (top-k, then top-p, then 
 temperature, as llama.cpp's sampler chain orders them) from numpy's `Generator`, so a
 seed gives the same tokens every run. A stop token (end of text or of turn) ends it.
 
+Each function is compiled before its first call (`Model.compile`), not before it is
+needed: the prompt's function before the prompt is read, `@decode` before the first
+step, so the first token does not wait for `@decode`. `Model.start` begins compiling
+the functions a run will call at once: the native engine prepares each here and has
+another process make its machine code (`native.start_native`), so `@decode` compiles
+while `@prefill` does and while the prompt is read.
+
 With `cache=True` (or a directory) `load_model` keeps what it made on disk
 (`model_cache.py`): the next load of the same file with the same options is one read
 (the native engine's functions as references to their code in its compile cache).
+With `keep=False` the model is kept when the caller says (`Model.keep`, after a run:
+every function compiled first, the ones the run did not call too).
 """
 
 from __future__ import annotations
@@ -66,6 +75,7 @@ from xdsl_spatial.interpreters.runner import (
     distribute,
     execute,
     find_function,
+    start_compile,
 )
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
@@ -165,6 +175,10 @@ class Model:
     to compile."""
     threads: int = 1
     """The native engine's threads: the items of each program on that many at once."""
+    compiling: dict[str, Any] = field(default_factory=dict)
+    """The functions another process is compiling (`start`)."""
+    keep_in: tuple[Path, str] | None = None
+    """The disk cache and key `keep` writes the model to (None: not kept, or kept)."""
 
     def signature(self, entry: str) -> Signature:
         if entry not in self.signatures:
@@ -175,9 +189,24 @@ class Model:
             ]
         return self.signatures[entry]
 
+    def start(self, entries: Sequence[str]) -> None:
+        """Begin compiling `entries`: with the native engine each is prepared here and
+        its machine code made by another process while this one goes on (`compile`
+        waits for it); the compiled engine compiles a function when it is first
+        called. The time spent here is added to `seconds["compile"]`."""
+        if self.engine != "native" or self.module is None:
+            return
+        for entry in entries:
+            if entry in self.executables or entry in self.compiling:
+                continue
+            t0 = time.perf_counter()
+            self.signature(entry)
+            self.compiling[entry] = start_compile(self.module, entry, self.threads)
+            self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
+
     def compile(self, entry: str) -> Any:
-        """`entry`'s executable, compiled now if it was not (the time it took added to
-        `seconds["compile"]`)."""
+        """`entry`'s executable, compiled now if it was not (or waited for, when `start`
+        began it; the time it took added to `seconds["compile"]`)."""
         if self.engine == "reference":
             return None
         exe = self.executables.get(entry)
@@ -186,11 +215,35 @@ class Model:
                 raise ModelError(f"the model has no function @{entry}")
             t0 = time.perf_counter()
             self.signature(entry)
-            exe = self.executables[entry] = compile_module(
-                self.module, entry, self.engine, self.threads
-            )
+            job = self.compiling.pop(entry, None)
+            if job is not None:
+                exe = job.result()
+            else:
+                exe = compile_module(self.module, entry, self.engine, self.threads)
+            self.executables[entry] = exe
             self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
         return exe
+
+    def keep(self, progress: Progress = _quiet) -> None:
+        """Write the model to the disk cache `load_model` was given, once: every
+        function compiled first (the kept model holds executables, not IR)."""
+        if self.keep_in is None:
+            return
+        where, key = self.keep_in
+        self.start(ENTRIES)
+        for entry in ENTRIES:
+            if entry not in self.executables:
+                progress(f"compiling @{entry}")
+                self.compile(entry)
+        progress("writing the model to the cache")
+        t0 = time.perf_counter()
+        kept = dataclasses.replace(
+            self, module=None, decisions=[], seconds={}, compiling={}, keep_in=None
+        )
+        kept.cached = True
+        model_cache.store(where, key, kept)
+        self.seconds["cache"] = time.perf_counter() - t0
+        self.keep_in = None
 
     def _run(self, entry: str, args: list[Any]) -> Any:
         """One call of the function `entry`: the one place a step reaches the engine."""
@@ -219,11 +272,14 @@ class Model:
             raise RunError(str(e)) from None
 
     def close(self) -> None:
-        """End the chips' Ray actors, if any."""
+        """End the chips' Ray actors and the compiles still running, if any."""
         for entry, exe in list(self.executables.items()):
             if hasattr(exe, "close"):
                 exe.close()
                 del self.executables[entry]
+        for job in self.compiling.values():
+            job.close()
+        self.compiling.clear()
 
     def new_caches(self) -> list[np.ndarray]:
         """An empty KV cache: zeros."""
@@ -340,6 +396,7 @@ def load_model(
     engine: str = "compiled",
     text: str | None = None,
     threads: int = 1,
+    keep: bool = True,
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
@@ -353,7 +410,9 @@ def load_model(
 
     With `cache` (True: `model_cache.cache_dir()`; or a directory), the model is
     compiled whole and kept on disk, keyed by the file and the options; a later load
-    with the same key reads it back instead (`Model.cached`)."""
+    with the same key reads it back instead (`Model.cached`). With `keep=False` it is
+    kept when the caller calls `Model.keep` (after a run, which compiled only what it
+    called)."""
     if engine not in ENGINES:
         raise ModelError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
     try:
@@ -464,15 +523,9 @@ def load_model(
         threads=threads,
     )
     if where is not None and key is not None:
-        for entry in ENTRIES:
-            progress(f"compiling @{entry}")
-            model.compile(entry)
-        progress("writing the model to the cache")
-        t0 = time.perf_counter()
-        kept = dataclasses.replace(model, module=None, decisions=[], seconds={})
-        kept.cached = True
-        model_cache.store(where, key, kept)
-        seconds["cache"] = time.perf_counter() - t0
+        model.keep_in = (where, key)
+        if keep:
+            model.keep(progress)
     return model
 
 
@@ -585,7 +638,8 @@ def generate(
     token chosen by `sampler` (greedy by default) and handed to `on_token` as it comes;
     a token of `stop` ends the generation. With `forced`, the tokens fed to the decode
     steps are those (the same tokens for two runs to compare), and the generated ids
-    are still each step's own choice. Compiling is done before the clock starts."""
+    are still each step's own choice. Each function is compiled before its first call,
+    outside the clock (`Model.start` begins every one the run calls at once)."""
     c = model.config
     if not prompt:
         raise ModelError("the prompt has no token")
@@ -598,11 +652,18 @@ def generate(
     if bad:
         raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")
     plan = model.plan(len(prompt))
-    if model.distributed != "ray" and model.engine != "reference":
-        for entry in model.used(len(prompt), steps):
-            if entry not in model.executables:
-                progress(f"compiling @{entry}")
-                model.compile(entry)
+    compiles = model.distributed != "ray" and model.engine != "reference"
+
+    def compiled(entry: str) -> None:
+        if compiles and entry not in model.executables:
+            progress(f"compiling @{entry}")
+            model.compile(entry)
+
+    if compiles:
+        model.start(model.used(len(prompt), steps))
+    for entry in ENTRIES:
+        if any((n > 1) == (entry == "prefill") for _, n in plan):
+            compiled(entry)
     caches = model.new_caches()
     rows: list[np.ndarray] = []
     first = None
@@ -630,6 +691,7 @@ def generate(
             stopped = True
             break
         feed = tokens[-1] if forced is None else forced[s]
+        compiled("decode")
         progress(f"decode step {s + 1}/{steps}")
         t0 = time.perf_counter()
         out, caches, traffic = model.decode(feed, len(prompt) + s, caches)
