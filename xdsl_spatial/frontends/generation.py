@@ -45,7 +45,9 @@ import hashlib
 import re
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -373,6 +375,12 @@ def bind_model(
     return [bound[n] for n, _, _ in args]
 
 
+def _timed(f: Callable[[], Any]) -> tuple[Any, float]:
+    """`f()` and the seconds it took."""
+    t0 = time.perf_counter()
+    return f(), time.perf_counter() - t0
+
+
 Check = Callable[[LlamaConfig, dict[str, Any]], None]
 """Called with the config and the tokenizer metadata before the seconds that building
 takes (a prompt's checks, say): it raises to stop the load."""
@@ -402,8 +410,9 @@ def load_model(
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
     config's `default_positions`), every product split over `chips` chips
     (`llama.ROW_SPLIT`). An open `reader`, and the `config` and bound `weights` of a
-    model of the same file, are reused. The file is read (and its reader, which holds
-    all its metadata, let go) before the module is built. `text` is a module to run
+    model of the same file, are reused. The weights are bound on a thread of their own
+    while the module is built and lowered (its reader, which holds all the file's
+    metadata, let go once they are). `text` is a module to run
     instead of the built one (e.g. the PyTorch model torch-mlir exported,
     `spatial-gguf --emit-model --frontend torch`): its functions must have the built
     model's arguments and results for this batch and cache (`llama.check_signatures`).
@@ -473,37 +482,50 @@ def load_model(
     if chips > 1:
         config.check_chips(chips)  # before the seconds that binding takes
     seconds["read"] = time.perf_counter() - t0
-    if weights is None:
-        progress("binding the weights")
-        t0 = time.perf_counter()
-        weights = bind_model(reader, str(path), config, requantize=requantize, on_requantize=cost)
-        seconds["bind"] = time.perf_counter() - t0
-    reader = None
-    if text is None:
-        progress(f"building the model ({config.n_layer} layers, {len(config.products())} products)")
-        t0 = time.perf_counter()
-        with collector_paused():
-            module = build_model(config, batch, positions, chips=chips)
-        seconds["build"] = time.perf_counter() - t0
-    else:
-        from xdsl_spatial.core.ir_io import parse_module
+    # Binding is numpy on whole arrays, which lets go of Python's lock, and building
+    # and lowering are Python: on two cores the two take the time of the longer.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="xdsl-spatial-bind") as pool:
+        bound = None
+        if weights is None:
+            progress("binding the weights")
+            bind = partial(
+                bind_model, reader, str(path), config, requantize=requantize, on_requantize=cost
+            )
+            bound = pool.submit(_timed, bind)
+        reader = None
+        if text is None:
+            progress(
+                f"building the model ({config.n_layer} layers, {len(config.products())} products)"
+            )
+            t0 = time.perf_counter()
+            with collector_paused():
+                module = build_model(config, batch, positions, chips=chips)
+            seconds["build"] = time.perf_counter() - t0
+        else:
+            from xdsl_spatial.core.ir_io import parse_module
 
-        if chips > 1:
-            raise ModelError("a given module runs on one chip (its products carry no split)")
-        progress(f"parsing the module ({config.n_layer} layers)")
-        t0 = time.perf_counter()
-        module = parse_module(text, "<module>")
-        check_signatures(config, module, batch, positions)
-        seconds["parse"] = time.perf_counter() - t0
-    decisions: list[Any] = []
-    lower_s = 0.0
-    if lower:
-        from xdsl_spatial.passes.q8_lower import lower_q8
+            if chips > 1:
+                raise ModelError("a given module runs on one chip (its products carry no split)")
+            progress(f"parsing the module ({config.n_layer} layers)")
+            t0 = time.perf_counter()
+            module = parse_module(text, "<module>")
+            check_signatures(config, module, batch, positions)
+            seconds["parse"] = time.perf_counter() - t0
+        if bound is not None and bound.done():
+            bound.result()  # a file that cannot bind is refused now, not after lowering
+        decisions: list[Any] = []
+        lower_s = 0.0
+        if lower:
+            from xdsl_spatial.passes.q8_lower import lower_q8
 
-        progress("lowering with q8-lower{optimize=true}")
-        t0 = time.perf_counter()
-        decisions = lower_q8(module, optimize=True)
-        lower_s = seconds["lower"] = time.perf_counter() - t0
+            progress("lowering with q8-lower{optimize=true}")
+            t0 = time.perf_counter()
+            decisions = lower_q8(module, optimize=True)
+            lower_s = seconds["lower"] = time.perf_counter() - t0
+        if bound is not None:
+            progress("binding the weights")
+            weights, seconds["bind"] = bound.result()
+    assert weights is not None
     model = Model(
         config,
         module,
