@@ -229,15 +229,30 @@ class NativeCompiling:
 def start_compile(
     module: ModuleOp, entry: str | None, threads: int = 1, *, verify: bool = True
 ) -> NativeCompiling:
-    """`compile_module(module, entry, "native", threads)` begun: the function verified,
-    prepared and converted here, its machine code made by another process (or loaded
-    from the compile cache) while this one goes on."""
+    """`compile_module(module, entry, "native", threads)` begun: the function prepared
+    and converted here, its machine code made by another process (or loaded from the
+    compile cache) while this one goes on, and verified meanwhile: the other process
+    compiles while this one verifies, and nothing runs the code before the function
+    has verified (it is not returned otherwise)."""
     check_threads("native", threads)
-    fn = verified(module, entry, verify)
+    fn = verified(module, entry, verify=False)
     try:
-        return NativeCompiling(native.start_native(fn, threads=threads))
+        job = native.start_native(fn, threads=threads)
     except native.NATIVE_ERRORS as e:
+        if verify:
+            verified(module, entry)  # a function that does not verify says so first
         raise RunError(str(e)) from None
+    except Exception:
+        if verify:
+            verified(module, entry)  # what made preparing it fail, named at its op
+        raise
+    if verify:
+        try:
+            verified(module, entry)
+        except RunError:
+            job.close()
+            raise
+    return NativeCompiling(job)
 
 
 def compile_native_function(fn: func.FuncOp, threads: int = 1) -> Any:

@@ -372,6 +372,27 @@ def test_a_function_compiled_by_another_process(tmp_path, monkeypatch, cached):
         assert again.done is not None and again.result().cached
 
 
+def test_a_function_is_verified_while_another_process_compiles_it(tmp_path, monkeypatch):
+    """`start_compile` verifies the function while the other process compiles it: one
+    that does not verify (a fold whose buffers no longer fit its target's site) is the
+    verifier's RunError, and its compile is stopped."""
+    from xdsl_spatial.dialects.spatial import FoldOp, TargetAttr
+    from xdsl_spatial.interpreters.runner import RunError, start_compile
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    mod = parse_module((REPO / "examples" / "gemv_q8.mlir").read_text())
+    lower_q8(mod)
+    fold = next(o for o in mod.walk() if isinstance(o, FoldOp))
+    fold.target = TargetAttr(local_mem=4096)
+    stopped = []
+    close = native.Compiling.close
+    monkeypatch.setattr(native.Compiling, "close", lambda job: stopped.append(job) or close(job))
+    with pytest.raises(RunError, match="does not verify: .*local memory"):
+        start_compile(mod, "gemv")
+    assert len(stopped) == 1 and stopped[0].folder is None
+    assert start_compile(mod, "gemv", verify=False).result().arity == 3
+
+
 def test_the_other_processs_refusal_is_a_jit_error(tmp_path):
     """What upstream MLIR refuses in `python jit.py DIR` is its exit code 1 and one
     line naming the error."""
