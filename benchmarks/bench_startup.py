@@ -15,7 +15,8 @@ Three parts, each in processes of their own (nothing warm from another part):
    `generate` as `spatial-generate --no-cache` calls them, each phase (reading the
    file, re-quantising, building, lowering, compiling each function the prompt calls,
    the prompt up to the first token) timed from one progress message to the next, in
-   CPU and wall seconds; the native engine's compiles split into their steps.
+   CPU seconds (this process's and its finished compiles') and wall seconds; the
+   native engine's compiles split into their steps.
 3. The command a user runs, `spatial-generate FILE --prompt P --steps N --requantize
    --engine E`, in a new, empty `XDSL_SPATIAL_CACHE` (cold: the model built, lowered,
    compiled and kept), then again (cached): the first token's time after the start, as
@@ -48,7 +49,10 @@ PROMPT = "The capital of France is"
 
 
 def clock() -> tuple[float, float]:
-    return time.perf_counter(), time.process_time()
+    """Wall seconds, and the CPU seconds of this process and of the processes it has
+    waited for (the native engine's compiles)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.perf_counter(), time.process_time() + children.ru_utime + children.ru_stime
 
 
 def child_lowering(path: str, batch: int, context: int, templates: bool) -> None:
@@ -98,8 +102,7 @@ def child_phases(
         engine=engine,
     )
     if hasattr(model, "start"):  # a tree that compiles in the background
-        progress("compiling (begun)")
-        model.start(model.used(len(prompt), steps))
+        model.start(model.used(len(prompt), steps), progress)
     else:
         for entry in model.used(len(prompt), steps):
             progress(f"compiling @{entry}")
@@ -114,7 +117,7 @@ def child_phases(
     generate(model, prompt, steps, progress=progress, on_token=on_token)
     marks[:] = marks[: [m[0] for m in marks].index("first token") + 1]
     phases = [
-        (re.sub(r" /.*|\s+\(.*|: tokens.*", "", a[0]), b[1] - a[1], b[2] - a[2])
+        (re.sub(r" /.*|\s+\(.*|: tokens.*", "", a[0])[:44], b[1] - a[1], b[2] - a[2])
         for a, b in itertools.pairwise(marks)
     ]
     steps = {

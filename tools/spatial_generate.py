@@ -449,8 +449,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
     if args.distributed == "local" and args.engine != "reference":
         # Each function compiled before its first call, outside the prompt's and the
         # steps' clocks; the native engine's all at once, in processes of their own.
-        progress("compiling")
-        model.start(model.used(len(prompt), args.steps))
+        model.start(model.used(len(prompt), args.steps), progress)
     stream = _Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
     streaming = False
 

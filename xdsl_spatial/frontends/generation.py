@@ -191,7 +191,7 @@ class Model:
             ]
         return self.signatures[entry]
 
-    def start(self, entries: Sequence[str]) -> None:
+    def start(self, entries: Sequence[str], progress: Progress = _quiet) -> None:
         """Begin compiling `entries`: with the native engine each is prepared here and
         its machine code made by another process while this one goes on (`compile`
         waits for it); the compiled engine compiles a function when it is first
@@ -201,6 +201,7 @@ class Model:
         for entry in entries:
             if entry in self.executables or entry in self.compiling:
                 continue
+            progress(f"compiling @{entry} (its machine code in a process of its own)")
             t0 = time.perf_counter()
             self.signature(entry)
             self.compiling[entry] = start_compile(self.module, entry, self.threads)
@@ -232,7 +233,7 @@ class Model:
         if self.keep_in is None:
             return
         where, key = self.keep_in
-        self.start(ENTRIES)
+        self.start(ENTRIES, progress)
         for entry in ENTRIES:
             if entry not in self.executables:
                 progress(f"compiling @{entry}")
@@ -682,7 +683,7 @@ def generate(
             model.compile(entry)
 
     if compiles:
-        model.start(model.used(len(prompt), steps))
+        model.start(model.used(len(prompt), steps), progress)
     for entry in ENTRIES:
         if any((n > 1) == (entry == "prefill") for _, n in plan):
             compiled(entry)
