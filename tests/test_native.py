@@ -535,6 +535,26 @@ def test_the_tiny_model_runs_natively(tmp_path, threads):
     assert out["low"].step_bytes is not None
 
 
+def test_a_run_compiles_its_functions_in_other_processes(tmp_path, monkeypatch):
+    """`Model.start` begins each function the run calls, its machine code made by a
+    process of its own; the run waits for each before its first call and gives the
+    tokens and logits of the functions compiled in this process (no compile cache,
+    so that neither reads the other's code)."""
+    monkeypatch.setenv(CACHE_ENV, "off")
+    path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
+    here = load_model(path, 3, 24, engine="native")
+    there = load_model(path, 3, 24, engine="native", weights=here.weights, config=here.config)
+    for entry in ("prefill", "decode"):
+        here.compile(entry)  # in this process
+    there.start(["prefill", "decode"])
+    assert set(there.compiling) == {"prefill", "decode"} and not there.executables
+    assert all(job.job.process is not None for job in there.compiling.values())
+    a, b = (generate(m, [104, 101, 108, 108, 111], 3) for m in (here, there))
+    assert not there.compiling and set(there.executables) == {"prefill", "decode"}
+    assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+    there.close()
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_native_model_is_kept_and_read_back(tmp_path, threads):
     """A model loaded for the native engine is kept in the disk cache as its weights and
