@@ -120,7 +120,7 @@ def child_phases(
         (re.sub(r" /.*|\s+\(.*|: tokens.*", "", a[0])[:44], b[1] - a[1], b[2] - a[2])
         for a, b in itertools.pairwise(marks)
     ]
-    steps = {
+    compiles = {
         e: {k: round(v, 3) for k, v in getattr(x, "seconds", {}).items()}
         for e, x in model.executables.items()
     }
@@ -129,7 +129,7 @@ def child_phases(
             {
                 "phases": phases,
                 "total": [first[0][0] - start[0], first[0][1] - start[1]],
-                "steps": steps,
+                "steps": compiles,
                 "prompt": len(prompt),
             }
         )

@@ -226,7 +226,7 @@ def make_fold(
 
     def build(ins: Sequence[SSAValue], names: Sequence[str]) -> list[ProgramOp]:
         bound = iter(ins[1:])
-        stand_in = [next(bound) if k is True else k for k in kinds]
+        stand_in = [next(bound) if isinstance(v, SSAValue) else v for v in parts]
         w = WeightInit(stand_in[0], stand_in[1], init.repacks, init.shard)
         return [
             build_fold(ins[0], names[0], names[1], names[2], w, plan, run.target, numerics, chip)
