@@ -95,14 +95,17 @@ def make_interpreter(module: ModuleOp, traffic: Traffic) -> Interpreter:
     return interp
 
 
-def verified(module: ModuleOp, entry: str | None) -> func.FuncOp:
-    """The function `entry`, verified: both engines run only what the verifier takes
-    (a module changed after it was parsed is checked again)."""
+def verified(module: ModuleOp, entry: str | None, verify: bool = True) -> func.FuncOp:
+    """The function `entry`, verified: the engines run only what the verifier takes
+    (a module changed after it was parsed is checked again). `verify=False`: the
+    caller verified the module as it is now (a tool, once, after its passes), and it
+    is not verified again; its allocations are checked either way."""
     fn = find_function(module, entry)
-    try:
-        fn.verify()
-    except VerifyException as e:
-        raise RunError(f"@{fn.sym_name.data} does not verify: {e}") from None
+    if verify:
+        try:
+            fn.verify()
+        except VerifyException as e:
+            raise RunError(f"@{fn.sym_name.data} does not verify: {e}") from None
     check_allocations(fn)
     return fn
 
@@ -113,15 +116,18 @@ def compile_module(
     engine: Engine | str = "compiled",
     threads: int = 1,
     progress: Progress | None = None,
+    *,
+    verify: bool = True,
 ) -> Executable | Any:
     """The executable of `entry`: the compiled engine's (see `executable.py`) or, with
     `engine="native"`, machine code (`native/`; `threads`: the OpenMP threads its
     programs' items run on). Either is called on arrays of the function's types and
-    gives an `Execution`. `progress` is told each step of compiling."""
+    gives an `Execution`. `progress` is told each step of compiling; `verify=False`: the
+    caller verified the module (`verified`)."""
     if engine not in ("compiled", "native"):
         raise RunError(f"compile_module compiles with 'compiled' or 'native', not '{engine}'")
     check_threads(engine, threads)
-    fn = verified(module, entry)
+    fn = verified(module, entry, verify)
     if engine == "native":
         return compile_native_function(fn, threads, progress)
     try:
@@ -159,7 +165,11 @@ def fingerprint(module: ModuleOp) -> int:
 
 
 def compiled(
-    module: ModuleOp, entry: str | None, engine: str = "compiled", threads: int = 1
+    module: ModuleOp,
+    entry: str | None,
+    engine: str = "compiled",
+    threads: int = 1,
+    verify: bool = True,
 ) -> tuple[Any, func.FuncOp]:
     """`entry`'s executable and function for `engine` (compiled or native): compiled
     (and verified) once per module, and again only when the module has changed since
@@ -172,7 +182,7 @@ def compiled(
     if hit is not None and fn is not None and hit[0] == now:
         return hit[1], fn
     check_threads(engine, threads)
-    fn = verified(module, entry)
+    fn = verified(module, entry, verify)
     if engine == "native":
         exe = compile_native_function(fn, threads)
     else:
@@ -199,6 +209,58 @@ def check_threads(engine: str, threads: int) -> None:
         raise RunError(f"threads must be at least 1, not {threads}")
     if threads > 1 and engine != "native":
         raise RunError(f"the {engine} engine runs on one thread; threads are the native engine's")
+
+
+class NativeCompiling:
+    """A function the native engine is compiling in another process
+    (`native.start_native`): `result()` waits for its executable; the engine's
+    refusals are `RunError`s."""
+
+    def __init__(self, job: Any):
+        self.job = job
+
+    def result(self) -> Any:
+        try:
+            return self.job.result()
+        except native.NATIVE_ERRORS as e:
+            raise RunError(str(e), getattr(e, "location", None)) from None
+
+    def close(self) -> None:
+        self.job.close()
+
+
+def start_compile(
+    module: ModuleOp,
+    entry: str | None,
+    threads: int = 1,
+    *,
+    verify: bool = True,
+    progress: Progress | None = None,
+) -> NativeCompiling:
+    """`compile_module(module, entry, "native", threads)` begun: the function prepared
+    and converted here, its machine code made by another process (or loaded from the
+    compile cache) while this one goes on, and verified meanwhile: the other process
+    compiles while this one verifies, and nothing runs the code before the function
+    has verified (it is not returned otherwise)."""
+    check_threads("native", threads)
+    fn = verified(module, entry, verify=False)
+    try:
+        job = native.start_native(fn, threads=threads, progress=progress)
+    except native.NATIVE_ERRORS as e:
+        if verify:
+            verified(module, entry)  # a function that does not verify says so first
+        raise RunError(str(e), getattr(e, "location", None)) from None
+    except Exception:
+        if verify:
+            verified(module, entry)  # what made preparing it fail, named at its op
+        raise
+    if verify:
+        try:
+            verified(module, entry)
+        except RunError:
+            job.close()
+            raise
+    return NativeCompiling(job)
 
 
 def compile_native_function(
@@ -230,11 +292,13 @@ def execute(
     distributed: str = "local",
     address: str | None = None,
     threads: int = 1,
+    verify: bool = True,
 ) -> Execution:
     """Run `entry` on `arrays` with `engine`; the outputs and the traffic of every
     program that ran. `distributed="ray"` runs each chip's programs in a Ray actor (the
     compiled engine; `address`: a Ray cluster to join, else a local instance).
-    `threads`: the native engine's OpenMP threads (a program's items at once)."""
+    `threads`: the native engine's OpenMP threads (a program's items at once).
+    `verify=False`: the caller verified the module as it is (`verified`)."""
     if engine not in ENGINES:
         raise RunError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
     if distributed not in DISTRIBUTIONS:
@@ -244,13 +308,13 @@ def execute(
     if distributed == "ray":
         if engine != "compiled":
             raise RunError("chips run as Ray actors with the compiled engine only")
-        with distribute(module, entry, arrays, address=address) as chips:
+        with distribute(module, entry, arrays, address=address, verify=verify) as chips:
             return chips.call(arrays)
     check_threads(engine, threads)
     if engine in ("compiled", "native"):
-        exe, fn = compiled(module, entry, engine, threads)
+        exe, fn = compiled(module, entry, engine, threads, verify)
         return call(exe, fn, arrays)
-    fn = verified(module, entry)
+    fn = verified(module, entry, verify)
     args = coerce_args(fn, arrays)
     try:
         traffic = Traffic()
@@ -311,14 +375,19 @@ class Chips:
 
 
 def distribute(
-    module: ModuleOp, entry: str | None, arrays: Sequence[Any], *, address: str | None = None
+    module: ModuleOp,
+    entry: str | None,
+    arrays: Sequence[Any],
+    *,
+    address: str | None = None,
+    verify: bool = True,
 ) -> Chips:
     """`entry` compiled, its chips' programs each in a Ray actor that holds its weight
     shards, cut from `arrays` (the function's arguments; only the weights are read:
     the arguments no dense op but a chip's cut reads)."""
     from xdsl_spatial.interpreters.distributed import Distributed, DistributedError
 
-    fn = verified(module, entry)
+    fn = verified(module, entry, verify)
     args = coerce_args(fn, arrays)
     try:
         exe = compile_function(fn)

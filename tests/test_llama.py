@@ -496,6 +496,43 @@ def test_a_second_load_is_served_from_the_disk_cache(tiny, tmp_path, monkeypatch
     assert len(list(where.iterdir())) == 4 and entry.exists()  # just used: kept
 
 
+def test_each_function_is_compiled_before_its_first_call(tiny):
+    """A run compiles what it calls, when it first calls it: a one-token prompt and no
+    step, @decode alone; a longer prompt and no step, @prefill alone; then steps,
+    @decode too (after the prompt's first token)."""
+    model = load_model(str(tiny), 3, 24)
+    generate(model, [104], 0)
+    assert set(model.executables) == {"decode"}
+    model = load_model(str(tiny), 3, 24, weights=model.weights, config=model.config)
+    firsts: list[set[str]] = []
+    run = generate(
+        model, [104, 101, 108], 2, on_token=lambda _: firsts.append(set(model.executables))
+    )
+    assert firsts[0] == {"prefill"} and set(model.executables) == {"prefill", "decode"}
+    assert len(run.tokens) == 3
+
+
+def test_a_model_is_kept_after_its_run(tiny, tmp_path):
+    """With keep=False the model is written to the disk cache when the caller says
+    (`Model.keep`), every function compiled first (here @prefill, which the run did not
+    call), and read back whole; keeping it again writes nothing."""
+    where = tmp_path / "cache"
+    model = load_model(str(tiny), 3, 24, cache=where, keep=False)
+    assert not where.exists() or not any(where.iterdir())
+    a = generate(model, [104], 3)
+    assert set(model.executables) == {"decode"}
+    model.keep()
+    assert set(model.executables) == {"prefill", "decode"} and "cache" in model.seconds
+    [entry] = where.iterdir()
+    written = entry.stat().st_mtime_ns
+    model.keep()
+    assert entry.stat().st_mtime_ns == written
+    again = load_model(str(tiny), 3, 24, cache=where)
+    assert again.cached and set(again.executables) == {"prefill", "decode"}
+    b = generate(again, [104], 3)
+    assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+
+
 def test_spatial_generate_reads_the_cache_and_says_so(tiny, tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("XDSL_SPATIAL_CACHE", str(tmp_path))
     args = [str(tiny), "--tokens", "104,101", "--steps", "2", "--batch", "2"]

@@ -347,6 +347,64 @@ def test_the_second_compile_loads_the_first_ones_code(tmp_path, monkeypatch):
     assert native.compile_native(fn).cached
 
 
+@pytest.mark.parametrize("cached", [True, False])
+def test_a_function_compiled_by_another_process(tmp_path, monkeypatch, cached):
+    """`start_native` hands the converted module to `python jit.py` and goes on; its
+    result is the code that process made, loaded here: the same bits as the code this
+    process's JIT makes, kept in the compile cache (whose next load is a hit)."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path) if cached else "off")
+    mod = parse_module((REPO / "examples" / "gemv_q8.mlir").read_text())
+    lower_q8(mod, optimize=True)
+    fn = find_function(mod, "gemv")
+    rng = np.random.default_rng(3)
+    x = rng.integers(-4, 5, (1, 2048)).astype(np.float32)
+    q = rng.integers(-8, 9, (2048, 4096)).astype(np.int8)
+    s = (2.0 ** -rng.integers(0, 6, (64, 4096))).astype(np.float32)
+    args = coerce_args(fn, [x, q, s])
+    job = native.start_native(fn)
+    assert job.done is None and job.process is not None
+    there = job.result()
+    assert not there.cached and job.folder is None and set(there.seconds) >= {"convert", "jit"}
+    here = native.compile_native(fn, native.CompileCache(None))
+    np.testing.assert_array_equal(there(*args).outputs[0], here(*args).outputs[0])
+    if cached:
+        again = native.start_native(fn)
+        assert again.done is not None and again.result().cached
+
+
+def test_a_function_is_verified_while_another_process_compiles_it(tmp_path, monkeypatch):
+    """`start_compile` verifies the function while the other process compiles it: one
+    that does not verify (a fold whose buffers no longer fit its target's site) is the
+    verifier's RunError, and its compile is stopped."""
+    from xdsl_spatial.dialects.spatial import FoldOp, TargetAttr
+    from xdsl_spatial.interpreters.runner import RunError, start_compile
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    mod = parse_module((REPO / "examples" / "gemv_q8.mlir").read_text())
+    lower_q8(mod)
+    fold = next(o for o in mod.walk() if isinstance(o, FoldOp))
+    fold.target = TargetAttr(local_mem=4096)
+    stopped = []
+    close = native.Compiling.close
+    monkeypatch.setattr(native.Compiling, "close", lambda job: stopped.append(job) or close(job))
+    with pytest.raises(RunError, match="does not verify: .*local memory"):
+        start_compile(mod, "gemv")
+    assert len(stopped) == 1 and stopped[0].folder is None
+    assert start_compile(mod, "gemv", verify=False).result().arity == 3
+
+
+def test_the_other_processs_refusal_is_a_jit_error(tmp_path):
+    """What upstream MLIR refuses in `python jit.py DIR` is its exit code 1 and one
+    line naming the error."""
+    (tmp_path / "module.mlir").write_text("func.func @f( {")
+    (tmp_path / "request.json").write_text('{"name": "f", "threads": 1, "amx": false, "libs": []}')
+    out = subprocess.run(
+        [sys.executable, native.jit.__file__, str(tmp_path)], capture_output=True, text=True
+    )
+    assert out.returncode == 1 and out.stderr.startswith("JitError: ")
+    assert not (tmp_path / "code.o").exists()
+
+
 def test_the_cache_can_be_turned_off(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, "off")
     assert CompileCache.default().folder is None
@@ -475,6 +533,26 @@ def test_the_tiny_model_runs_natively(tmp_path, threads):
     out = check_against_reference(path, lowered, unlowered, [104, 101, 108], 6)
     assert out["checked"] >= 1
     assert out["low"].step_bytes is not None
+
+
+def test_a_run_compiles_its_functions_in_other_processes(tmp_path, monkeypatch):
+    """`Model.start` begins each function the run calls, its machine code made by a
+    process of its own; the run waits for each before its first call and gives the
+    tokens and logits of the functions compiled in this process (no compile cache,
+    so that neither reads the other's code)."""
+    monkeypatch.setenv(CACHE_ENV, "off")
+    path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
+    here = load_model(path, 3, 24, engine="native")
+    there = load_model(path, 3, 24, engine="native", weights=here.weights, config=here.config)
+    for entry in ("prefill", "decode"):
+        here.compile(entry)  # in this process
+    there.start(["prefill", "decode"])
+    assert set(there.compiling) == {"prefill", "decode"} and not there.executables
+    assert all(job.job.process is not None for job in there.compiling.values())
+    a, b = (generate(m, [104, 101, 108, 108, 111], 3) for m in (here, there))
+    assert not there.compiling and set(there.executables) == {"prefill", "decode"}
+    assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+    there.close()
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -310,3 +310,52 @@ def test_spatial_opt_help_lists_every_pass_option_with_its_default(capsys):
         assert f" {f.name.replace('_', '-')}=" in line or "{" + f.name.replace("_", "-") in line
     assert "chips=1 split=n report=false optimize=false}" in line and "act=(the target's)" in line
     assert "q8-raise{report=false}" in out
+
+
+@pytest.fixture
+def verifications(monkeypatch):
+    """How often each whole-module verification and each function's runs."""
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.dialects.func import FuncOp
+
+    from xdsl_spatial.core import ir_io
+    from xdsl_spatial.interpreters import runner
+
+    counts = {"verify_module": 0, "ModuleOp.verify": 0, "FuncOp.verify": 0}
+
+    def counted(name, f):
+        def wrapper(*a, **k):
+            counts[name] += 1
+            return f(*a, **k)
+
+        return wrapper
+
+    mod = counted("verify_module", ir_io.verify_module)
+    for where in (ir_io, spatial_opt):
+        monkeypatch.setattr(where, "verify_module", mod)
+    monkeypatch.setattr(ModuleOp, "verify", counted("ModuleOp.verify", ModuleOp.verify))
+    monkeypatch.setattr(FuncOp, "verify", counted("FuncOp.verify", FuncOp.verify))
+    assert runner.verified  # the engines verify through FuncOp.verify
+    return counts
+
+
+def test_spatial_opt_verifies_the_input_and_the_result_once(verifications, capsys):
+    assert spatial_opt.main(["-p", "q8-lower{optimize=true},cse", str(EXAMPLE)]) == 0
+    assert verifications == {"verify_module": 2, "ModuleOp.verify": 0, "FuncOp.verify": 0}
+
+
+def test_spatial_opt_verify_each_verifies_after_every_pass(verifications, capsys):
+    argv = ["-p", "q8-lower{optimize=true},cse", "--verify-each", str(EXAMPLE)]
+    assert spatial_opt.main(argv) == 0
+    # xdsl-opt's: before the first pass and after each (the function in each); then
+    # once with dominance
+    assert verifications == {"verify_module": 2, "ModuleOp.verify": 3, "FuncOp.verify": 3}
+
+
+def test_spatial_run_verifies_the_input_and_the_result_once(verifications, small, capsys):
+    assert spatial_run.main([str(small), "--seed", "0", "-p", "q8-lower,cse"]) == 0
+    assert verifications == {"verify_module": 2, "ModuleOp.verify": 0, "FuncOp.verify": 0}
+    for k in verifications:
+        verifications[k] = 0
+    assert spatial_run.main([str(small), "--seed", "0", "--compare"]) == 0
+    assert verifications == {"verify_module": 2, "ModuleOp.verify": 0, "FuncOp.verify": 0}

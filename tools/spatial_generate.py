@@ -10,10 +10,12 @@ template, and the times of loading, reading the prompt and generating.
     spatial-generate model.gguf --tokens 504 --steps 4 --no-lower --outputs run.npz
 
 It builds the model (`spatial-gguf --emit-model`), lowers every product with `q8-lower`
-(unless `--no-lower`), binds the weights from the file and compiles each function,
-keeping all of that in the disk cache (`--no-cache` not to), then reads the prompt
-in chunks of `--batch` tokens and runs up to `--steps` decode steps, streaming each
-token's text to stdout. The report after the text says what the folds moved.
+(unless `--no-lower`) and binds the weights from the file, then reads the prompt in
+chunks of `--batch` tokens and runs up to `--steps` decode steps, streaming each
+token's text to stdout. Each function is compiled before its first call (the native
+engine begins both at once, each in a process of its own), and after the text all of
+it is kept in the disk cache (`--no-cache` not to). The report after the text says
+what the folds moved.
 """
 
 from __future__ import annotations
@@ -315,26 +317,33 @@ def _timings(
     model: Model, run: Generation, load_s: float, first_s: float | None, startup_s: float
 ) -> list[str]:
     """llama.cpp's closing lines: loading (from the process's start: Python's and the
-    imports' seconds first, then each step's, compiling apart), the prompt, the steps."""
+    imports' seconds first, then each step's), compiling (each function before its first
+    call, outside the runs' times), the prompt, the steps, and writing the cache."""
     s = {"start": startup_s, **model.seconds}
     names = {
         "start": "start-up",
-        "cache": "read from the cache" if model.cached else "writing the cache",
+        "cache": "read from the cache",
         "read": "reading",
         "bind": "binding",
         "build": "building",
         "parse": "parsing the module",
         "lower": "q8-lower",
-        "compile": "compiling",
     }
     parts = [f"{names[k]} {s[k] * 1e3:.0f} ms" for k in names if k in s and s[k] > 0]
-    lines = [
-        f"load time        = {load_s * 1e3:10.2f} ms ({', '.join(parts)})",
+    if "cache" in s and not model.cached:
+        parts = [p for p in parts if not p.startswith(names["cache"])]  # written: own line
+    lines = [f"load time        = {load_s * 1e3:10.2f} ms ({', '.join(parts)})"]
+    if "compile" in s:
+        done = ", ".join(f"@{e}" for e in model.executables)
+        lines.append(f"compile time     = {s['compile'] * 1e3:10.2f} ms (compiling {done})")
+    lines += [
         f"prompt eval time = {_rate(run.prompt_ms, len(run.prompt), 'tokens')}",
         f"eval time        = {_rate(sum(run.decode_ms), len(run.decode_ms), 'runs  ')}",
     ]
     if first_s is not None:
         lines.append(f"first token      = {first_s * 1e3:10.2f} ms after the start")
+    if "cache" in s and not model.cached:
+        lines.append(f"cache            = {s['cache'] * 1e3:10.2f} ms (writing the cache)")
     return lines
 
 
@@ -428,6 +437,7 @@ def _generate(
         text=text,
         threads=args.threads,
         text_name=args.module or "<module>",
+        keep=False,
     )
     if args.batch > model.positions:
         raise ModelError(
@@ -449,12 +459,11 @@ def _generate(
     sampler = Sampler(args.temperature, args.top_k, args.top_p, args.seed)
     stop = vocab.stop_tokens() if vocab is not None else set()
     model.distributed, model.address = args.distributed, args.address
-    if args.distributed == "local" and args.engine != "reference":
-        # Compiled before the clock: the prompt's and the steps' times are the runs' own.
-        for entry in model.used(len(prompt), args.steps):
-            progress(f"compiling @{entry}")
-            model.compile(entry, progress)
     load_s = time.perf_counter() - start
+    if args.distributed == "local" and args.engine != "reference":
+        # Each function compiled before its first call, outside the prompt's and the
+        # steps' clocks; the native engine's all at once, in processes of their own.
+        model.start(model.used(len(prompt), args.steps), progress)
     stream = _Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
     streaming = False
 
@@ -480,10 +489,12 @@ def _generate(
             on_token=on_token,
             progress=status,
         )
+        if stream is not None:
+            stream.close()
+        streaming = False
+        model.keep(progress)  # the functions the run did not call compiled first
     finally:
         model.close()
-    if stream is not None:
-        stream.close()
     first_s = stream.first - start if stream is not None and stream.first is not None else None
 
     def again() -> Sampler:

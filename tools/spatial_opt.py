@@ -99,6 +99,13 @@ class SpatialOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--verify-each",
+            action="store_true",
+            help="verify the module after every pass of -p, to find the pass that broke "
+            "it (by default the input is verified once when it is read, and the result "
+            "once after the last pass)",
+        )
         arg_parser.prog = PROG
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         arg_parser.epilog = pass_help()
@@ -134,6 +141,12 @@ class SpatialOptMain(xDSLOptMain):
         return module
 
     def apply_passes(self, prog: ModuleOp) -> None:
+        # xdsl-opt's pipeline verifies the module before the first pass and after
+        # each (its callback reads `disable_verify` when it runs); the input was
+        # verified when it was read and the result is verified once below, so the
+        # passes in between are verified only when asked.
+        disabled = self.args.disable_verify
+        self.args.disable_verify = disabled or not self.args.verify_each
         try:
             super().apply_passes(prog)
         except (DiagnosticException, NotImplementedError) as e:
@@ -141,8 +154,10 @@ class SpatialOptMain(xDSLOptMain):
             if located is e:
                 raise
             raise located from None
-        if self.pipeline.passes and not self.args.disable_verify:
-            verify_module(prog)  # xdsl-opt verified each pass; dominance too
+        finally:
+            self.args.disable_verify = disabled
+        if self.pipeline.passes and not disabled:
+            verify_module(prog)  # once, dominance too
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         try:

@@ -21,6 +21,7 @@ from xdsl.ir import (
     Attribute,
     Block,
     BlockArgument,
+    Operation,
     Region,
     SSAValue,
 )
@@ -68,6 +69,7 @@ from xdsl_spatial.dialects.spatial.attributes import (
 )
 from xdsl_spatial.dialects.spatial.loop import KLoopOp, enclosing_loop
 from xdsl_spatial.dialects.spatial.moves import StoreOp, TileMoveOp
+from xdsl_spatial.dialects.spatial.stages import StageOp
 from xdsl_spatial.dialects.spatial.syntax import format_linear
 from xdsl_spatial.dialects.spatial.tensors import BufferOp, ReturnOp, TensorOp
 from xdsl_spatial.dialects.spatial.traits import IsProgram
@@ -170,8 +172,24 @@ class ProgramOp(IRDLOperation):
             if isinstance(op, TensorOp):
                 yield op
 
+    def structure(self) -> Iterator[Operation]:
+        """The ops of the body and of its K loops, in order: the program's buffers,
+        moves, stages and loops, not the arithmetic inside its stages' bodies (which
+        hold scalar ops only, verified), which a check of the program need not walk
+        (a batch's sum stage holds hundreds of them)."""
+
+        def ops(block: Block) -> Iterator[Operation]:
+            for op in block.ops:
+                yield op
+                if not isinstance(op, StageOp):
+                    for region in op.regions:
+                        for b in region.blocks:
+                            yield from ops(b)
+
+        return ops(self.entry)
+
     def buffers(self) -> Iterator[BufferOp]:
-        for op in self.body.walk():
+        for op in self.structure():
             if isinstance(op, BufferOp):
                 yield op
 
@@ -397,7 +415,7 @@ class ProgramOp(IRDLOperation):
 
     def verify_plan(self) -> None:
         """The block plan agrees with the item grid, the K loop and what an item owns."""
-        loops = [o for o in self.body.walk() if isinstance(o, KLoopOp)]
+        loops = [o for o in self.structure() if isinstance(o, KLoopOp)]
         plan = self.plan
         plan_items = math.prod(g.data for g in plan.grid)
         if plan_items != self.num_items:
@@ -461,7 +479,7 @@ class ProgramOp(IRDLOperation):
         owned = owned_tiles(rects, grid[1])
         check_disjoint(*owned, "own", first.tensor_name.data, grid)
 
-        stores = [s for s in self.body.walk() if isinstance(s, StoreOp)]
+        stores = [s for s in self.structure() if isinstance(s, StoreOp)]
         coords = self.item_coords()
         for t in returned:
             name = t.tensor_name.data
@@ -484,7 +502,7 @@ class ProgramOp(IRDLOperation):
         limit)."""
         items = self.num_items
         tiles = items * math.prod(int(x) for x in self.owns_size.get_values())
-        for mv in self.body.walk():
+        for mv in self.structure():
             if isinstance(mv, TileMoveOp):
                 bh, bw = mv.block_shape
                 loop = enclosing_loop(mv)

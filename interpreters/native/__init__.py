@@ -17,13 +17,14 @@ other engines count while they run.
 from __future__ import annotations
 
 import dataclasses
-import gc
+import json
 import os
 import pickle
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -32,8 +33,10 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.core.ir_io import op_location
+from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.core.progress import Progress, quiet
 from xdsl_spatial.interpreters.executable import Execution
+from xdsl_spatial.interpreters.native import jit
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
 from xdsl_spatial.interpreters.native.host import KernelsError, amx_available, choose_kernels
@@ -45,7 +48,7 @@ from xdsl_spatial.interpreters.native.jit import (
     lower_to_llvm,
     pipeline,
 )
-from xdsl_spatial.interpreters.native.objects import ObjectError
+from xdsl_spatial.interpreters.native.objects import ObjectError, load_object
 from xdsl_spatial.interpreters.native.openmp import openmp_runtime
 from xdsl_spatial.interpreters.native.prepare import PrepareError, convert, prepare
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
@@ -55,6 +58,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg import PlanError
 __all__ = [
     "NATIVE_ERRORS",
     "CompileCache",
+    "Compiling",
     "JitError",
     "KernelsError",
     "NativeExecutable",
@@ -62,6 +66,7 @@ __all__ = [
     "PrepareError",
     "bindings",
     "compile_native",
+    "start_native",
 ]
 
 NATIVE_ERRORS = (NativeUnavailable, PrepareError, JitError, PlanError, KernelsError)
@@ -145,20 +150,6 @@ def _copy(p: ProgramTraffic) -> ProgramTraffic:
     return dataclasses.replace(p, loaded=dict(p.loaded), stored=dict(p.stored))
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic collector off while a step builds many IR objects: its full
-    passes walk every object a process holds (a whole model's IR, twice), which made
-    preparing SmolLM2's decode step 2-3x slower beside two loaded models."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def compile_native(
     fn: func.FuncOp,
     cache: CompileCache | None = None,
@@ -171,10 +162,27 @@ def compile_native(
     holds it, else compiled and kept there. With `threads` > 1 each program's items
     run on that many OpenMP threads (`openmp.py`). `kernels` names how a Q8_0
     product's sums are laid out (`host.choose_kernels`: by default
-    `XDSL_SPATIAL_KERNELS`, else what this CPU has).
-    `progress` is told each step (outlining, converting, upstream MLIR, LLVM)."""
+    `XDSL_SPATIAL_KERNELS`, else what this CPU has). `progress` is told each step
+    (converting, upstream MLIR and LLVM)."""
+    return start_native(fn, cache, threads, kernels, progress=progress, background=False).result()
+
+
+def start_native(
+    fn: func.FuncOp,
+    cache: CompileCache | None = None,
+    threads: int = 1,
+    kernels: str | None = None,
+    *,
+    progress: Progress | None = None,
+    background: bool = True,
+) -> Compiling:
+    """`compile_native` begun: `fn` prepared and converted here, then its machine code
+    loaded from the compile cache, or made (and kept there) by another process, `python
+    jit.py` (`background`; the bindings hold Python's lock while they compile, so a
+    thread would not run beside them), or by this one. `result()` gives the executable,
+    waiting for the other process first."""
     say = progress or quiet
-    _, _, execution_engine = bindings()
+    bindings()
     chosen = choose_kernels(kernels)
     if threads < 1:
         raise JitError(f"@{fn.sym_name.data}: threads must be at least 1, not {threads}")
@@ -189,49 +197,140 @@ def compile_native(
     with collector_paused():
         prepared = prepare(fn)
     seconds["prepare"] = time.perf_counter() - t0
-    symbol = f"_mlir_{name}"
-    steps = pipeline(threads, chosen.amx)
-    key = cache.key(prepared.source, f"{steps} kernels={chosen.name}")
-    t0 = time.perf_counter()
+    key = cache.key(prepared.source, f"{pipeline(threads, chosen.amx)} kernels={chosen.name}")
     kept = (cache, key, threads) if cache.folder is not None else None
-    image = cache.load(key, symbol)
+    job = Compiling(name, prepared.programs, ins, outs, cache, key, seconds, kept, op_location(fn))
+    t0 = time.perf_counter()
+    image = cache.load(key, job.symbol)
     if image is not None:
         seconds["load"] = time.perf_counter() - t0
-        caller = Caller(image.symbol(symbol), ins, outs)
-        return NativeExecutable(name, prepared.programs, image, caller, True, seconds, kept)
+        job.done = job.executable(image, True)
+        return job
     say(f"compiling @{name}: converting to upstream dialects")
     t0 = time.perf_counter()
     with collector_paused():
         text = convert(prepared, threads > 1, chosen.amx, chosen.stream)
     seconds["convert"] = time.perf_counter() - t0
-    say(f"compiling @{name}: upstream MLIR's passes to LLVM")
-    t0 = time.perf_counter()
-    try:
-        module = lower_to_llvm(text, threads, chosen.amx)
-    except JitError as e:
-        raise JitError(
-            f"upstream MLIR refused @{name} as converted for it: {e}", op_location(fn)
-        ) from None
-    seconds["lower"] = time.perf_counter() - t0
-    say(f"compiling @{name}: LLVM -O{OPT_LEVEL}")
-    t0 = time.perf_counter()
-    with module.context:
+    if background:
+        job.start(text, threads, chosen.amx, runtime)
+        return job
+    say(f"compiling @{name}: upstream MLIR's passes to LLVM, LLVM -O{OPT_LEVEL}")
+    job.done = job.here(text, threads, chosen.amx, runtime)
+    return job
+
+
+@dataclass
+class Compiling:
+    """A function's machine code on its way (`start_native`): `result()` gives it."""
+
+    name: str
+    programs: tuple[ProgramTraffic, ...]
+    ins: list[Slot]
+    outs: list[Slot]
+    cache: CompileCache
+    key: str
+    seconds: dict[str, float]
+    kept: tuple[CompileCache, str, int] | None
+    location: object | None = None
+    done: NativeExecutable | None = None
+    process: subprocess.Popen[bytes] | None = None
+    folder: tempfile.TemporaryDirectory[str] | None = None
+    started: float = 0.0
+
+    @property
+    def symbol(self) -> str:
+        return f"_mlir_{self.name}"
+
+    def executable(self, code: Any, cached: bool, address: int | None = None) -> NativeExecutable:
+        """The executable of `code` (a loaded image, or the JIT's engine at `address`)."""
+        where = code.symbol(self.symbol) if address is None else address
+        caller = Caller(where, self.ins, self.outs)
+        return NativeExecutable(
+            self.name, self.programs, code, caller, cached, self.seconds, self.kept
+        )
+
+    def refused(self, e: JitError) -> JitError:
+        """Upstream's refusal of the converted code, located at the user's function."""
+        return JitError(
+            f"upstream MLIR refused @{self.name} as converted for it: {e}", self.location
+        )
+
+    def here(self, text: str, threads: int, amx: bool, runtime: list[str]) -> NativeExecutable:
+        """Compiled by this process's JIT, the object kept in the compile cache."""
+        _, _, execution_engine = bindings()
+        t0 = time.perf_counter()
         try:
-            engine = execution_engine.ExecutionEngine(
-                module, opt_level=OPT_LEVEL, shared_libs=runtime
-            )
-        except RuntimeError as e:
-            raise JitError(f"@{name}: LLVM could not compile it: {e}") from None
-        address = engine.raw_lookup(name)
-    if not address:
-        raise JitError(f"@{name}: the JIT has no entry point for it")
-    seconds["jit"] = time.perf_counter() - t0
-    if cache.folder is not None:
-        with tempfile.TemporaryDirectory() as tmp:
-            obj = os.path.join(tmp, "code.o")
-            engine.dump_to_object_file(obj)
-            with open(obj, "rb") as f:
-                cache.store(key, symbol, f.read())
-    return NativeExecutable(
-        name, prepared.programs, engine, Caller(address, ins, outs), False, seconds, kept
-    )
+            module = lower_to_llvm(text, threads, amx)
+        except JitError as e:
+            raise self.refused(e) from None
+        self.seconds["lower"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        with module.context:
+            try:
+                engine = execution_engine.ExecutionEngine(
+                    module, opt_level=OPT_LEVEL, shared_libs=runtime
+                )
+            except RuntimeError as e:
+                raise JitError(f"@{self.name}: LLVM could not compile it: {e}") from None
+            address = engine.raw_lookup(self.name)
+        if not address:
+            raise JitError(f"@{self.name}: the JIT has no entry point for it")
+        self.seconds["jit"] = time.perf_counter() - t0
+        if self.cache.folder is not None:
+            with tempfile.TemporaryDirectory() as tmp:
+                obj = os.path.join(tmp, "code.o")
+                engine.dump_to_object_file(obj)
+                with open(obj, "rb") as f:
+                    self.cache.store(self.key, self.symbol, f.read())
+        return self.executable(engine, False, address)
+
+    def start(self, text: str, threads: int, amx: bool, runtime: list[str]) -> None:
+        """Hand `text` to another process (`jit.py` run as a script) to compile."""
+        self.folder = tempfile.TemporaryDirectory(prefix="xdsl-spatial-jit-")
+        where = self.folder.name
+        with open(os.path.join(where, "module.mlir"), "w", encoding="utf-8") as f:
+            f.write(text)
+        request = {"name": self.name, "threads": threads, "amx": amx, "libs": runtime}
+        with open(os.path.join(where, "request.json"), "w", encoding="utf-8") as f:
+            json.dump(request, f)
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [sys.executable, jit.__file__, where],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+
+    def result(self) -> NativeExecutable:
+        """The executable, once the other process has made its code (loaded from
+        the object it wrote, which the compile cache keeps)."""
+        if self.done is not None:
+            return self.done
+        assert self.process is not None and self.folder is not None
+        _, err = self.process.communicate()
+        self.seconds["jit"] = time.perf_counter() - self.started  # its passes and LLVM
+        try:
+            if self.process.returncode:
+                why = err.decode(errors="replace").strip().splitlines()
+                last = why[-1] if why else f"exit code {self.process.returncode}"
+                raise JitError(last.removeprefix("JitError: "))
+            with open(os.path.join(self.folder.name, "code.o"), "rb") as f:
+                data = f.read()
+        finally:
+            self.close()
+        self.cache.store(self.key, self.symbol, data)
+        try:
+            image = load_object(data)
+        except ObjectError as e:
+            raise JitError(f"@{self.name}: cannot load the code it compiled: {e}") from None
+        self.done = self.executable(image, False)
+        return self.done
+
+    def close(self) -> None:
+        """Stop the other process, if it still runs, and remove its files."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        if self.folder is not None:
+            self.folder.cleanup()
+            self.folder = None

@@ -32,11 +32,23 @@ The pipeline, in order (each an upstream pass):
 (LLVM's host CPU and features: AVX-512 here), and resolves `malloc`, `free`,
 `memcpy` and libm's functions from this process. Nothing emitted calls MLIR's runtime
 library (`memrefCopy`, `printMemref`), which the wheel does not ship.
+
+The bindings hold Python's lock while MLIR's passes and LLVM run, so two functions
+compile at once only in two processes: run as a script, `python jit.py DIR` (which
+imports nothing of this package) reads `DIR/request.json` (the function's name,
+threads, AMX, the shared libraries) and `DIR/module.mlir` (the prepared module),
+compiles it as `object_code` does and writes the ELF object to `DIR/code.o`, or
+`JitError: ...` to its error output and exit code 1.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import sys
+import tempfile
+from collections.abc import Sequence
 from typing import Any
 
 BUFFERS = (
@@ -162,3 +174,47 @@ def _diagnostic(e: Exception, text: str) -> str:
         found = [_CONVERTED_AT.sub("line \\1", ln) for ln in str(e).splitlines() if ln.strip()]
         parts = found[:4]
     return "; ".join(parts)
+
+
+def object_code(
+    text: str, name: str, threads: int = 1, amx: bool = False, shared_libs: Sequence[str] = ()
+) -> bytes:
+    """The prepared module's machine code for this host, as the ELF object
+    `ExecutionEngine.dump_to_object_file` writes (what the compile cache keeps and
+    `objects.load_object` loads)."""
+    _, _, execution_engine = bindings()
+    module = lower_to_llvm(text, threads, amx)
+    with module.context:
+        try:
+            engine = execution_engine.ExecutionEngine(
+                module, opt_level=OPT_LEVEL, shared_libs=list(shared_libs)
+            )
+        except RuntimeError as e:
+            raise JitError(f"@{name}: LLVM could not compile it: {e}") from None
+        if not engine.raw_lookup(name):
+            raise JitError(f"@{name}: the JIT has no entry point for it")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "code.o")
+            engine.dump_to_object_file(path)
+            with open(path, "rb") as f:
+                return f.read()
+
+
+def main(folder: str) -> int:
+    """Compile the request in `folder` (see the module's docstring)."""
+    with open(os.path.join(folder, "request.json"), encoding="utf-8") as f:
+        head = json.load(f)
+    with open(os.path.join(folder, "module.mlir"), encoding="utf-8") as f:
+        text = f.read()
+    try:
+        code = object_code(text, head["name"], head["threads"], head["amx"], head["libs"])
+    except (JitError, NativeUnavailable) as e:
+        print(f"{type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    with open(os.path.join(folder, "code.o"), "wb") as f:
+        f.write(code)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

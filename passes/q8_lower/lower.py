@@ -18,7 +18,9 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
+from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.core.progress import Count, Progress
+from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.passes.q8_lower.options import (
     ParallelOptions,
     TargetOptions,
@@ -31,6 +33,7 @@ from xdsl_spatial.passes.q8_raise import RaiseDecision, raise_q8
 from xdsl_spatial.passes.spatial_hoist import HoistPass
 from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
 from xdsl_spatial.passes.spatial_sum_trips import SumTripsPass
+from xdsl_spatial.passes.templates import Templates
 
 OPTIMIZE: tuple[ModulePass, ...] = (MergeSiblingsPass(), SumTripsPass(), HoistPass())
 """What `optimize` runs after lowering, in order: a batch's stage a row merged into
@@ -61,6 +64,7 @@ def raise_and_lower(
     *,
     optimize: bool = False,
     progress: Progress | None = None,
+    templates: bool = True,
     **options: Any,
 ) -> tuple[list[RaiseDecision], list[Decision]]:
     """What `q8-lower` does to `module`, in place: raise the frontend forms `q8-raise`
@@ -68,26 +72,45 @@ def raise_and_lower(
     passes of `OPTIMIZE` over the result); what each step decided (the raise's
     decisions, then one per matmul). `options`: the fields of `TargetOptions` and of
     `ParallelOptions`, checked before anything is rewritten; `ctx`: the context that
-    parsed the module (its `dense_resource` blobs); `progress`: told how far it is."""
+    parsed the module (its `dense_resource` blobs); `progress`: told how far it is.
+
+    With `templates` (the default), a view or fold of the same kind as one made before
+    is a copy of it (`passes/templates.py`), and in a module that held no program
+    before, the passes of `optimize` run once per kind, on its first program, not on
+    the module: the same module as `templates=False` gives, built and optimised
+    program by program (`tests/test_templates.py`)."""
     known = {f.name for cls in (TargetOptions, ParallelOptions) for f in dataclasses.fields(cls)}
     if unknown := sorted(set(options) - known):
         raise TypeError(f"lower_q8: unknown options {', '.join(unknown)}")
     parallel = ParallelOptions(**fields_of(ParallelOptions, options))
     parallel.check()
-    run = Lowering(resolve_target(module, **fields_of(TargetOptions, options)), parallel)
-    if progress is not None:
-        progress("q8-lower: raising the frontend forms")
-    raised = raise_q8(module, ctx)
-    pattern: RewritePattern = LowerQ8Matmul(run)
-    if progress is not None:
-        total = sum(1 for op in module.walk() if isinstance(op, MatmulOp))
-        pattern = _Counted(LowerQ8Matmul(run), Count(progress, "q8-lower", total, "products"))
-    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
-    if optimize:
-        for p in OPTIMIZE:
-            if progress is not None:
+    ctx = ctx or Context()
+    passes = OPTIMIZE if optimize else ()
+
+    def run_passes(m: ModuleOp) -> None:
+        for p in passes:
+            if progress is not None and m is module:
                 progress(f"q8-lower: {p.name}")
-            p.apply(ctx or Context(), module)
+            p.apply(ctx, m)
+
+    # The passes rewrite every program of a module: with programs there before, they
+    # run on the module, over those and the ones made here alike.
+    alone = templates and not any(isinstance(o, ProgramOp) for o in module.walk())
+    made = Templates(run_passes if alone else None) if templates else None
+    run = Lowering(
+        resolve_target(module, **fields_of(TargetOptions, options)), parallel, templates=made
+    )
+    with collector_paused():
+        if progress is not None:
+            progress("q8-lower: raising the frontend forms")
+        raised = raise_q8(module, ctx)
+        pattern: RewritePattern = LowerQ8Matmul(run)
+        if progress is not None:
+            total = sum(1 for op in module.walk() if isinstance(op, MatmulOp))
+            pattern = _Counted(LowerQ8Matmul(run), Count(progress, "q8-lower", total, "products"))
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
+        if not alone:
+            run_passes(module)
     return raised, run.decisions
 
 

@@ -22,8 +22,15 @@ from xdsl.rewriter import InsertPoint
 
 from xdsl_spatial.core.ir_io import dense_array, dense_attr
 from xdsl_spatial.dialects import q8
-from xdsl_spatial.dialects.q8 import Q8_BLOCK
-from xdsl_spatial.dialects.spatial import TargetAttr, element_bytes, element_name
+from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part
+from xdsl_spatial.dialects.spatial import (
+    FoldOp,
+    ProgramOp,
+    TargetAttr,
+    ViewOp,
+    element_bytes,
+    element_name,
+)
 from xdsl_spatial.passes.cleanup import erase_if_unused
 from xdsl_spatial.passes.q8_lower.build import build_fold, build_view
 from xdsl_spatial.passes.q8_lower.match import Q8Matmul, match_q8_matmul
@@ -35,9 +42,16 @@ from xdsl_spatial.passes.q8_lower.names import (
     view_tensor_name,
 )
 from xdsl_spatial.passes.q8_lower.options import ParallelOptions
-from xdsl_spatial.passes.q8_lower.plan import ChipPlan, ViewPlan, declines, plan_product
+from xdsl_spatial.passes.q8_lower.plan import (
+    ChipPlan,
+    FoldPlan,
+    ViewPlan,
+    declines,
+    plan_product,
+)
 from xdsl_spatial.passes.q8_lower.report import Decision
 from xdsl_spatial.passes.q8_lower.weights import WeightInit, weight_init
+from xdsl_spatial.passes.templates import Templates
 from xdsl_spatial.passes.tensor_parallel import ChipSplit, Split, annotated_split, option_split
 
 SOURCES = (arith.ConstantOp, tensor.EmptyOp, q8.QuantizeOp, shard.ShardOp, shard.ShardingOp)
@@ -48,13 +62,16 @@ ops it read directly."""
 @dataclass
 class Lowering:
     """What one run of the pass over a module shares among its matches: the chip it
-    lowers for, the chips products are spread over, the names given so far and a
-    decision per matmul. The pass makes it; the pattern reads and extends it."""
+    lowers for, the chips products are spread over, the names given so far, a
+    decision per matmul and, unless None, the kinds of program made so far (a view or
+    fold of the same plan is then a copy of the first, `templates.py`). The pass
+    makes it; the pattern reads and extends it."""
 
     target: TargetAttr
     parallel: ParallelOptions = field(default_factory=ParallelOptions)
     names: Naming = field(default_factory=Naming)
     decisions: list[Decision] = field(default_factory=list)
+    templates: Templates | None = None
 
     def where(self, op: MatmulOp) -> str:
         res = op.res[0].name_hint if op.res else None
@@ -110,14 +127,13 @@ def lower_on_one_chip(
     if plan is None or view_plan is None or why is not None:
         return Decision(where, mm.shape, False, why or "", plan, view_plan)
     view = view_of(run, mm, view_plan, rewriter, None, (0, mm.k))
-    fold = build_fold(
+    fold = make_fold(
+        run,
         view,
-        view_tensor_name(view),
         run.names.weight(mm.dequant),
         value_name(mm.op.res[0], "y"),
         init,
         plan,
-        run.target,
         numerics_claim(mm, view_plan.act),
     )
     rewriter.replace(mm.op, fold)
@@ -157,14 +173,13 @@ def lower_over_chips(
     results: list[SSAValue] = []
     for cp in chips:
         view = view_of(run, mm, cp.view, rewriter, cp.chip, cp.rows)
-        fold = build_fold(
+        fold = make_fold(
+            run,
             view,
-            view_tensor_name(view),
             weight,
             f"{y}{chip_suffix(cp.chip)}",
             shard_init(run, init, cp, op, rewriter),
             cp.plan,
-            run.target,
             claim
             + f"; chip {cp.chip} of {split.chips}: {split.describe(cp.chip)}"
             + ("" if split.axis == Split.N else ", a partial sum the chips add in order"),
@@ -177,6 +192,64 @@ def lower_over_chips(
     rewriter.replace(op, gather, [gather[-1].results[0]] if gather else [results[0]])
     erase_sources(mm, rewriter)
     return Decision(where, mm.shape, True, "", split=split, chips=tuple(chips))
+
+
+def make_fold(
+    run: Lowering,
+    view: SSAValue,
+    weight: str,
+    y_name: str,
+    init: WeightInit,
+    plan: FoldPlan,
+    numerics: str,
+    chip: int | None = None,
+) -> FoldOp:
+    """`build_fold` of the view, or a copy of the fold of the same kind the run made
+    before (`run.templates`): a fold is its plan, claim, chip and weight's kind (each
+    part bound from outside, zero or its constant values, and its repack), its inputs
+    and names aside."""
+    view_name = view_tensor_name(view)
+    if run.templates is None:
+        return build_fold(view, view_name, weight, y_name, init, plan, run.target, numerics, chip)
+    parts = [init.part(p) for p in (Q8Part.VALUES, Q8Part.SCALES)]
+    kinds = tuple(True if isinstance(v, SSAValue) else v for v in parts)
+    key = (
+        "fold",
+        plan,
+        run.target,
+        numerics,
+        chip,
+        kinds,
+        init.repack(Q8Part.VALUES),
+        init.repack(Q8Part.SCALES),
+    )
+
+    def build(ins: Sequence[SSAValue], names: Sequence[str]) -> list[ProgramOp]:
+        bound = iter(ins[1:])
+        stand_in = [next(bound) if isinstance(v, SSAValue) else v for v in parts]
+        w = WeightInit(stand_in[0], stand_in[1], init.repacks, init.shard)
+        return [
+            build_fold(ins[0], names[0], names[1], names[2], w, plan, run.target, numerics, chip)
+        ]
+
+    ins = [view, *(v for v in parts if isinstance(v, SSAValue))]
+    made = run.templates.programs(key, ins, [view_name, weight, y_name], build)
+    return cast(FoldOp, made[0])
+
+
+def make_views(
+    run: Lowering, x: SSAValue, x_name: str, view_name: str, plan: ViewPlan, chip: int | None
+) -> list[ViewOp]:
+    """`build_view` of `x`, or a copy of the view of the same plan and chip the run
+    made before (`run.templates`)."""
+    if run.templates is None:
+        return build_view(x, x_name, view_name, plan, run.target, chip)
+
+    def build(ins: Sequence[SSAValue], names: Sequence[str]) -> list[ProgramOp]:
+        return list(build_view(ins[0], names[0], names[1], plan, run.target, chip))
+
+    made = run.templates.programs(("view", plan, run.target, chip), [x], [x_name, view_name], build)
+    return [cast(ViewOp, v) for v in made]
 
 
 def erase_sources(mm: Q8Matmul, rewriter: PatternRewriter) -> None:
@@ -302,7 +375,7 @@ def view_of(
         convert.result.name_hint = f"{tensor_name}_{element_name(plan.act)}"
         inserted.append(convert)
         x = convert.result
-    views = build_view(x, tensor_name, name, plan, run.target, chip)
+    views = make_views(run, x, tensor_name, name, plan, chip)
     for i, v in enumerate(views):
         v.results[0].name_hint = name + ("" if i == len(views) - 1 else f"_part{i}")
     inserted += views

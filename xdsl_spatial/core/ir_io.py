@@ -725,11 +725,15 @@ def pass_error(module: Operation, e: Exception, pass_name: str | None = None) ->
     return e
 
 
-def apply_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None) -> None:
-    """Apply an `xdsl-opt -p` pipeline, e.g. `q8-lower{local-mem=393216},cse`,
-    verifying the module (dominance included) after each pass."""
+def apply_pipeline(
+    module: ModuleOp, spec: str, ctx: Context | None = None, *, verify_each: bool = False
+) -> None:
+    """Apply an `xdsl-opt -p` pipeline, e.g. `q8-lower{local-mem=393216},cse`, then
+    verify the module (dominance included) once; with `verify_each`, after every pass
+    (to name the pass that broke it)."""
     ctx = ctx or make_context()
-    for p in parse_pipeline(spec).passes:
+    passes = parse_pipeline(spec).passes
+    for i, p in enumerate(passes):
         try:
             p.apply(ctx, module)
         except (DiagnosticException, NotImplementedError) as e:
@@ -737,7 +741,8 @@ def apply_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None) -> N
             if located is e:
                 raise
             raise located from None
-        verify_module(module)
+        if verify_each or i == len(passes) - 1:
+            verify_module(module)
 
 
 def captured_values(op: Operation) -> tuple[SSAValue, ...]:

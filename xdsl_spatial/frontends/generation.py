@@ -26,9 +26,18 @@ seed gives the same tokens every run. A stop token (end of text or of turn) ends
 and so do logits that hold NaN (a damaged weight, an overflow: every token after
 would be drawn from nothing), with one warning and no token chosen from them.
 
+Each function is compiled before its first call (`Model.compile`), not before it is
+needed: the prompt's function before the prompt is read, `@decode` before the first
+step, so the first token does not wait for `@decode`. `Model.start` begins compiling
+the functions a run will call at once: the native engine prepares each here and has
+another process make its machine code (`native.start_native`), so `@decode` compiles
+while `@prefill` does and while the prompt is read.
+
 With `cache=True` (or a directory) `load_model` keeps what it made on disk
 (`model_cache.py`): the next load of the same file with the same options is one read
 (the native engine's functions as references to their code in its compile cache).
+With `keep=False` the model is kept when the caller says (`Model.keep`, after a run:
+every function compiled first, the ones the run did not call too).
 """
 
 from __future__ import annotations
@@ -40,13 +49,16 @@ import re
 import time
 import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 
+from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.core.progress import Count, Progress, quiet
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
@@ -70,6 +82,7 @@ from xdsl_spatial.interpreters.runner import (
     distribute,
     execute,
     find_function,
+    start_compile,
 )
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
@@ -163,6 +176,10 @@ class Model:
     to compile."""
     threads: int = 1
     """The native engine's threads: the items of each program on that many at once."""
+    compiling: dict[str, Any] = field(default_factory=dict)
+    """The functions another process is compiling (`start`)."""
+    keep_in: tuple[Path, str] | None = None
+    """The disk cache and key `keep` writes the model to (None: not kept, or kept)."""
 
     def signature(self, entry: str) -> Signature:
         if entry not in self.signatures:
@@ -173,9 +190,28 @@ class Model:
             ]
         return self.signatures[entry]
 
+    def start(self, entries: Sequence[str], progress: Progress = quiet) -> None:
+        """Begin compiling `entries`: with the native engine each is prepared here and
+        its machine code made by another process while this one goes on (`compile`
+        waits for it); the compiled engine compiles a function when it is first
+        called. The time spent here is added to `seconds["compile"]`."""
+        if self.engine != "native" or self.module is None:
+            return
+        for entry in entries:
+            if entry in self.executables or entry in self.compiling:
+                continue
+            progress(f"compiling @{entry} (its machine code in a process of its own)")
+            t0 = time.perf_counter()
+            self.signature(entry)
+            self.compiling[entry] = start_compile(
+                self.module, entry, self.threads, progress=progress
+            )
+            self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
+
     def compile(self, entry: str, progress: Progress | None = None) -> Any:
-        """`entry`'s executable, compiled now if it was not (the time it took added to
-        `seconds["compile"]`; `progress` told how far it is)."""
+        """`entry`'s executable, compiled now if it was not (or waited for, when `start`
+        began it; the time it took added to `seconds["compile"]`; `progress` told how
+        far it is)."""
         if self.engine == "reference":
             return None
         exe = self.executables.get(entry)
@@ -184,11 +220,35 @@ class Model:
                 raise ModelError(f"the model has no function @{entry}")
             t0 = time.perf_counter()
             self.signature(entry)
-            exe = self.executables[entry] = compile_module(
-                self.module, entry, self.engine, self.threads, progress
-            )
+            job = self.compiling.pop(entry, None)
+            if job is not None:
+                exe = job.result()
+            else:
+                exe = compile_module(self.module, entry, self.engine, self.threads, progress)
+            self.executables[entry] = exe
             self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
         return exe
+
+    def keep(self, progress: Progress = quiet) -> None:
+        """Write the model to the disk cache `load_model` was given, once: every
+        function compiled first (the kept model holds executables, not IR)."""
+        if self.keep_in is None:
+            return
+        where, key = self.keep_in
+        self.start(ENTRIES, progress)
+        for entry in ENTRIES:
+            if entry not in self.executables:
+                progress(f"compiling @{entry}")
+                self.compile(entry, progress)
+        progress("writing the model to the cache")
+        t0 = time.perf_counter()
+        kept = dataclasses.replace(
+            self, module=None, decisions=[], seconds={}, compiling={}, keep_in=None
+        )
+        kept.cached = True
+        model_cache.store(where, key, kept)
+        self.seconds["cache"] = time.perf_counter() - t0
+        self.keep_in = None
 
     def _run(self, entry: str, args: list[Any]) -> Any:
         """One call of the function `entry`: the one place a step reaches the engine."""
@@ -217,11 +277,14 @@ class Model:
             raise RunError(str(e)) from None
 
     def close(self) -> None:
-        """End the chips' Ray actors, if any."""
+        """End the chips' Ray actors and the compiles still running, if any."""
         for entry, exe in list(self.executables.items()):
             if hasattr(exe, "close"):
                 exe.close()
                 del self.executables[entry]
+        for job in self.compiling.values():
+            job.close()
+        self.compiling.clear()
 
     def new_caches(self) -> list[np.ndarray]:
         """An empty KV cache: zeros."""
@@ -330,6 +393,12 @@ def bind_model(
     return [bound[n] for n, _, _ in args]
 
 
+def _timed(f: Callable[[], Any]) -> tuple[Any, float]:
+    """`f()` and the seconds it took."""
+    t0 = time.perf_counter()
+    return f(), time.perf_counter() - t0
+
+
 Check = Callable[[LlamaConfig, dict[str, Any]], None]
 """Called with the config and the tokenizer metadata before the seconds that building
 takes (a prompt's checks, say): it raises to stop the load."""
@@ -354,13 +423,15 @@ def load_model(
     text: str | None = None,
     threads: int = 1,
     text_name: str = "<module>",
+    keep: bool = True,
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
     config's `default_positions`), every product split over `chips` chips
     (`llama.ROW_SPLIT`). An open `reader`, and the `config` and bound `weights` of a
-    model of the same file, are reused. The file is read (and its reader, which holds
-    all its metadata, let go) before the module is built. `text` is a module to run
+    model of the same file, are reused. The weights are bound on a thread of their own
+    while the module is built and lowered (its reader, which holds all the file's
+    metadata, let go once they are). `text` is a module to run
     instead of the built one (e.g. the PyTorch model torch-mlir exported,
     `spatial-gguf --emit-model --frontend torch`; read from the file `text_name`, which
     its diagnostics name): its functions must have the built model's arguments and
@@ -368,7 +439,9 @@ def load_model(
 
     With `cache` (True: `model_cache.cache_dir()`; or a directory), the model is
     compiled whole and kept on disk, keyed by the file and the options; a later load
-    with the same key reads it back instead (`Model.cached`)."""
+    with the same key reads it back instead (`Model.cached`). With `keep=False` it is
+    kept when the caller calls `Model.keep` (after a run, which compiled only what it
+    called)."""
     if engine not in ENGINES:
         raise ModelError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
     try:
@@ -431,42 +504,55 @@ def load_model(
     if chips > 1:
         config.check_chips(chips)  # before the seconds that binding takes
     seconds["read"] = time.perf_counter() - t0
-    if weights is None:
-        progress("binding the weights")
-        t0 = time.perf_counter()
-        weights = bind_model(
-            reader,
-            str(path),
-            config,
-            requantize=requantize,
-            on_requantize=cost,
-            progress=progress,
-        )
-        seconds["bind"] = time.perf_counter() - t0
-    reader = None
-    if text is None:
-        progress(f"building the model ({config.n_layer} layers, {len(config.products())} products)")
-        t0 = time.perf_counter()
-        module = build_model(config, batch, positions, chips=chips)
-        seconds["build"] = time.perf_counter() - t0
-    else:
-        from xdsl_spatial.core.ir_io import parse_module
+    # Binding is numpy on whole arrays, which lets go of Python's lock, and building
+    # and lowering are Python: on two cores the two take the time of the longer.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="xdsl-spatial-bind") as pool:
+        bound = None
+        if weights is None:
+            progress("binding the weights")
+            bind = partial(
+                bind_model,
+                reader,
+                str(path),
+                config,
+                requantize=requantize,
+                on_requantize=cost,
+                progress=progress,
+            )
+            bound = pool.submit(_timed, bind)
+        reader = None
+        if text is None:
+            progress(
+                f"building the model ({config.n_layer} layers, {len(config.products())} products)"
+            )
+            t0 = time.perf_counter()
+            with collector_paused():
+                module = build_model(config, batch, positions, chips=chips)
+            seconds["build"] = time.perf_counter() - t0
+        else:
+            from xdsl_spatial.core.ir_io import parse_module
 
-        if chips > 1:
-            raise ModelError("a given module runs on one chip (its products carry no split)")
-        progress(f"parsing the module ({config.n_layer} layers)")
-        t0 = time.perf_counter()
-        module = parse_module(text, text_name)
-        check_signatures(config, module, batch, positions)
-        seconds["parse"] = time.perf_counter() - t0
-    decisions: list[Any] = []
-    lower_s = 0.0
-    if lower:
-        from xdsl_spatial.passes.q8_lower import lower_q8
+            if chips > 1:
+                raise ModelError("a given module runs on one chip (its products carry no split)")
+            progress(f"parsing the module ({config.n_layer} layers)")
+            t0 = time.perf_counter()
+            module = parse_module(text, text_name)
+            check_signatures(config, module, batch, positions)
+            seconds["parse"] = time.perf_counter() - t0
+        if bound is not None and bound.done():
+            bound.result()  # a file that cannot bind is refused now, not after lowering
+        decisions: list[Any] = []
+        lower_s = 0.0
+        if lower:
+            from xdsl_spatial.passes.q8_lower import lower_q8
 
-        t0 = time.perf_counter()
-        decisions = lower_q8(module, optimize=True, progress=progress)
-        lower_s = seconds["lower"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            decisions = lower_q8(module, optimize=True, progress=progress)
+            lower_s = seconds["lower"] = time.perf_counter() - t0
+        if bound is not None:
+            progress("binding the weights")
+            weights, seconds["bind"] = bound.result()
+    assert weights is not None
     model = Model(
         config,
         module,
@@ -486,15 +572,9 @@ def load_model(
         threads=threads,
     )
     if where is not None and key is not None:
-        for entry in ENTRIES:
-            progress(f"compiling @{entry}")
-            model.compile(entry, progress)
-        progress("writing the model to the cache")
-        t0 = time.perf_counter()
-        kept = dataclasses.replace(model, module=None, decisions=[], seconds={})
-        kept.cached = True
-        model_cache.store(where, key, kept)
-        seconds["cache"] = time.perf_counter() - t0
+        model.keep_in = (where, key)
+        if keep:
+            model.keep(progress)
     return model
 
 
@@ -616,7 +696,8 @@ def generate(
     token chosen by `sampler` (greedy by default) and handed to `on_token` as it comes;
     a token of `stop` ends the generation. With `forced`, the tokens fed to the decode
     steps are those (the same tokens for two runs to compare), and the generated ids
-    are still each step's own choice. Compiling is done before the clock starts."""
+    are still each step's own choice. Each function is compiled before its first call,
+    outside the clock (`Model.start` begins every one the run calls at once)."""
     c = model.config
     if not prompt:
         raise ModelError("the prompt has no token")
@@ -629,11 +710,18 @@ def generate(
     if bad:
         raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")
     plan = model.plan(len(prompt))
-    if model.distributed != "ray" and model.engine != "reference":
-        for entry in model.used(len(prompt), steps):
-            if entry not in model.executables:
-                progress(f"compiling @{entry}")
-                model.compile(entry, progress)
+    compiles = model.distributed != "ray" and model.engine != "reference"
+
+    def compiled(entry: str) -> None:
+        if compiles and entry not in model.executables:
+            progress(f"compiling @{entry}")
+            model.compile(entry, progress)
+
+    if compiles:
+        model.start(model.used(len(prompt), steps), progress)
+    for entry in ENTRIES:
+        if any((n > 1) == (entry == "prefill") for _, n in plan):
+            compiled(entry)
     caches = model.new_caches()
     rows: list[np.ndarray] = []
     first = None
@@ -669,6 +757,7 @@ def generate(
             stopped = True
             break
         feed = tokens[-1] if forced is None else forced[s]
+        compiled("decode")
         progress(f"decode step {s + 1}/{steps}")
         t0 = time.perf_counter()
         out, caches, traffic = model.decode(feed, len(prompt) + s, caches)
