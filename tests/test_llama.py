@@ -340,9 +340,11 @@ def test_progress_is_quiet_when_piped(tiny, capfd):
     # no status line: stderr holds llama-cli's closing lines alone, plain text
     assert [ln.split("=")[0].strip() for ln in captured.err.splitlines()] == [
         "spatial-generate: load time",
+        "spatial-generate: compile time",
         "spatial-generate: prompt eval time",
         "spatial-generate: eval time",
         "spatial-generate: first token",
+        "spatial-generate: cache",
     ]
     assert "\r" not in captured.err + captured.out and "\x1b" not in captured.err + captured.out
 

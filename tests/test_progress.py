@@ -53,11 +53,13 @@ def test_a_cold_load_tells_every_phase_with_its_share(tmp_path):
     ]
     assert "re-quantising to Q8_0: 14 of 14 weights (100%)" in said
     assert "q8-lower: 30 of 30 products (100%)" in said
-    assert [s for s in said if s.startswith("q8-lower: spatial-")] == [
+    passes = [s for s in said if s.startswith("q8-lower: spatial-")]  # each kind's, in turn
+    assert passes[:3] == [
         "q8-lower: spatial-merge-siblings",
         "q8-lower: spatial-sum-trips",
         "q8-lower: spatial-hoist",
     ]
+    assert len(passes) % 3 == 0 and passes == passes[:3] * (len(passes) // 3)
     compiled = [s for s in said if s.startswith("compiling @decode: ")]
     assert compiled[0].endswith("(0%)") and len(compiled) > 10
 

@@ -214,8 +214,7 @@ def start_native(
     if background:
         job.start(text, threads, chosen.amx, runtime)
         return job
-    say(f"compiling @{name}: upstream MLIR's passes to LLVM, LLVM -O{OPT_LEVEL}")
-    job.done = job.here(text, threads, chosen.amx, runtime)
+    job.done = job.here(text, threads, chosen.amx, runtime, say)
     return job
 
 
@@ -255,15 +254,19 @@ class Compiling:
             f"upstream MLIR refused @{self.name} as converted for it: {e}", self.location
         )
 
-    def here(self, text: str, threads: int, amx: bool, runtime: list[str]) -> NativeExecutable:
+    def here(
+        self, text: str, threads: int, amx: bool, runtime: list[str], say: Progress = quiet
+    ) -> NativeExecutable:
         """Compiled by this process's JIT, the object kept in the compile cache."""
         _, _, execution_engine = bindings()
+        say(f"compiling @{self.name}: upstream MLIR's passes to LLVM")
         t0 = time.perf_counter()
         try:
             module = lower_to_llvm(text, threads, amx)
         except JitError as e:
             raise self.refused(e) from None
         self.seconds["lower"] = time.perf_counter() - t0
+        say(f"compiling @{self.name}: LLVM -O{OPT_LEVEL}")
         t0 = time.perf_counter()
         with module.context:
             try:

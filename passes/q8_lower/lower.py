@@ -89,7 +89,7 @@ def raise_and_lower(
 
     def run_passes(m: ModuleOp) -> None:
         for p in passes:
-            if progress is not None and m is module:
+            if progress is not None:  # on the module, or on each kind's first program
                 progress(f"q8-lower: {p.name}")
             p.apply(ctx, m)
 
