@@ -117,6 +117,20 @@ class ModelConfig:
         """What the queries are multiplied by before the scores."""
         return self.attn_scale or 1.0 / math.sqrt(self.head_dim)
 
+    def beyond_llama(self) -> list[str]:
+        """What the graph has beyond llama's plain one (empty for that)."""
+        out = [f"biases on {', '.join(self.biases)}"] if self.biases else []
+        out += ["neox RoPE"] * self.rope_neox + ["scaled RoPE"] * (
+            self.rope_scale != 1.0 or bool(self.rope_factors)
+        )
+        out += ["a sliding window"] * bool(self.sliding_window) + ["q/k norms"] * self.qk_norm
+        out += ["post-norms"] * self.post_norms + ["GeGLU"] * (self.activation != "silu")
+        out += ["a scaled embedding"] * (self.embed_scale != 1.0)
+        out += ["soft-capped logits"] * bool(self.softcap)
+        if self.attn_scale and self.attn_scale != 1.0 / math.sqrt(self.head_dim):
+            out.append("another attention scale")
+        return out
+
     def sliding(self, layer: int) -> bool:
         """Whether `layer` attends over the sliding window."""
         return self.sliding_window > 0 and layer in self.swa_layers
