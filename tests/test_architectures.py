@@ -46,14 +46,22 @@ STEPS = 8
 
 FACTORS = llama3_rope_factors(HEAD_DIM, 10000.0)
 
+MERGES = ("s h",)
+"""A merge, so that llama.cpp loads the tiny vocabulary (the tokens here are ids)."""
+
 WRITERS: dict[str, Callable[[Path], Path]] = {
-    "qwen2": write_tiny_qwen2,
-    "gemma3": write_tiny_gemma3,
+    "qwen2": lambda p: write_tiny_qwen2(p, merges=MERGES),
+    "gemma3": lambda p: write_tiny_gemma3(p, merges=MERGES),
     "gemma3-untied-capped": lambda p: write_tiny_gemma3(
-        p, untied=True, softcap=8.0, swa_pattern=[True, False, True, True, False, True], seed=1
+        p,
+        untied=True,
+        softcap=30.0,
+        swa_pattern=[True, False, True, True, False, True],
+        seed=1,
+        merges=MERGES,
     ),
-    "llama3-rope": lambda p: write_tiny_llama(p, rope_factors=FACTORS),
-    "linear-rope": lambda p: write_tiny_llama(p, rope_scaling=("linear", 4.0)),
+    "llama3-rope": lambda p: write_tiny_llama(p, rope_factors=FACTORS, merges=MERGES),
+    "linear-rope": lambda p: write_tiny_llama(p, rope_scaling=("linear", 4.0), merges=MERGES),
 }
 
 
@@ -87,9 +95,9 @@ def reference_rows(
 
 
 def tiny_models(path: Path, **options: Any) -> tuple[Model, Model]:
-    lowered = load_model(str(path), 4, 24, **options)
+    lowered = load_model(str(path), 4, 32, **options)
     unlowered = load_model(
-        str(path), 4, 24, lower=False, config=lowered.config, weights=lowered.weights, **options
+        str(path), 4, 32, lower=False, config=lowered.config, weights=lowered.weights, **options
     )
     return lowered, unlowered
 
@@ -134,7 +142,7 @@ def test_the_configs_read_from_the_tiny_files(tmp_path):
     assert g.rope_freqs(True)[1] == pytest.approx(10000 ** (-2 / 48))
     assert g.rope_freqs(False)[1] == pytest.approx(1e6 ** (-2 / 48))
     u = config("gemma3-untied-capped")
-    assert u.swa_layers == (0, 2, 3, 5) and u.softcap == 8.0 and u.lm_head == "output.weight"
+    assert u.swa_layers == (0, 2, 3, 5) and u.softcap == 30.0 and u.lm_head == "output.weight"
     period = write_tiny_gemma3(tmp_path / "period.gguf", swa_pattern=3)
     assert read_config(open_gguf(period), "").swa_layers == (0, 1, 3, 4)
     l3 = config("llama3-rope")
@@ -175,7 +183,11 @@ def test_tiny_gemma3_on_the_reference_engine(tmp_path):
 def test_tiny_gemma3_over_two_chips(tmp_path):
     path = write_tiny_gemma3(tmp_path / "g.gguf", untied=True)
     lowered, unlowered = tiny_models(path, chips=2)
-    assert all(d.lowered and d.split.chips == 2 for d in lowered.decisions)
+    assert all(d.split is not None and d.split.chips == 2 for d in lowered.decisions)
+    # a chip's k and v (one column tile of K = 128) cost more lowered than a bf16 copy
+    declined = [d for d in lowered.decisions if not d.lowered]
+    assert all(d.where.rsplit(".", 1)[-1] in ("k", "v") for d in declined), [d.line() for d in declined]
+    assert len(declined) == 2 * 6  # k and v of 6 layers, in the prefill (m = 4)
     check_against_reference(str(path), lowered, unlowered, PROMPT, 3)
 
 
@@ -260,12 +272,16 @@ def llama_cpp_scores(llama_cpp: Any, q8: Path, run: Generation, context: int) ->
     return np.asarray(llm.scores[first : first + len(run.tokens)])
 
 
-def compare_with_llama_cpp(run: Generation, scores: np.ndarray, least: float = 0.5) -> int:
-    """The steps where llama.cpp's top-1/top-2 margin is `least` or more, each asserted
-    to be the run's greedy token; how many there were."""
+def compare_with_llama_cpp(run: Generation, scores: np.ndarray, bound: np.ndarray) -> int:
+    """The steps where llama.cpp's top-1/top-2 margin is half a logit or more and twice
+    the step's bound B or more, each asserted to be the run's greedy token; how many
+    there were. llama.cpp rounds too (activations to Q8_0, the cache to f16), and on
+    a random model a step can be chaotic (B of tens of logits where the model is
+    sensitive): its logits then sit as far from the fp64 ones as B says rounding can
+    move them, and a closer margin says nothing."""
     compared = 0
     for i, row in enumerate(scores):
-        if margin(row) >= least:
+        if margin(row) >= max(0.5, 2 * bound[i]):
             compared += 1
             assert int(np.argmax(row)) == run.tokens[i], (i, run.tokens, scores.argmax(axis=1))
     return compared
@@ -275,12 +291,13 @@ def compare_with_llama_cpp(run: Generation, scores: np.ndarray, least: float = 0
 def test_tiny_models_generate_llama_cpps_tokens_where_its_margin_is_large(kind, tmp_path):
     llama_cpp = pytest.importorskip("llama_cpp")
     path = WRITERS[kind](tmp_path / f"{kind}.gguf")
-    lowered = load_model(str(path), 4, 32)
-    run = generate(lowered, PROMPT, 16)
+    lowered, unlowered = tiny_models(path)
+    out = check_against_reference(str(path), lowered, unlowered, PROMPT, 16)
     q8 = tmp_path / "q8.gguf"
     write_q8_0_gguf(open_gguf(path), str(path), str(q8))
-    compared = compare_with_llama_cpp(run, llama_cpp_scores(llama_cpp, q8, run, 32))
-    assert compared >= 8, compared
+    run = out["low"]
+    compared = compare_with_llama_cpp(run, llama_cpp_scores(llama_cpp, q8, run, 32), out["bound"])
+    assert compared >= 6, compared
 
 
 # --------------------------------------------------------------------------------------
@@ -339,5 +356,6 @@ def test_gemma3_270m_generates_llama_cpps_tokens_where_its_margin_is_large(
     q8 = tmp_path / "gemma3-q8_0.gguf"
     write_q8_0_gguf(open_gguf(str(gemma3)), str(gemma3), str(q8))
     run = gemma3_run["low"]
-    compared = compare_with_llama_cpp(run, llama_cpp_scores(llama_cpp, q8, run, 64))
+    scores = llama_cpp_scores(llama_cpp, q8, run, 64)
+    compared = compare_with_llama_cpp(run, scores, gemma3_run["bound"])
     assert compared >= 8, compared

@@ -70,6 +70,7 @@ def write_tiny_llama(
     window: int = 4,
     swa_pattern: int | list[bool] | None = None,
     softcap: float | None = None,
+    merges: Sequence[str] = (),
 ) -> Path:
     """Write the model to `path`. `drop` leaves that tensor out; `f32_weights` stores the
     layers' products as F32 (so binding them needs --requantize); `untied` gives the LM
@@ -78,7 +79,9 @@ def write_tiny_llama(
     `rope_freqs.weight` (llama 3's scaling), `rope_scaling` (type, factor) as
     `rope.scaling.type` and `.factor`. `gemma` writes gemma3's sizes and tensors (q/k norms, post-norms) and keys:
     a sliding `window`, `swa_pattern` (a period or one flag per layer) when given,
-    `softcap` as `final_logit_softcapping` when given."""
+    `softcap` as `final_logit_softcapping` when given. `merges` are written as the
+    vocabulary's BPE merges (llama.cpp will not load a gpt2 vocabulary without any;
+    none is written by default, so that --prompt reads one character a token)."""
     rng = np.random.default_rng(seed)
     d = GEMMA_D if gemma else D
     hd = GEMMA_HEAD_DIM if gemma else HEAD_DIM
@@ -114,7 +117,7 @@ def write_tiny_llama(
     pairs = [a + b for a in "etaoinsh" for b in "etaoinsh"][: VOCAB - 257]
     w.add_token_list(chars + pairs + ["<|end|>"])
     w.add_token_types([1] * (VOCAB - 1) + [3])
-    w.add_token_merges([])
+    w.add_token_merges(list(merges))
 
     def product(name: str, k: int, n: int, f32: bool) -> None:
         if name == drop:
