@@ -37,6 +37,7 @@ from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.frontends.generation import Generation, Model, generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.llama import ModelError, build_model, read_config, write_q8_0_gguf
+from xdsl_spatial.frontends.tokenizer import BYTE, CONTROL, UNKNOWN, USER_DEFINED, Vocabulary
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
 
 PROMPT = [104, 101, 108, 108, 111, 33]
@@ -258,6 +259,49 @@ def test_the_torch_frontend_refuses_what_llama_does_not_have(tmp_path, capsys):
 
 
 # --------------------------------------------------------------------------------------
+# SentencePiece (Gemma's vocabulary) as llama.cpp tokenizes it
+# --------------------------------------------------------------------------------------
+
+SPM_PIECES = [("\u2581", -1.0), ("a", -2.0), ("b", -3.0), ("c", -4.0), ("ab", -5.0)]
+SPM_PIECES += [("bc", -0.5), ("\u2581a", -6.0), ("abc", -7.0)]
+
+
+def spm_vocabulary() -> Vocabulary:
+    """<unk>, <s>, </s>, the 256 byte tokens (ids 3-258), the pieces above (259-266)
+    and a user-defined newline (267)."""
+    tokens = ["<unk>", "<s>", "</s>", *(f"<0x{b:02X}>" for b in range(256))]
+    types = [UNKNOWN, CONTROL, CONTROL, *[BYTE] * 256]
+    scores = [0.0] * len(tokens)
+    tokens += [p for p, _ in SPM_PIECES] + ["\n"]
+    types += [1] * len(SPM_PIECES) + [USER_DEFINED]
+    scores += [sc for _, sc in SPM_PIECES] + [0.0]
+    meta = {
+        "tokenizer.ggml.model": "llama",
+        "tokenizer.ggml.tokens": tokens,
+        "tokenizer.ggml.token_type": types,
+        "tokenizer.ggml.scores": scores,
+        "tokenizer.ggml.bos_token_id": 1,
+        "tokenizer.ggml.add_bos_token": True,
+    }
+    return Vocabulary.from_metadata(meta, "spm")
+
+
+def test_a_sentencepiece_vocabulary_encodes_as_llama_cpps_tokenizer():
+    """" abc" (a space first: llama.cpp's default add_space_prefix): of the joins
+    "▁a" (-6), "ab" (-5) and "bc" (-0.5), "bc" first; then "abc" (-7) and "▁a" (-6),
+    "▁a" first, which leaves "abc" stale: ▁a bc. A piece that is no token is its
+    bytes; a user-defined token is matched whole, a space written before the text
+    after it."""
+    v = spm_vocabulary()
+    assert v.encode("abc") == [1, 265, 264]
+    assert v.encode("x") == [1, 259, 3 + 0x78]
+    assert v.encode("a\nb") == [1, 265, 267, 259, 261]
+    assert v.encode("é") == [1, 259, 3 + 0xC3, 3 + 0xA9]
+    assert v.encode("<s>a") == [1, 1, 265]
+    assert v.decode([265, 264, 267, 259, 3 + 0xC3, 3 + 0xA9]) == " abc\n é"
+
+
+# --------------------------------------------------------------------------------------
 # llama.cpp on the same files
 # --------------------------------------------------------------------------------------
 
@@ -347,6 +391,22 @@ def test_gemma3_270m_lowered_unlowered_and_fp64_agree(gemma3_run):
     assert low.tokens[:8] == [506, 5279, 529, 506, 2891, 529, 7001, 236761]
     assert gemma3_run["checked"] >= 8
     print(f"Gemma 3 270M: bound {gemma3_run['bound'].round(2)}; {SAMPLES} perturbed copies")
+
+
+def test_gemma3_270m_reads_a_prompt_as_llama_cpp_does(gemma3):
+    vocab = Vocabulary(open_gguf(gemma3), str(gemma3))
+    assert vocab.encode("The capital of France is") == GEMMA_PROMPT
+    llama_cpp = pytest.importorskip("llama_cpp")
+    llm = llama_cpp.Llama(model_path=str(gemma3), vocab_only=True, verbose=False)
+    for text in (
+        "  two  spaces\nand\n\nnewlines\t tab",
+        "Ünïcödé ñ 日本語のテキスト 🤖🦙 𝔘",
+        "<start_of_turn>user\nHi<end_of_turn>\n<start_of_turn>model\n",
+        "def f(x):\n    return x**2 + 12345.678",
+    ):
+        ids = vocab.encode(text)
+        assert ids == llm.tokenize(text.encode(), add_bos=True, special=True), text
+        assert vocab.decode(ids[1:]) == text
 
 
 def test_gemma3_270m_generates_llama_cpps_tokens_where_its_margin_is_large(
