@@ -45,7 +45,7 @@ class Reference:
         `NAME__q8_scale` for every product, `NAME` for every norm weight and bias."""
         arch = self.arch = _meta(reader, "general.architecture")
         assert arch in ("llama", "qwen2", "gemma3"), arch
-        g = lambda k, d=None: _meta(reader, f"{arch}.{k}", d)  # noqa: E731
+        g = lambda k, d=None: _meta(reader, f"{arch}.{k}", d)
         self.n_layer = int(g("block_count"))
         self.d = int(g("embedding_length"))
         self.n_head = int(g("attention.head_count"))
