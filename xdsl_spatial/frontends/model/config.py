@@ -119,17 +119,19 @@ class ModelConfig:
 
     def beyond_llama(self) -> list[str]:
         """What the graph has beyond llama's plain one (empty for that)."""
-        out = [f"biases on {', '.join(self.biases)}"] if self.biases else []
-        out += ["neox RoPE"] * self.rope_neox + ["scaled RoPE"] * (
-            self.rope_scale != 1.0 or bool(self.rope_factors)
-        )
-        out += ["a sliding window"] * bool(self.sliding_window) + ["q/k norms"] * self.qk_norm
-        out += ["post-norms"] * self.post_norms + ["GeGLU"] * (self.activation != "silu")
-        out += ["a scaled embedding"] * (self.embed_scale != 1.0)
-        out += ["soft-capped logits"] * bool(self.softcap)
-        if self.attn_scale and self.attn_scale != 1.0 / math.sqrt(self.head_dim):
-            out.append("another attention scale")
-        return out
+        has = [
+            (bool(self.biases), f"biases on {', '.join(self.biases)}"),
+            (self.rope_neox, "neox RoPE"),
+            (self.rope_scale != 1.0 or bool(self.rope_factors), "scaled RoPE"),
+            (bool(self.sliding_window), "a sliding window"),
+            (self.qk_norm, "q/k norms"),
+            (self.post_norms, "post-norms"),
+            (self.activation != "silu", "GeGLU"),
+            (self.embed_scale != 1.0, "a scaled embedding"),
+            (bool(self.softcap), "soft-capped logits"),
+            (self.q_scale != 1.0 / math.sqrt(self.head_dim), "another attention scale"),
+        ]
+        return [what for present, what in has if present]
 
     def sliding(self, layer: int) -> bool:
         """Whether `layer` attends over the sliding window."""
