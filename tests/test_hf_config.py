@@ -93,26 +93,26 @@ def test_llama_3_1_reads_with_its_rope_scaling_and_untied_head(tmp_path):
     )
     assert c.group == 4 and c.lm_head == "output.weight"
     assert c.rope_base == 500000.0 and c.context_length == 131072
-    assert c.rope_scaling == Llama3Scaling(8.0, 1.0, 4.0, 8192)
+    assert c.rope_factors == Llama3Scaling(8.0, 1.0, 4.0, 8192).factors(128, 500000.0)
 
 
 def test_llama_3_2_has_its_head_dim_and_a_tied_head():
     c = hf_config(LLAMA_32_1B)
     assert (c.d_model, c.head_dim, c.q_dim, c.kv_dim) == (2048, 64, 2048, 512)
     assert c.lm_head == "token_embd.weight"
-    assert c.rope_scaling is not None and c.rope_scaling.factor == 32.0
+    assert c.rope_factors == Llama3Scaling(32.0, 1.0, 4.0, 8192).factors(64, 500000.0)
 
 
 def test_smollm2_has_no_rope_scaling_and_nine_heads_of_64():
     c = hf_config(SMOLLM2_135M)
     assert (c.n_head, c.n_kv, c.head_dim, c.rope_base) == (9, 3, 64, 100000.0)
-    assert c.rope_scaling is None and c.lm_head == "token_embd.weight"
+    assert c.rope_factors == () and c.lm_head == "token_embd.weight"
 
 
 def test_a_config_without_kv_heads_has_one_per_query_head_and_an_untied_head():
     c = hf_config(LLAMA_2_7B)
     assert c.n_kv == c.n_head == 32 and c.lm_head == "output.weight"
-    assert c.rope_base == 10000.0 and c.rope_scaling is None
+    assert c.rope_base == 10000.0 and c.rope_factors == ()
 
 
 @pytest.mark.parametrize(
@@ -174,11 +174,12 @@ def test_llama3_scaling_by_hand():
 
 
 def test_the_builder_turns_by_the_scaled_frequencies():
+    """The config holds the rule as a GGUF file does (a divisor a pair): dividing by it
+    gives the scaled frequencies within fp64's rounding of one division."""
     c = hf_config(LLAMA_31_8B)
-    assert c.rope_scaling is not None
-    np.testing.assert_array_equal(
-        c.inv_freq(), rope_frequencies(128, 128, 500000.0, c.rope_scaling)
-    )
+    want = rope_frequencies(128, 128, 500000.0, Llama3Scaling(8.0, 1.0, 4.0, 8192))
+    np.testing.assert_allclose(c.inv_freq(), want, rtol=4e-16)
+    assert not np.allclose(c.inv_freq(), rope_frequencies(128, 128, 500000.0), rtol=1e-3)
 
 
 def test_a_gguf_header_reads_as_the_reader_does_and_without_the_data(tmp_path):

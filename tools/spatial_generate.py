@@ -89,11 +89,11 @@ def _temperature(text: str) -> float:
 def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(
         prog=PROG,
-        description="Generate with a llama GGUF model on the simulated spatial chip.",
+        description="Generate with a GGUF model (llama, qwen2, gemma3) on the simulated spatial chip.",
         epilog="The built model is kept in the disk cache, keyed by the file's contents and "
         "the options that shape it: a second run starts in seconds (--no-cache not to). " + HELP,
     )
-    p.add_argument("file", help="the GGUF checkpoint (general.architecture = llama)")
+    p.add_argument("file", help="the GGUF checkpoint (general.architecture llama, qwen2 or gemma3)")
     prompt = p.add_mutually_exclusive_group(required=True)
     prompt.add_argument("--tokens", type=_tokens, help="the prompt as comma-separated token ids")
     prompt.add_argument(

@@ -61,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument(
         "--emit-model",
         action="store_true",
-        help="write the whole model (llama architecture) as @prefill of --batch tokens "
+        help="write the whole model (llama, qwen2 or gemma3) as @prefill of --batch tokens "
         "and @decode of one, in linalg on tensors",
     )
     pick = p.add_mutually_exclusive_group()

@@ -384,7 +384,7 @@ def bind_model(
             raise GGUFError(f"{path}: no tensor {name} in the file")
         if t.tensor_type not in plain:
             raise GGUFError(
-                f"{path}: tensor {name} is {t.tensor_type.name}; a norm weight must be F32, F16 or BF16"
+                f"{path}: tensor {name} is {t.tensor_type.name}; a vector (a norm weight or a bias) must be F32, F16 or BF16"
             )
         data = np.asarray(t.data)
         v = data if t.tensor_type == GGMLQuantizationType.F32 else dequantize(data, t.tensor_type)

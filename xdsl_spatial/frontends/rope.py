@@ -13,12 +13,14 @@ smooth = (original / wavelength - low_freq_factor) / (high_freq_factor - low_fre
 f'     = (1 - smooth) * f / factor + smooth * f
 ```
 
-This is the one place the rule lives: the builder's `LlamaConfig.inv_freq` applies it,
-and a GGUF file's `rope_freqs.weight` (the same factors, `f / f'`, stored by the
-converter) is the same rule written down.
+This is the one place the rule lives. The builder's config holds it as a GGUF file holds
+it, one divisor a rotated pair (`rope_freqs.weight`, `f / f'`, which llama.cpp's
+converter writes): `factors` gives them for a Hugging Face config, and
+`ModelConfig.rope_freqs` divides by them.
 
 ```python
 freqs = rope_frequencies(head_dim=128, n_rot=128, base=500000.0, scaling=LLAMA_3_1)
+divisors = LLAMA_3_1.factors(n_rot=128, base=500000.0)  # as rope_freqs.weight holds them
 ```
 """
 
@@ -50,6 +52,12 @@ class Llama3Scaling:
         slow = wavelength > self.original_context / self.low_freq_factor
         fast = wavelength < self.original_context / self.high_freq_factor
         return np.where(fast, freqs, np.where(slow, freqs / self.factor, blended))
+
+    def factors(self, n_rot: int, base: float) -> tuple[float, ...]:
+        """Each rotated pair's divisor `f / f'` (n_rot / 2 of them), as a GGUF file's
+        `rope_freqs.weight` holds the scaling."""
+        f = rope_frequencies(n_rot, n_rot, base)
+        return tuple(float(x) for x in f / self.apply(f))
 
 
 def rope_frequencies(

@@ -12,6 +12,16 @@ pre-tokenizer `tokenizer.ggml.pre` names: GPT-2's split for `gpt2`/`default`, di
 one by one before it for `smollm`, llama 3's split for `llama-bpe`. Control tokens in
 the text are matched whole, as llama.cpp matches them.
 
+A SentencePiece vocabulary (`tokenizer.ggml.model = llama`: Gemma's, llama 2's) is
+encoded as llama.cpp's SPM tokenizer encodes it (`SentencePiece`, here, no package
+needed): control, user-defined and unknown tokens matched whole first (llama-cli parses
+special tokens), each stretch of text between them with its spaces written "▁" (after
+one more space before it where `tokenizer.ggml.add_space_prefix` says, llama.cpp's
+default), split into characters, adjacent symbols merged while their join is a token,
+the join of the highest score first (the leftmost among equals), and a symbol that is
+no token spelled by the merges that made it, down to its bytes' `<0xXX>` tokens.
+Decoding writes "▁" as a space and a byte token as its byte.
+
 A chat is rendered with the file's own `tokenizer.chat_template` by jinja2 (an optional
 extra, `pip install -e '.[chat]'`) as Hugging Face renders it: a sandboxed environment
 with `trim_blocks` and `lstrip_blocks`, `messages`, `add_generation_prompt`, and the
@@ -26,13 +36,19 @@ ids = vocab.encode(vocab.chat([{"role": "user", "content": "Hi"}]))
 
 from __future__ import annotations
 
+import heapq
 import importlib.util
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 CONTROL = 3
 """`tokenizer.ggml.token_type` of a control token (llama.cpp's LLAMA_TOKEN_TYPE_CONTROL)."""
+UNKNOWN, USER_DEFINED, BYTE = 2, 4, 6
+"""The other token types a SentencePiece vocabulary reads apart (LLAMA_TOKEN_TYPE_...)."""
+SPACE = "\u2581"
+"""SentencePiece's space, "▁"."""
 
 _LLAMA3_SPLIT = (
     r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -68,6 +84,8 @@ METADATA = (
     "tokenizer.ggml.eos_token_id",
     "tokenizer.ggml.eot_token_id",
     "tokenizer.ggml.add_bos_token",
+    "tokenizer.ggml.scores",
+    "tokenizer.ggml.add_space_prefix",
     "tokenizer.chat_template",
 )
 """The GGUF keys a vocabulary is made from."""
@@ -120,6 +138,9 @@ class Vocabulary:
         self.tokens = list(tokens)
         types = meta.get("tokenizer.ggml.token_type") or []
         self.control = {i for i, t in enumerate(types) if t == CONTROL}
+        self.types = list(types)
+        self.scores = list(meta.get("tokenizer.ggml.scores") or [])
+        self.add_space_prefix = bool(meta.get("tokenizer.ggml.add_space_prefix", True))
         self.merges = list(meta.get("tokenizer.ggml.merges") or [])
         self.bos = meta.get("tokenizer.ggml.bos_token_id")
         self.eos = meta.get("tokenizer.ggml.eos_token_id")
@@ -136,7 +157,9 @@ class Vocabulary:
         """The bytes of token `i` (a control token's as it is spelled)."""
         piece = self.tokens[i]
         if self.model != "gpt2":
-            return piece.replace("\u2581", " ").encode("utf-8")
+            if i < len(self.types) and self.types[i] == BYTE:
+                return bytes([int(piece[3:5], 16)])
+            return piece.replace(SPACE, " ").encode("utf-8")
         table = byte_table()
         if i in self.control or any(ch not in table for ch in piece):
             return piece.encode("utf-8")
@@ -179,7 +202,12 @@ class Vocabulary:
 
     def encode(self, text: str) -> list[int]:
         """The ids of `text`, with the BOS token first when the file asks for it."""
-        ids = self._tokenizer().encode(text, add_special_tokens=False).ids
+        if self.model == "llama":
+            if self._encoder is None:
+                self._encoder = SentencePiece(self)
+            ids = self._encoder.encode(text)
+        else:
+            ids = self._tokenizer().encode(text, add_special_tokens=False).ids
         if self.add_bos and self.bos is not None:
             ids = [int(self.bos), *ids]
         return ids
@@ -190,7 +218,7 @@ class Vocabulary:
         if self.model != "gpt2":
             raise TokenizerError(
                 f"{self.path}: tokenizer.ggml.model {self.model!r} cannot encode --prompt "
-                "(byte-level BPE, 'gpt2', can); give --tokens"
+                "(byte-level BPE, 'gpt2', and SentencePiece, 'llama', can); give --tokens"
             )
         if self.pre not in PRE_TOKENIZERS:
             raise TokenizerError(
@@ -225,3 +253,91 @@ class Vocabulary:
         )
         self._encoder = tok
         return tok
+
+
+class SentencePiece:
+    """llama.cpp's SPM tokenizer over a `Vocabulary` of `tokenizer.ggml.model = llama`
+    (see the module's docstring)."""
+
+    def __init__(self, vocab: Vocabulary):
+        if len(vocab.scores) != len(vocab.tokens):
+            raise TokenizerError(
+                f"{vocab.path}: a SentencePiece vocabulary needs a score per token "
+                f"(tokenizer.ggml.scores has {len(vocab.scores)} for {len(vocab.tokens)})"
+            )
+        self.vocab = vocab
+        self.ids = {t: i for i, t in enumerate(vocab.tokens)}
+        whole = [i for i, t in enumerate(vocab.types) if t in (CONTROL, USER_DEFINED, UNKNOWN)]
+        spelled = sorted({vocab.tokens[i] for i in whole if vocab.tokens[i]}, key=len, reverse=True)
+        self.special = re.compile("|".join(map(re.escape, spelled))) if spelled else None
+
+    def encode(self, text: str) -> list[int]:
+        """The ids of `text` (no BOS): its special tokens whole, the text between them
+        tokenized piece by piece."""
+        out: list[int] = []
+        after_special = True
+        at = 0
+        for hit in self.special.finditer(text) if self.special else ():
+            if hit.start() > at:
+                self._text(text[at : hit.start()], after_special, out)
+            out.append(self.ids[hit.group()])
+            after_special, at = True, hit.end()
+        if at < len(text):
+            self._text(text[at:], after_special, out)
+        return out
+
+    def _text(self, text: str, after_special: bool, out: list[int]) -> None:
+        if self.vocab.add_space_prefix and after_special:
+            text = " " + text
+        symbols = list(text.replace(" ", SPACE))
+        n = len(symbols)
+        after = [*range(1, n), -1]
+        before = list(range(-1, n - 1))
+        queue: list[tuple[float, int, int, str]] = []
+        made: dict[str, tuple[str, str]] = {}
+
+        def pair(left: int, right: int) -> None:
+            if left < 0 or right < 0:
+                return
+            joined = symbols[left] + symbols[right]
+            token = self.ids.get(joined)
+            if token is None:
+                return
+            heapq.heappush(queue, (-self.vocab.scores[token], left, right, joined))
+            made[joined] = (symbols[left], symbols[right])
+
+        for i in range(1, n):
+            pair(i - 1, i)
+        while queue:
+            _, left, right, joined = heapq.heappop(queue)
+            a, b = symbols[left], symbols[right]
+            if not a or not b or len(a) + len(b) != len(joined):
+                continue  # one of them has changed since
+            symbols[left], symbols[right] = joined, ""
+            after[left] = after[right]
+            if after[right] >= 0:
+                before[after[right]] = left
+            pair(before[left], left)
+            pair(left, after[left])
+
+        def spell(piece: str) -> None:
+            token = self.ids.get(piece)
+            if token is not None:
+                out.append(token)
+            elif piece in made:
+                spell(made[piece][0])
+                spell(made[piece][1])
+            else:
+                for byte in piece.encode("utf-8"):
+                    token = self.ids.get(f"<0x{byte:02X}>")
+                    if token is None:
+                        raise TokenizerError(
+                            f"{self.vocab.path}: {piece!r} is no token and the vocabulary "
+                            f"has no byte token <0x{byte:02X}>"
+                        )
+                    out.append(token)
+
+        i = 0 if n else -1
+        while i >= 0:
+            spell(symbols[i])
+            i = after[i]

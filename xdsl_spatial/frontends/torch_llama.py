@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
 from xdsl_spatial.frontends.llama import (
     LlamaConfig,
+    ModelError,
     cache_shapes,
     check_step,
     describe,
@@ -85,6 +86,12 @@ class LlamaStep(torch.nn.Module):
 
     def __init__(self, config: LlamaConfig, m: int, positions: int):
         super().__init__()
+        beyond = config.beyond_llama()
+        if beyond:
+            raise ModelError(
+                f"the PyTorch frontend writes llama's graph; this {config.arch} model has "
+                f"{', '.join(beyond)} (--frontend mlir writes it)"
+            )
         self.c, self.m, self.positions = config, m, positions
         self.names = [name for name, _, _ in weight_args(config)]
         self.index = {name: i for i, name in enumerate(self.names)}
