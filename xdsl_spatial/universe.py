@@ -11,6 +11,12 @@ def _q8():
     return Q8
 
 
+def _tm_tensor():
+    from xdsl_spatial.dialects.tm_tensor import TMTensor
+
+    return TMTensor
+
+
 def _spatial():
     from xdsl_spatial.dialects.spatial import Spatial
 
@@ -70,7 +76,7 @@ if "x86" in XDSL_UNIVERSE.all_dialects:
     XDSL_UNIVERSE.all_dialects["x86"] = x86_amx.with_tiles(XDSL_UNIVERSE.all_dialects["x86"])
 
 SPATIAL_UNIVERSE = Universe(
-    all_dialects={"q8": _q8, "spatial": _spatial},
+    all_dialects={"q8": _q8, "spatial": _spatial, "tm_tensor": _tm_tensor},
     all_passes={
         "q8-lower": _q8_lower,
         "q8-raise": _q8_raise,

@@ -364,6 +364,34 @@ def make_context() -> Context:
     return ctx
 
 
+_TM_TENSOR_HINTS = {
+    "scatter": "an indexed write (`x[idx] = v`, `index_put`); write it with "
+    "`torch.slice_scatter` at a position, or `torch.where`",
+    "sort": "`torch.sort`, `argsort`",
+    "topk": "`torch.topk`",
+    "attention": "`scaled_dot_product_attention`; load the model with "
+    '`attn_implementation="eager"`',
+}
+"""What a `tm_tensor` op the project does not read comes from, and how to export
+without it."""
+
+
+def unread_op(name: str) -> str | None:
+    """Why an op of torch-mlir's `tm_tensor` dialect is not read (None: it is, or it is
+    of another dialect): the op, what in PyTorch makes it and how to avoid it."""
+    from xdsl_spatial.dialects.tm_tensor import KNOWN
+
+    dialect, _, op = name.partition(".")
+    if dialect != "tm_tensor" or op in KNOWN:
+        return None
+    hint = _TM_TENSOR_HINTS.get(op)
+    made = f": torch-mlir makes it of {hint}" if hint else ""
+    return (
+        f"is torch-mlir's own op, which linalg on tensors does not hold and this "
+        f"package does not read (of its tm_tensor dialect it reads tm_tensor.scan){made}"
+    )
+
+
 _OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w.$-]*)')
 
 
@@ -408,6 +436,9 @@ class SourceParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self.pos
+        m = _OP_NAME.match(self.source.content, start)
+        if m is not None and (why := unread_op(m.group(1))) is not None:
+            raise self.op_error_at(start, why)
         try:
             op = super().parse_operation()
         except IRError:
