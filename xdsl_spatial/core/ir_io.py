@@ -465,11 +465,67 @@ class SourceParser(Parser):
         return op
 
 
+_FLOAT_TYPE = re.compile(
+    r"\s*:\s*(?:tensor|vector|memref)\s*<\s*(?:\d+\s*x\s*)*(f16|bf16|f32|f64)\s*>"
+)
+_FLOAT_DTYPES = {
+    "f16": np.float16,
+    "bf16": ml_dtypes.bfloat16,
+    "f32": np.float32,
+    "f64": np.float64,
+}
+_INT_OF = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _float_elements(body: str, element: str) -> str:
+    """A float `dense<...>` body with hexadecimal elements (the bit patterns MLIR and
+    xDSL print for an infinity, a NaN, or a float decimal digits would round) as the
+    hex blob of its elements (`"0x..."`, little-endian), which xDSL reads exactly; xDSL
+    0.75 reads `0xFF800000` in a dense list as the integer 4286578688."""
+    dtype = np.dtype(_FLOAT_DTYPES[element])
+    bits = _INT_OF[dtype.itemsize]
+    values = []
+    for token in re.findall(r"[-+]?0x[0-9A-Fa-f]+|[-+]?[\d.]+(?:[eE][-+]?\d+)?", body):
+        if "0x" in token.lower():
+            values.append(np.array(int(token, 16), bits).view(dtype))
+        else:
+            values.append(np.array(float(token), dtype))
+    return (
+        '"0x'
+        + np.array(values, dtype).astype(dtype.newbyteorder("<")).tobytes().hex().upper()
+        + '"'
+    )
+
+
+def read_hex_floats(text: str) -> str:
+    """`text` with each float `dense<...>` that holds hexadecimal elements written as
+    its hex blob (`_float_elements`); the same lines, so diagnostics keep their line."""
+    if "0x" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    for m in _DENSE.finditer(text):
+        close = text.find(">", m.end())
+        if close < 0 or m.start() < pos:
+            continue
+        body = text[m.end() : close]
+        if "0x" not in body or '"' in body:
+            continue
+        t = _FLOAT_TYPE.match(text, close + 1)
+        if t is None:
+            continue
+        out += [text[pos : m.end()], _float_elements(body, t.group(1))]
+        pos = close
+    return "".join(out) + text[pos:]
+
+
 def parse_module(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
     """Parse `text` (from the file `name`) and verify it, dominance included; every
     `dense_resource` constant becomes the `dense` constant of its blob
-    (`resources.materialize`)."""
+    (`resources.materialize`), and a float `dense` written with hexadecimal elements
+    is read as their bits (`read_hex_floats`)."""
     check_source(text, name)
+    text = read_hex_floats(text)
     ctx = ctx or make_context()
     module = SourceParser(ctx, text, name).parse_module()
     try:
