@@ -225,3 +225,86 @@ def greedy_eager(model: torch.nn.Module, prompt: Sequence[int], steps: int) -> l
             out.append(int(torch.argmax(logits[0, -1].float())))
             ids.append(out[-1])
     return out
+
+
+# --------------------------------------------------------------------------------------
+# A Hugging Face llama from a GGUF file
+# --------------------------------------------------------------------------------------
+
+_HF_NAMES = {
+    "attn_q": "self_attn.q_proj",
+    "attn_k": "self_attn.k_proj",
+    "attn_v": "self_attn.v_proj",
+    "attn_output": "self_attn.o_proj",
+    "ffn_gate": "mlp.gate_proj",
+    "ffn_up": "mlp.up_proj",
+    "ffn_down": "mlp.down_proj",
+    "attn_norm": "input_layernorm",
+    "ffn_norm": "post_attention_layernorm",
+}
+"""A llama layer's GGUF tensors (`blk.N.NAME.weight`) and Hugging Face's modules."""
+
+
+def hf_name(gguf_name: str) -> str:
+    """The Hugging Face state name of a llama GGUF tensor."""
+    if gguf_name == "token_embd.weight":
+        return "model.embed_tokens.weight"
+    if gguf_name == "output_norm.weight":
+        return "model.norm.weight"
+    if gguf_name == "output.weight":
+        return "lm_head.weight"
+    _, layer, part, _ = gguf_name.split(".")
+    return f"model.layers.{layer}.{_HF_NAMES[part]}.weight"
+
+
+def unpermute(w: np.ndarray, heads: int) -> np.ndarray:
+    """A q or k weight (out x in) from llama.cpp's pairwise RoPE layout back to Hugging
+    Face's half-split one: the inverse of the GGUF converter's permutation, which moves
+    each head's rows (i, i + d/2) next to each other."""
+    out = w.shape[0]
+    return w.reshape(heads, 2, out // heads // 2, -1).swapaxes(1, 2).reshape(w.shape)
+
+
+def llama_from_gguf(path: str) -> Any:
+    """A transformers `LlamaForCausalLM` of the llama GGUF file `path`: its config from
+    the file's metadata, its weights dequantised to f32 (gguf's own dequantisation) with
+    q and k un-permuted (`unpermute`); eval mode."""
+    from gguf.quants import dequantize
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from xdsl_spatial.frontends.gguf_io import open_gguf
+    from xdsl_spatial.frontends.llama import read_config
+
+    reader = open_gguf(path)
+    c = read_config(reader, path)
+    config = LlamaConfig(
+        vocab_size=c.vocab,
+        hidden_size=c.d_model,
+        intermediate_size=c.d_ff,
+        num_hidden_layers=c.n_layer,
+        num_attention_heads=c.n_head,
+        num_key_value_heads=c.n_kv,
+        head_dim=c.head_dim,
+        rms_norm_eps=c.eps,
+        rope_parameters={"rope_type": "default", "rope_theta": c.rope_base},
+        max_position_embeddings=c.context_length,
+        tie_word_embeddings=c.lm_head == "token_embd.weight",
+    )
+    state: dict[str, torch.Tensor] = {}
+    for t in reader.tensors:
+        shape = tuple(int(d) for d in reversed(t.shape))
+        w = np.asarray(dequantize(np.asarray(t.data), t.tensor_type), np.float32).reshape(shape)
+        if t.name.endswith("attn_q.weight"):
+            w = unpermute(w, c.n_head)
+        elif t.name.endswith("attn_k.weight"):
+            w = unpermute(w, c.n_kv)
+        state[hf_name(t.name)] = torch.from_numpy(np.ascontiguousarray(w))
+    with torch.device("meta"):
+        model = LlamaForCausalLM(config)
+    model.load_state_dict(state, strict=False, assign=True)
+    model.tie_weights()
+    missing = {n for n, _ in model.named_parameters()} - set(state) - {"lm_head.weight"}
+    if missing:
+        raise ValueError(f"{path}: no tensor for {sorted(missing)[0]}")
+    model.model.rotary_emb = type(model.model.rotary_emb)(config=config)
+    return model.eval()

