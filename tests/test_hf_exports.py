@@ -144,3 +144,32 @@ def test_smollm2_from_hugging_face_generates_eagers_tokens(tmp_path):
     assert spatial.lowered_count == 30 * 7 + 1 and not spatial.declined
     run = generate(spatial, prompt, steps)
     assert run.tokens == eager
+
+
+def test_spatial_generate_runs_a_hugging_face_module(tmp_path, capsys):
+    """The tiny checkpoint's GGUF gives the vocabulary (320) and the prompt's ids; the
+    module and its weights are the torchao llama's: eager's greedy tokens, lowered and
+    not, and an option that does not fit is a diagnostic."""
+    from tiny_llama import write_tiny_llama
+
+    from xdsl_spatial.tools import spatial_generate
+
+    tiny = str(write_tiny_llama(tmp_path / "tiny.gguf"))
+    module = str(HF / "llama_torchao.mlir")
+    greedy = ",".join(str(t) for t in np.load(HF / "llama_torchao.npz")["greedy"])
+    args = [tiny, "--tokens", "5,6,7", "--steps", "3", "--no-cache", "--module", module]
+    for extra in ([], ["--no-lower"]):
+        assert spatial_generate.main([*args, *extra]) == 0
+        out = capsys.readouterr().out
+        assert any(ln.endswith(f"ids: {greedy}") for ln in out.splitlines()), out
+        assert ("q8-lower: 8 of 8 products lowered" in out) == (not extra)
+    assert spatial_generate.main([*args, "--context", "8"]) == 1
+    assert "the module's window has 6 positions" in capsys.readouterr().err
+    assert spatial_generate.main([*args, "--steps", "4"]) == 1
+    assert "3 prompt tokens and 4 steps need 7 positions" in capsys.readouterr().err
+    weights = ["--module-weights", str(HF / "llama.npz")]
+    assert spatial_generate.main([*args, *weights]) == 1
+    assert (
+        "%model.embed_tokens.weight is float32 (128, 64), the module takes"
+        in capsys.readouterr().err
+    )

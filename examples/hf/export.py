@@ -9,7 +9,8 @@ without torch.
 
 Each `NAME.mlir` is `@main(input_ids, [attention_mask,] weights...) -> logits`; its
 `NAME.npz` holds the weights by argument name (`Export.save_weights`), the inputs
-(`input_ids`, `attention_mask`) and PyTorch eager's logits for them (`eager`).
+(`input_ids`, `attention_mask`), PyTorch eager's logits for them (`eager`) and its
+greedy tokens after the prompt 5, 6, 7 (`greedy`, the prompt's next token and 3 steps).
 
 - `llama`: `LlamaForCausalLM` from `input_ids` alone (transformers' packed-sequence
   check is a `tm_tensor.scan`; the embedding a gather with `cf.assert`s);
@@ -35,10 +36,17 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from xdsl_spatial.frontends.torch_export import eager_logits, encode_weights, export_causal_lm
+from xdsl_spatial.frontends.torch_export import (
+    eager_logits,
+    encode_weights,
+    export_causal_lm,
+    greedy_eager,
+)
 
 HERE = Path(__file__).resolve().parent
 SEQ = 6
+GREEDY_PROMPT, GREEDY_STEPS = [5, 6, 7], 3
+"""PyTorch eager's greedy tokens after this prompt are stored too (`greedy`)."""
 
 
 def _small(cls_name: str, **extra) -> Callable[[], torch.nn.Module]:
@@ -73,7 +81,7 @@ def _torchao_llama() -> torch.nn.Module:
 
     model = _small(
         "LlamaForCausalLM",
-        vocab_size=256,
+        vocab_size=320,  # tests/tiny_llama.py's vocabulary: spatial-generate reads its GGUF
         hidden_size=256,
         intermediate_size=512,
         num_hidden_layers=1,
@@ -115,6 +123,7 @@ def write(name: str) -> None:
     }
     if mask is not None:
         arrays["attention_mask"] = mask.numpy()
+    arrays["greedy"] = np.array(greedy_eager(model, GREEDY_PROMPT, GREEDY_STEPS))
     np.savez(HERE / f"{name}.npz", **arrays)  # pyright: ignore[reportArgumentType]
     print(f"wrote examples/hf/{name}.mlir and .npz")
 

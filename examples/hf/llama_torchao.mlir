@@ -1,7 +1,7 @@
 // LlamaForCausalLM (random weights) exported by examples/hf/export.py
 builtin.module {
-  func.func @main(%input_ids: tensor<1x6xi64>, %model.embed_tokens.weight: tensor<256x256xf32>, %model.layers.0.self_attn.q_proj.weight.qdata: tensor<256x256xi8>, %model.layers.0.self_attn.q_proj.weight.scale: tensor<256x8xf32>, %model.layers.0.self_attn.k_proj.weight.qdata: tensor<128x256xi8>, %model.layers.0.self_attn.k_proj.weight.scale: tensor<128x8xf32>, %model.layers.0.self_attn.v_proj.weight.qdata: tensor<128x256xi8>, %model.layers.0.self_attn.v_proj.weight.scale: tensor<128x8xf32>, %model.layers.0.self_attn.o_proj.weight.qdata: tensor<256x256xi8>, %model.layers.0.self_attn.o_proj.weight.scale: tensor<256x8xf32>, %model.layers.0.mlp.gate_proj.weight.qdata: tensor<512x256xi8>, %model.layers.0.mlp.gate_proj.weight.scale: tensor<512x8xf32>, %model.layers.0.mlp.up_proj.weight.qdata: tensor<512x256xi8>, %model.layers.0.mlp.up_proj.weight.scale: tensor<512x8xf32>, %model.layers.0.mlp.down_proj.weight.qdata: tensor<256x512xi8>, %model.layers.0.mlp.down_proj.weight.scale: tensor<256x16xf32>, %model.layers.0.input_layernorm.weight: tensor<256xf32>, %model.layers.0.post_attention_layernorm.weight: tensor<256xf32>, %model.norm.weight: tensor<256xf32>, %lm_head.weight.qdata: tensor<256x256xi8>, %lm_head.weight.scale: tensor<256x8xf32>) -> tensor<1x6x256xf32> {
-    %c256 = arith.constant 256 : index
+  func.func @main(%input_ids: tensor<1x6xi64>, %model.embed_tokens.weight: tensor<320x256xf32>, %model.layers.0.self_attn.q_proj.weight.qdata: tensor<256x256xi8>, %model.layers.0.self_attn.q_proj.weight.scale: tensor<256x8xf32>, %model.layers.0.self_attn.k_proj.weight.qdata: tensor<128x256xi8>, %model.layers.0.self_attn.k_proj.weight.scale: tensor<128x8xf32>, %model.layers.0.self_attn.v_proj.weight.qdata: tensor<128x256xi8>, %model.layers.0.self_attn.v_proj.weight.scale: tensor<128x8xf32>, %model.layers.0.self_attn.o_proj.weight.qdata: tensor<256x256xi8>, %model.layers.0.self_attn.o_proj.weight.scale: tensor<256x8xf32>, %model.layers.0.mlp.gate_proj.weight.qdata: tensor<512x256xi8>, %model.layers.0.mlp.gate_proj.weight.scale: tensor<512x8xf32>, %model.layers.0.mlp.up_proj.weight.qdata: tensor<512x256xi8>, %model.layers.0.mlp.up_proj.weight.scale: tensor<512x8xf32>, %model.layers.0.mlp.down_proj.weight.qdata: tensor<256x512xi8>, %model.layers.0.mlp.down_proj.weight.scale: tensor<256x16xf32>, %model.layers.0.input_layernorm.weight: tensor<256xf32>, %model.layers.0.post_attention_layernorm.weight: tensor<256xf32>, %model.norm.weight: tensor<256xf32>, %lm_head.weight.qdata: tensor<320x256xi8>, %lm_head.weight.scale: tensor<320x8xf32>) -> tensor<1x6x320xf32> {
+    %c320 = arith.constant 320 : index
     %cst = arith.constant 0.000000e+00 : f32
     %cst_1 = arith.constant 0xff800000 : f32
     %true = arith.constant true
@@ -26,17 +26,17 @@ builtin.module {
     %cst_16 = arith.constant dense<0> : tensor<512x8xi8>
     %cst_17 = arith.constant dense<0> : tensor<512x8xi8>
     %cst_18 = arith.constant dense<0> : tensor<256x16xi8>
-    %cst_19 = arith.constant dense<0> : tensor<256x8xi8>
+    %cst_19 = arith.constant dense<0> : tensor<320x8xi8>
     %0 = tensor.empty() : tensor<1x6x256xf32>
     %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%input_ids : tensor<1x6xi64>) outs(%0 : tensor<1x6x256xf32>) {
     ^bb0(%in: i64, %out: f32):
       %2 = arith.index_cast %in : i64 to index
       %3 = linalg.index 2 : index
-      %4 = arith.cmpi slt, %2, %c256 : index
+      %4 = arith.cmpi slt, %2, %c320 : index
       cf.assert %4, "index must be smaller than dim size"
       %5 = arith.cmpi sge, %in, %c0_i64 : i64
       cf.assert %5, "index must be larger or equal to 0"
-      %extracted = tensor.extract %model.embed_tokens.weight[%2, %3] : tensor<256x256xf32>
+      %extracted = tensor.extract %model.embed_tokens.weight[%2, %3] : tensor<320x256xf32>
       linalg.yield %extracted : f32
     } -> tensor<1x6x256xf32>
     %6 = tensor.empty() : tensor<6xi64>
@@ -698,34 +698,39 @@ builtin.module {
       %300 = arith.mulf %in_138, %in_139 : f32
       linalg.yield %300 : f32
     } -> tensor<1x6x256xf32>
-    %expanded_38 = tensor.expand_shape %lm_head.weight.qdata [[0 : i64], [1 : i64, 2 : i64]] output_shape [256, 8, 32] : tensor<256x256xi8> into tensor<256x8x32xi8>
-    %expanded_39 = tensor.expand_shape %lm_head.weight.scale [[0 : i64], [1 : i64, 2 : i64]] output_shape [256, 8, 1] : tensor<256x8xf32> into tensor<256x8x1xf32>
-    %expanded_40 = tensor.expand_shape %cst_19 [[0 : i64], [1 : i64, 2 : i64]] output_shape [256, 8, 1] : tensor<256x8xi8> into tensor<256x8x1xi8>
-    %301 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_38 : tensor<256x8x32xi8>) outs(%102 : tensor<256x8x32xf32>) {
+    %expanded_38 = tensor.expand_shape %lm_head.weight.qdata [[0 : i64], [1 : i64, 2 : i64]] output_shape [320, 8, 32] : tensor<320x256xi8> into tensor<320x8x32xi8>
+    %expanded_39 = tensor.expand_shape %lm_head.weight.scale [[0 : i64], [1 : i64, 2 : i64]] output_shape [320, 8, 1] : tensor<320x8xf32> into tensor<320x8x1xf32>
+    %expanded_40 = tensor.expand_shape %cst_19 [[0 : i64], [1 : i64, 2 : i64]] output_shape [320, 8, 1] : tensor<320x8xi8> into tensor<320x8x1xi8>
+    %301 = tensor.empty() : tensor<320x8x32xf32>
+    %302 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_38 : tensor<320x8x32xi8>) outs(%301 : tensor<320x8x32xf32>) {
     ^bb0(%in_140: i8, %out_96: f32):
-      %302 = arith.sitofp %in_140 : i8 to f32
-      linalg.yield %302 : f32
-    } -> tensor<256x8x32xf32>
-    %303 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_40 : tensor<256x8x1xi8>) outs(%105 : tensor<256x8x1xf32>) {
+      %303 = arith.sitofp %in_140 : i8 to f32
+      linalg.yield %303 : f32
+    } -> tensor<320x8x32xf32>
+    %304 = tensor.empty() : tensor<320x8x1xf32>
+    %305 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded_40 : tensor<320x8x1xi8>) outs(%304 : tensor<320x8x1xf32>) {
     ^bb0(%in_141: i8, %out_97: f32):
-      %304 = arith.sitofp %in_141 : i8 to f32
-      linalg.yield %304 : f32
-    } -> tensor<256x8x1xf32>
-    %305 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%301, %303 : tensor<256x8x32xf32>, tensor<256x8x1xf32>) outs(%102 : tensor<256x8x32xf32>) {
-    ^bb0(%in_142: f32, %in_143: f32, %out_98: f32):
-      %306 = arith.subf %in_142, %in_143 : f32
+      %306 = arith.sitofp %in_141 : i8 to f32
       linalg.yield %306 : f32
-    } -> tensor<256x8x32xf32>
-    %307 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%305, %expanded_39 : tensor<256x8x32xf32>, tensor<256x8x1xf32>) outs(%102 : tensor<256x8x32xf32>) {
-    ^bb0(%in_144: f32, %in_145: f32, %out_99: f32):
-      %308 = arith.mulf %in_144, %in_145 : f32
+    } -> tensor<320x8x1xf32>
+    %307 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%302, %305 : tensor<320x8x32xf32>, tensor<320x8x1xf32>) outs(%301 : tensor<320x8x32xf32>) {
+    ^bb0(%in_142: f32, %in_143: f32, %out_98: f32):
+      %308 = arith.subf %in_142, %in_143 : f32
       linalg.yield %308 : f32
-    } -> tensor<256x8x32xf32>
-    %collapsed_16 = tensor.collapse_shape %307 [[0 : i64], [1 : i64, 2 : i64]] : tensor<256x8x32xf32> into tensor<256x256xf32>
-    %transposed_12 = linalg.transpose ins(%collapsed_16:tensor<256x256xf32>) outs(%112:tensor<256x256xf32>) permutation = [1, 0]
+    } -> tensor<320x8x32xf32>
+    %309 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%307, %expanded_39 : tensor<320x8x32xf32>, tensor<320x8x1xf32>) outs(%301 : tensor<320x8x32xf32>) {
+    ^bb0(%in_144: f32, %in_145: f32, %out_99: f32):
+      %310 = arith.mulf %in_144, %in_145 : f32
+      linalg.yield %310 : f32
+    } -> tensor<320x8x32xf32>
+    %collapsed_16 = tensor.collapse_shape %309 [[0 : i64], [1 : i64, 2 : i64]] : tensor<320x8x32xf32> into tensor<320x256xf32>
+    %311 = tensor.empty() : tensor<256x320xf32>
+    %transposed_12 = linalg.transpose ins(%collapsed_16:tensor<320x256xf32>) outs(%311:tensor<256x320xf32>) permutation = [1, 0]
     %collapsed_17 = tensor.collapse_shape %299 [[0 : i64, 1 : i64], [2 : i64]] : tensor<1x6x256xf32> into tensor<6x256xf32>
-    %309 = linalg.matmul ins(%collapsed_17, %transposed_12 : tensor<6x256xf32>, tensor<256x256xf32>) outs(%114 : tensor<6x256xf32>) -> tensor<6x256xf32>
-    %expanded_41 = tensor.expand_shape %309 [[0 : i64, 1 : i64], [2 : i64]] output_shape [1, 6, 256] : tensor<6x256xf32> into tensor<1x6x256xf32>
-    func.return %expanded_41 : tensor<1x6x256xf32>
+    %312 = tensor.empty() : tensor<6x320xf32>
+    %313 = linalg.fill ins(%cst : f32) outs(%312 : tensor<6x320xf32>) -> tensor<6x320xf32>
+    %314 = linalg.matmul ins(%collapsed_17, %transposed_12 : tensor<6x256xf32>, tensor<256x320xf32>) outs(%313 : tensor<6x320xf32>) -> tensor<6x320xf32>
+    %expanded_41 = tensor.expand_shape %314 [[0 : i64, 1 : i64], [2 : i64]] output_shape [1, 6, 320] : tensor<6x320xf32> into tensor<1x6x320xf32>
+    func.return %expanded_41 : tensor<1x6x320xf32>
   }
 }
