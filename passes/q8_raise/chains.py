@@ -256,14 +256,14 @@ def _zero_point(side: _Side, ctx: Context | None) -> str | None:
     if side.zero_point is None:
         return "the values are offset by a zero point (arith.subf); Q8_0 has none"
     zp = _trace(side.zero_point)
-    if zp.offset is not None or zp.broadcast is not None:
+    if zp.offset is not None:
         return "the values are offset by a computed zero point (arith.subf); Q8_0 has none"
     values = constant_array(zp.source, ctx)
     if values is None:
         what = (
             f"computed by {zp.source.owner.name}"
             if isinstance(zp.source.owner, Operation)
-            else "a function argument"
+            else "that is a function argument"
         )
         return (
             f"the values are offset by a zero point (arith.subf) {what}; Q8_0 has none, "
