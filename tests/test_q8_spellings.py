@@ -88,6 +88,7 @@ def test_non_q8_spelling_is_declined_in_the_users_terms(name):
     raised, lowered = raise_and_lower(module)
     assert len(raised) == 1 and not raised[0].raised
     assert DECLINED[name] in raised[0].detail, raised[0].detail
+    assert not any(d.lowered for d in lowered)
     assert str(module) == before_text
     out = execute(module, "main", args).outputs[0]
     assert np.abs(out - eager).max() <= 1e-5 * float(np.abs(eager).max())
