@@ -173,3 +173,98 @@ def test_spatial_generate_runs_a_hugging_face_module(tmp_path, capsys):
         "%model.embed_tokens.weight is float32 (128, 64), the module takes"
         in capsys.readouterr().err
     )
+
+
+# --------------------------------------------------------------------------------------
+# What reading torch-mlir's output takes
+# --------------------------------------------------------------------------------------
+
+SCAN = """
+func.func @main(%x: tensor<2x5x3xELEM>, %o: tensor<2x5x3xELEM>, %a: tensor<2x3xELEM>) -> (tensor<2x5x3xELEM>, tensor<2x3xELEM>) {
+  %r:2 = tm_tensor.scan dimension(1) inclusive(INCL) ins(%x : tensor<2x5x3xELEM>) outs(%o, %a : tensor<2x5x3xELEM>, tensor<2x3xELEM>) {
+  ^bb0(%p: ELEM, %q: ELEM):
+    %s = OP %p, %q : ELEM
+    tm_tensor.yield %s : ELEM
+  } -> tensor<2x5x3xELEM>, tensor<2x3xELEM>
+  func.return %r#0, %r#1 : tensor<2x5x3xELEM>, tensor<2x3xELEM>
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+@pytest.mark.parametrize("inclusive", [True, False])
+@pytest.mark.parametrize("elem", ["i64", "f32"])
+def test_scan_is_the_cumulative_sum_mlir_defines(engine, inclusive, elem):
+    """Inclusive: out[0] = x[0], out[i] = out[i-1] + x[i]; exclusive: out[0] = acc,
+    out[i] = out[i-1] + x[i-1]; the accumulator result is the last output. Integers
+    exact; f32 summed in the same order as the sequential definition (bits)."""
+    op = "arith.addi" if elem == "i64" else "arith.addf"
+    text = SCAN.replace("ELEM", elem).replace("INCL", str(inclusive).lower()).replace("OP", op)
+    rng = np.random.default_rng(0)
+    dt = np.int64 if elem == "i64" else np.float32
+    x = rng.integers(-50, 50, (2, 5, 3)).astype(dt)
+    acc = rng.integers(-50, 50, (2, 3)).astype(dt)
+    want = np.zeros_like(x)
+    for i in range(5):
+        if inclusive:
+            want[:, i] = x[:, 0] if i == 0 else want[:, i - 1] + x[:, i]
+        else:
+            want[:, i] = acc if i == 0 else want[:, i - 1] + x[:, i - 1]
+    out, last = execute(
+        parse_module(text), "main", [x, np.zeros_like(x), acc], engine=engine
+    ).outputs
+    assert out.tobytes() == want.tobytes()
+    assert last.tobytes() == np.ascontiguousarray(want[:, -1]).tobytes()
+
+
+def test_a_scan_that_does_not_add_is_refused_naming_it():
+    text = SCAN.replace("ELEM", "i64").replace("INCL", "true").replace("OP", "arith.muli")
+    z = np.zeros((2, 5, 3), np.int64)
+    with pytest.raises((RunError, KernelError), match=r"tm_tensor\.scan.*only a sum"):
+        execute(parse_module(text), "main", [z, z, np.zeros((2, 3), np.int64)])
+
+
+def test_another_tm_tensor_op_is_a_diagnostic_with_the_export_hint():
+    from xdsl_spatial.core.ir_io import IRError
+
+    text = """func.func @main(%a: tensor<4xf32>, %i: tensor<1x1xi32>, %v: tensor<1xf32>) -> tensor<4xf32> {
+  %r = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(false) ins(%v, %i : tensor<1xf32>, tensor<1x1xi32>) outs(%a : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    tm_tensor.yield %x : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}"""
+    with pytest.raises(
+        IRError,
+        match=r"scatter.mlir:2:3: error: 'tm_tensor.scatter' op is torch-mlir's own op.*slice_scatter",
+    ):
+        parse_module(text, "scatter.mlir")
+
+
+def test_a_float_dense_of_hexadecimal_elements_is_read_as_its_bits():
+    """torch-mlir (and xDSL) print -inf and finfo.min as bit patterns; xDSL 0.75 alone
+    reads 0xFF800000 in a dense list as the integer 4286578688."""
+    from xdsl.dialects import arith
+
+    from xdsl_spatial.core.ir_io import dense_array
+
+    text = """func.func @main() -> (tensor<f32>, tensor<3xf32>, tensor<2x2xbf16>, tensor<2xf64>, tensor<2xi8>) {
+  %a = arith.constant dense<0xFF7FFFFF> : tensor<f32>
+  %b = arith.constant dense<[0xFF800000, 1.500000e+00, 0x7F800000]> : tensor<3xf32>
+  %c = arith.constant dense<0xFF80> : tensor<2x2xbf16>
+  %d = arith.constant dense<[-2.0, 0xFFF0000000000000]> : tensor<2xf64>
+  %e = arith.constant dense<[0x7F, -1]> : tensor<2xi8>
+  return %a, %b, %c, %d, %e : tensor<f32>, tensor<3xf32>, tensor<2x2xbf16>, tensor<2xf64>, tensor<2xi8>
+}"""
+    module = parse_module(text)
+    got = [dense_array(op.value) for op in module.walk() if isinstance(op, arith.ConstantOp)]
+    assert got[0].reshape(-1).tolist() == [np.finfo(np.float32).min]
+    assert got[1].tolist() == [-np.inf, 1.5, np.inf]
+    assert got[2].astype(np.float32).tolist() == [[-np.inf, -np.inf], [-np.inf, -np.inf]]
+    assert got[3].tolist() == [-2.0, -np.inf]
+    assert got[4].tolist() == [127, -1]
+    # and what xDSL prints of them reads back the same
+    again = parse_module(str(module))
+    assert [
+        dense_array(op.value).tobytes() for op in again.walk() if isinstance(op, arith.ConstantOp)
+    ] == [g.tobytes() for g in got]
