@@ -108,7 +108,7 @@ def run_phase(path: str, out: Path, prompt: list[int], steps: int) -> dict:
 
 
 def main(argv: list[str]) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description="SmolLM2-135M from Hugging Face through torch-mlir")
     p.add_argument("--prompt", default="The capital of France is")
     p.add_argument("--steps", type=int, default=16)
     p.add_argument("--keep", help="a directory to keep the export in (default: a temporary one)")

@@ -109,7 +109,7 @@ def write(name: str) -> None:
     build, with_mask = MODELS[name]
     torch.manual_seed(0)
     model = build().eval()
-    vocab = model.config.vocab_size
+    vocab = int(getattr(model.config, "vocab_size"))  # noqa: B009  (a transformers config)
     ids = torch.randint(0, vocab, (1, SEQ), generator=torch.Generator().manual_seed(1))
     mask = torch.ones(1, SEQ, dtype=torch.long) if with_mask else None
     ex = export_causal_lm(model, ids, mask)

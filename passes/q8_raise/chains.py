@@ -153,7 +153,8 @@ def _binary_generic(
         widened[cast(BlockArgument, o.input).index] = o
     read = []
     for v in main.operands:
-        base = v.owner.input if v.owner in widened.values() else v
+        o = v.owner
+        base = o.input if isinstance(o, arith.ExtFOp) and o in widened.values() else v
         if not (isinstance(base, BlockArgument) and base.block is body and base.index < 2):
             return None
         read.append(base.index)
