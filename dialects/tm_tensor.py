@@ -17,7 +17,7 @@ output element is the accumulator combined with the inputs up to it (`inclusive`
 before it; the second result is the accumulator after the last. The project reads it
 (`passes/convert_tm_tensor.py` rewrites an additive scan as `linalg.generic`s when a
 module is read) and refuses, naming it, any other op of the dialect
-(`ir_io.check_source`).
+(`core.mlir_text.unread_op`).
 """
 
 from __future__ import annotations
@@ -106,6 +106,3 @@ class YieldOp(IRDLOperation):
 
 
 TMTensor = Dialect("tm_tensor", [ScanOp, YieldOp])
-
-KNOWN = frozenset(op.name.split(".", 1)[1] for op in (ScanOp, YieldOp))
-"""The ops of the dialect the project reads."""

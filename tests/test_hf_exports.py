@@ -226,6 +226,10 @@ def test_a_scan_that_does_not_add_is_refused_naming_it():
 
 def test_another_tm_tensor_op_is_a_diagnostic_with_the_export_hint():
     from xdsl_spatial.core.ir_io import IRError
+    from xdsl_spatial.core.mlir_text import TM_TENSOR_READ
+    from xdsl_spatial.dialects.tm_tensor import TMTensor
+
+    assert {op.name for op in TMTensor.operations} == {f"tm_tensor.{n}" for n in TM_TENSOR_READ}
 
     text = """func.func @main(%a: tensor<4xf32>, %i: tensor<1x1xi32>, %v: tensor<1xf32>) -> tensor<4xf32> {
   %r = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(false) ins(%v, %i : tensor<1xf32>, tensor<1x1xi32>) outs(%a : tensor<4xf32>) {

@@ -79,6 +79,7 @@ from xdsl.utils.lexer import Input, Location, Span
 
 from xdsl_spatial.core import resources
 from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
+from xdsl_spatial.core.mlir_text import read_hex_floats, unread_op
 
 # --------------------------------------------------------------------------------------
 # Diagnostics
@@ -364,34 +365,6 @@ def make_context() -> Context:
     return ctx
 
 
-_TM_TENSOR_HINTS = {
-    "scatter": "an indexed write (`x[idx] = v`, `index_put`); write it with "
-    "`torch.slice_scatter` at a position, or `torch.where`",
-    "sort": "`torch.sort`, `argsort`",
-    "topk": "`torch.topk`",
-    "attention": "`scaled_dot_product_attention`; load the model with "
-    '`attn_implementation="eager"`',
-}
-"""What a `tm_tensor` op the project does not read comes from, and how to export
-without it."""
-
-
-def unread_op(name: str) -> str | None:
-    """Why an op of torch-mlir's `tm_tensor` dialect is not read (None: it is, or it is
-    of another dialect): the op, what in PyTorch makes it and how to avoid it."""
-    from xdsl_spatial.dialects.tm_tensor import KNOWN
-
-    dialect, _, op = name.partition(".")
-    if dialect != "tm_tensor" or op in KNOWN:
-        return None
-    hint = _TM_TENSOR_HINTS.get(op)
-    made = f": torch-mlir makes it of {hint}" if hint else ""
-    return (
-        f"is torch-mlir's own op, which linalg on tensors does not hold and this "
-        f"package does not read (of its tm_tensor dialect it reads tm_tensor.scan){made}"
-    )
-
-
 _OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w.$-]*)')
 
 
@@ -463,60 +436,6 @@ class SourceParser(Parser):
             where = self.location_at(start)
             op.location = FileLineColLoc(self.file_attr, IntAttr(where.line), IntAttr(where.col))
         return op
-
-
-_FLOAT_TYPE = re.compile(
-    r"\s*:\s*(?:tensor|vector|memref)\s*<\s*(?:\d+\s*x\s*)*(f16|bf16|f32|f64)\s*>"
-)
-_FLOAT_DTYPES = {
-    "f16": np.float16,
-    "bf16": ml_dtypes.bfloat16,
-    "f32": np.float32,
-    "f64": np.float64,
-}
-_INT_OF = {2: np.uint16, 4: np.uint32, 8: np.uint64}
-
-
-def _float_elements(body: str, element: str) -> str:
-    """A float `dense<...>` body with hexadecimal elements (the bit patterns MLIR and
-    xDSL print for an infinity, a NaN, or a float decimal digits would round) as the
-    hex blob of its elements (`"0x..."`, little-endian), which xDSL reads exactly; xDSL
-    0.75 reads `0xFF800000` in a dense list as the integer 4286578688."""
-    dtype = np.dtype(_FLOAT_DTYPES[element])
-    bits = _INT_OF[dtype.itemsize]
-    values = []
-    for token in re.findall(r"[-+]?0x[0-9A-Fa-f]+|[-+]?[\d.]+(?:[eE][-+]?\d+)?", body):
-        if "0x" in token.lower():
-            values.append(np.array(int(token, 16), bits).view(dtype))
-        else:
-            values.append(np.array(float(token), dtype))
-    return (
-        '"0x'
-        + np.array(values, dtype).astype(dtype.newbyteorder("<")).tobytes().hex().upper()
-        + '"'
-    )
-
-
-def read_hex_floats(text: str) -> str:
-    """`text` with each float `dense<...>` that holds hexadecimal elements written as
-    its hex blob (`_float_elements`); the same lines, so diagnostics keep their line."""
-    if "0x" not in text:
-        return text
-    out: list[str] = []
-    pos = 0
-    for m in _DENSE.finditer(text):
-        close = text.find(">", m.end())
-        if close < 0 or m.start() < pos:
-            continue
-        body = text[m.end() : close]
-        if "0x" not in body or '"' in body:
-            continue
-        t = _FLOAT_TYPE.match(text, close + 1)
-        if t is None:
-            continue
-        out += [text[pos : m.end()], _float_elements(body, t.group(1))]
-        pos = close
-    return "".join(out) + text[pos:]
 
 
 def parse_module(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
