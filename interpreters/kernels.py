@@ -48,6 +48,7 @@ KERNEL_MODULES = (
     "xdsl_spatial.interpreters.q8",
     "xdsl_spatial.interpreters.tensor",
     "xdsl_spatial.interpreters.shard",
+    "xdsl_spatial.interpreters.tm_tensor",
 )
 """The modules whose import registers kernels."""
 

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, cf, tensor
 from xdsl.dialects.builtin import (
     AnyFloat,
     IntegerType,
@@ -326,8 +326,10 @@ def _gather_reader(m: AffineMap, ranges: Sequence[int]) -> Reader:
 # The body
 # --------------------------------------------------------------------------------------
 
-_BODY_TYPES = (tensor.ExtractOp, IndexOp)
-"""Body ops besides `arith` and `math` ones (which are all elementwise)."""
+_BODY_TYPES = (tensor.ExtractOp, IndexOp, cf.AssertOp)
+"""Body ops besides `arith` and `math` ones (which are all elementwise). A `cf.assert`
+(torch-mlir's bounds checks of an embedding's gather) checks its condition at every
+point of the space at once, before the ops after it run."""
 
 _SUM = (arith.AddfOp, arith.AddiOp)
 _COMBINERS: dict[type[Operation], Any] = {
@@ -715,7 +717,8 @@ def structured_kernel(s: Structured) -> Kernel:
                 raise KernelError(op, f"linalg.index {d} of a {n}-loop space")
             const[slot[b.result]] = _loop_grids(ranges)[d]
             continue
-        steps.append(_Step(prepare(b), tuple(slot[v] for v in b.operands), slot[b.results[0]]))
+        out = slot[b.results[0]] if b.results else 0  # a cf.assert writes no slot
+        steps.append(_Step(prepare(b), tuple(slot[v] for v in b.operands), out))
     n_ops, n_captures = len(operands), len(captures)
     arg_reads = [(i, readers[i]) for i in range(n_ops) if body.args[i].first_use is not None]
     out_reads = [(s.n_inputs + j, readers[s.n_inputs + j]) for j in range(len(outputs))]

@@ -71,7 +71,7 @@ DECLINED = {
     "not_q8_group16": "one scale per group of 16 values along K; Q8_0's block is 32",
     "not_q8_zero_point": "the values are offset by a zero point (arith.subf); Q8_0 has none",
     "not_q8_unsigned": "the values are read as unsigned (arith.uitofp)",
-    "not_q8_per_element": "has no block along K",
+    "not_q8_per_element": "one scale per weight element (the scales have the weight's shape)",
 }
 
 

@@ -27,6 +27,7 @@ import math
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,7 @@ from xdsl_spatial.frontends.generation import (
     module_sizes,
 )
 from xdsl_spatial.frontends.gguf_io import GGUFError, NotQ8Error
+from xdsl_spatial.frontends.hf_window import load_window_model, window_of
 from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
 from xdsl_spatial.interpreters.distributed import compare_bits
@@ -157,7 +159,14 @@ def _parser() -> argparse.ArgumentParser:
         help="run this module instead of building the model: one with the built model's "
         "@prefill and @decode, arguments and results (e.g. the PyTorch model exported by "
         "torch-mlir: spatial-gguf --emit-model --frontend torch); its @prefill sets --batch "
-        "and its caches --context",
+        "and its caches --context. Or a Hugging Face model torch-mlir exported "
+        "(xdsl_spatial.frontends.torch_export: @main(%input_ids: 1 x L, weights...)), its "
+        "window of L positions its cache, its weights from --module-weights",
+    )
+    p.add_argument(
+        "--module-weights",
+        help="with a Hugging Face --module: the .npz of its weights by argument name "
+        "(default: the module's path with .npz for .mlir)",
     )
     p.add_argument(
         "--requantize",
@@ -265,6 +274,8 @@ def _check_options(args: argparse.Namespace) -> None:
         )
     if args.chat and args.prompt is None:
         raise cli.UsageError("--chat renders a --prompt with the chat template; give --prompt")
+    if args.module_weights is not None and args.module is None:
+        raise cli.UsageError("--module-weights goes with --module")
     if args.module is not None and args.chips > 1:
         raise cli.UsageError("--module runs on one chip; drop --chips")
     if args.batch > MAX_PREFILL:
@@ -377,10 +388,19 @@ def _prompt_ids(args: argparse.Namespace, vocab: Vocabulary | None) -> list[int]
 
 
 def _module_text(args: argparse.Namespace) -> str | None:
-    """--module's text; its `@prefill` sets `--batch` and its caches `--context`."""
+    """--module's text; its `@prefill` sets `--batch` and its caches `--context` (a
+    Hugging Face module's window sets both)."""
     if args.module is None:
         return None
     text = cli.read_text(args.module, "--module")
+    window = window_of(text)
+    if window is not None:
+        if args.context is not None and args.context != window:
+            raise ModelError(
+                f"--context {args.context}: the module's window has {window} positions"
+            )
+        args.batch = args.context = window
+        return text
     batch, positions = module_sizes(text)
     if args.context is not None and args.context != positions:
         raise ModelError(
@@ -423,22 +443,37 @@ def _generate(
     text = _module_text(args)
     lower = not args.no_lower
     use_cache = not args.no_cache and args.distributed == "local"
-    model = load_model(
-        args.file,
-        args.batch,
-        args.context,
-        lower=lower,
-        requantize=args.requantize,
-        progress=progress,
-        chips=args.chips,
-        cache=use_cache,
-        check=check,
-        engine=args.engine,
-        text=text,
-        threads=args.threads,
-        text_name=args.module or "<module>",
-        keep=False,
-    )
+    window = text is not None and window_of(text) is not None
+    if window:
+        assert text is not None
+        weights = args.module_weights or str(Path(args.module).with_suffix(".npz"))
+        model = load_window_model(
+            args.file,
+            text,
+            weights,
+            lower=lower,
+            engine=args.engine,
+            threads=args.threads,
+            progress=progress,
+        )
+        check(model.config, model.tokenizer)
+    else:
+        model = load_model(
+            args.file,
+            args.batch,
+            args.context,
+            lower=lower,
+            requantize=args.requantize,
+            progress=progress,
+            chips=args.chips,
+            cache=use_cache,
+            check=check,
+            engine=args.engine,
+            text=text,
+            threads=args.threads,
+            text_name=args.module or "<module>",
+            keep=False,
+        )
     if args.batch > model.positions:
         raise ModelError(
             f"--batch {args.batch} is more than the cache's {model.positions} positions"
@@ -509,18 +544,31 @@ def _generate(
         )
     other = None
     if args.compare and run.tokens:  # (none when the first logits held NaN)
-        plain = load_model(
-            args.file,
-            args.batch,
-            model.positions,
-            lower=False,
-            progress=progress,
-            config=model.config,
-            weights=model.weights,
-            text=text,
-            engine=args.engine,
-            threads=args.threads,
-            text_name=args.module or "<module>",
+        plain = (
+            load_window_model(
+                args.file,
+                text,
+                model.weights,
+                lower=False,
+                engine=args.engine,
+                threads=args.threads,
+                progress=progress,
+                config=model.config,
+            )
+            if window and text is not None
+            else load_model(
+                args.file,
+                args.batch,
+                model.positions,
+                lower=False,
+                progress=progress,
+                config=model.config,
+                weights=model.weights,
+                text=text,
+                engine=args.engine,
+                threads=args.threads,
+                text_name=args.module or "<module>",
+            )
         )
         other = generate(
             plain,

@@ -44,6 +44,12 @@ def _q8():
     return Q8
 
 
+def _tm_tensor():
+    from xdsl_spatial.dialects.tm_tensor import TMTensor
+
+    return TMTensor
+
+
 def _spatial():
     from xdsl_spatial.dialects.spatial import Spatial
 
@@ -112,7 +118,7 @@ def _q8_raise():
 
 SPATIAL_UNIVERSE = SpatialUniverse(
     read_as={"linalg": _read("linalg"), "x86": _read("x86")},
-    all_dialects={"q8": _q8, "spatial": _spatial},
+    all_dialects={"q8": _q8, "spatial": _spatial, "tm_tensor": _tm_tensor},
     all_passes={
         "q8-lower": _q8_lower,
         "q8-raise": _q8_raise,

@@ -173,6 +173,158 @@ def _exports() -> dict[str, tuple[torch.nn.Module, tuple[torch.Tensor, ...], str
     }
 
 
+def _linear(x, w, b=None):
+    return torch.nn.functional.linear(x, w, b)
+
+
+def _repeat(q, s):
+    """`q * s` with each scale repeated over its block of 32 along K."""
+    return q.float() * s.float().repeat_interleave(BLOCK, -1)
+
+
+def _torchao(config_of: Callable[[], object], dtype=torch.float32) -> torch.nn.Module:
+    """A `torch.nn.Linear(K=128, N=64)` quantised by torchao's `quantize_`."""
+    from torchao.quantization import quantize_
+
+    torch.manual_seed(7)
+    lin = torch.nn.Linear(128, 64, bias=False).to(dtype)
+    quantize_(lin, config_of())  # pyright: ignore[reportArgumentType]
+    return lin
+
+
+def _intx(scale_dtype=None):
+    from torchao.quantization import IntxWeightOnlyConfig
+    from torchao.quantization.granularity import PerGroup
+    from torchao.quantization.quant_primitives import MappingType
+
+    return IntxWeightOnlyConfig(
+        weight_dtype=torch.int8,
+        granularity=PerGroup(32),
+        mapping_type=MappingType.SYMMETRIC,
+        scale_dtype=scale_dtype,
+    )
+
+
+def _int8():
+    from torchao.quantization import Int8WeightOnlyConfig
+    from torchao.quantization.granularity import PerGroup
+
+    return Int8WeightOnlyConfig(granularity=PerGroup(32))
+
+
+class Fn(torch.nn.Module):
+    """A module of one function of its inputs."""
+
+    def __init__(self, fn: Callable[..., torch.Tensor]):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args: torch.Tensor) -> torch.Tensor:
+        return self.fn(*args)
+
+
+def spellings() -> dict[str, tuple[torch.nn.Module, tuple[torch.Tensor, ...], str]]:
+    """The natural spellings of a weight-only Q8_0 linear (K = 128, N = 64, m = 2), each
+    exported with its inputs and PyTorch eager's output (`spell_*.npz`, `x`, `args`,
+    `eager`): the ones `q8-raise` raises, and the `not_q8_*` it must decline."""
+    n, k = 64, 128
+    q, s = q8_parts(n, k, 11)
+    g = torch.Generator().manual_seed(12)
+    x = torch.randn(2, k, generator=g)
+    b = torch.randn(n, generator=g)
+    z = torch.randint(-3, 4, (n, k // BLOCK), generator=g, dtype=torch.int8)
+    return {
+        "spell_repeat_interleave": (
+            Fn(lambda x, q, s: _linear(x, _repeat(q, s))),
+            (x, q, s),
+            "F.linear(x, q.float() * s.float().repeat_interleave(32, -1))",
+        ),
+        "spell_view_t": (
+            Fn(
+                lambda x, q, s: (
+                    x @ (q.view(n, k // 32, 32).float() * s.float()[..., None]).view(n, k).T
+                )
+            ),
+            (x, q, s),
+            "x @ (q.view(N, K/32, 32).float() * s.float()[..., None]).view(N, K).T",
+        ),
+        "spell_preblocked": (
+            Fn(lambda x, q, s: torch.matmul(x, (q.float() * s.float()).reshape(n, k).t())),
+            (x, q.view(n, k // BLOCK, BLOCK), s.view(n, k // BLOCK, 1)),
+            "torch.matmul over values stored N x K/32 x 32 and scales N x K/32 x 1",
+        ),
+        "spell_bias": (
+            Fn(lambda x, q, s, b: _linear(x, _repeat(q, s), b)),
+            (x, q, s, b),
+            "F.linear with a bias",
+        ),
+        "spell_bf16_scales": (
+            Fn(lambda x, q, s: _linear(x, _repeat(q, s))),
+            (x, q, s.bfloat16()),
+            "repeat_interleave of bf16 scales",
+        ),
+        "spell_f32_scales": (
+            Fn(lambda x, q, s: _linear(x, q.float() * s.repeat_interleave(BLOCK, -1))),
+            (x, q, s.float()),
+            "repeat_interleave of f32 scales",
+        ),
+        "spell_torchao_intx": (
+            _torchao(_intx),
+            (x,),
+            "torchao IntxWeightOnlyConfig(int8, PerGroup(32), SYMMETRIC): a zero point of zeros",
+        ),
+        "spell_torchao_intx_f16_scales": (
+            _torchao(lambda: _intx(torch.float16)),
+            (x,),
+            "the same with f16 scales: the scale's extf in the multiply's body",
+        ),
+        "spell_torchao_int8": (
+            _torchao(_int8),
+            (x,),
+            "torchao Int8WeightOnlyConfig(granularity=PerGroup(32))",
+        ),
+        "spell_torchao_bf16": (
+            _torchao(_intx, torch.bfloat16),
+            (x.bfloat16(),),
+            "a bf16 model: dequantised in bf16",
+        ),
+        "not_q8_f16_dequant": (
+            Fn(lambda x, q, s: _linear(x, (q.half() * s.repeat_interleave(BLOCK, -1)).float())),
+            (x, q, s),
+            "dequantised in f16 (each weight rounded to f16)",
+        ),
+        "not_q8_zero_point_arg": (
+            Fn(
+                lambda x, q, s, z: _linear(
+                    x,
+                    (
+                        (q.float() - z.float().repeat_interleave(BLOCK, -1))
+                        * s.float().repeat_interleave(BLOCK, -1)
+                    ),
+                )
+            ),
+            (x, q, s, z),
+            "a zero point that is an argument: nothing proves it zero",
+        ),
+    }
+
+
+def write_spelling(name: str) -> None:
+    import numpy as np
+
+    module, args, what = spellings()[name]
+    write(name, export(module, args), what)
+    with torch.no_grad():
+        eager = module(*args)
+    arrays = {f"arg{i}": _numpy(a) for i, a in enumerate(args)}
+    np.savez(HERE / f"{name}.npz", eager=_numpy(eager), **arrays)  # pyright: ignore[reportArgumentType]
+
+
+def _numpy(t: torch.Tensor):
+    """A tensor as numpy (bf16 as f32: exact, and what an `.npz` holds)."""
+    return (t.float() if t.dtype == torch.bfloat16 else t).detach().numpy()
+
+
 TINY = LlamaConfig(
     n_layer=2,
     d_model=256,
@@ -207,6 +359,9 @@ def main(argv: list[str]) -> None:
     for name, (module, args, what) in _exports().items():
         if not only or name in only:
             write(name, export(module, args), what)
+    for name in spellings():
+        if not only or name in only:
+            write_spelling(name)
     if not only or "llama_tiny" in only:
         text = export_model(TINY, TINY_PREFILL, TINY_POSITIONS)
         path = HERE / "llama_tiny.mlir"

@@ -243,16 +243,16 @@ class RaiseQ8Matmul(RewritePattern):
     def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
         p = match_matmul(op)
         if p is None:
-            p = chain_product(op)
+            p = chain_product(op, self.state.ctx)
         if p is None:
             return
         _decide(op, p, self.state, rewriter)
 
 
-def chain_product(op: MatmulOp | BatchMatmulOp) -> Product | str | None:
+def chain_product(op: MatmulOp | BatchMatmulOp, ctx: Context | None = None) -> Product | str | None:
     """A `linalg.matmul` or `linalg.batch_matmul` over a weight a chain of ops
-    dequantises (torch-mlir's form, `chains.py`)."""
-    chain = match_chain_product(op)
+    dequantises (torch-mlir's form, `chains.py`); `ctx` holds `dense_resource` blobs."""
+    chain = match_chain_product(op, ctx)
     if not isinstance(chain, Chain):
         return chain
     act = _activation(op.inputs[0], False)
@@ -275,7 +275,7 @@ class RaiseQ8BatchMatmul(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BatchMatmulOp, rewriter: PatternRewriter) -> None:
-        p = chain_product(op)
+        p = chain_product(op, self.state.ctx)
         if p is None:
             return
         _decide(op, p, self.state, rewriter)

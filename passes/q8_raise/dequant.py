@@ -338,7 +338,12 @@ def layout_roles(
         if not divided:
             if len(plain) == 1:
                 return "one scale per column (per-channel), not one per 32 values along K"
-            return f"the scale map {smap} has no block along K"
+            if len(plain) == 2 and not unread:
+                return (
+                    "one scale per weight element (the scales have the weight's shape), "
+                    "not one per 32 values along K"
+                )
+            return f"the scale map {smap} reads no block of 32 values along K"
         if len(divided) != 1 or unread or len(plain) != 1:
             return f"the scale map {smap} is not one block along K and one column"
         (k_loop, group), n_loop = next(iter(divided.items())), plain[0]

@@ -96,6 +96,7 @@ from xdsl.utils.lexer import Input, Location, Span
 from xdsl_spatial.core import resources
 from xdsl_spatial.core.hex_literals import has_hex, parse_dense_with_hex
 from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
+from xdsl_spatial.core.mlir_text import unread_op
 
 # --------------------------------------------------------------------------------------
 # Diagnostics
@@ -454,6 +455,9 @@ class SourceParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self.pos
+        m = _OP_NAME.match(self.source.content, start)
+        if m is not None and (why := unread_op(m.group(1))) is not None:
+            raise self.op_error_at(start, why)
         try:
             op = super().parse_operation()
         except IRError:
@@ -483,7 +487,8 @@ class SourceParser(Parser):
 def parse_module(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
     """Parse `text` (from the file `name`) and verify it, dominance included; every
     `dense_resource` constant becomes the `dense` constant of its blob
-    (`resources.materialize`)."""
+    (`resources.materialize`), and a float `dense` written with hexadecimal elements
+    is read as their bits (`SourceParser`)."""
     check_source(text, name)
     ctx = ctx or make_context()
     module = SourceParser(ctx, text, name).parse_module()

@@ -17,7 +17,7 @@
 // GROUP16:     q8-raise: linalg.matmul #0: not raised: one scale per group of 16 values along K; Q8_0's block is 32
 // ZERO:        q8-raise: linalg.matmul #0: not raised: the values are offset by a zero point (arith.subf); Q8_0 has none
 // UNSIGNED:    q8-raise: linalg.matmul #0: not raised: the values are read as unsigned (arith.uitofp); Q8_0 values are signed int8
-// PER_ELEMENT: q8-raise: linalg.matmul #0: not raised: the scale map (d0, d1) -> (d0, d1) has no block along K
+// PER_ELEMENT: q8-raise: linalg.matmul #0: not raised: one scale per weight element (the scales have the weight's shape), not one per 32 values along K
 // KEPT:        q8-lower: linalg.matmul #0: not lowered: the weight is not a q8.dequantize
 // KEPT-NOT:    q8.dequantize
 // KEPT-NOT:    spatial.
