@@ -105,8 +105,10 @@ README_BLOCKS = blocks()
 
 
 def test_the_readme_has_code_to_run():
+    """The front door's commands and a Python example; the manual's (docs/) are run by
+    `test_docs.py`."""
     langs = [b.lang for b in README_BLOCKS]
-    assert langs.count("python") >= 2 and langs.count("sh") >= 4, langs
+    assert langs.count("python") >= 1 and langs.count("sh") >= 6, langs
     assert all(b.lang in {"sh", "python", "mlir", "text", ""} for b in README_BLOCKS), langs
 
 
