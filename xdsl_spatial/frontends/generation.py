@@ -317,6 +317,10 @@ class Model:
         r = self._run("decode", args)
         return r.outputs[0], list(r.outputs[1:]), r.traffic
 
+    def decode_entry(self) -> str:
+        """The function a decode step calls."""
+        return "decode"
+
     def used(self, prompt_len: int, steps: int) -> list[str]:
         """The functions a prompt of `prompt_len` tokens and `steps` decode steps call."""
         calls = {"prefill" if n > 1 else "decode" for _, n in self.plan(prompt_len)}
@@ -719,9 +723,8 @@ def generate(
 
     if compiles:
         model.start(model.used(len(prompt), steps), progress)
-    for entry in ENTRIES:
-        if any((n > 1) == (entry == "prefill") for _, n in plan):
-            compiled(entry)
+    for entry in model.used(len(prompt), 0):  # the prompt's functions, before it is read
+        compiled(entry)
     caches = model.new_caches()
     rows: list[np.ndarray] = []
     first = None
@@ -757,7 +760,7 @@ def generate(
             stopped = True
             break
         feed = tokens[-1] if forced is None else forced[s]
-        compiled("decode")
+        compiled(model.decode_entry())
         progress(f"decode step {s + 1}/{steps}")
         t0 = time.perf_counter()
         out, caches, traffic = model.decode(feed, len(prompt) + s, caches)
