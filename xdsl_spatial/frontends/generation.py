@@ -246,8 +246,8 @@ class Model:
             self, module=None, decisions=[], seconds={}, compiling={}, keep_in=None
         )
         kept.cached = True
-        model_cache.store(where, key, kept)
-        self.seconds["cache"] = time.perf_counter() - t0
+        if model_cache.store(where, key, kept):  # (else it warned: nothing written)
+            self.seconds["cache"] = time.perf_counter() - t0
         self.keep_in = None
 
     def _run(self, entry: str, args: list[Any]) -> Any:
