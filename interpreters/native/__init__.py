@@ -195,7 +195,7 @@ def compile_native(
         return NativeExecutable(name, prepared.programs, image, caller, True, seconds, kept)
     t0 = time.perf_counter()
     with collector_paused():
-        text = convert(prepared, threads > 1, chosen.amx, chosen.stream)
+        text = convert(prepared, threads > 1, chosen.name)
     seconds["convert"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     module = lower_to_llvm(text, threads, chosen.amx)

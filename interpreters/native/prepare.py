@@ -15,8 +15,10 @@ usable with `spatial-opt`):
 1. `outline-kernels` (`passes/outline_kernels.py`): each computing op into a private
    kernel function of its own, ops that compute the same into one, so each of the rest
    is done once per kernel, not once per op;
-2. `convert-spatial-to-linalg` (with the kernels chosen for the host: `host.py`) then
-   `convert-q8-to-linalg` on the whole module;
+2. `spatial-native-kernels` (`passes/native_kernels.py`, its `kind` the kernels
+   chosen for the host: `host.py`) marks each summing stage with the kernel it runs
+   as, then the target-neutral `convert-spatial-to-linalg` builds them and
+   `convert-q8-to-linalg` the rest, on the whole module;
 3. `tensor-slices-as-copies` (`passes/slices_as_copies.py`): no strided `memref.copy`
    left after bufferization (it would call `memrefCopy` from MLIR's runtime library,
    which the wheel does not ship);
@@ -50,6 +52,7 @@ from xdsl_spatial.interpreters.values import SpatialRuntimeError
 from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
 from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+from xdsl_spatial.passes.native_kernels import NativeKernelsPass
 from xdsl_spatial.passes.outline_kernels import Outlined, ir_text, outline
 from xdsl_spatial.passes.slices_as_copies import SlicesAsCopiesPass
 
@@ -125,20 +128,19 @@ def prepare(fn: func.FuncOp) -> Prepared:
     return Prepared(fn.sym_name.data, out, programs, ir_text(out.module))
 
 
-def convert(
-    prepared: Prepared, parallel: bool = False, amx: bool = False, stream: bool = False
-) -> str:
+def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -> str:
     """The kernels converted to upstream dialects (the checks of programs that read
     through tables first; with `parallel`, each program's items an `scf.parallel`;
-    with `amx`, Q8_0 blocks' lanes on the AMX unit); the module's text, also kept in
-    `prepared.text`."""
+    `kind` the kernels `spatial-native-kernels` chooses: `generic`, `loop`, `amx`); the
+    module's text, also kept in `prepared.text`."""
     out = prepared.outlined
     for k in out.kernels:
         for o in k.body.block.ops:
             if isinstance(o, ProgramOp) and reads_through_tables(o):
                 check_tables(o)
     ctx = Context()
-    ConvertSpatialToLinalgPass(parallel=parallel, amx=amx, stream=stream).apply(ctx, out.module)
+    NativeKernelsPass(kind).apply(ctx, out.module)
+    ConvertSpatialToLinalgPass(parallel=parallel).apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)
     SlicesAsCopiesPass().apply(ctx, out.module)
     ContiguousOutputInnermostPass().apply(ctx, out.module)
