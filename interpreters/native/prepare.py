@@ -27,9 +27,9 @@ usable with `spatial-opt`):
    same sums in the same order).
 
 A program that reads an address from a table at run time (an indirect move or
-stage map) is first compiled by the compiled engine, for its refusals: machine code
-reads where the table says without checking, so an address outside a page or a
-tensor is refused here, with the compiled engine's message, or never.
+stage map) is first checked over its IR (`analysis/tables.py`): machine code reads
+where the table says without checking, so a table not known before the run, or an
+address outside a page, is refused here, in the other engines' words, or never.
 
 A module that still holds an op of another dialect after that (a `q8.quantize
 exact`, whose run-time refusal no generic can make) is refused here, naming the op.
@@ -44,11 +44,10 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.ir import Operation
 
+from xdsl_spatial.analysis.tables import table_reads
 from xdsl_spatial.core.ir_io import op_text
-from xdsl_spatial.dialects.spatial import ProgramOp, StageOp, TileMoveOp
-from xdsl_spatial.interpreters.program import ProgramCompiler
+from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
-from xdsl_spatial.interpreters.values import SpatialRuntimeError
 from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
 from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
@@ -100,24 +99,13 @@ def _foreign(ops: Iterable[Operation]) -> Operation | None:
     return None
 
 
-def reads_through_tables(program: ProgramOp) -> bool:
-    """Whether some address of `program` is read from a table at run time (a move's
-    indirect origin, a stage's indirect map), which the verifier cannot bound."""
-    return any(
-        (isinstance(o, TileMoveOp) and o.table is not None)
-        or (isinstance(o, StageOp) and any(v >= 0 for v in o.indirect_of))
-        for o in program.body.walk()
-    )
-
-
 def check_tables(program: ProgramOp) -> None:
-    """The compiled engine's refusals of a program that reads addresses from tables
-    (a table that is not constant, an address outside its page or tensor), made now:
-    machine code does not check an address before it reads there."""
-    try:
-        ProgramCompiler(program).compile()
-    except SpatialRuntimeError as e:
-        raise PrepareError(str(e)) from None
+    """The refusals of a program that reads addresses from tables (a table that is
+    not constant, an address outside its page), made now: machine code does not check
+    an address before it reads there."""
+    why = table_reads(program)
+    if why is not None:
+        raise PrepareError(why)
 
 
 def prepare(fn: func.FuncOp) -> Prepared:
@@ -136,7 +124,7 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
     out = prepared.outlined
     for k in out.kernels:
         for o in k.body.block.ops:
-            if isinstance(o, ProgramOp) and reads_through_tables(o):
+            if isinstance(o, ProgramOp):
                 check_tables(o)
     ctx = Context()
     NativeKernelsPass(kind).apply(ctx, out.module)
