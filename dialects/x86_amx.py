@@ -1,6 +1,7 @@
 """
-The AMX ops of upstream MLIR's `x86` dialect that `convert-spatial-to-linalg{amx=true}`
-emits: Intel's tile matrix unit (AMX-BF16), as MLIR writes it.
+The AMX ops of upstream MLIR's `x86` dialect that `convert-spatial-to-linalg` emits for
+a stage marked `kernel = "amx"` (`spatial-native-kernels{kind=amx}`): Intel's tile
+matrix unit (AMX-BF16), as MLIR writes it.
 
 ```mlir
 %a = x86.amx.tile_load %x[%i, %c0] : memref<8x32xbf16, strided<[256, 1], offset: ?>> into !x86.amx.tile<8x32xbf16>

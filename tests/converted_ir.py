@@ -37,19 +37,20 @@ LOWERINGS = {"plain": "q8-lower", "optimize": "q8-lower{optimize=true}"}
 CONVERSIONS = {
     "": "convert-spatial-to-linalg",
     "parallel": "convert-spatial-to-linalg{parallel=true}",
-    "amx": "convert-spatial-to-linalg{amx=true}",
-    "stream": "convert-spatial-to-linalg{stream=true}",
+    "amx": "spatial-native-kernels{kind=amx},convert-spatial-to-linalg",
+    "stream": "spatial-native-kernels{kind=loop},convert-spatial-to-linalg",
 }
-"""Each one as the pass is written: the native engine's kernel choices are pinned on the
-tiny llama below."""
+"""The plain conversion, its items in parallel, and after each of the native engine's
+kernel choices (`spatial-native-kernels`); the engine's own are pinned on the tiny
+llama below."""
 ENGINE = {
-    "": (False, False, False),
-    "parallel": (True, False, False),
-    "amx": (False, True, False),
-    "stream": (False, False, True),
-    "parallel stream": (True, False, True),
+    "": (False, "generic"),
+    "parallel": (True, "generic"),
+    "amx": (False, "amx"),
+    "stream": (False, "loop"),
+    "parallel stream": (True, "loop"),
 }
-"""The native engine's conversion (`prepare.convert`): (parallel, amx, stream)."""
+"""The native engine's conversion (`prepare.convert`): (parallel, kind)."""
 
 
 def example_cases() -> Iterator[tuple[str, str]]:
@@ -76,8 +77,8 @@ def model_cases() -> Iterator[tuple[str, str]]:
     for fn in model.module.body.block.ops:
         if not isinstance(fn, func.FuncOp):
             continue
-        for conv, (parallel, amx, stream) in ENGINE.items():
-            text = convert(prepare(fn), parallel, amx, stream)
+        for conv, (parallel, kind) in ENGINE.items():
+            text = convert(prepare(fn), parallel, kind)
             yield f"tiny_llama @{fn.sym_name.data} engine {conv}".rstrip(), text
 
 

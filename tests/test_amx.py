@@ -1,4 +1,4 @@
-"""A Q8_0 block's lanes' sum on the AMX unit (`convert-spatial-to-linalg{amx=true}`,
+"""A Q8_0 block's lanes' sum on the AMX unit (`spatial-native-kernels{kind=amx}`,
 `dialects/x86_amx.py`, `interpreters/native/host.py`): the IR it writes, that upstream
 MLIR takes it, and, on a CPU with AMX-BF16, its numbers against the generic lanes'
 loop and fp64.
@@ -42,6 +42,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg import (
     AMX_ROWS,
     ConvertSpatialToLinalgPass,
 )
+from xdsl_spatial.passes.native_kernels import NativeKernelsPass
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 needs_amx = pytest.mark.skipif(
@@ -108,7 +109,8 @@ def converted(m: int, k: int, n: int, act: str, optimize: bool, amx_on: bool) ->
     mod = product(m, k, n, act, "f32")
     lower_q8(mod, act=act, optimize=optimize)
     out = parse_module(str(mod))
-    ConvertSpatialToLinalgPass(amx=amx_on).apply(Context(), out)
+    NativeKernelsPass("amx" if amx_on else "loop").apply(Context(), out)
+    ConvertSpatialToLinalgPass().apply(Context(), out)
     return out
 
 

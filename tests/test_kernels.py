@@ -22,12 +22,15 @@ from q8_operands import check_q8_result, q8_fp64
 from test_engines import operands, product
 from xdsl.context import Context
 from xdsl.dialects import memref
+from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.linalg.ops import CopyOp
 
 from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.dialects.spatial import StageOp
 from xdsl_spatial.interpreters.native import amx, compile_native, host
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+from xdsl_spatial.passes.native_kernels import NativeKernelsPass
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 GEMV = str(Path(__file__).resolve().parents[1] / "examples" / "gemv_q8.mlir")
@@ -81,15 +84,18 @@ def test_each_kernel_gives_the_plain_kernels_numbers(
 
 
 def test_a_streamed_row_reads_its_weight_in_place():
-    """`stream=true` at m = 1: no copy into the int8 page (the weight is read where it
-    is), and the lanes' sum covers all of an item's columns; without it, the page is
-    copied and the lanes run 32 columns at a time."""
+    """`spatial-native-kernels{kind=loop}` at m = 1: no copy into the int8 page (the
+    weight is read where it is), and the lanes' sum covers all of an item's columns;
+    with `kind=generic`, the page is copied and the lanes run 32 columns at a time."""
 
-    def converted(stream: bool):
+    def converted(kind: str):
         mod = product(1, 2048, 512, "bf16", "f32")
         lower_q8(mod, act="bf16", optimize=True)
         out = parse_module(str(mod))
-        ConvertSpatialToLinalgPass(stream=stream).apply(Context(), out)
+        NativeKernelsPass(kind).apply(Context(), out)
+        marks = {o.attributes.get("kernel") for o in out.walk() if isinstance(o, StageOp)}
+        assert marks == ({None, StringAttr("stream")} if kind == "loop" else {None})
+        ConvertSpatialToLinalgPass().apply(Context(), out)
         return out
 
     def copies_into(mod, name: str) -> int:
@@ -101,7 +107,7 @@ def test_a_streamed_row_reads_its_weight_in_place():
             for o in mod.walk()
         )
 
-    streamed, plain = converted(True), converted(False)
+    streamed, plain = converted("loop"), converted("generic")
     assert "%in_q8 = " in str(plain) and copies_into(plain, "in_q8")
     assert not copies_into(streamed, "in_q8")
     assert "memref<256xf32>" in str(streamed)  # the lanes' sums of the item's 256 columns
@@ -113,9 +119,9 @@ def test_the_choice_is_named_and_checked(monkeypatch):
     monkeypatch.delenv(amx.AMX_ENV, raising=False)
     auto = host.choose_kernels()
     assert auto.name == ("amx" if host.amx_available() else "loop")
-    assert auto.stream
+    assert auto.pass_text == f"spatial-native-kernels{{kind={auto.name}}}"
     plain = host.choose_kernels("generic")
-    assert not plain.stream and not plain.amx
+    assert not plain.amx and plain.pass_text == "spatial-native-kernels{kind=generic}"
     monkeypatch.setenv(host.KERNELS_ENV, "generic")
     assert host.choose_kernels() == plain
     assert host.choose_kernels("loop").name == "loop"  # the argument over the variable

@@ -166,7 +166,8 @@ def add_kernels_option(p: argparse.ArgumentParser) -> None:
         "(default: $XDSL_SPATIAL_KERNELS, else auto): auto (amx where the CPU has AMX-BF16, "
         "else loop), loop (a product of one row streams its weight, the rest in blocks of "
         "8 rows x 32 columns), amx (loop, with 8 rows or more on AMX tiles) or generic (the "
-        "conversion as the chip's programs are written); the same numbers, within the fp32 "
+        "conversion as the chip's programs are written), the kind of the pass "
+        "spatial-native-kernels the engine runs; the same numbers, within the fp32 "
         "summation bound",
     )
 

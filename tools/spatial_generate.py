@@ -160,7 +160,7 @@ def _parser() -> argparse.ArgumentParser:
         "@prefill and @decode, arguments and results (e.g. the PyTorch model exported by "
         "torch-mlir: spatial-gguf --emit-model --frontend torch); its @prefill sets --batch "
         "and its caches --context. Or a Hugging Face model torch-mlir exported "
-        "(xdsl_spatial.frontends.torch_export: @main(%input_ids: 1 x L, weights...)), its "
+        "(xdsl_spatial.frontends.torch_export: @main(%%input_ids: 1 x L, weights...)), its "
         "window of L positions its cache, its weights from --module-weights",
     )
     p.add_argument(

@@ -92,6 +92,12 @@ def _convert_spatial_to_linalg():
     return ConvertSpatialToLinalgPass
 
 
+def _native_kernels():
+    from xdsl_spatial.passes.native_kernels import NativeKernelsPass
+
+    return NativeKernelsPass
+
+
 def _outline_kernels():
     from xdsl_spatial.passes.outline_kernels import OutlineKernelsPass
 
@@ -127,6 +133,7 @@ SPATIAL_UNIVERSE = SpatialUniverse(
         "spatial-hoist": _hoist,
         "convert-q8-to-linalg": _convert_q8_to_linalg,
         "convert-spatial-to-linalg": _convert_spatial_to_linalg,
+        "spatial-native-kernels": _native_kernels,
         "outline-kernels": _outline_kernels,
         "tensor-slices-as-copies": _slices_as_copies,
         "linalg-contiguous-output-innermost": _contiguous_output,

@@ -209,7 +209,7 @@ def start_native(
     say(f"compiling @{name}: converting to upstream dialects")
     t0 = time.perf_counter()
     with collector_paused():
-        text = convert(prepared, threads > 1, chosen.amx, chosen.stream)
+        text = convert(prepared, threads > 1, chosen.name)
     seconds["convert"] = time.perf_counter() - t0
     if background:
         job.start(text, threads, chosen.amx, runtime)

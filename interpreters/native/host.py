@@ -4,21 +4,23 @@ place that reads the CPU's features and makes the choice.
 
 ```python
 chosen = choose_kernels()          # XDSL_SPATIAL_KERNELS, else what this CPU has
-chosen.name, chosen.amx, chosen.stream
+chosen.name, chosen.pass_text      # "loop", "spatial-native-kernels{kind=loop}"
 choose_kernels("generic")          # the plain conversion, on any CPU
 ```
 
 What a choice decides is how a Q8_0 product's sums are laid out for the CPU, never
-what they compute (`convert-spatial-to-linalg`'s options, docs/native.md):
+what they compute: it is the `kind` of the pass `spatial-native-kernels`
+(`passes/native_kernels.py`), which the native engine runs before the target-neutral
+`convert-spatial-to-linalg` (docs/native.md):
 
 - `generic`: the conversion as written for the chip: every page copied, a block's lanes
   summed for 8 rows x 32 columns at a time (16 vector accumulators). The plain path,
   which the others are tested against.
-- `loop`: a product of one row streams its weight (`stream=true`: the pages only its
-  sum reads once are read where the weight is, and a block's lanes run over all of an
-  item's columns), the other rows as in `generic`. Plain loops: on every CPU.
-- `amx`: `loop`, and the lanes of 8 rows or more on the AMX-BF16 tile unit
-  (`amx=true`); on a CPU that has it (Xeon from Sapphire Rapids on).
+- `loop`: a product of one row streams its weight (the pages only its sum reads once
+  are read where the weight is, and a block's lanes run over all of an item's
+  columns), the other rows as in `generic`. Plain loops: on every CPU.
+- `amx`: `loop`, and the lanes of 8 rows or more on the AMX-BF16 tile unit; on a CPU
+  that has it (Xeon from Sapphire Rapids on).
 - `auto` (the default): `amx` where the CPU has AMX-BF16 and Linux grants the tiles,
   else `loop`.
 
@@ -75,11 +77,21 @@ def host_cpu() -> str:
 
 @dataclass(frozen=True)
 class Kernels:
-    """A kernel choice (`choose_kernels`): its name and the conversion's options."""
+    """A kernel choice (`choose_kernels`): `generic`, `loop` or `amx`, the `kind` of
+    `spatial-native-kernels`."""
 
     name: str
-    amx: bool
-    stream: bool
+
+    @property
+    def amx(self) -> bool:
+        """Whether the code uses AMX tiles (LLVM's lowering must know, and the
+        process must have asked for them)."""
+        return self.name == "amx"
+
+    @property
+    def pass_text(self) -> str:
+        """The pass that marks the stages for these kernels, as a pipeline names it."""
+        return f"spatial-native-kernels{{kind={self.name}}}"
 
 
 def choose_kernels(choice: str | None = None) -> Kernels:
@@ -98,4 +110,4 @@ def choose_kernels(choice: str | None = None) -> Kernels:
             "kernels 'amx' need a CPU with AMX-BF16 whose tiles Linux grants this process; "
             f"this one ({cpu_info()[0] or platform.machine()}) has none: use auto or loop"
         )
-    return Kernels(asked, amx=asked == "amx", stream=asked != "generic")
+    return Kernels(asked)

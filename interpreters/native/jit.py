@@ -65,7 +65,7 @@ BUFFERS = (
     "lower-affine",
 )
 AMX = "convert-vector-to-llvm{enable-x86}"
-"""The `x86.amx` ops (`convert-spatial-to-linalg{amx=true}`) as LLVM's AMX intrinsics,
+"""The `x86.amx` ops (the stages `spatial-native-kernels{kind=amx}` marks) as LLVM's AMX intrinsics,
 whose tile shapes LLVM then configures (`ldtilecfg`) in each function that uses them."""
 TO_LLVM = (
     "convert-scf-to-cf",

@@ -15,8 +15,10 @@ usable with `spatial-opt`):
 1. `outline-kernels` (`passes/outline_kernels.py`): each computing op into a private
    kernel function of its own, ops that compute the same into one, so each of the rest
    is done once per kernel, not once per op;
-2. `convert-spatial-to-linalg` (with the kernels chosen for the host: `host.py`) then
-   `convert-q8-to-linalg` on the whole module;
+2. `spatial-native-kernels` (`passes/native_kernels.py`, its `kind` the kernels
+   chosen for the host: `host.py`) marks each summing stage with the kernel it runs
+   as, then the target-neutral `convert-spatial-to-linalg` builds them and
+   `convert-q8-to-linalg` the rest, on the whole module;
 3. `tensor-slices-as-copies` (`passes/slices_as_copies.py`): no strided `memref.copy`
    left after bufferization (it would call `memrefCopy` from MLIR's runtime library,
    which the wheel does not ship);
@@ -25,9 +27,9 @@ usable with `spatial-opt`):
    same sums in the same order).
 
 A program that reads an address from a table at run time (an indirect move or
-stage map) is first compiled by the compiled engine, for its refusals: machine code
-reads where the table says without checking, so an address outside a page or a
-tensor is refused here, with the compiled engine's message, or never.
+stage map) is first checked over its IR (`analysis/tables.py`): machine code reads
+where the table says without checking, so a table not known before the run, or an
+address outside a page, is refused here, in the other engines' words, or never.
 
 A module that still holds an op of another dialect after that (a `q8.quantize
 exact`, whose run-time refusal no generic can make) is refused here, naming the op.
@@ -42,14 +44,14 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.ir import Operation
 
+from xdsl_spatial.analysis.tables import table_reads
 from xdsl_spatial.core.ir_io import op_text
-from xdsl_spatial.dialects.spatial import ProgramOp, StageOp, TileMoveOp
-from xdsl_spatial.interpreters.program import ProgramCompiler
+from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
-from xdsl_spatial.interpreters.values import SpatialRuntimeError
 from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
 from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+from xdsl_spatial.passes.native_kernels import NativeKernelsPass
 from xdsl_spatial.passes.outline_kernels import Outlined, ir_text, outline
 from xdsl_spatial.passes.slices_as_copies import SlicesAsCopiesPass
 
@@ -97,24 +99,13 @@ def _foreign(ops: Iterable[Operation]) -> Operation | None:
     return None
 
 
-def reads_through_tables(program: ProgramOp) -> bool:
-    """Whether some address of `program` is read from a table at run time (a move's
-    indirect origin, a stage's indirect map), which the verifier cannot bound."""
-    return any(
-        (isinstance(o, TileMoveOp) and o.table is not None)
-        or (isinstance(o, StageOp) and any(v >= 0 for v in o.indirect_of))
-        for o in program.body.walk()
-    )
-
-
 def check_tables(program: ProgramOp) -> None:
-    """The compiled engine's refusals of a program that reads addresses from tables
-    (a table that is not constant, an address outside its page or tensor), made now:
-    machine code does not check an address before it reads there."""
-    try:
-        ProgramCompiler(program).compile()
-    except SpatialRuntimeError as e:
-        raise PrepareError(str(e)) from None
+    """The refusals of a program that reads addresses from tables (a table that is
+    not constant, an address outside its page), made now: machine code does not check
+    an address before it reads there."""
+    why = table_reads(program)
+    if why is not None:
+        raise PrepareError(why)
 
 
 def prepare(fn: func.FuncOp) -> Prepared:
@@ -125,20 +116,19 @@ def prepare(fn: func.FuncOp) -> Prepared:
     return Prepared(fn.sym_name.data, out, programs, ir_text(out.module))
 
 
-def convert(
-    prepared: Prepared, parallel: bool = False, amx: bool = False, stream: bool = False
-) -> str:
+def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -> str:
     """The kernels converted to upstream dialects (the checks of programs that read
     through tables first; with `parallel`, each program's items an `scf.parallel`;
-    with `amx`, Q8_0 blocks' lanes on the AMX unit); the module's text, also kept in
-    `prepared.text`."""
+    `kind` the kernels `spatial-native-kernels` chooses: `generic`, `loop`, `amx`); the
+    module's text, also kept in `prepared.text`."""
     out = prepared.outlined
     for k in out.kernels:
         for o in k.body.block.ops:
-            if isinstance(o, ProgramOp) and reads_through_tables(o):
+            if isinstance(o, ProgramOp):
                 check_tables(o)
     ctx = Context()
-    ConvertSpatialToLinalgPass(parallel=parallel, amx=amx, stream=stream).apply(ctx, out.module)
+    NativeKernelsPass(kind).apply(ctx, out.module)
+    ConvertSpatialToLinalgPass(parallel=parallel).apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)
     SlicesAsCopiesPass().apply(ctx, out.module)
     ContiguousOutputInnermostPass().apply(ctx, out.module)

@@ -69,8 +69,15 @@ scf.for %item = %c0 to %c1 step %c1 {
 The package, one job a file: `pages.py` and `loops.py` plan (numbers from the IR),
 `build.py` emits ops through the builder it is given, `generic.py` assembles a
 `linalg.generic` from stages, `program.py` and `stages.py` translate a program op by
-op, `amx.py` puts a Q8_0 block's lanes on AMX tiles (the `amx` option), `globals.py`
+op, `amx.py` puts a Q8_0 block's lanes on AMX tiles (a stage marked so), `globals.py`
 makes the module's globals; the pattern and the pass are here.
+
+The output is target-neutral: the kernels a CPU prefers are chosen by a pass of the
+native pipeline before this one, `spatial-native-kernels` (`passes/native_kernels.py`),
+which marks the stages it chooses for (`kernel = "stream"`: a product of one row reads
+its weight in place and sums all its columns at once; `kernel = "amx"`: a block's lanes
+on AMX tiles). This pass builds a marked stage as its mark says, or declines, naming
+it, where the mark cannot be honoured; an unmarked stage the plain way.
 
 A stage's generic runs its axes in another order than the stage lists them: the
 `sum` axes outside, the parallel ones inside, the one along which the output is
@@ -90,8 +97,9 @@ several tile rows copies in the page's order, so that its writes are contiguous.
 
 The pass declines, naming the program and the reason, a program whose ring of pages
 would overwrite a page still to be read (the dialect does not promise there is
-none), a map with a negative coefficient, a stage axis no direct map reads, and a
-move through a table the pass cannot read (`PlanError`).
+none), a map with a negative coefficient, a stage axis no direct map reads, a move
+through a table the pass cannot read, and a stage marked for a kernel it cannot be
+(`PlanError`).
 """
 
 from __future__ import annotations
@@ -157,25 +165,19 @@ class ConvertSpatialToLinalgPass(ModulePass):
       parallel  a program's items as one `scf.parallel`, each with buffers of its own
                 (allocas inside the loop), for `convert-scf-to-openmp` to run on
                 threads (what `--engine native --threads N` compiles).
-      amx       a Q8_0 block's lanes' sum (bf16 activations times int8 weights) on the
-                tile unit of x86's AMX-BF16, upstream's `x86.amx` ops (`amx_lanes`);
-                what the native engine compiles on a host that has the unit.
-      stream    a product of one row streams its weight: a page only its sum reads
-                once is read where its tensor holds it (no copy), and the sum runs a
-                block's lanes over all of the item's columns (no blocks of `COLUMNS`);
-                the same sums in the same order. What the native engine compiles.
+
+    Target-neutral: a stage is built another way only where a target's pass has
+    marked it (`kernel = "stream"` or `"amx"`, `spatial-native-kernels`).
     """
 
     name = "convert-spatial-to-linalg"
 
     parallel: bool = False
-    amx: bool = False
-    stream: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         made = make_globals(op, Rewriter())
         PatternRewriteWalker(
-            ConvertProgram(made, Options(self.parallel, self.amx, self.stream)),
+            ConvertProgram(made, Options(self.parallel)),
             apply_recursively=False,
             walk_regions_first=False,
         ).rewrite_module(op)

@@ -1,5 +1,6 @@
 """
-A factored sum's lanes on x86's AMX-BF16 tile unit (the `amx` option): when each of at
+A factored sum's lanes on x86's AMX-BF16 tile unit (a stage marked `kernel = "amx"`,
+which `spatial-native-kernels{kind=amx}` marks where `lanes_fit`): when each of at
 least `AMX_ROWS` rows sums `extf(x) * sitofp(q)` of a bf16 activation and int8 weights
 over 32 lanes (a Q8_0 block, exact in bf16), each trip makes the weights' right-hand
 tiles (lane pairs interleaved as the unit reads them), reads the rows' activations as
@@ -42,7 +43,15 @@ from xdsl_spatial.dialects.x86_amx import (
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import drop, idx, inside, view
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
-from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
+    LoopAxis,
+    Row,
+    factored_at,
+    loop_axes,
+    row_axis,
+    stage_forms,
+    sums,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
 TILE_COLUMNS = 16
@@ -117,6 +126,32 @@ def amx_lanes(
         return None
     stride = gaps.pop() if gaps else lanes.extent
     return AmxLanes(rows[0].stage, x_page, tuple(f[1] for f in found), stride, q_page, fq)
+
+
+def lanes_fit(run: Sequence[StageOp]) -> bool:
+    """Whether the sums of siblings `run` (`loops.siblings`) can be tile products: planned
+    as `stages.stages` plans them (their rows, loops, where the sum factors), their
+    lanes are what `amx_lanes` takes. What `spatial-native-kernels{kind=amx}` asks
+    before it marks them."""
+    first = run[0]
+    if not sums(first):
+        return False
+    by_row = row_axis(run)
+    rows: list[Row] = []
+    for o in run:
+        fs = stage_forms(o)
+        if any(c < 0 for f in fs for c in (*f.dims, *f.syms, f.const)):
+            return False
+        if by_row is None:
+            rows.append(Row(o, tuple(fs), o.result))
+        else:
+            rows += [
+                Row(o, tuple(f.fixed(by_row, r) for f in fs), o.result, (by_row, r))
+                for r in range(o.iter_extents[by_row])
+            ]
+    loops = loop_axes(first, by_row)
+    factored = factored_at(rows, loops)
+    return factored is not None and amx_lanes(rows, factored[1], factored[0], loops) is not None
 
 
 def vnni(

@@ -14,11 +14,21 @@ from typing import cast
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import f32
+from xdsl.dialects.builtin import StringAttr, f32
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from xdsl_spatial.core.geometry import LinearForm, linear_form
-from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType, StageOp, YieldOp
+from xdsl_spatial.dialects.spatial import (
+    BufferOp,
+    IndexOp,
+    IterKind,
+    PageType,
+    ProgramOp,
+    ReturnOp,
+    StageOp,
+    TensorOp,
+    YieldOp,
+)
 
 COLUMNS = 32
 """Outputs the innermost loop of a summing generic covers: two 512-bit vectors of f32."""
@@ -34,6 +44,50 @@ stay in a core's first-level cache while each `ROWS` rows read them."""
 SCRATCH = 1024
 """Outputs a factored sum (`factored_at`) may hold in scratch a stage: with `COLUMNS`,
 ample for a fold's row block, and small enough to live in registers and L1."""
+
+KERNEL = "kernel"
+"""The attribute of a `spatial.stage` that names the kernel its sum is built as, set by
+a target's pass (`spatial-native-kernels`); a stage without it is built the plain way."""
+
+STREAM = "stream"
+"""A stage's sum streams its weight: a page only it reads, each element once, is read
+where its tensor holds it, and a sum of one row runs over all its columns at once."""
+
+AMX = "amx"
+"""A stage's lanes' sums are tile products of x86's AMX-BF16 unit (`amx.amx_lanes`)."""
+
+KERNELS = (STREAM, AMX)
+
+
+def stage_forms(o: StageOp) -> list[LinearForm]:
+    """Stage `o`'s maps as linear forms: its inputs', then its output's."""
+    return [
+        cast(LinearForm, linear_form(m.results[0], m.num_dims, m.num_symbols))
+        for m in (*o.in_maps, o.out_map)
+    ]
+
+
+def sums(o: StageOp) -> bool:
+    """Whether stage `o` sums (a `sum` axis longer than 1)."""
+    return any(k == IterKind.SUM and e > 1 for k, e in zip(o.iter_kinds, o.iter_extents))
+
+
+def row_count(run: Sequence[StageOp]) -> int:
+    """The rows (`Row`) a summing run of siblings computes: a row per stage, or the
+    rows of its `row_axis`."""
+    by_row = row_axis(run)
+    return len(run) if by_row is None else run[0].iter_extents[by_row]
+
+
+def stage_kernel(o: StageOp) -> str | None:
+    """The kernel stage `o` is marked for (`KERNEL`), or None: the plain one."""
+    mark = o.attributes.get(KERNEL)
+    return mark.data if isinstance(mark, StringAttr) else None
+
+
+def item_ops(program: ProgramOp) -> list[Operation]:
+    """What an item of `program` runs: its ops but its declarations and return."""
+    return [o for o in program.entry.ops if not isinstance(o, TensorOp | BufferOp | ReturnOp)]
 
 
 def siblings(ops: Sequence[Operation], i: int) -> list[StageOp]:

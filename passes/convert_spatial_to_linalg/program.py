@@ -47,7 +47,13 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     mul,
     view,
 )
-from xdsl_spatial.passes.convert_spatial_to_linalg.loops import read_widened, siblings
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
+    STREAM,
+    item_ops,
+    read_widened,
+    siblings,
+    stage_kernel,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
     InPlace,
     TensorPlan,
@@ -90,9 +96,7 @@ class ProgramTranslation(ProgramScope):
 
     def body_ops(self) -> list[Operation]:
         """What an item runs: the program's ops but its declarations and return."""
-        return [
-            o for o in self.program.entry.ops if not isinstance(o, TensorOp | BufferOp | ReturnOp)
-        ]
+        return item_ops(self.program)
 
     def parallel_items(self, b: Builder) -> None:
         """The items as one `scf.parallel` over the grid (the `parallel` option), each
@@ -291,22 +295,24 @@ class ProgramTranslation(ProgramScope):
 
     def read_in_place(self, o: LoadOp, held: Held) -> InPlace | None:
         """Where the page of load `o` is in its tensor, when it need not be copied
-        (the `stream` option): one sum of one row reads it, directly and not to widen
-        it, each element once (its map reaches no element twice and carries from no
-        tile row into the next), and the block is whole tile rows a fixed stride
-        apart. Else None: the page is copied."""
+        (a stage marked `kernel = "stream"`, `loops.STREAM`): that one sum of one row
+        reads it, directly and not to widen it, each element once (its map reaches no
+        element twice and carries from no tile row into the next), and the block is
+        whole tile rows a fixed stride apart. Else None: the page is copied."""
         tr, tc = self.tile
         cols = held.plan.padded[1]
         tpr = cols // tc
         bh, bw = o.block_shape
         stride = o.stride.data
         uses = list(o.result.uses)
-        if not self.stream or o.table is not None or len(uses) != 1:
+        if o.table is not None or len(uses) != 1:
             return None
         if bh > 1 and stride % tpr:
             return None
         stage, i = uses[0].operation, uses[0].index
-        if not isinstance(stage, StageOp) or stage.indirect_of[i] >= 0 or i in stage.indirect_of:
+        if not isinstance(stage, StageOp) or stage_kernel(stage) != STREAM:
+            return None
+        if stage.indirect_of[i] >= 0 or i in stage.indirect_of:
             return None
         kinds, ext = stage.iter_kinds, stage.iter_extents
         pars = [d for d, e in enumerate(ext) if e > 1 and kinds[d] == IterKind.PAR]

@@ -41,8 +41,6 @@ class Options:
     """The pass's options (`ConvertSpatialToLinalgPass`)."""
 
     parallel: bool = False
-    amx: bool = False
-    stream: bool = False
 
 
 class ProgramScope:
@@ -59,8 +57,6 @@ class ProgramScope:
     ):
         self.program = program
         self.parallel = options.parallel
-        self.amx = options.amx
-        self.stream = options.stream
         self.tile = program.target.tile
         self.slots = slots
         self.globals = globals_

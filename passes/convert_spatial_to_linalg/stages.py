@@ -17,9 +17,14 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerType, MemRefType, f32
 from xdsl.ir import Attribute, Block, SSAValue
 
-from xdsl_spatial.core.geometry import LinearForm, linear_form
+from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.spatial import IterKind, PageType, StageOp
-from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, amx_lanes, tile_sums
+from xdsl_spatial.passes.convert_spatial_to_linalg.amx import (
+    AMX_ROWS,
+    AmxLanes,
+    amx_lanes,
+    tile_sums,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     INDEX,
     accumulate,
@@ -31,8 +36,12 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
+    AMX,
+    KERNEL,
+    KERNELS,
     ROWS,
     SLICE,
+    STREAM,
     LoopAxis,
     Row,
     body_slice,
@@ -41,6 +50,9 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     read_outside,
     read_widened,
     row_axis,
+    stage_forms,
+    stage_kernel,
+    sums,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
@@ -57,17 +69,15 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
     first = run[0]
     kinds = first.iter_kinds
     ext = first.iter_extents
-    summed = any(k == IterKind.SUM and e > 1 for k, e in zip(kinds, ext))
+    summed = sums(first)
+    kernel = run_kernel(pt, run) if summed else None
     every = loop_axes(first)
     forms: list[list[LinearForm]] = []
     rows: list[Row] = []
     by_row = row_axis(run) if summed else None
     for o in run:
         name = o.stage_name.data
-        fs = [
-            cast(LinearForm, linear_form(m.results[0], m.num_dims, m.num_symbols))
-            for m in (*o.in_maps, o.out_map)
-        ]
+        fs = stage_forms(o)
         if any(c < 0 for f in fs for c in (*f.dims, *f.syms, f.const)):
             raise pt.fail(o, f"stage '{name}': a map with a negative coefficient")
         for i, v in enumerate(o.ins):
@@ -107,11 +117,18 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
             first, f"stage '{first.stage_name.data}': axis d{missing[0]} is read by no map"
         )
     # A streamed row sums all of its columns at once: no registers to share.
-    loops = loop_axes(first, by_row, split=not (pt.stream and len(rows) == 1))
+    loops = loop_axes(first, by_row, split=not (kernel == STREAM and len(rows) == 1))
     factored = factored_at(rows, loops) if summed else None
     tiles = None
-    if factored is not None and pt.amx:
-        tiles = amx_lanes(rows, factored[1], factored[0], loops)
+    if kernel == AMX:
+        if factored is not None:
+            tiles = amx_lanes(rows, factored[1], factored[0], loops)
+        if tiles is None:
+            raise pt.fail(
+                first,
+                f"stage '{first.stage_name.data}' is marked {KERNEL} = \"{AMX}\", but its "
+                f"sum is not {AMX_ROWS} or more rows of a bf16 x int8 Q8_0 block's 32 lanes",
+            )
     # What the tiles read is the bf16 page itself.
     skip = {tiles.x_page} if tiles is not None else set()
     pt.widened = widen(pt, b, run, forms, loops, skip) if summed else {}
@@ -120,6 +137,23 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         return
     for g in range(0, len(rows), ROWS):
         generic_rows(pt, b, rows[g : g + ROWS], loops, summed)
+
+
+def run_kernel(pt: ProgramScope, run: Sequence[StageOp]) -> str | None:
+    """The kernel a summing run of siblings is marked for (`loops.KERNEL`): the one
+    every stage of it names, or None (the plain one); else the pass declines."""
+    marks = {stage_kernel(o) for o in run}
+    first = run[0]
+    if len(marks) > 1:
+        raise pt.fail(first, f"siblings of stage '{first.stage_name.data}' name other kernels")
+    mark = marks.pop()
+    if mark is not None and mark not in KERNELS:
+        raise pt.fail(
+            first,
+            f"stage '{first.stage_name.data}': unknown {KERNEL} \"{mark}\", "
+            f"expected one of {', '.join(KERNELS)}",
+        )
+    return mark
 
 
 def generic_rows(

@@ -246,8 +246,8 @@ class Model:
             self, module=None, decisions=[], seconds={}, compiling={}, keep_in=None
         )
         kept.cached = True
-        model_cache.store(where, key, kept)
-        self.seconds["cache"] = time.perf_counter() - t0
+        if model_cache.store(where, key, kept):  # (else it warned: nothing written)
+            self.seconds["cache"] = time.perf_counter() - t0
         self.keep_in = None
 
     def _run(self, entry: str, args: list[Any]) -> Any:
@@ -316,6 +316,10 @@ class Model:
         args = [np.array([token], np.int32), np.array([pos], np.int32), *self.weights, *caches]
         r = self._run("decode", args)
         return r.outputs[0], list(r.outputs[1:]), r.traffic
+
+    def decode_entry(self) -> str:
+        """The function a decode step calls."""
+        return "decode"
 
     def used(self, prompt_len: int, steps: int) -> list[str]:
         """The functions a prompt of `prompt_len` tokens and `steps` decode steps call."""
@@ -719,9 +723,8 @@ def generate(
 
     if compiles:
         model.start(model.used(len(prompt), steps), progress)
-    for entry in ENTRIES:
-        if any((n > 1) == (entry == "prefill") for _, n in plan):
-            compiled(entry)
+    for entry in model.used(len(prompt), 0):  # the prompt's functions, before it is read
+        compiled(entry)
     caches = model.new_caches()
     rows: list[np.ndarray] = []
     first = None
@@ -757,7 +760,7 @@ def generate(
             stopped = True
             break
         feed = tokens[-1] if forced is None else forced[s]
-        compiled("decode")
+        compiled(model.decode_entry())
         progress(f"decode step {s + 1}/{steps}")
         t0 = time.perf_counter()
         out, caches, traffic = model.decode(feed, len(prompt) + s, caches)

@@ -94,6 +94,9 @@ class WindowModel(Model):
     mask: bool = False
     """`@main` takes an attention mask after the tokens."""
 
+    def decode_entry(self) -> str:
+        return ENTRY
+
     def used(self, prompt_len: int, steps: int) -> list[str]:
         return [ENTRY]
 

@@ -2,7 +2,7 @@
 // RUN: spatial-opt %s --print-op-generic | spatial-opt | filecheck %s
 // RUN: spatial-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
-// The AMX tile ops convert-spatial-to-linalg{amx=true} emits, in MLIR's syntax for
+// The AMX tile ops convert-spatial-to-linalg emits for stages marked kernel = "amx", in MLIR's syntax for
 // upstream's x86 dialect: 8 rows of 32 bf16 activations times 16 lane pairs of 16
 // columns of weights, into 8 x 16 f32 sums.
 

@@ -1,11 +1,12 @@
-// convert-spatial-to-linalg{amx=true}: a Q8_0 fold of 8 bf16 rows sums each block's 32
+// convert-spatial-to-linalg of stages marked `kernel = "amx"` (by
+// spatial-native-kernels{kind=amx}): a Q8_0 fold of 8 bf16 rows sums each block's 32
 // lanes on x86's AMX tile unit. Each trip turns the block's int8 weights (32 lanes x 32
 // columns) into two bf16 tiles of 16 columns, a pair of lanes a row (made as i32 words:
 // the low half lane 2p, the high half lane 2p + 1), reads the 8 rows' activations as one
 // bf16 tile straight from the page (not widened), multiplies, and stores each product
-// where the generic that scales the sums reads them. Without the option, the lanes are a
+// where the generic that scales the sums reads them. Unmarked, the lanes are a
 // `reduction, parallel` generic.
-// RUN: xdsl-opt -p 'q8-lower{optimize=true},convert-spatial-to-linalg{amx=true}' %s | filecheck %s
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx},convert-spatial-to-linalg' %s | filecheck %s
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},convert-spatial-to-linalg' %s | filecheck %s --check-prefix=PLAIN
 
 func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W__q8_scale: tensor<8x256xf32>) -> tensor<8x256xf32> {

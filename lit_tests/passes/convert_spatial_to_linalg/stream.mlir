@@ -1,10 +1,11 @@
-// convert-spatial-to-linalg{stream=true}: a product of one row streams its weight. The
+// convert-spatial-to-linalg of a stage marked `kernel = "stream"` (by
+// spatial-native-kernels{kind=loop}): a product of one row streams its weight. The
 // int8 and scale pages, which only the row's sum reads, each element once, are read
 // where the weight holds them (a view of the tensor at the item's columns, no copy), and
 // a block's 32 lanes run over all of the item's 256 columns into one scratch row, then
-// scaled once. Without the option the pages are copied and the lanes run 32 columns at
-// a time. The same sums in the same order (tests/test_kernels.py).
-// RUN: xdsl-opt -p 'q8-lower{optimize=true},convert-spatial-to-linalg{stream=true}' %s | filecheck %s
+// scaled once. Unmarked, the pages are copied and the lanes run 32 columns at a time.
+// The same sums in the same order (tests/test_kernels.py).
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=loop},convert-spatial-to-linalg' %s | filecheck %s
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},convert-spatial-to-linalg' %s | filecheck %s --check-prefix=PLAIN
 
 func.func @gemv_1x2048x512(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x512xi8>, %W__q8_scale: tensor<64x512xf32>) -> tensor<1x512xf32> {

@@ -1,0 +1,61 @@
+// spatial-native-kernels{kind=...}: each summing stage marked with the kernel a CPU
+// runs it as (`kernel = "stream"` or `"amx"`), which convert-spatial-to-linalg builds.
+// kind=loop marks every summing stage `stream`; kind=amx marks a run of 8 rows or more
+// whose lanes are a Q8_0 block's bf16 x int8 terms `amx`, the others `stream`;
+// kind=generic leaves (or makes) them unmarked. Stages that do not sum are not marked.
+// The marks print and parse: the converted IR of a marked module read back is the
+// chosen kernel's.
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=loop}' %s | filecheck %s --check-prefix=LOOP
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | filecheck %s --check-prefix=AMX
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | xdsl-opt -p 'spatial-native-kernels{kind=generic}' | filecheck %s --check-prefix=GENERIC
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=TILES
+
+func.func @gemv_1x256x256(%x: tensor<1x256xbf16>, %W__q8: tensor<256x256xi8>, %W__q8_scale: tensor<8x256xf32>) -> tensor<1x256xf32> {
+  %w = q8.dequantize %W__q8, %W__q8_scale : tensor<256x256xi8>, tensor<8x256xf32> -> tensor<256x256xf32>
+  %xf = arith.extf %x : tensor<1x256xbf16> to tensor<1x256xf32>
+  %empty = tensor.empty() : tensor<1x256xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x256xf32>) -> tensor<1x256xf32>
+  %y = linalg.matmul ins(%xf, %w : tensor<1x256xf32>, tensor<256x256xf32>) outs(%acc : tensor<1x256xf32>) -> tensor<1x256xf32>
+  func.return %y : tensor<1x256xf32>
+}
+
+func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W__q8_scale: tensor<8x256xf32>) -> tensor<8x256xf32> {
+  %w = q8.dequantize %W__q8, %W__q8_scale : tensor<256x256xi8>, tensor<8x256xf32> -> tensor<256x256xf32>
+  %xf = arith.extf %x : tensor<8x256xbf16> to tensor<8x256xf32>
+  %empty = tensor.empty() : tensor<8x256xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<8x256xf32>) -> tensor<8x256xf32>
+  %y = linalg.matmul ins(%xf, %w : tensor<8x256xf32>, tensor<256x256xf32>) outs(%acc : tensor<8x256xf32>) -> tensor<8x256xf32>
+  func.return %y : tensor<8x256xf32>
+}
+
+// LOOP-LABEL: func.func @gemv_1x256x256(
+// LOOP:         %{{.*}} = spatial.stage "lift_rows" iters(par 8, par 32)
+// LOOP-NEXT:      ins(%{{.*}}) into %{{.*}} : (!spatial.page<8xbf16>) -> !spatial.page<1xbf16> {
+// LOOP:         %[[TAIL:.*]] = spatial.stage "tail" iters(sum 8, par 256, sum 32)
+// LOOP-NEXT:      ins({{.*}}) into %{{.*}}[d1] : ({{.*}}) -> !spatial.page<8xf32> attributes {kernel = "stream"} {
+// LOOP:         %{{.*}} = spatial.stage "result" iters(par 32, par 256)
+// LOOP-NEXT:      ins(%{{.*}}) into %{{.*}} : (!spatial.page<8xf32>) -> !spatial.page<8xf32> {
+// LOOP-LABEL: func.func @gemm_8x256x256(
+// LOOP:         %{{.*}} = spatial.stage "tail" iters(par 8, sum 8, par 256, sum 32)
+// LOOP-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "stream"} {
+
+// AMX-LABEL: func.func @gemv_1x256x256(
+// AMX:         %{{.*}} = spatial.stage "tail" iters(sum 8, par 256, sum 32)
+// AMX-NEXT:      ins({{.*}}) into %{{.*}}[d1] : ({{.*}}) -> !spatial.page<8xf32> attributes {kernel = "stream"} {
+// AMX-LABEL: func.func @gemm_8x256x256(
+// AMX:         %{{.*}} = spatial.stage "tail" iters(par 8, sum 8, par 256, sum 32)
+// AMX-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "amx"} {
+
+// GENERIC-LABEL: func.func @gemv_1x256x256(
+// GENERIC-NOT:   kernel =
+// GENERIC-LABEL: func.func @gemm_8x256x256(
+// GENERIC-NOT:   kernel =
+
+// TILES-LABEL: func.func @gemv_1x256x256(
+// TILES-NOT:   x86.amx
+// TILES:       memref.alloca() : memref<256xf32>
+// TILES-NOT:   x86.amx
+// TILES-LABEL: func.func @gemm_8x256x256(
+// TILES:       x86.amx.tile_mulf

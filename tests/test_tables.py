@@ -1,0 +1,135 @@
+"""The address check of programs that read through tables (`analysis/tables.py`), which
+the native engine makes before it compiles: the same verdicts, in the same words, as
+the compiled numpy engine's run-time checks, on the tables `q8-lower` writes (a view's
+sections and lanes at m > 1) and on those tables broken."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import numpy as np
+import pytest
+from test_dialects import copy_program, dim, origin, sym
+from test_interpreter import first, lowered
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    TensorType,
+    i32,
+)
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from xdsl_spatial.analysis.tables import table_reads
+from xdsl_spatial.dialects.spatial import (
+    ProgramOp,
+    Role,
+    StageOp,
+    StoreOp,
+    TensorHandleType,
+    TensorOp,
+)
+from xdsl_spatial.interpreters.program import ProgramCompiler
+from xdsl_spatial.interpreters.values import SpatialRuntimeError
+
+
+def compiled_verdict(program: ProgramOp) -> str | None:
+    """What the compiled engine says of `program` when it compiles it."""
+    try:
+        ProgramCompiler(program).compile()
+    except SpatialRuntimeError as e:
+        return str(e)
+    return None
+
+
+def set_values(t: TensorOp, values: np.ndarray) -> None:
+    vals = t.values
+    assert vals is not None
+    t.properties["values"] = type(vals).from_list(
+        cast(TensorType[IntegerType], vals.type), values.tolist()
+    )
+
+
+def programs_with_tables(mod) -> list[ProgramOp]:
+    return [
+        p
+        for p in mod.walk()
+        if isinstance(p, ProgramOp)
+        and any(
+            isinstance(s, StageOp) and any(v >= 0 for v in s.indirect_of) for s in p.body.walk()
+        )
+    ]
+
+
+@pytest.mark.parametrize(("m", "k", "n"), [(4, 1024, 256), (8, 512, 128), (3, 256, 64)])
+def test_the_tables_q8_lower_writes_pass(m, k, n):
+    mod = lowered(m=m, k=k, n=n)
+    found = programs_with_tables(mod)
+    assert found, "q8-lower writes a view reading through a table at m > 1"
+    for p in mod.walk():
+        if isinstance(p, ProgramOp):
+            assert table_reads(p) is None
+            assert compiled_verdict(p) is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_broken_table_is_refused_as_the_compiled_engine_refuses_it(seed):
+    """Each element of the lanes table set past, before or inside its page: the
+    analysis refuses exactly what the compiled engine refuses, in its words."""
+    rng = np.random.default_rng(seed)
+    mod = lowered(m=4, k=1024, n=256)
+    lanes = first(mod, TensorOp, lambda t: "__lanes" in t.tensor_name.data)
+    assert lanes.values is not None
+    good = np.asarray(lanes.values.get_values()).copy()
+    bad = good.copy()
+    at = rng.integers(0, bad.size)
+    bad[at] = int(rng.choice([2**15 - 1, -(2**10), int(good.max()), 33 * 1024]))
+    set_values(lanes, bad)
+    mod.verify()  # the verifier leaves a stage's reads through a table to the run
+    (program,) = programs_with_tables(mod)
+    want = compiled_verdict(program)
+    assert table_reads(program) == want
+    set_values(lanes, good)
+    assert table_reads(program) is None
+
+
+def test_the_words_name_the_program_the_stage_and_the_reach():
+    mod = lowered(m=4, k=1024, n=256)
+    lanes = first(mod, TensorOp, lambda t: "__lanes" in t.tensor_name.data)
+    assert lanes.values is not None
+    bad = np.asarray(lanes.values.get_values()).copy()
+    bad[3] = 2**15 - 1  # past the 32-tile page of x
+    set_values(lanes, bad)
+    (program,) = programs_with_tables(mod)
+    why = table_reads(program)
+    assert why is not None
+    assert why.startswith(f'spatial.view "{program.program_name.data}": spatial.stage: ')
+    assert "stage 'lift_rows' input #0 reaches elements 0..33759 of a 32-tile page" in why
+
+
+def test_a_store_through_a_constant_table_passes():
+    """A move through a table declared with values is bounded by the verifier; the
+    analysis, as the compiled engine, finds nothing more to refuse."""
+    module, prog = copy_program()
+    block = prog.entry
+    perm = DenseIntOrFPElementsAttr.from_list(TensorType(i32, (1, 2)), [1, 0])
+    table = TensorOp("perm", TensorHandleType((1, 2), i32, Role.PARAM), values=perm)
+    assert block.first_op is not None
+    block.insert_op_before(table, block.first_op)
+    old = next(o for o in block.ops if isinstance(o, StoreOp))
+    new = StoreOp(
+        old.page,
+        old.tensor,
+        origin(0),
+        [prog.coords[0]],
+        (1, 1),
+        2,
+        table=table.result,
+        table_at=origin(sym()),
+    )
+    block.insert_op_before(new, old)
+    block.erase_op(old)
+    prog.owns = AffineMapAttr(AffineMap(1, 0, (AffineExpr.constant(0), dim(0) * -1 + 1)))
+    module.verify()
+    assert table_reads(prog) is None
+    assert compiled_verdict(prog) is None
