@@ -48,6 +48,7 @@ from xdsl_spatial.dialects.spatial import (
     KLoopOp,
     KYieldOp,
     LoadOp,
+    MapOp,
     PageType,
     ProgramOp,
     ReturnOp,
@@ -136,6 +137,10 @@ class SpatialReference(InterpreterFunctions):
 
     @impl(FoldOp)
     def run_fold(self, interpreter: Interpreter, op: FoldOp, args: tuple[Any, ...]):
+        return self._run_program(interpreter, op, args)
+
+    @impl(MapOp)
+    def run_map(self, interpreter: Interpreter, op: MapOp, args: tuple[Any, ...]):
         return self._run_program(interpreter, op, args)
 
     @impl_terminator(ReturnOp)
@@ -256,8 +261,8 @@ class SpatialReference(InterpreterFunctions):
     def run_stage(self, interpreter: Interpreter, op: StageOp, args: tuple[Any, ...]):
         """Every point of the iteration space at once: each input read at its map, the
         body evaluated over the whole space, summed over the `sum` axes (floats in
-        fp32, integers in their own type), and written at the output map into a page
-        of zeros."""
+        fp32, integers in their own type) or its largest taken over the `max` axes
+        (in fp32, a NaN winning), and written at the output map into a page of zeros."""
         ext = op.iter_extents
         pages = cast(tuple[np.ndarray, ...], args[:-1])
         items = program_of(op).num_items
@@ -288,12 +293,15 @@ class SpatialReference(InterpreterFunctions):
         out = cast(PageType, op.result.type)
         out_dt = numpy_dtype(out.element_type)
         sums = tuple(1 + d for d, k in enumerate(op.iter_kinds) if k == IterKind.SUM)
+        maxes = tuple(1 + d for d, k in enumerate(op.iter_kinds) if k == IterKind.MAX)
         if sums:
             acc = value.dtype if value.dtype.kind in "iub" else np.dtype(np.float32)
             value = value.astype(acc).sum(axis=sums, dtype=acc)
-        # The output map reads no `sum` axis (verified): its offsets at their index 0.
+        if maxes:
+            value = value.astype(np.float32).max(axis=maxes)
+        # The output map reads no reduced axis (verified): its offsets at their index 0.
         o = stage_offsets(op.out_map, ext, None)[
-            tuple(0 if k == IterKind.SUM else slice(None) for k in op.iter_kinds)
+            tuple(slice(None) if k == IterKind.PAR else 0 for k in op.iter_kinds)
         ]
         tr, tc = program_of(op).target.tile
         page = np.zeros((items, tr * tc * out.tiles.data), out_dt)

@@ -23,6 +23,12 @@ def _q8_lower():
     return Q8LowerPass
 
 
+def _lower_ops():
+    from xdsl_spatial.passes.spatial_lower_ops import SpatialLowerOpsPass
+
+    return SpatialLowerOpsPass
+
+
 def _merge_siblings():
     from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
 
@@ -74,6 +80,7 @@ SPATIAL_UNIVERSE = Universe(
     all_passes={
         "q8-lower": _q8_lower,
         "q8-raise": _q8_raise,
+        "spatial-lower-ops": _lower_ops,
         "spatial-merge-siblings": _merge_siblings,
         "spatial-sum-trips": _sum_trips,
         "spatial-hoist": _hoist,

@@ -78,6 +78,7 @@ from xdsl_spatial.dialects.spatial.program import (
     ENUMERATION_COPIES,
     PROGRAM_OPS,
     FoldOp,
+    MapOp,
     ProgramOp,
     ViewOp,
 )
@@ -128,6 +129,7 @@ Spatial = Dialect(
     [
         ViewOp,
         FoldOp,
+        MapOp,
         TensorOp,
         BufferOp,
         LoadOp,
@@ -167,6 +169,7 @@ __all__ = [
     "BufferType",
     "FillsPage",
     "FoldOp",
+    "MapOp",
     "InProgram",
     "IndexOp",
     "IsProgram",

@@ -520,4 +520,13 @@ class FoldOp(ProgramOp):
     KIND: ClassVar[str] = "fold"
 
 
-PROGRAM_OPS = (ViewOp, FoldOp)
+@irdl_op_definition
+class MapOp(ProgramOp):
+    """An elementwise program: each item computes its tiles of the result from its
+    inputs' tiles (a K loop, if any, carries a page from trip to trip unsummed)."""
+
+    name = "spatial.map"
+    KIND: ClassVar[str] = "map"
+
+
+PROGRAM_OPS = (ViewOp, FoldOp, MapOp)
