@@ -580,7 +580,7 @@ class ProgramCompiler(LoopCompiling):
         out = self.slot()
         shape = ev.shape
         o = map_offsets(st.out_map, ext)[
-            tuple(0 if k == IterKind.SUM else slice(None) for k in st.iter_kinds)
+            tuple(slice(None) if k == IterKind.PAR else 0 for k in st.iter_kinds)
         ]
         o = np.broadcast_to(o, [e for e, k in zip(ext, st.iter_kinds) if k == IterKind.PAR])
         size = self.tile[0] * self.tile[1] * cast(PageType, st.result.type).tiles.data
@@ -627,7 +627,7 @@ class ProgramCompiler(LoopCompiling):
     ) -> Reader | None:
         """The input a stage yields as it is (no sum, no other op, no conversion), if
         its values can be read where it reads them without running it."""
-        if not self.fast or ev.summed or ev.contraction is not None:
+        if not self.fast or ev.summed or ev.maxed or ev.contraction is not None:
             return None
         terms = ev.body.terms
         if len(terms) != 1 or terms[0].rows or ev.body.steps or terms[0].slot >= len(accs):
@@ -659,7 +659,7 @@ class ProgramCompiler(LoopCompiling):
         array, a constant step apart along it (a merged stage's parts): its page is
         that array, read where the rows are, without running the stage."""
         body = ev.body
-        if not self.fast or ev.summed or ev.contraction is not None:
+        if not self.fast or ev.summed or ev.maxed or ev.contraction is not None:
             return None
         if body.plain or body.other_rows or body.steps or len(body.row_groups) != 1:
             return None

@@ -36,6 +36,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from xdsl_spatial.core.geometry import LinearForm
+from xdsl_spatial.core.ir_io import dense_attr
 from xdsl_spatial.dialects.spatial import (
     FoldOp,
     IndexOp,
@@ -85,9 +86,12 @@ def stage(
     buffer: SSAValue,
     out: AffineExpr,
     body: Scalar,
+    indirect: Sequence[int] | None = None,
 ) -> SSAValue:
-    """A stage (made where the implicit builder is) whose body `body` builds."""
+    """A stage (made where the implicit builder is) whose body `body` builds; input
+    `k` adds input `indirect[k]`'s element as `s0` when that is not -1."""
     nd = len(iters)
+    via = list(indirect) if indirect is not None else [-1] * len(ins)
     elems = [cast(PageType, p.type).element_type for p, _ in ins]
     block = Block(arg_types=elems)
     with ImplicitBuilder(block):
@@ -96,10 +100,11 @@ def stage(
         name,
         iters,
         [p for p, _ in ins],
-        [AffineMap(nd, 0, (e,)) for _, e in ins],
+        [AffineMap(nd, 1 if v >= 0 else 0, (e,)) for (_, e), v in zip(ins, via)],
         buffer,
         AffineMap(nd, 0, (out,)),
         Region(block),
+        via,
     )
     op.result.name_hint = name
     return op.result
@@ -158,10 +163,17 @@ def build_program(
         return out
 
     with ImplicitBuilder(p.block):
-        tensors = [
-            p.tensor(names[i], t.dims, t.element, Role.INPUT, arg=i, hint=f"t{i}")
-            for i, t in enumerate(plan.tensors[:-1])
-        ]
+        tensors = []
+        arg = 0
+        for i, t in enumerate(plan.tensors[:-1]):
+            if t.values is not None:
+                values = dense_attr(TensorType(t.element, t.dims), list(t.values))
+                tensors.append(
+                    p.tensor(names[i], t.dims, t.element, Role.PARAM, values=values, hint=f"t{i}")
+                )
+                continue
+            tensors.append(p.tensor(names[i], t.dims, t.element, Role.INPUT, arg=arg, hint=f"t{i}"))
+            arg += 1
         result = p.tensor(names[-1], out_t.dims, out_t.element, Role.OUTPUT, hint="result")
         buffers = {b.name: p.buffer(alloc.take(b.name)) for b in plan.buffers}
         pages: dict[int, SSAValue] = {}
@@ -202,14 +214,26 @@ def build_program(
             return spec.body.emit(args, index)
 
         def main(into: SSAValue) -> SSAValue:
-            ins = [(pages[r.load], affine(r.offset, stage_axes)) for r in plan.reads]
+            ins: list[tuple[SSAValue, AffineExpr]] = []
+            via: list[int] = []
+            tables: list[tuple[SSAValue, AffineExpr]] = []
+            for r in plan.reads:
+                offset = affine(r.offset, stage_axes)
+                if r.table is None or r.table_offset is None:
+                    via.append(-1)
+                else:
+                    via.append(len(plan.reads) + len(tables))
+                    offset = offset + AffineExpr.symbol(0)
+                    tables.append((pages[r.table], affine(r.table_offset, stage_axes)))
+                ins.append((pages[r.load], offset))
             return stage(
                 spec.kind.value,
                 iters,
-                ins,
+                ins + tables,
                 into,
                 affine(plan.out_offset, stage_axes),
                 main_body,
+                via + [-1] * len(tables),
             )
 
         page_tiles = plan.owns_size[0] * plan.owns_size[1]

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
@@ -61,6 +62,8 @@ class Lowering:
     """The kind of each program result made so far (what reads it is classified by)."""
     reduced: set[SSAValue] = field(default_factory=set)
     """Results of reductions (a map that reads one is the rest of that norm)."""
+    on_chip: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    """The 2-d value each tensor of another rank is bound as (one reshape each)."""
 
     def where(self, op: Operation) -> str:
         res = op.results[0].name_hint if op.results else None
@@ -99,12 +102,9 @@ def rewrite_spec(run: Lowering, spec: OpSpec, what: str, rewriter: PatternRewrit
     if isinstance(plan, str):
         return Decision(where, shape, False, plan)
     kind = run.classify(spec)
-    bound = bind_inputs(plan, op, rewriter)
+    bound = bind_inputs(run, plan, rewriter)
     names = unique_names(
-        [
-            t.value.name_hint or f"t{i}" if t.value is not None else ""
-            for i, t in enumerate(plan.tensors[:-1])
-        ]
+        [tensor_name(t.value, i) for i, t in enumerate(plan.tensors[:-1])]
         + [op.results[0].name_hint or "result"]
     )
     name = program_name(kind, what, spec.extents)
@@ -129,16 +129,31 @@ def rewrite_spec(run: Lowering, spec: OpSpec, what: str, rewriter: PatternRewrit
     return Decision(where, shape, True, "", plan, name)
 
 
-def bind_inputs(plan: OpPlan, op: Operation, rewriter: PatternRewriter) -> list[SSAValue]:
+def tensor_name(v: SSAValue | None, i: int) -> str:
+    """A program tensor's name: its value's, a table's `rows`, else `t<i>`."""
+    if v is None:
+        return "rows"
+    return v.name_hint or f"t{i}"
+
+
+def bind_inputs(run: Lowering, plan: OpPlan, rewriter: PatternRewriter) -> list[SSAValue]:
     """The 2-d value each input tensor of `plan` binds: its root, or a reshape of it
-    inserted before `op`."""
+    made once, right after the root is."""
     out: list[SSAValue] = []
     for t in plan.tensors[:-1]:
-        assert t.value is not None
-        ops = to_chip(t.value)
-        for r in ops:
-            rewriter.insert(r, InsertPoint.before(op))
-        out.append(ops[-1].results[0] if ops else t.value)
+        v = t.value
+        if v is None:
+            continue  # a table the program holds
+        if v not in run.on_chip:
+            ops = to_chip(v)
+            if isinstance(v, BlockArgument):
+                at = InsertPoint.at_start(v.block)
+            else:
+                at = InsertPoint.after(cast(Operation, v.owner))
+            for r in reversed(ops):
+                rewriter.insert(r, at)
+            run.on_chip[v] = ops[-1].results[0] if ops else v
+        out.append(run.on_chip[v])
     return out
 
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import f32
+from xdsl.dialects.builtin import f32, i32
 from xdsl.ir import Attribute, SSAValue
 
 from xdsl_spatial.core.geometry import LinearForm
@@ -84,6 +84,12 @@ class Read:
 
     load: int
     offset: LinearForm
+    """With a `table`, the column part only: the row's part is read from it (`s0`)."""
+    table: int | None = None
+    """The load of the row table (a row of the page the offset of each row of the
+    block, for rows no cut makes linear in tiles), or None."""
+    table_offset: LinearForm | None = None
+    """Where the row table is read: the row in the block."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,8 @@ class TensorPlan:
     element: Attribute
     reshaped: bool = False
     """Bound through a reshape of a tensor of another rank."""
+    values: tuple[int, ...] | None = None
+    """A constant table's elements (row-major), which the program declares."""
 
 
 @dataclass
@@ -197,11 +205,22 @@ def settle(space: Space, accesses: Sequence[Access]) -> Space:
 # --------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class RowTable:
+    """A page's offsets of a block's rows, for rows that are not linear in tiles: row
+    `r` of the block starts at `values[r]` in the page; read at `row`."""
+
+    values: tuple[int, ...]
+    row: LinearForm
+
+
 def move_of(
     space: Space, row: LinearForm, col: LinearForm, dims: tuple[int, int], tile, tensor: int
-) -> tuple[Move, LinearForm]:
-    """The block the stage axes' points of an access reach (per item and trip) and the
-    page offset of each point (`NeedCut` when a row must be cut at a tile)."""
+) -> tuple[Move, LinearForm, RowTable | None]:
+    """The block the stage axes' points of an access reach (per item and trip), the
+    page offset of each point (`NeedCut` when a row must be cut at a tile), and, when
+    no cut makes the rows of a block of several tile rows linear, the table of their
+    offsets (the offset is then the column's part)."""
     tr, tc = tile
     ext = space.extents()
     stage = space.of_role("stage")
@@ -220,11 +239,17 @@ def move_of(
     local_r = LinearForm(rs.const - tr0 * tr, rs.dims, ())
     local_c = LinearForm(cs.const - tc0 * tc, cs.dims, ())
     width = tc * h * w
+    table = None
     if h == 1:
         offset = _sum(local_r, width, local_c, 1)
     else:
-        a, r = cut(local_r, ext, tr)
-        offset = _sum(_sum(r, width, a, tc * w), 1, local_c, 1)
+        try:
+            a, r = cut(local_r, ext, tr)
+            offset = _sum(_sum(r, width, a, tc * w), 1, local_c, 1)
+        except NotLinear:
+            rows = range(h * tr)
+            table = RowTable(tuple((x % tr) * width + (x // tr) * tc * w for x in rows), local_r)
+            offset = local_c
     items = space.of_role("item")
     trip = space.of_role("trip")
     return (
@@ -237,6 +262,7 @@ def move_of(
             tiles_per_row,
         ),
         offset,
+        table,
     )
 
 
@@ -395,16 +421,28 @@ def _build_plan(spec: OpSpec, space: Space, tile) -> OpPlan:
             tensors.append(TensorPlan(a.root, a.dims, element_of(a.root), a.reshaped))
     loads: list[Move] = []
     reads: list[Read] = []
+    tables: dict[tuple[int, ...], int] = {}
     for a in spec.ins:
         r, c = rowcol(space, a)
-        mv, offset = move_of(space, r, c, a.dims, tile, index[a.root])
+        mv, offset, table = move_of(space, r, c, a.dims, tile, index[a.root])
         if mv not in loads:
             loads.append(mv)
-        reads.append(Read(loads.index(mv), offset))
+        if table is None:
+            reads.append(Read(loads.index(mv), offset))
+            continue
+        if table.values not in tables:
+            t = len(tensors)
+            tensors.append(TensorPlan(None, (1, len(table.values)), i32, values=table.values))
+            tiles = -(-len(table.values) // tile[1])
+            loads.append(Move(t, 0, (0,) * len(space.of_role("item")), 0, (1, tiles), tiles))
+            tables[table.values] = len(loads) - 1
+        reads.append(Read(loads.index(mv), offset, tables[table.values], table.row))
     out_t = len(tensors)
     tensors.append(TensorPlan(None, spec.out.dims, element_of(spec.result)))
     r, c = rowcol(space, spec.out)
-    store, out_offset = move_of(space, r, c, spec.out.dims, tile, out_t)
+    store, out_offset, out_table = move_of(space, r, c, spec.out.dims, tile, out_t)
+    if out_table is not None:
+        raise NotLinear("the result's rows are not linear in tiles")
     tr, tc = tile
     items = space.of_role("item")
     tpr = store.stride
