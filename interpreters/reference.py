@@ -251,6 +251,22 @@ class SpatialReference(InterpreterFunctions):
             )
         except VerifyException as e:
             raise self.fail(op, str(e)) from None
+        if op.table is not None and op.table_values() is None:
+            # where a store through a run-time table writes is checked now
+            program = program_of(op)
+            rects = program.owned_rectangles()
+            assert rects is not None, "owns is linear (verified)"
+            first = cast(TensorOp, cast(ReturnOp, program.entry.last_op).values[0].owner)
+            grid = geometry.tile_grid(first.handle.dims, program.target.tile)
+            try:
+                geometry.check_writes_within(
+                    (items.reshape(-1), tiles.reshape(-1)),
+                    geometry.owned_tiles(rects, grid[1]),
+                    t.grid,
+                    t.name,
+                )
+            except VerifyException as e:
+                raise self.fail(op, str(e)) from None
         self.running[-1].add_store(t.name, self._count(op, t))
         t.data.reshape(-1)[elements] = page
         return ()

@@ -62,6 +62,7 @@ from xdsl_spatial.passes.spatial_lower_ops.pattern import (
     LowerElementwise,
     LowerGeneric,
     Lowering,
+    LowerInsertSlice,
 )
 from xdsl_spatial.passes.spatial_lower_ops.report import Decision
 
@@ -72,7 +73,7 @@ def lower_ops(module: ModuleOp, **options: object) -> list[Decision]:
     """Lower every op of `module` the pass lowers, in place; a decision per op it
     looked at. `options`: the fields of `TargetOptions`."""
     run = Lowering(resolve_target(module, **fields_of(TargetOptions, dict(options))))
-    patterns = [LowerGeneric(run), LowerElementwise(run)]
+    patterns = [LowerGeneric(run), LowerElementwise(run), LowerInsertSlice(run)]
     PatternRewriteWalker(
         GreedyRewritePatternApplier(patterns),
         apply_recursively=False,

@@ -87,8 +87,9 @@ def map_forms(m: AffineMap) -> list[LinearForm] | None:
 class Access:
     """An operand read (or the result written) by an op, as the chip addresses it."""
 
-    root: SSAValue
-    """The tensor the program binds: 2-d, or a tensor `reshaped` to its chip shape."""
+    root: SSAValue | None
+    """The tensor the program binds: 2-d, or a tensor `reshaped` to its chip shape
+    (None: a result, which the program makes)."""
     dims: tuple[int, int]
     """Its rows and columns on the chip."""
     index: tuple[LinearForm, LinearForm] | None
@@ -99,7 +100,7 @@ class Access:
     @property
     def reshaped(self) -> bool:
         """Whether the root is not 2-d: a program reads it through a reshape to `dims`."""
-        return len(shape_of(self.root)) != 2
+        return self.root is not None and len(shape_of(self.root)) != 2
 
 
 def resolve(value: SSAValue, index: Sequence[LinearForm], ndims: int) -> Access | str:

@@ -89,7 +89,9 @@ def stage(
     indirect: Sequence[int] | None = None,
 ) -> SSAValue:
     """A stage (made where the implicit builder is) whose body `body` builds; input
-    `k` adds input `indirect[k]`'s element as `s0` when that is not -1."""
+    `k` adds input `indirect[k]`'s element as `s0` when that is not -1. A stage of no
+    axis (one point) has one of extent 1."""
+    iters = list(iters) or [(IterKind.PAR, 1)]
     nd = len(iters)
     via = list(indirect) if indirect is not None else [-1] * len(ins)
     elems = [cast(PageType, p.type).element_type for p, _ in ins]
@@ -285,8 +287,8 @@ def build_program(
         len(plan.grid),
         0,
         (
-            _owns(plan.owns_first[0], [s[0] for s in plan.owns_per_item]),
-            _owns(plan.owns_first[1], [s[1] for s in plan.owns_per_item]),
+            owns_expr(plan.owns_first[0], [s[0] for s in plan.owns_per_item]),
+            owns_expr(plan.owns_first[1], [s[1] for s in plan.owns_per_item]),
         ),
     )
     items = plan.items
@@ -305,7 +307,7 @@ def build_program(
     )
 
 
-def _owns(first: int, steps: Sequence[int]) -> AffineExpr:
+def owns_expr(first: int, steps: Sequence[int]) -> AffineExpr:
     e = AffineExpr.constant(first)
     for k, s in enumerate(steps):
         if s:

@@ -22,6 +22,15 @@ from xdsl_spatial.dialects.spatial import NumericsAttr, TargetAttr
 from xdsl_spatial.passes.cleanup import erase_if_unused
 from xdsl_spatial.passes.spatial_lower_ops.access import Access, shape_of
 from xdsl_spatial.passes.spatial_lower_ops.build import build_program
+from xdsl_spatial.passes.spatial_lower_ops.cache import (
+    at_value,
+    build_insert,
+    index_spec,
+    lane_value,
+    match_insert,
+    plan_insert,
+    rows_value,
+)
 from xdsl_spatial.passes.spatial_lower_ops.names import (
     OpKind,
     program_name,
@@ -64,6 +73,9 @@ class Lowering:
     """Results of reductions (a map that reads one is the rest of that norm)."""
     on_chip: dict[SSAValue, SSAValue] = field(default_factory=dict)
     """The 2-d value each tensor of another rank is bound as (one reshape each)."""
+    indices: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
+    """The index programs made so far (where a cache write lands), by what they
+    compute: every layer's write at one position shares them."""
 
     def where(self, op: Operation) -> str:
         res = op.results[0].name_hint if op.results else None
@@ -92,41 +104,70 @@ def numerics_of(spec: OpSpec, act: str) -> NumericsAttr:
     return NumericsAttr("exact")
 
 
+def emit_program(
+    run: Lowering,
+    spec: OpSpec,
+    what: str,
+    rewriter: PatternRewriter,
+    before: Operation,
+    name_hint: str | None,
+    kind: OpKind | None = None,
+) -> tuple[SSAValue, OpPlan] | str:
+    """`spec`'s program, planned and built before `before`: its 2-d result and plan,
+    or why there is none. `kind`: the op kind (default: read off the dataflow)."""
+    plan = plan_op(spec, run.target)
+    if isinstance(plan, str):
+        return plan
+    kind = kind or run.classify(spec)
+    bound = bind_inputs(run, plan, rewriter)
+    names = unique_names(
+        [tensor_name(t.value, i) for i, t in enumerate(plan.tensors[:-1])] + [name_hint or "result"]
+    )
+    name = program_name(kind, what, spec.extents)
+    act = str(run.target.act)
+    program = build_program(plan, bound, names, name, run.target, numerics_of(spec, act))
+    rewriter.insert(program, InsertPoint.before(before))
+    result = program.results[0]
+    result.name_hint = name_hint
+    run.kinds[result] = kind
+    if spec.kind == Kind.REDUCE and kind == OpKind.NORMS:
+        run.reduced.add(result)
+    return result, plan
+
+
 def rewrite_spec(run: Lowering, spec: OpSpec, what: str, rewriter: PatternRewriter) -> Decision:
     """Plan and build `spec`'s program in place of its op; the op as it was when
     there is no plan."""
     op = spec.op
     where = run.where(op)
     shape = "x".join(str(e) for e in spec.extents)
-    plan = plan_op(spec, run.target)
-    if isinstance(plan, str):
-        return Decision(where, shape, False, plan)
-    kind = run.classify(spec)
-    bound = bind_inputs(run, plan, rewriter)
-    names = unique_names(
-        [tensor_name(t.value, i) for i, t in enumerate(plan.tensors[:-1])]
-        + [op.results[0].name_hint or "result"]
-    )
-    name = program_name(kind, what, spec.extents)
-    act = str(run.target.act)
-    program = build_program(plan, bound, names, name, run.target, numerics_of(spec, act))
-    rewriter.insert(program, InsertPoint.before(op))
-    result = program.results[0]
-    result.name_hint = op.results[0].name_hint
-    back = reshaped(result, shape_of(op.results[0]))
+    made = emit_program(run, spec, what, rewriter, op, op.results[0].name_hint)
+    if isinstance(made, str):
+        return Decision(where, shape, False, made)
+    result, plan = made
+    replace_by_chip_value(op, result, rewriter)
+    return Decision(where, shape, True, "", plan, plan_name(result))
+
+
+def plan_name(v: SSAValue) -> str:
+    from xdsl_spatial.dialects.spatial import ProgramOp
+
+    op = v.owner
+    return op.program_name.data if isinstance(op, ProgramOp) else ""
+
+
+def replace_by_chip_value(op: Operation, value: SSAValue, rewriter: PatternRewriter) -> None:
+    """Replace `op`'s one result by the 2-d `value` (read back at the result's type
+    through a reshape), then erase what made its operands if nothing else reads it."""
+    back = reshaped(value, shape_of(op.results[0]))
     for r in back:
         rewriter.insert(r, InsertPoint.before(op))
-    value = back[-1].results[0] if back else result
     if back:
-        value.name_hint = op.results[0].name_hint
-    run.kinds[result] = kind
-    if spec.kind == Kind.REDUCE and kind == OpKind.NORMS:
-        run.reduced.add(result)
+        back[-1].results[0].name_hint = op.results[0].name_hint
     sources = list(op.operands)
-    rewriter.replace(op, [], [value])
+    rewriter.replace(op, [], [back[-1].results[0] if back else value])
     for s in sources:
         erase_if_unused(s.owner if isinstance(s.owner, Operation) else None, rewriter, SOURCES)
-    return Decision(where, shape, True, "", plan, name)
 
 
 def tensor_name(v: SSAValue | None, i: int) -> str:
@@ -139,22 +180,22 @@ def tensor_name(v: SSAValue | None, i: int) -> str:
 def bind_inputs(run: Lowering, plan: OpPlan, rewriter: PatternRewriter) -> list[SSAValue]:
     """The 2-d value each input tensor of `plan` binds: its root, or a reshape of it
     made once, right after the root is."""
-    out: list[SSAValue] = []
-    for t in plan.tensors[:-1]:
-        v = t.value
-        if v is None:
-            continue  # a table the program holds
-        if v not in run.on_chip:
-            ops = to_chip(v)
-            if isinstance(v, BlockArgument):
-                at = InsertPoint.at_start(v.block)
-            else:
-                at = InsertPoint.after(cast(Operation, v.owner))
-            for r in reversed(ops):
-                rewriter.insert(r, at)
-            run.on_chip[v] = ops[-1].results[0] if ops else v
-        out.append(run.on_chip[v])
-    return out
+    return [on_chip(run, t.value, rewriter) for t in plan.tensors[:-1] if t.value is not None]
+
+
+def on_chip(run: Lowering, v: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+    """`v` as the 2-d tensor the chip holds: itself, or a reshape of it made once,
+    right after `v` is."""
+    if v not in run.on_chip:
+        ops = to_chip(v)
+        if isinstance(v, BlockArgument):
+            at = InsertPoint.at_start(v.block)
+        else:
+            at = InsertPoint.after(cast(Operation, v.owner))
+        for r in reversed(ops):
+            rewriter.insert(r, at)
+        run.on_chip[v] = ops[-1].results[0] if ops else v
+    return run.on_chip[v]
 
 
 @dataclass(frozen=True)
@@ -188,6 +229,68 @@ class LowerElementwise(RewritePattern):
             return
         what = op.name.split(".")[-1]
         self.run.decisions.append(rewrite_spec(self.run, spec, what, rewriter))
+
+
+@dataclass(frozen=True)
+class LowerInsertSlice(RewritePattern):
+    """A `tensor.insert_slice` at a run-time position (a KV cache write) -> the
+    programs that find where it lands and the write of those tiles."""
+
+    run: Lowering
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tensor.InsertSliceOp) or _inside_program(op):
+            return
+        run = self.run
+        where, shape = run.where(op), "x".join(str(e) for e in shape_of(op.source))
+        spec = match_insert(op)
+        if isinstance(spec, str):
+            run.decisions.append(Decision(where, shape, False, spec))
+            return
+        plan = plan_insert(spec, run.target)
+        if isinstance(plan, str):
+            run.decisions.append(Decision(where, shape, False, plan))
+            return
+        tables = [("at", at_value(plan), (1, 1)), ("lane", lane_value(plan), (1, 1))]
+        if spec.size > 1:
+            tables.append(("rows", rows_value(plan), (1, plan.tensors[4].dims[1])))
+        values: list[SSAValue] = []
+        for what, value, dims in tables:
+            key = (
+                spec.offset,
+                what,
+                plan.along,
+                spec.extent,
+                spec.size,
+                plan.window,
+                plan.tensors[0].dims,
+            )
+            if key not in run.indices:
+                made = emit_program(
+                    run,
+                    index_spec(op, spec.offset, dims, value),
+                    f"index_{what}",
+                    rewriter,
+                    op,
+                    f"{what}",
+                    OpKind.CACHE,
+                )
+                assert not isinstance(made, str), "a map of one position fits any site"
+                run.indices[key] = made[0]
+            values.append(run.indices[key])
+        bound = [on_chip(run, cast(SSAValue, t.value), rewriter) for t in plan.tensors[:2]]
+        names = unique_names(
+            [tensor_name(plan.tensors[0].value, 0), tensor_name(plan.tensors[1].value, 1)]
+            + [f"{w}" for w, _, _ in tables]
+        )
+        name = program_name(OpKind.CACHE, "write", shape_of(op.source))
+        program = build_insert(plan, [*bound, *values], names, name, run.target)
+        rewriter.insert(program, InsertPoint.before(op))
+        result = program.results[0]
+        result.name_hint = op.results[0].name_hint
+        run.kinds[result] = OpKind.CACHE
+        replace_by_chip_value(op, result, rewriter)
+        run.decisions.append(Decision(where, shape, True, "", None, name))
 
 
 def _what(spec: OpSpec) -> str:

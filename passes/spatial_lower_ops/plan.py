@@ -223,7 +223,7 @@ def move_of(
     offsets (the offset is then the column's part)."""
     tr, tc = tile
     ext = space.extents()
-    stage = space.of_role("stage")
+    stage = space.of_role("stage") + space.of_role("gather")
     moving = space.of_role("item") + space.of_role("trip")
     tiles_per_row = -(-dims[1] // tc)
     for x in moving:
@@ -238,16 +238,24 @@ def move_of(
     h, w = r1 // tr - tr0 + 1, c1 // tc - tc0 + 1
     local_r = LinearForm(rs.const - tr0 * tr, rs.dims, ())
     local_c = LinearForm(cs.const - tc0 * tc, cs.dims, ())
-    width = tc * h * w
+    stride = tiles_per_row
     table = None
     if h == 1:
-        offset = _sum(local_r, width, local_c, 1)
+        offset = _sum(local_r, tc * w, local_c, 1)
     else:
         try:
             a, r = cut(local_r, ext, tr)
-            offset = _sum(_sum(r, width, a, tc * w), 1, local_c, 1)
+            spaced = [(x, c) for x, c in enumerate(a.dims) if c]
+            if len(spaced) == 1 and spaced[0][1] > 1 and a.const == 0:
+                # tile rows a constant step apart: a block of just those, its rows
+                # that step apart in the tensor
+                x, every = spaced[0]
+                h, stride = ext[x], every * tiles_per_row
+                a = LinearForm(0, tuple(1 if k == x else 0 for k in range(len(a.dims))), ())
+            offset = _sum(_sum(r, tc * h * w, a, tc * w), 1, local_c, 1)
         except NotLinear:
             rows = range(h * tr)
+            width = tc * h * w
             table = RowTable(tuple((x % tr) * width + (x // tr) * tc * w for x in rows), local_r)
             offset = local_c
     items = space.of_role("item")
@@ -259,7 +267,7 @@ def move_of(
             tuple(step[x] for x in items),
             step[trip[0]] if trip else 0,
             (h, w),
-            tiles_per_row,
+            stride,
         ),
         offset,
         table,
@@ -438,14 +446,16 @@ def _build_plan(spec: OpSpec, space: Space, tile) -> OpPlan:
             tables[table.values] = len(loads) - 1
         reads.append(Read(loads.index(mv), offset, tables[table.values], table.row))
     out_t = len(tensors)
-    tensors.append(TensorPlan(None, spec.out.dims, element_of(spec.result)))
+    tensors.append(TensorPlan(None, spec.out.dims, spec.element))
     r, c = rowcol(space, spec.out)
     store, out_offset, out_table = move_of(space, r, c, spec.out.dims, tile, out_t)
     if out_table is not None:
         raise NotLinear("the result's rows are not linear in tiles")
     tr, tc = tile
     items = space.of_role("item")
-    tpr = store.stride
+    tpr = -(-spec.out.dims[1] // tc)
+    if store.stride != tpr:
+        raise NotLinear("the result's tiles an item writes are not a rectangle")
     owns_first = divmod(store.first, tpr)
     per_item = tuple((r.dims[x] // tr, c.dims[x] // tc) for x in items)
     plan = OpPlan(
@@ -507,6 +517,18 @@ def buffers_of(plan: OpPlan) -> list[BufferPlan]:
         out.append(BufferPlan("part", tiles, f32, 1))
     out.append(BufferPlan("out", tiles, result, 1))
     return out
+
+
+def buffers_of_moves(
+    moves: Sequence[Move], elements: Sequence[Attribute], out_tiles: int, result: Attribute
+) -> list[BufferPlan]:
+    """A program without a K loop's buffers: a page per load (`in<k>`), the result's
+    page (`out`)."""
+    out = [
+        BufferPlan(f"in{k}", mv.block[0] * mv.block[1], elements[mv.tensor], 1)
+        for k, mv in enumerate(moves)
+    ]
+    return [*out, BufferPlan("out", out_tiles, result, 1)]
 
 
 def plan_bytes(plan: OpPlan) -> tuple[int, int]:

@@ -34,7 +34,17 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.utils.str_enum import StrEnum
 
 from xdsl_spatial.core.geometry import LinearForm
-from xdsl_spatial.passes.spatial_lower_ops.access import Access, map_forms, resolve, shape_of
+from xdsl_spatial.passes.spatial_lower_ops.access import (
+    Access,
+    combine,
+    map_forms,
+    resolve,
+    row_major,
+    shape_of,
+)
+from xdsl_spatial.passes.spatial_lower_ops.access import (
+    element_of as element_of_value,
+)
 
 BODY_TYPES: tuple[type[Operation], ...] = (
     arith.ConstantOp,
@@ -131,6 +141,8 @@ class Body:
     """Ops not copied (the combiner, the terminator)."""
     rounded: dict[BlockArgument, Attribute] = field(default_factory=dict)
     """Inputs rounded to a narrower float before use (a contraction's factors)."""
+    element: Attribute | None = None
+    """The element type it yields, when no op's result says (a body made here)."""
 
     def index_dims(self) -> set[int]:
         return {int(o.dim.value.data) for o in self.block.ops if isinstance(o, linalg.IndexOp)}
@@ -177,8 +189,13 @@ class OpSpec:
     """The reduction's initial value (None: the combiner's identity)."""
 
     @property
-    def result(self) -> SSAValue:
-        return self.op.results[0]
+    def element(self) -> Attribute:
+        """The result's element type."""
+        return (
+            self.body.element
+            if self.body.element is not None
+            else element_of_value(self.op.results[0])
+        )
 
 
 def defined_in(v: SSAValue, block: Block) -> bool:
@@ -301,7 +318,7 @@ def spec_of_generic(op: linalg.GenericOp, act: Attribute) -> OpSpec | str:
     out_forms = map_forms(maps[nin])
     if out_forms is None:
         return "the output map is not linear"
-    out = result_access(op.res[0], out_forms, ndims)
+    out = result_access(shape_of(op.res[0]), out_forms, ndims)
     reduced = frozenset(d for d, k in enumerate(kinds) if k == "reduction")
     body = Body(block, list(block.args[:nin]), value, skip)
     init = None
@@ -336,16 +353,13 @@ def output_shape(shape: Sequence[int]) -> tuple[int, int]:
     return 1, total
 
 
-def result_access(v: SSAValue, index: Sequence[LinearForm], ndims: int) -> Access:
-    """Where the program writes `v`'s element at `index`: its 2-d result, `v`'s
-    elements in row-major order cut at `output_shape`."""
-    from xdsl_spatial.passes.spatial_lower_ops.access import combine, row_major
-
-    shape = shape_of(v)
+def result_access(shape: Sequence[int], index: Sequence[LinearForm], ndims: int) -> Access:
+    """Where the program writes a result of `shape`'s element at `index`: its 2-d
+    result, the elements in row-major order cut at `output_shape`."""
     dims = output_shape(shape)
     if len(shape) == 2 and dims == tuple(shape):
-        return Access(v, dims, (index[0], index[1]), None)
-    return Access(v, dims, None, combine(index, row_major(shape), ndims))
+        return Access(None, dims, (index[0], index[1]), None)
+    return Access(None, dims, None, combine(index, row_major(shape), ndims))
 
 
 ELEMENTWISE: tuple[type[Operation], ...] = tuple(
@@ -388,8 +402,24 @@ def spec_of_elementwise(op: Operation) -> OpSpec | str:
     block.add_op(scalar)
     block.add_op(linalg.YieldOp(scalar.results[0]))
     body = Body(block, list(block.args), scalar.results[0])
-    out = result_access(op.results[0], ident, ndims)
+    out = result_access(shape, ident, ndims)
     return OpSpec(op, Kind.MAP, tuple(shape), frozenset(), ins, out, body)
+
+
+def synthetic(
+    arg_types: Sequence[Attribute],
+    element: Attribute,
+    build: Callable[[Sequence[SSAValue], Callable[[int], SSAValue]], SSAValue],
+) -> Body:
+    """A body made here rather than read from an op: `build(args, index)` makes its
+    ops (`index(d)`, the index along dim `d`) and gives the value it yields."""
+    from xdsl.builder import ImplicitBuilder
+
+    block = Block(arg_types=arg_types)
+    with ImplicitBuilder(block):
+        value = build(block.args, lambda d: linalg.IndexOp(d).result)
+        linalg.YieldOp(value)
+    return Body(block, list(block.args), value, element=element)
 
 
 def index_value(terms: Sequence[tuple[SSAValue, int]]) -> SSAValue:
