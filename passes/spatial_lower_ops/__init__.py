@@ -65,6 +65,7 @@ from xdsl_spatial.passes.spatial_lower_ops.pattern import (
     LowerInsertSlice,
 )
 from xdsl_spatial.passes.spatial_lower_ops.report import Decision
+from xdsl_spatial.passes.spatial_lower_ops.reshape import fold_round_trips
 
 __all__ = ["Decision", "SpatialLowerOpsPass", "lower_ops"]
 
@@ -78,6 +79,7 @@ def lower_ops(module: ModuleOp, **options: object) -> list[Decision]:
         GreedyRewritePatternApplier(patterns),
         apply_recursively=False,
     ).rewrite_module(module)
+    fold_round_trips(module)
     return run.decisions
 
 

@@ -31,6 +31,13 @@ from xdsl_spatial.passes.spatial_lower_ops.cache import (
     plan_insert,
     rows_value,
 )
+from xdsl_spatial.passes.spatial_lower_ops.gather import (
+    build_gather,
+    lane_table,
+    match_gather,
+    plan_gather,
+    tile_table,
+)
 from xdsl_spatial.passes.spatial_lower_ops.names import (
     OpKind,
     program_name,
@@ -207,6 +214,9 @@ class LowerGeneric(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, linalg.GenericOp) or _inside_program(op):
             return
+        if any(isinstance(o, tensor.ExtractOp) for o in op.body.block.ops):
+            self.run.decisions.append(lower_gather(self.run, op, rewriter))
+            return
         spec = spec_of_generic(op, self.run.target.act)
         if isinstance(spec, str):
             self.run.decisions.append(Decision(self.run.where(op), "", False, spec))
@@ -291,6 +301,45 @@ class LowerInsertSlice(RewritePattern):
         run.kinds[result] = OpKind.CACHE
         replace_by_chip_value(op, result, rewriter)
         run.decisions.append(Decision(where, shape, True, "", None, name))
+
+
+def lower_gather(run: Lowering, op: linalg.GenericOp, rewriter: PatternRewriter) -> Decision:
+    """A gather by token ids -> the tokens' tables and the gather's program."""
+    where = run.where(op)
+    spec = match_gather(op, run.target.tile)
+    if isinstance(spec, str):
+        return Decision(where, "", False, spec)
+    shape = f"{spec.m}x{spec.k}"
+    plan = plan_gather(spec, run.target)
+    if isinstance(plan, str):
+        return Decision(where, shape, False, plan)
+    tables = []
+    for what, table in (("tiles", tile_table), ("lanes", lane_table)):
+        made = emit_program(
+            run,
+            table(spec, run.target.tile),
+            f"index_{what}",
+            rewriter,
+            op,
+            f"token_{what}",
+            OpKind.EMBEDDING,
+        )
+        if isinstance(made, str):
+            return Decision(where, shape, False, f"its token {what}: {made}")
+        tables.append(made[0])
+    bound = [on_chip(run, e.tensor, rewriter) for e in spec.extracts]
+    names = unique_names(
+        [tensor_name(e.tensor, j) for j, e in enumerate(spec.extracts)]
+        + ["token_tiles", "token_lanes", op.results[0].name_hint or "result"]
+    )
+    name = program_name(OpKind.EMBEDDING, "gather", (spec.m, spec.k))
+    program = build_gather(plan, [*bound, *tables], names, name, run.target)
+    rewriter.insert(program, InsertPoint.before(op))
+    result = program.results[0]
+    result.name_hint = op.results[0].name_hint
+    run.kinds[result] = OpKind.EMBEDDING
+    replace_by_chip_value(op, result, rewriter)
+    return Decision(where, shape, True, "", None, name)
 
 
 def _what(spec: OpSpec) -> str:

@@ -84,3 +84,27 @@ def _runs(fine: Sequence[int], coarse: Sequence[int]) -> list[list[int]] | None:
 def to_chip(v: SSAValue) -> list[Operation]:
     """The ops that bind `v` as the 2-d tensor the chip holds it as."""
     return reshaped(v, chip_shape(shape_of(v)))
+
+
+def fold_round_trips(scope: Operation) -> None:
+    """Replace each reshape whose result has the type of a tensor it was reshaped from
+    (through reshapes only: a program's 2-d result read back at its type and reshaped
+    to 2-d again) by that tensor, and drop the reshapes nothing reads any more."""
+    reshapes = [
+        o for o in scope.walk() if isinstance(o, tensor.ExpandShapeOp | tensor.CollapseShapeOp)
+    ]
+    for o in reshapes:
+        v = o.results[0]
+        src = o.operands[0]
+        while True:
+            if src.type == v.type:
+                v.replace_all_uses_with(src)
+                break
+            owner = src.owner
+            if not isinstance(owner, tensor.ExpandShapeOp | tensor.CollapseShapeOp):
+                break
+            src = owner.operands[0]
+    for o in reversed(reshapes):
+        if o.parent is not None and all(r.first_use is None for r in o.results):
+            o.detach()
+            o.erase()

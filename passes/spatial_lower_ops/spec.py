@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import auto
 from typing import cast
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.builtin import (
     AnyFloat,
     Float32Type,
@@ -134,12 +134,13 @@ class Body:
     yields at a point (for a reduction, before the combiner)."""
 
     block: Block
-    args: list[BlockArgument]
-    """The source block's arguments a stage input stands for, in input order."""
+    args: list[SSAValue]
+    """What a stage input stands for, in input order: the source block's arguments
+    (or, in a gather, the elements its `tensor.extract`s read)."""
     value: SSAValue
     skip: set[Operation] = field(default_factory=set)
     """Ops not copied (the combiner, the terminator)."""
-    rounded: dict[BlockArgument, Attribute] = field(default_factory=dict)
+    rounded: dict[SSAValue, Attribute] = field(default_factory=dict)
     """Inputs rounded to a narrower float before use (a contraction's factors)."""
     element: Attribute | None = None
     """The element type it yields, when no op's result says (a body made here)."""
@@ -318,7 +319,7 @@ def spec_of_generic(op: linalg.GenericOp, act: Attribute) -> OpSpec | str:
     out_forms = map_forms(maps[nin])
     if out_forms is None:
         return "the output map is not linear"
-    out = result_access(shape_of(op.res[0]), out_forms, ndims)
+    out = result_access(shape_of(op.res[0]), out_forms, ndims, read_as(op.res[0]))
     reduced = frozenset(d for d, k in enumerate(kinds) if k == "reduction")
     body = Body(block, list(block.args[:nin]), value, skip)
     init = None
@@ -338,13 +339,39 @@ def spec_of_generic(op: linalg.GenericOp, act: Attribute) -> OpSpec | str:
     return OpSpec(op, kind, extents, reduced, ins, out, body, combiner, init)
 
 
-def output_shape(shape: Sequence[int]) -> tuple[int, int]:
-    """The 2-d tensor a program writes a result of `shape` as: its row-major elements
-    cut after the shortest run of trailing dims at least a tile wide (so that a
-    result laid out (..., 32, 2) is 64 columns wide, not 2), else one row."""
+def read_as(v: SSAValue) -> list[tuple[int, int]]:
+    """The 2-d shapes `v`'s readers reshape it to (through reshapes only)."""
+    out: list[tuple[int, int]] = []
+    todo = [v]
+    while todo:
+        x = todo.pop()
+        for u in x.uses:
+            o = u.operation
+            if isinstance(o, tensor.ExpandShapeOp | tensor.CollapseShapeOp):
+                shape = shape_of(o.results[0])
+                if len(shape) == 2:
+                    out.append((shape[0], shape[1]))
+                todo.append(o.results[0])
+    return out
+
+
+def output_shape(shape: Sequence[int], wanted: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
+    """The 2-d tensor a program writes a result of `shape` as: the first of `wanted`
+    (the 2-d shapes its readers reshape it to) that cuts it after a run of trailing
+    dims, else its row-major elements cut after the shortest run of trailing dims at
+    least a tile wide (so that a result laid out (..., 32, 2) is 64 columns wide, not
+    2), else one row."""
     total = 1
     for e in shape:
         total *= e
+    trailing = {1}
+    width = 1
+    for e in reversed(shape):
+        width *= e
+        trailing.add(width)
+    for r, c in wanted:
+        if r * c == total and c in trailing:
+            return r, c
     width = 1
     for e in reversed(shape):
         width *= e
@@ -353,10 +380,15 @@ def output_shape(shape: Sequence[int]) -> tuple[int, int]:
     return 1, total
 
 
-def result_access(shape: Sequence[int], index: Sequence[LinearForm], ndims: int) -> Access:
+def result_access(
+    shape: Sequence[int],
+    index: Sequence[LinearForm],
+    ndims: int,
+    wanted: Sequence[tuple[int, int]] = (),
+) -> Access:
     """Where the program writes a result of `shape`'s element at `index`: its 2-d
     result, the elements in row-major order cut at `output_shape`."""
-    dims = output_shape(shape)
+    dims = output_shape(shape, wanted)
     if len(shape) == 2 and dims == tuple(shape):
         return Access(None, dims, (index[0], index[1]), None)
     return Access(None, dims, None, combine(index, row_major(shape), ndims))
@@ -402,7 +434,7 @@ def spec_of_elementwise(op: Operation) -> OpSpec | str:
     block.add_op(scalar)
     block.add_op(linalg.YieldOp(scalar.results[0]))
     body = Body(block, list(block.args), scalar.results[0])
-    out = result_access(shape, ident, ndims)
+    out = result_access(shape, ident, ndims, read_as(op.results[0]))
     return OpSpec(op, Kind.MAP, tuple(shape), frozenset(), ins, out, body)
 
 
