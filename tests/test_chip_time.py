@@ -91,8 +91,8 @@ def test_the_gemv_view_is_launch_bound_and_the_product_adds_up(gemv):
 def test_items_beyond_the_sites_run_in_waves():
     chip = n150()
     work = Work(matrix_macs=512 * 1000, vector_macs=0)  # 1000 cycles an item
-    one = program_time(72, 72 * 64_000, work, chip)
-    two = program_time(73, 73 * 64_000, work, chip)
+    one = program_time(72, 72 * 64_000, 72 * 64_000, work, chip)
+    two = program_time(73, 73 * 64_000, 73 * 64_000, work, chip)
     assert one.compute == pytest.approx(1000 / 1e9)
     assert two.compute == pytest.approx(2 * 1000 / 1e9)
     assert one.noc == pytest.approx(1000 / 1e9) and two.noc == pytest.approx(2000 / 1e9)
@@ -137,7 +137,18 @@ def test_the_blackhole_preset_is_faster_on_the_same_bytes():
     )
     work = Work(matrix_macs=524_288, vector_macs=16_384)
     moved = 10_027_008
-    n, b = program_time(16, moved, work, n150()), program_time(16, moved, work, chip)
+    n, b = program_time(16, moved, moved, work, n150()), program_time(16, moved, moved, work, chip)
     assert b.dram == pytest.approx(moved / 512e9)
     assert b.total < n.total
     assert math.isclose(b.launch, 4000 / 1.35e9)
+
+
+def test_dram_and_noc_bytes_are_separate_terms():
+    """A multicast load is read from DRAM once a run but crosses every item's links:
+    the DRAM term reads the first count, the NoC term the second."""
+    chip = n150()
+    work = Work(matrix_macs=0, vector_macs=0)
+    # 16 items each taking the same 64 KB block: DRAM reads it once, the NoC carries it 16 times.
+    t = program_time(16, 64_000, 16 * 64_000, work, chip)
+    assert t.dram == pytest.approx(64_000 / 288e9)
+    assert t.noc == pytest.approx(64_000 / 64 / 1e9)

@@ -21,7 +21,7 @@ view wrote, and nothing here overlaps two programs.
 
 ```python
 chip = ChipFigures.of(fold.target)
-t = program_time(items=16, moved=10_027_008, work=Work.of(fold), chip=chip)
+t = program_time(items=16, dram_bytes=10_027_008, noc_bytes=10_027_008, work=Work.of(fold), chip=chip)
 t.total, t.bound  # seconds, and which of dram / noc / compute / launch is largest
 ```
 """
@@ -201,13 +201,19 @@ class ProgramTime:
         return max(terms, key=lambda b: terms[b])
 
 
-def program_time(items: int, moved: int, work: Work, chip: ChipFigures) -> ProgramTime:
-    """The time of one run of a program of `items` items that moves `moved` bytes
-    (loaded and stored, over all items) and does `work` per item, on `chip`."""
+def program_time(
+    items: int, dram_bytes: int, noc_bytes: int, work: Work, chip: ChipFigures
+) -> ProgramTime:
+    """The time of one run of a program of `items` items on `chip`, which reads and
+    writes `dram_bytes` in DRAM, moves `noc_bytes` over its sites' links (loaded and
+    stored, over all items) and does `work` per item.
+
+    The two byte counts differ where one read of DRAM reaches many sites: a multicast
+    load is read once a run but lands on every item's site. Without one they are equal."""
     waves = math.ceil(items / chip.sites)
-    per_item = moved / items
+    per_item = noc_bytes / items
     return ProgramTime(
-        dram=moved / (chip.dram_gb_s * 1e9),
+        dram=dram_bytes / (chip.dram_gb_s * 1e9),
         noc=waves * per_item / chip.noc_b_cycle / chip.clock_hz,
         compute=waves * work.cycles(chip) / chip.clock_hz,
         launch=chip.launch_cycles / chip.clock_hz,
