@@ -18,7 +18,7 @@ numbers.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
@@ -130,7 +130,7 @@ class DynamicProgram:
             rows, cols = t.dims
             outs.append(t.data[:rows, :cols].copy())
         r = self.record
-        return outs, replace(r, loaded=dict(r.loaded), stored=dict(r.stored))
+        return outs, r.copy()
 
     def _fail(self, where: str, message: str) -> SpatialRuntimeError:
         return SpatialRuntimeError(f'{self.op_name} "{self.name}": {where}: {message}')

@@ -26,7 +26,7 @@ a new compile (the program keeps no reference into the IR it would read again).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -70,7 +70,12 @@ from xdsl_spatial.interpreters.layout import (
     strided,
 )
 from xdsl_spatial.interpreters.stages import Shape, StageEval, map_offsets
-from xdsl_spatial.interpreters.traffic import ProgramTraffic, is_weight_values, move_bytes
+from xdsl_spatial.interpreters.traffic import (
+    ProgramTraffic,
+    dram_bytes,
+    is_weight_values,
+    move_bytes,
+)
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
@@ -139,7 +144,7 @@ class CompiledProgram:
             a = env[t.slot].reshape(rows, t.padded[1])[: t.dims[0], : t.dims[1]]
             outs.append(a if a.flags.c_contiguous else np.ascontiguousarray(a))
         r = self.record
-        return outs, replace(r, loaded=dict(r.loaded), stored=dict(r.stored))
+        return outs, r.copy()
 
     def _make(self, t: TensorSpec, inputs: Sequence[np.ndarray], env: Env) -> None:
         """Bind tensor `t`: the array its loads read (`t.read`, the tile-padded
@@ -401,7 +406,7 @@ class ProgramCompiler(LoopCompiling):
 
     def load(self, o: LoadOp, want: Lead, loop: KLoopOp | None) -> None:
         t, first, _ = self.origins(o, want, loop)
-        self.record.add_load(t.name, self.moved(o, t))
+        self.record.add_load(t.name, self.moved(o, t), dram_bytes(o, self.op, o.repeat.data))
         uses_kb = loop is not None and loop.induction_var in o.origin_vars
         if not uses_kb:
             first = first[:1]

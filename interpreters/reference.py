@@ -65,6 +65,7 @@ from xdsl_spatial.dialects.spatial import (
 from xdsl_spatial.interpreters.traffic import (
     ProgramTraffic,
     Traffic,
+    dram_bytes,
     is_weight_values,
     move_bytes,
 )
@@ -232,7 +233,7 @@ class SpatialReference(InterpreterFunctions):
     @impl(LoadOp)
     def run_load(self, interpreter: Interpreter, op: LoadOp, args: tuple[Any, ...]):
         t, _, elements = self._block(op, args)
-        self.running[-1].add_load(t.name, self._count(op, t))
+        self.running[-1].add_load(t.name, self._count(op, t), dram_bytes(op, program_of(op)))
         return (t.initial.reshape(-1)[elements],)
 
     @impl(StoreOp)

@@ -59,6 +59,7 @@ def to_json(runs: Sequence[TrafficRun]) -> str:
                             "items": p.items,
                             "local_mem": p.local_mem,
                             "loaded": dict(p.loaded),
+                            "dram_loaded": dict(p.dram_loaded),
                             "stored": dict(p.stored),
                             "weight_elems": p.weight_elems,
                             **({"chip": p.chip} if p.chip is not None else {}),
@@ -161,6 +162,7 @@ def from_json(text: str, name: str = "<traffic>") -> list[TrafficRun]:
                     chip=_field(p, "chip", int, pw) if "chip" in p else None,
                     work=_work(p, pw) if "work" in p else None,
                     figures=_figures(p, pw) if "figures" in p else None,
+                    dram_loaded=_bytes_map(p, "dram_loaded", pw) if "dram_loaded" in p else {},
                 )
             )
         runs.append(TrafficRun(_field(r, "entry", str, where), programs))

@@ -29,6 +29,12 @@ def _lower_ops():
     return SpatialLowerOpsPass
 
 
+def _multicast():
+    from xdsl_spatial.passes.spatial_multicast import MulticastPass
+
+    return MulticastPass
+
+
 def _merge_siblings():
     from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
 
@@ -84,6 +90,7 @@ SPATIAL_UNIVERSE = Universe(
         "spatial-merge-siblings": _merge_siblings,
         "spatial-sum-trips": _sum_trips,
         "spatial-hoist": _hoist,
+        "spatial-multicast": _multicast,
         "convert-q8-to-linalg": _convert_q8_to_linalg,
         "convert-spatial-to-linalg": _convert_spatial_to_linalg,
     },

@@ -16,7 +16,6 @@ other engines count while they run.
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import os
 import pickle
@@ -139,7 +138,7 @@ def restore(
 
 
 def _copy(p: ProgramTraffic) -> ProgramTraffic:
-    return dataclasses.replace(p, loaded=dict(p.loaded), stored=dict(p.stored))
+    return p.copy()
 
 
 @contextmanager

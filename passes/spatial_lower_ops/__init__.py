@@ -66,6 +66,7 @@ from xdsl_spatial.passes.spatial_lower_ops.pattern import (
 )
 from xdsl_spatial.passes.spatial_lower_ops.report import Decision
 from xdsl_spatial.passes.spatial_lower_ops.reshape import fold_round_trips
+from xdsl_spatial.passes.spatial_multicast import mark_multicast
 
 __all__ = ["Decision", "SpatialLowerOpsPass", "lower_ops"]
 
@@ -80,6 +81,7 @@ def lower_ops(module: ModuleOp, **options: object) -> list[Decision]:
         apply_recursively=False,
     ).rewrite_module(module)
     fold_round_trips(module)
+    mark_multicast(module)
     return run.decisions
 
 
