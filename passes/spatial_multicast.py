@@ -43,9 +43,7 @@ def same_for_every_item(load: LoadOp) -> bool:
             forms.append(single_linear(load.table_at.data, "load table position"))
     except VerifyException:
         return False  # what the verifier refuses is not rewritten
-    return all(
-        not c or axis == K_INDEX for form in forms for axis, c in zip(variables, form.syms)
-    )
+    return all(not c or axis == K_INDEX for form in forms for axis, c in zip(variables, form.syms))
 
 
 def mark_multicast(module: ModuleOp) -> int:

@@ -9,8 +9,10 @@ template, and the times of loading, reading the prompt and generating.
     spatial-generate model.gguf --tokens 504,3575,282 --steps 8 --compare --stats
     spatial-generate model.gguf --tokens 504 --steps 4 --no-lower --outputs run.npz
 
-It builds the model (`spatial-gguf --emit-model`), lowers every product with `q8-lower`
-(unless `--no-lower`), binds the weights from the file and compiles each function,
+It builds the model (`spatial-gguf --emit-model`), lowers the whole step (unless
+`--no-lower`): every product with `q8-lower`, every other op with `spatial-lower-ops`
+(`--products-only`: the products alone), binds the weights from the file and compiles
+each function,
 keeping all of that in the disk cache (`--no-cache` not to), then reads the prompt
 in chunks of `--batch` tokens and runs up to `--steps` decode steps, streaming each
 token's text to stdout. The report after the text says what the folds moved.
@@ -164,6 +166,13 @@ def _parser() -> argparse.ArgumentParser:
         "--no-lower", action="store_true", help="run the products unlowered (no q8-lower)"
     )
     p.add_argument(
+        "--products-only",
+        action="store_true",
+        help="lower only the Q8_0 products (q8-lower); the rest of the step (norms, "
+        "attention, RoPE, the cache writes, the embedding) runs on the host, as before "
+        "spatial-lower-ops: the old split, for comparison",
+    )
+    p.add_argument(
         "--engine",
         choices=ENGINES,
         default="compiled",
@@ -240,6 +249,8 @@ def _check_options(args: argparse.Namespace) -> None:
     """Options that do not go together, and outputs that cannot be written: before any work."""
     if args.no_lower and args.compare:
         raise cli.UsageError("--compare runs both; drop --no-lower")
+    if args.no_lower and args.products_only:
+        raise cli.UsageError("--products-only lowers the products; drop --no-lower")
     if args.distributed == "ray" and (args.chips < 2 or args.no_lower):
         raise cli.UsageError(
             "--distributed ray runs the chips of a lowered model: give --chips 2 or more "
@@ -317,6 +328,7 @@ def _timings(model: Model, run: Generation, load_s: float, first_s: float | None
         "build": "building",
         "parse": "parsing the module",
         "lower": "q8-lower",
+        "lower_ops": "spatial-lower-ops",
         "compile": "compiling",
     }
     parts = [f"{names[k]} {s[k] * 1e3:.0f} ms" for k in names if k in s]
@@ -406,6 +418,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         args.batch,
         args.context,
         lower=lower,
+        whole_step=not args.products_only,
         requantize=args.requantize,
         progress=progress,
         chips=args.chips,
@@ -430,7 +443,7 @@ def _generate(args: argparse.Namespace, progress: cli.Status, start: float) -> i
             f"re-quantised {len(model.requantized)} weights to Q8_0 with GGML's rule; the "
             f"largest error: {worst}"
         )
-    for line in model.declined:
+    for line in (*model.declined, *model.ops_declined):
         note(line)
     sampler = Sampler(args.temperature, args.top_k, args.top_p, args.seed)
     stop = vocab.stop_tokens() if vocab is not None else set()
@@ -546,6 +559,14 @@ def _report(
             f"products lowered in {model.lower_s:.2f} s"
             + (" (when the cached model was built)" if model.cached else "")
         )
+    if model.whole_step:
+        left = ", ".join(f"@{e} {n}" for e, n in model.host_ops.items())
+        lines.append(
+            f"spatial-lower-ops: {model.ops_lowered} of "
+            f"{model.ops_lowered + len(model.ops_declined)} other ops lowered"
+            + (f" in {model.seconds['lower_ops']:.2f} s" if "lower_ops" in model.seconds else "")
+            + f"; host-side compute ops left: {left}"
+        )
     if run.step_bytes is not None:
         b = run.step_bytes
         lines.append(
@@ -585,7 +606,8 @@ def _report(
         lines.append(f"traffic of {'the first decode step' if run.decode_ms else 'the prompt'}:")
         lines.append(report(run.traffic, Detail(args.stats)))
         if run.decode_ms:
-            lines.append(decode_line(run.traffic))
+            host = model.host_ops.get("decode") if model.whole_step else None
+            lines.append(decode_line(run.traffic, host))
     return lines
 
 

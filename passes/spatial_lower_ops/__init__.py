@@ -64,11 +64,11 @@ from xdsl_spatial.passes.spatial_lower_ops.pattern import (
     Lowering,
     LowerInsertSlice,
 )
-from xdsl_spatial.passes.spatial_lower_ops.report import Decision
+from xdsl_spatial.passes.spatial_lower_ops.report import Decision, host_ops
 from xdsl_spatial.passes.spatial_lower_ops.reshape import fold_round_trips
 from xdsl_spatial.passes.spatial_multicast import mark_multicast
 
-__all__ = ["Decision", "SpatialLowerOpsPass", "lower_ops"]
+__all__ = ["Decision", "SpatialLowerOpsPass", "host_ops", "lower_ops"]
 
 
 def lower_ops(module: ModuleOp, **options: object) -> list[Decision]:
