@@ -53,6 +53,7 @@ import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
@@ -63,6 +64,8 @@ from xdsl_spatial.passes.spatial_lower_ops.pattern import (
     LowerGeneric,
     Lowering,
     LowerInsertSlice,
+    LowerTranspose,
+    report_the_rest,
 )
 from xdsl_spatial.passes.spatial_lower_ops.report import Decision, host_ops
 from xdsl_spatial.passes.spatial_lower_ops.reshape import fold_round_trips
@@ -80,7 +83,13 @@ def lower_ops(module: ModuleOp, **options: object) -> list[Decision]:
         GreedyRewritePatternApplier(patterns),
         apply_recursively=False,
     ).rewrite_module(module)
+    # A transpose read through by every op that read it has gone with them; one the
+    # host still reads is copied on the chip.
+    PatternRewriteWalker(LowerTranspose(run), apply_recursively=False).rewrite_module(module)
     fold_round_trips(module)
+    for fn in module.ops:
+        if isinstance(fn, func.FuncOp) and not fn.is_declaration:
+            report_the_rest(run, fn)
     mark_multicast(module)
     return run.decisions
 

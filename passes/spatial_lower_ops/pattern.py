@@ -44,7 +44,7 @@ from xdsl_spatial.passes.spatial_lower_ops.names import (
     unique_names,
 )
 from xdsl_spatial.passes.spatial_lower_ops.plan import OpPlan, plan_op
-from xdsl_spatial.passes.spatial_lower_ops.report import Decision
+from xdsl_spatial.passes.spatial_lower_ops.report import Decision, host_ops
 from xdsl_spatial.passes.spatial_lower_ops.reshape import reshaped, to_chip
 from xdsl_spatial.passes.spatial_lower_ops.spec import (
     ELEMENTWISE,
@@ -53,6 +53,7 @@ from xdsl_spatial.passes.spatial_lower_ops.spec import (
     OpSpec,
     spec_of_elementwise,
     spec_of_generic,
+    spec_of_transpose,
 )
 
 SOURCES = (
@@ -80,11 +81,15 @@ class Lowering:
     """Results of reductions (a map that reads one is the rest of that norm)."""
     on_chip: dict[SSAValue, SSAValue] = field(default_factory=dict)
     """The 2-d value each tensor of another rank is bound as (one reshape each)."""
+    seen: set[Operation] = field(default_factory=set)
+    """The ops a decision was made about (the others left on the host are reported
+    at the end: `report_the_rest`)."""
     indices: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
     """The index programs made so far (where a cache write lands), by what they
     compute: every layer's write at one position shares them."""
 
     def where(self, op: Operation) -> str:
+        self.seen.add(op)
         res = op.results[0].name_hint if op.results else None
         return f"{op.name} %{res}" if res else f"{op.name} #{len(self.decisions)}"
 
@@ -266,15 +271,9 @@ class LowerInsertSlice(RewritePattern):
             tables.append(("rows", rows_value(plan), (1, plan.tensors[4].dims[1])))
         values: list[SSAValue] = []
         for what, value, dims in tables:
-            key = (
-                spec.offset,
-                what,
-                plan.along,
-                spec.extent,
-                spec.size,
-                plan.window,
-                plan.tensors[0].dims,
-            )
+            key: tuple[object, ...] = (spec.offset, what, spec.extent, spec.size, plan.window)
+            if what == "at":  # the window's first tile, scaled by the cache's row of tiles
+                key += (plan.along, plan.tensors[0].dims)
             if key not in run.indices:
                 made = emit_program(
                     run,
@@ -340,6 +339,40 @@ def lower_gather(run: Lowering, op: linalg.GenericOp, rewriter: PatternRewriter)
     run.kinds[result] = OpKind.EMBEDDING
     replace_by_chip_value(op, result, rewriter)
     return Decision(where, shape, True, "", None, name)
+
+
+@dataclass(frozen=True)
+class LowerTranspose(RewritePattern):
+    """A `linalg.transpose` the host still reads after the ops that read it through
+    were lowered -> a copy (a view program)."""
+
+    run: Lowering
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, linalg.TransposeOp) or _inside_program(op):
+            return
+        spec = spec_of_transpose(op)
+        if isinstance(spec, str):
+            self.run.decisions.append(Decision(self.run.where(op), "", False, spec))
+            return
+        self.run.decisions.append(rewrite_spec(self.run, spec, "transpose", rewriter))
+
+
+def report_the_rest(run: Lowering, fn: Operation) -> None:
+    """A decision for every op left computing on the host that none was made about:
+    an op of no kind the pass lowers, or one that only serves an op left."""
+    for op in host_ops(fn):
+        if op in run.seen:
+            continue
+        users = {u.operation for r in op.results for u in r.uses}
+        why = (
+            f"it only feeds ops left on the host ({', '.join(sorted({u.name for u in users}))})"
+            if users
+            and all(u.parent_block() is op.parent_block() for u in users)
+            and not isinstance(op, linalg.GenericOp)
+            else f"no lowering of {op.name}"
+        )
+        run.decisions.append(Decision(run.where(op), "", False, why))
 
 
 def _what(spec: OpSpec) -> str:

@@ -454,6 +454,29 @@ def synthetic(
     return Body(block, list(block.args), value, element=element)
 
 
+def spec_of_transpose(op: linalg.TransposeOp) -> OpSpec | str:
+    """The spec of a `linalg.transpose` whose result something on the host still reads:
+    a copy (a view program) of its input to its result's layout."""
+    if len(op.inputs) != 1 or not op.res:
+        return "a transpose of one tensor into one result"
+    shape = shape_of(op.res[0])
+    ndims = len(shape)
+    perm = op.permutation.get_values()
+    unit = [
+        LinearForm(0, tuple(1 if j == d else 0 for j in range(ndims)), ()) for d in range(ndims)
+    ]
+    index = [unit[0]] * ndims
+    for i, p in enumerate(perm):
+        index[p] = unit[i]
+    src = resolve(op.inputs[0], index, ndims)
+    if isinstance(src, str):
+        return src
+    elem = element_of_value(op.res[0])
+    body = synthetic([elem], elem, lambda args, _: args[0])
+    out = result_access(shape, unit, ndims, read_as(op.res[0]))
+    return OpSpec(op, Kind.COPY, tuple(shape), frozenset(), [src], out, body)
+
+
 def index_value(terms: Sequence[tuple[SSAValue, int]]) -> SSAValue:
     """`sum(scale * v)` of index values, in `index` arithmetic (0 for none), made where
     the implicit builder is."""
