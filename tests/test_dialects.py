@@ -937,7 +937,7 @@ def test_stage_verifier():
             tile,
             stage_body([f32], ident),
         ),
-        "stage 's' output map uses d0, a summed axis; the sum has one value per parallel point",
+        "stage 's' output map uses d0, a reduced axis; the reduction has one value per parallel point",
     )
     verify_op_error(
         StageOp(
