@@ -975,9 +975,9 @@ def test_stage_verifier():
             [tile],
             buf,
             tile,
-            stage_body([f32], lambda b: add_op(b, math.SqrtOp(b.args[0]))),
+            stage_body([f32], lambda b: add_op(b, math.AtanOp(b.args[0]))),
         ),
-        "stage 's' body cannot run math.sqrt on the chip",
+        "stage 's' body cannot run math.atan on the chip",
     )
     verify_op_error(
         StageOp(
