@@ -166,9 +166,17 @@ class DynamicCompiler:
         self.owned: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def fail(self, op: Operation, message: str) -> SpatialRuntimeError:
-        return SpatialRuntimeError(
-            f'{self.op.name} "{self.op.program_name.data}": {op.name}: {message}'
-        )
+        return self.failing(op)(message)
+
+    def failing(self, op: Operation) -> Callable[[str], SpatialRuntimeError]:
+        """What makes `op`'s refusals when it runs: a function of the message that
+        holds the names alone (a compiled program keeps no IR)."""
+        where = f'{self.op.name} "{self.op.program_name.data}": {op.name}: '
+
+        def fail(message: str) -> SpatialRuntimeError:
+            return SpatialRuntimeError(where + message)
+
+        return fail
 
     def compile(self) -> DynamicProgram:
         try:
@@ -246,7 +254,7 @@ class DynamicCompiler:
         out = self.value(o.result) if isinstance(o, LoadOp) else None
         src = self.value(o.page) if isinstance(o, StoreOp) else None
         owned = self.owned_tiles() if not is_load and o.table is not None else None
-        fail = self.fail
+        fail = self.failing(o)
 
         def run(state: State) -> None:
             tensors: list[_Tensor] = state["tensors"]
@@ -270,7 +278,7 @@ class DynamicCompiler:
                     [trip] if trip is not None else None,
                 )
             except VerifyException as e:
-                raise fail(cast(Operation, o), str(e)) from None
+                raise fail(str(e)) from None
             elements = page.elements(move.row_origins(t0, tile, tt.grid[1]))
             if is_load:
                 env[cast(int, out)] = tt.initial.reshape(-1)[elements]
@@ -291,7 +299,7 @@ class DynamicCompiler:
                         (who.reshape(-1), tiles.reshape(-1)), owned, tt.grid, tt.name
                     )
             except VerifyException as e:
-                raise fail(cast(Operation, o), str(e)) from None
+                raise fail(str(e)) from None
             tt.data.reshape(-1)[elements] = env[cast(int, src)]
 
         return run
@@ -327,7 +335,7 @@ class DynamicCompiler:
         o = np.broadcast_to(o, [e for e, p in zip(ext, par) if p]).reshape(-1)
         res = self.value(st.result)
         items, name = self.items, st.stage_name.data
-        fail = self.fail
+        fail = self.failing(st)
 
         def run(state: State) -> None:
             env = state["env"]
@@ -343,7 +351,7 @@ class DynamicCompiler:
                             int(off.min()), int(off.max()), tiles[i], page.shape[1], name, i
                         )
                     except VerifyException as e:
-                        raise fail(cast(Operation, st), str(e)) from None
+                        raise fail(str(e)) from None
                 if off.ndim == len(ext):
                     got[i] = page[:, off]
                 else:
