@@ -41,7 +41,7 @@ def by_hand(c, positions: int) -> dict[str, int]:
     from xdsl_spatial.dialects.spatial import TargetAttr
     from xdsl_spatial.passes.q8_lower import plan_product
 
-    d, q, kv, hd, ff, v = c.d_model, c.q_dim, c.kv_dim, c.head_dim, c.d_ff, c.vocab
+    d, q, kv, hd, ff = c.d_model, c.q_dim, c.kv_dim, c.head_dim, c.d_ff
     heads, n_kv, L, C = c.n_head, c.n_kv, c.n_layer, positions
     tile_f = TILE * 4
     out: dict[str, int] = defaultdict(int)
