@@ -139,7 +139,9 @@ def test_softmax(way, shape, exact):
 
 
 @pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("kv, g, m, hd, c", [(2, 2, 1, 64, 64), (3, 3, 1, 64, 40), (2, 2, 3, 64, 32)])
+@pytest.mark.parametrize(
+    "kv, g, m, hd, c", [(2, 2, 1, 64, 64), (3, 3, 1, 64, 40), (2, 2, 3, 64, 32)]
+)
 @pytest.mark.parametrize("exact", [True, False])
 def test_attention(way, kv, g, m, hd, c, exact):
     """`q . k` and `p . v` with bf16 factors and fp32 sums: integers (exact in bf16)
@@ -148,7 +150,9 @@ def test_attention(way, kv, g, m, hd, c, exact):
     mod, low, decisions = lowered(attention(kv, g, m, hd, c))
     all_lowered(decisions)
     rng = np.random.default_rng(kv * c)
-    gen = (lambda s: ints(rng, s)) if exact else (lambda s: rng.standard_normal(s).astype(np.float32))
+    gen = (
+        (lambda s: ints(rng, s)) if exact else (lambda s: rng.standard_normal(s).astype(np.float32))
+    )
     q, kc = gen((kv, g, m, hd)), gen((kv, hd, c))
     p, vc = gen((kv, g, m, c)), gen((kv, c, hd))
     arrays = [q, kc, p, vc]
@@ -217,7 +221,9 @@ def test_tensor_ops(way):
 
 
 @pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("m, c, pos", [(1, 64, 0), (1, 64, 33), (1, 64, 63), (3, 64, 30), (3, 96, 93)])
+@pytest.mark.parametrize(
+    "m, c, pos", [(1, 64, 0), (1, 64, 33), (1, 64, 63), (3, 64, 30), (3, 96, 93)]
+)
 def test_cache_write(way, m, c, pos):
     """The window of tiles the write touches, through the position's tables: the same
     bits as `insert_slice`, a window straddling two tiles included."""
@@ -275,7 +281,10 @@ def test_gather(way, m, k):
     s = (rng.random((k // 32, n)) * 0.01).astype(np.float16)
     tokens = rng.integers(0, n, size=m).astype(np.int32)
     tokens[0] = n - 1  # the last column, in the last (partial) tile
-    same_bits(outputs(low, "gather", [tokens, w, s], way)[0], outputs(mod, "gather", [tokens, w, s], "compiled")[0])
+    same_bits(
+        outputs(low, "gather", [tokens, w, s], way)[0],
+        outputs(mod, "gather", [tokens, w, s], "compiled")[0],
+    )
 
 
 @pytest.mark.parametrize("way", WAYS)
@@ -312,7 +321,9 @@ def test_every_engine_counts_the_same_bytes_as_the_ir():
     assert scores.dram_load_bytes < scores.load_bytes
 
 
-@pytest.mark.parametrize("text", [norm(1, 576), softmax(2, 3, 1, 40), cache_write(2, 64, 1, 64), gather(1, 256, 64)])
+@pytest.mark.parametrize(
+    "text", [norm(1, 576), softmax(2, 3, 1, 40), cache_write(2, 64, 1, 64), gather(1, 256, 64)]
+)
 def test_nothing_is_left_on_the_host(text):
     _, low, decisions = lowered(text)
     all_lowered(decisions)

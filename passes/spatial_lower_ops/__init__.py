@@ -58,6 +58,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
+from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.passes.q8_lower.options import TargetOptions, fields_of, resolve_target
 from xdsl_spatial.passes.spatial_lower_ops.pattern import (
     LowerElementwise,
@@ -79,14 +80,15 @@ def lower_ops(module: ModuleOp, **options: object) -> list[Decision]:
     looked at. `options`: the fields of `TargetOptions`."""
     run = Lowering(resolve_target(module, **fields_of(TargetOptions, dict(options))))
     patterns = [LowerGeneric(run), LowerElementwise(run), LowerInsertSlice(run)]
-    PatternRewriteWalker(
-        GreedyRewritePatternApplier(patterns),
-        apply_recursively=False,
-    ).rewrite_module(module)
-    # A transpose read through by every op that read it has gone with them; one the
-    # host still reads is copied on the chip.
-    PatternRewriteWalker(LowerTranspose(run), apply_recursively=False).rewrite_module(module)
-    fold_round_trips(module)
+    with collector_paused():
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(patterns),
+            apply_recursively=False,
+        ).rewrite_module(module)
+        # A transpose read through by every op that read it has gone with them; one
+        # the host still reads is copied on the chip.
+        PatternRewriteWalker(LowerTranspose(run), apply_recursively=False).rewrite_module(module)
+        fold_round_trips(module)
     for fn in module.ops:
         if isinstance(fn, func.FuncOp) and not fn.is_declaration:
             report_the_rest(run, fn)

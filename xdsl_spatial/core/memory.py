@@ -9,14 +9,18 @@ suffix: `512M`) when set; a setting that is not a byte count is an error naming 
 variable, and a refusal says which of the two the limit came from.
 
 `keep_freed_memory` tunes glibc's allocator for a process that allocates the same large
-arrays again and again (a decode step's results).
+arrays again and again (a decode step's results); `collector_paused` turns Python's
+cyclic collector off while a pass builds a model's IR.
 """
 
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from xdsl_spatial.core.files import ToolError
 
@@ -101,3 +105,17 @@ def keep_freed_memory() -> str:
     ok = libc.mallopt(m_mmap_threshold, 32 << 20) == 1
     ok = libc.mallopt(m_trim_threshold, 1 << 30) == 1 and ok
     return "malloc keeps freed memory" if ok else "malloc as is (mallopt refused)"
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic collector off while a step builds many IR objects: its full
+    passes walk every object a process holds (a whole model's IR, and its weights'
+    arrays), and they ran inside a lowering's allocations as often as it made ops."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
