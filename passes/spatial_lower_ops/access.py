@@ -98,6 +98,12 @@ class Access:
     """Linear: the row-major offset in the root, cut by `dims[1]` for row and column."""
 
     @property
+    def bound(self) -> SSAValue:
+        """The value an input binds (every input's root is one)."""
+        assert self.root is not None, "an input's root is a value"
+        return self.root
+
+    @property
     def reshaped(self) -> bool:
         """Whether the root is not 2-d: a program reads it through a reshape to `dims`."""
         return self.root is not None and len(shape_of(self.root)) != 2

@@ -159,7 +159,7 @@ def build_program(
     result_type = TensorType(out_t.element, out_t.dims)
 
     def steps(mv: Move, kb: SSAValue | None) -> list[tuple[SSAValue, int]]:
-        out = [(p.coords[k], s) for k, s in enumerate(mv.per_item) if s]
+        out: list[tuple[SSAValue, int]] = [(p.coords[k], s) for k, s in enumerate(mv.per_item) if s]
         if mv.per_trip and kb is not None:
             out.append((kb, mv.per_trip))
         return out
@@ -229,7 +229,7 @@ def build_program(
                     tables.append((pages[r.table], affine(r.table_offset, stage_axes)))
                 ins.append((pages[r.load], offset))
             return stage(
-                spec.kind.value,
+                str(spec.kind),
                 iters,
                 ins + tables,
                 into,

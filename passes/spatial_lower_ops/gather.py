@@ -37,10 +37,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, TensorType, f32, i32
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i32,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
@@ -307,7 +316,12 @@ def build_gather(
     with ImplicitBuilder(p.block):
         tensors = [
             p.tensor(
-                names[j], shape_of(e.tensor), element_of(e.tensor), Role.INPUT, arg=j, hint=f"t{j}"
+                names[j],
+                _pair(shape_of(e.tensor)),
+                element_of(e.tensor),
+                Role.INPUT,
+                arg=j,
+                hint=f"t{j}",
             )
             for j, e in enumerate(spec.extracts)
         ]
@@ -430,6 +444,9 @@ def build_gather(
 
 
 def _zero(elem: Attribute) -> SSAValue:
-    from xdsl.dialects.builtin import FloatAttr
+    return arith.ConstantOp(FloatAttr(0.0, cast(AnyFloat, elem))).result
 
-    return arith.ConstantOp(FloatAttr(0.0, elem if elem != f32 else f32)).result
+
+def _pair(shape: tuple[int, ...]) -> tuple[int, int]:
+    """A 2-d shape (the gather reads 2-d tensors: matched)."""
+    return shape[0], shape[1]

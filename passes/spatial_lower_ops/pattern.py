@@ -95,10 +95,10 @@ class Lowering:
 
     def classify(self, spec: OpSpec) -> OpKind:
         """The op kind of `spec` from what it reads (see `names`)."""
-        read = [self.kinds.get(a.root) for a in spec.ins]
+        read = [self.kinds.get(a.bound) for a in spec.ins]
         if spec.kind == Kind.CONTRACT or OpKind.ATTENTION in read:
             return OpKind.ATTENTION
-        if spec.kind == Kind.REDUCE or any(a.root in self.reduced for a in spec.ins):
+        if spec.kind == Kind.REDUCE or any(a.bound in self.reduced for a in spec.ins):
             return OpKind.NORMS
         return OpKind.ELEMENTWISE
 

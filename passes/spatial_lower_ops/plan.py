@@ -424,15 +424,15 @@ def _build_plan(spec: OpSpec, space: Space, tile) -> OpPlan:
     tensors: list[TensorPlan] = []
     index: dict[SSAValue, int] = {}
     for a in spec.ins:
-        if a.root not in index:
-            index[a.root] = len(tensors)
-            tensors.append(TensorPlan(a.root, a.dims, element_of(a.root), a.reshaped))
+        if a.bound not in index:
+            index[a.bound] = len(tensors)
+            tensors.append(TensorPlan(a.bound, a.dims, element_of(a.bound), a.reshaped))
     loads: list[Move] = []
     reads: list[Read] = []
     tables: dict[tuple[int, ...], int] = {}
     for a in spec.ins:
         r, c = rowcol(space, a)
-        mv, offset, table = move_of(space, r, c, a.dims, tile, index[a.root])
+        mv, offset, table = move_of(space, r, c, a.dims, tile, index[a.bound])
         if mv not in loads:
             loads.append(mv)
         if table is None:
