@@ -204,7 +204,7 @@ def on_chip(run: Lowering, v: SSAValue, rewriter: PatternRewriter) -> SSAValue:
             at = InsertPoint.at_start(v.block)
         else:
             at = InsertPoint.after(cast(Operation, v.owner))
-        for r in reversed(ops):
+        for r in ops:  # each before the op that followed the root: in order
             rewriter.insert(r, at)
         run.on_chip[v] = ops[-1].results[0] if ops else v
     return run.on_chip[v]
