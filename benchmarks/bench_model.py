@@ -93,7 +93,8 @@ def memory_child(path: str, prompt: list[int], steps: int, context: int, requant
     )
 
 
-LLAMA_CPP = "llama.cpp (Q8_0, 1 thread)"
+LLAMA_CPP = "llama.cpp (Q8_0)"
+"""llama.cpp's row, the one the others are divided by (on the threads the header names)."""
 
 
 def side_by_side(
@@ -145,6 +146,13 @@ def main() -> None:
     p.add_argument("--context", type=int, default=64, help="KV cache positions (default 64)")
     p.add_argument("--no-requantize", action="store_true", help="refuse weights that are not Q8_0")
     p.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="with --engine native: the native models' items and llama.cpp on this many "
+        "threads (default 1)",
+    )
     p.add_argument(
         "--engine",
         choices=("compiled", "native"),
@@ -278,9 +286,9 @@ def main() -> None:
     )
 
 
-def llama_cpp_model(reader, path: str, context: int, requantize: bool):
-    """llama.cpp on one thread over the same weights written as a Q8_0 GGUF file, or
-    None when llama-cpp-python is not installed."""
+def llama_cpp_model(reader, path: str, context: int, requantize: bool, threads: int = 1):
+    """llama.cpp on `threads` threads over the same weights written as a Q8_0 GGUF
+    file, or None when llama-cpp-python is not installed."""
     try:  # optional, never a dependency: looked up at run time
         llama_cpp = importlib.import_module("llama_cpp")
     except ImportError:
@@ -290,7 +298,11 @@ def llama_cpp_model(reader, path: str, context: int, requantize: bool):
     q8 = Path(tempfile.mkdtemp()) / "model-q8_0.gguf"
     write_q8_0_gguf(reader, path, str(q8), requantize=requantize)
     return llama_cpp.Llama(
-        model_path=str(q8), n_ctx=context, n_threads=1, n_threads_batch=1, verbose=False
+        model_path=str(q8),
+        n_ctx=context,
+        n_threads=threads,
+        n_threads_batch=threads,
+        verbose=False,
     )
 
 
@@ -310,8 +322,8 @@ def iree_decode(model, prompt_len: int, context: int):
     from xdsl.context import Context
 
     from xdsl_spatial.frontends.llama import build_model
-    from xdsl_spatial.interpreters.native.outline import ir_text
     from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
+    from xdsl_spatial.passes.outline_kernels import ir_text
 
     mod = build_model(model.config, prompt_len, context, functions=("decode",))
     ConvertQ8ToLinalgPass().apply(Context(), mod)
@@ -351,13 +363,15 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     from xdsl_spatial.core.memory import keep_freed_memory
     from xdsl_spatial.frontends.generation import greedy, load_model
     from xdsl_spatial.frontends.gguf_io import open_gguf
-    from xdsl_spatial.interpreters.native import NativeExecutable
+    from xdsl_spatial.interpreters.native import NativeExecutable, compile_native
     from xdsl_spatial.interpreters.native.cache import CACHE_ENV
-    from xdsl_spatial.interpreters.runner import compile_module
+    from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
+    from xdsl_spatial.interpreters.runner import compile_module, find_function
 
     print(
         f"model {args.file}\nprompt {len(prompt)} tokens, {args.steps} decode steps, cache "
-        f"{args.context}, {keep_freed_memory()} (as spatial-generate)"
+        f"{args.context}, {keep_freed_memory()} (as spatial-generate); {cpu_info()[0]}, "
+        f"kernels {choose_kernels().name}, {args.threads} thread(s)"
     )
     reader = open_gguf(args.file)
     lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)
@@ -368,16 +382,17 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
         args.file, len(prompt), args.context, reader=reader, weights=lowered.weights
     )
     lowered.engine = unlowered.engine = "native"
+    lowered.threads = unlowered.threads = args.threads
 
     # Compiling the decode step: cold (an empty cache), then from the cache.
     saved = os.environ.get(CACHE_ENV)
     with tempfile.TemporaryDirectory() as cold_cache:
         os.environ[CACHE_ENV] = cold_cache
         t0 = time.perf_counter()
-        compile_module(lowered.module, "decode", "native")
+        compile_module(lowered.module, "decode", "native", args.threads)
         cold = time.perf_counter() - t0
         t0 = time.perf_counter()
-        warm_exe = compile_module(lowered.module, "decode", "native")
+        warm_exe = compile_module(lowered.module, "decode", "native", args.threads)
         assert isinstance(warm_exe, NativeExecutable)
         warm = time.perf_counter() - t0
     if saved is None:
@@ -402,13 +417,21 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
         return step
 
     steppers["native, lowered"] = model_step(lowered)
+    # the same with the generic kernels (every page copied): what the chosen ones replace
+    plain = load_model(args.file, len(prompt), args.context, reader=reader, weights=lowered.weights)
+    plain.engine, plain.threads = "native", args.threads
+    assert lowered.module is not None
+    plain.executables["decode"] = compile_native(
+        find_function(lowered.module, "decode"), threads=args.threads, kernels="generic"
+    )
+    steppers["native, generic kernels"] = model_step(plain)
     steppers["numpy engine, lowered"] = model_step(numpy_model)
     steppers["native, unlowered"] = model_step(unlowered)
     iree_step, iree_s = iree_decode(lowered, len(prompt), args.context)
     if iree_step is not None:
         steppers["IREE llvm-cpu, unlowered"] = iree_step
         print(f"IREE compile of the decode step: {iree_s:.1f} s")
-    llm = llama_cpp_model(reader, args.file, args.context, requantize)
+    llm = llama_cpp_model(reader, args.file, args.context, requantize, args.threads)
     if llm is not None:
         llm.eval(prompt)
     for name in steppers:

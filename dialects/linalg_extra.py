@@ -9,15 +9,16 @@ torch-mlir's `linalg-on-tensors` output writes a batched product (`torch.bmm`,
                          outs(%acc : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
 ```
 
-`install()` adds `linalg.batch_matmul` to xDSL's `linalg` dialect, so every context
-that loads `linalg` afterwards (`xdsl-opt` with this package's universe, the project's
-tools) parses it; nothing xDSL already registers changes. Its implicit body is
-MLIR's, as `linalg_mixed` gives `linalg.matmul`: each input widened to the
-accumulator's type when they differ.
+`linalg_dialect()` is xDSL's `linalg` dialect with `linalg.batch_matmul` added and
+two ops read as MLIR reads them; the project's own contexts load it
+(`dialects.extensions`), and xDSL's classes and its `linalg` dialect are left as they
+are (stock `xdsl-opt` reads neither form). The batch product's implicit body is MLIR's,
+as `linalg_mixed` gives `linalg.matmul`: each input widened to the accumulator's type
+when they differ.
 
 A `linalg.generic` of several results (torch-mlir's `max` with its index, say) is
 printed by MLIR, and by xDSL, as `-> (tensor<2x1xf32>, tensor<2x1xi64>)`; xDSL 0.75's
-parser reads only an unparenthesised list there. `install()` lets it read the
+parser reads only an unparenthesised list there. `ResultsGenericOp` reads the
 parenthesised one too: the generic's own parser runs as before, with the result
 types read through `_ResultTypes`, which takes the parentheses when they are there.
 """
@@ -25,20 +26,20 @@ types read through `_ResultTypes`, which takes the parentheses when they are the
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
-import xdsl.dialects.linalg as linalg_module
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ShapedType, TensorType
+from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, MatmulOp
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition, prop_def
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
-from xdsl_spatial.dialects.linalg_mixed import mixed_hidden_region
+from xdsl_spatial.dialects.linalg_mixed import MixedMatmulOp, mixed_hidden_region
 
 
 @irdl_op_definition
@@ -128,32 +129,23 @@ class _ResultTypes:
         return p.parse_comma_separated_list(delimiter, parse, context_msg)
 
 
-_stock_generic_parse = GenericOp.parse.__func__  # pyright: ignore[reportFunctionMemberAccess]
+class ResultsGenericOp(GenericOp):
+    """`linalg.generic` whose result types may be in parentheses, as MLIR prints them."""
 
-
-def _parse_generic(cls: type[GenericOp], parser: Parser) -> GenericOp:
-    return _stock_generic_parse(cls, _ResultTypes(parser))
+    @classmethod
+    def parse(cls, parser: Parser) -> GenericOp:
+        return super().parse(cast(Parser, _ResultTypes(parser)))
 
 
 EXTRA_OPS = (BatchMatmulOp,)
 """What this module adds to `linalg`."""
 
-
-def install() -> None:
-    """Add `EXTRA_OPS` to xDSL's `linalg` dialect (idempotent): the dialect object its
-    factory hands to a context loading `linalg` is replaced by one with the same ops,
-    attributes and interfaces, and these."""
-    GenericOp.parse = classmethod(_parse_generic)  # type: ignore[method-assign]
-    current: Dialect = linalg_module.Linalg
-    ops = list(current.operations)
-    if all(op in ops for op in EXTRA_OPS):
-        return
-    linalg_module.Linalg = Dialect(
-        current.name,
-        [*ops, *(op for op in EXTRA_OPS if op not in ops)],
-        list(current.attributes),
-    )
+READ_AS = {MatmulOp: MixedMatmulOp, GenericOp: ResultsGenericOp}
+"""xDSL's ops and the subclasses the project reads them as."""
 
 
-def is_installed() -> bool:
-    return all(op in list(linalg_module.Linalg.operations) for op in EXTRA_OPS)
+def linalg_dialect() -> Dialect:
+    """xDSL's `linalg` dialect with `EXTRA_OPS` added and the ops of `READ_AS` read
+    as MLIR reads them (a new dialect object: xDSL's is unchanged)."""
+    ops = [READ_AS.get(op, op) for op in Linalg.operations]
+    return Dialect(Linalg.name, [*ops, *EXTRA_OPS], list(Linalg.attributes))

@@ -31,9 +31,6 @@ from xdsl.dialects.linalg.ops import MatmulOp, YieldOp
 from xdsl.ir import BlockArgument, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-stock_hidden_region = MatmulOp.get_hidden_region.__func__  # type: ignore[attr-defined]
-"""xDSL's own body builder, which same-type matmuls keep."""
-
 
 def _widen(value: SSAValue, to: AnyFloat | IntegerType) -> SSAValue:
     if value.type == to:
@@ -57,7 +54,7 @@ def mixed_hidden_region(
     mixed = any(t != acc for t in arg_types[:-1])
     same_kind = all(isinstance(t, IntegerType) == isinstance(acc, IntegerType) for t in arg_types)
     if not (mixed and same_kind and len(arg_types) == 3):
-        return stock_hidden_region(cls, inputs, outputs)
+        return MatmulOp.get_hidden_region(inputs, outputs)
 
     mul, add = (
         (arith.MuliOp, arith.AddiOp)
@@ -75,11 +72,7 @@ def mixed_hidden_region(
     return body
 
 
-def install() -> None:
-    """Teach `linalg.matmul` MLIR's mixed-precision body (idempotent)."""
-    if not is_installed():
-        MatmulOp.get_hidden_region = classmethod(mixed_hidden_region)  # type: ignore[method-assign]
+class MixedMatmulOp(MatmulOp):
+    """`linalg.matmul` as MLIR has it: inputs narrower than the accumulator widened."""
 
-
-def is_installed() -> bool:
-    return MatmulOp.get_hidden_region.__func__ is mixed_hidden_region  # type: ignore[attr-defined]
+    get_hidden_region = classmethod(mixed_hidden_region)  # pyright: ignore[reportAssignmentType]

@@ -14,9 +14,9 @@ A tile is at most 16 rows of at most 64 bytes. `tile_mulf` is `TDPBF16PS`: `acc[
 sum_k lhs[m, 2k] * rhs[k, 2n] + lhs[m, 2k+1] * rhs[k, 2n+1]`, the right-hand tile in
 pairs of rows interleaved ("VNNI"): row `k` holds rows `2k` and `2k+1` of the matrix,
 element by element. xDSL 0.75's `x86` dialect (assembly) has no such ops, so they are
-written here and added to it (`with_tiles`, which `xdsl_spatial.universe` applies to
-the dialect xDSL registers): `xdsl-opt` and `spatial-opt` parse and verify them, and the
-native engine hands them to upstream MLIR.
+written here, and the project's own contexts (`dialects.extensions`) read `x86` as
+xDSL's dialect with them added (`with_tiles`; xDSL's dialect is unchanged): `spatial-opt`
+parses and verifies them, and the native engine hands them to upstream MLIR.
 """
 
 from __future__ import annotations

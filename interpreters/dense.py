@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg.ops import FillOp, MatmulOp
 
 from xdsl_spatial.dialects.linalg_extra import BatchMatmulOp
+from xdsl_spatial.dialects.linalg_mixed import MixedMatmulOp
 from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
 from xdsl_spatial.interpreters.values import numpy_dtype
 
@@ -44,7 +45,7 @@ def _fill(op: FillOp) -> Kernel:
     return lambda args: (np.full(np.shape(args[1]), args[0], dtype=dt),)
 
 
-@kernel(MatmulOp, BatchMatmulOp)
+@kernel(MatmulOp, MixedMatmulOp, BatchMatmulOp)
 def _matmul(op: MatmulOp | BatchMatmulOp) -> Kernel:
     _tensor_form(op)
     default = type(op).get_irdl_definition().properties["indexing_maps"].default_value

@@ -100,8 +100,10 @@ class DynamicProgram:
     """A program ready to run, its addresses worked out on every call."""
 
     name: str
+    kind: str
     op_name: str
-    specs: list[_TensorSpec]
+    tensors: list[_TensorSpec]
+    """Its tensors, as a `CompiledProgram`'s (a role and, bound to an input, its place)."""
     steps: list[Run]
     coords: np.ndarray
     slots: int
@@ -110,7 +112,7 @@ class DynamicProgram:
     tile: tuple[int, int]
 
     def run(self, inputs: Sequence[np.ndarray]) -> tuple[list[np.ndarray], ProgramTraffic]:
-        tensors = [self._make(s, inputs) for s in self.specs]
+        tensors = [self._make(s, inputs) for s in self.tensors]
         env: list[Any] = [None] * self.slots
         for j in range(self.coords.shape[1]):
             env[j] = self.coords[:, j]
@@ -189,6 +191,7 @@ class DynamicCompiler:
         ret = cast(ReturnOp, self.op.entry.last_op)
         return DynamicProgram(
             self.op.program_name.data,
+            self.op.KIND,
             self.op.name,
             self.specs,
             steps,

@@ -28,9 +28,10 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xdsl.dialects import arith
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Operation
+
+from xdsl_spatial.core.ir_io import captured_values
 
 Kernel = Callable[[Sequence[Any]], tuple[Any, ...]]
 """Operand values in, result values out."""
@@ -105,25 +106,6 @@ def prepare(op: Operation) -> Kernel:
     if preparer is None:
         raise KernelError(op, "the interpreter has no implementation of this op")
     return preparer(op)
-
-
-def captured_values(op: Operation) -> tuple[SSAValue, ...]:
-    """The values defined outside `op`, other than constants, that its regions use, in
-    order of first use (empty for an op without regions)."""
-    if not op.regions:
-        return ()
-    inside: set[Block] = set(op.walk_blocks())
-    seen: dict[SSAValue, None] = {}
-    for inner in op.walk():
-        if inner is op:
-            continue
-        for v in inner.operands:
-            if v in seen or isinstance(v.owner, arith.ConstantOp):
-                continue
-            home = v.block if isinstance(v, BlockArgument) else v.owner.parent
-            if home not in inside:
-                seen[v] = None
-    return tuple(seen)
 
 
 def dense_functions() -> InterpreterFunctions:

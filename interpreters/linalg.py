@@ -95,6 +95,7 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 
+from xdsl_spatial.dialects.linalg_extra import ResultsGenericOp
 from xdsl_spatial.interpreters.kernels import (
     Kernel,
     KernelError,
@@ -990,6 +991,7 @@ def _transpose(op: TransposeOp) -> Kernel:
 
 @kernel(
     GenericOp,
+    ResultsGenericOp,
     BroadcastOp,
     ReduceOp,
     AddOp,

@@ -10,7 +10,12 @@ per chip (`Traffic.per_chip`): each chip moves its own shard of the weights and 
 own view of the activations.
 
 A record also holds what the program computes (its `Work`) and its target's figures,
-so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`).
+so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`). The
+time counts the bytes the chip would move, which differ from the counted ones in one
+place: a Q8_0 weight's scales are f16 on the chip (GGML's own block, 1.0625 bytes a
+weight), whatever type the program holds them in (the bundled examples hold fp32, 1.125
+bytes a weight): `chip_dram_bytes()` and `chip_noc_bytes()`. The two differ where a
+multicast load reads DRAM once a run and lands on every item's site.
 """
 
 from __future__ import annotations
@@ -18,11 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import cast
 
-from xdsl_spatial.analysis.chip_time import ChipFigures, ProgramTime, Work, program_time
+from xdsl_spatial.analysis.chip_time import (
+    CHIP_SCALE_BYTES,
+    ProgramTime,
+    Work,
+    program_time,
+)
 from xdsl_spatial.core.memory import plural
 from xdsl_spatial.core.tables import text_table
 from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
+    ChipFigures,
     LoadOp,
     ProgramOp,
     StoreOp,
@@ -48,6 +59,11 @@ def dram_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
     if isinstance(op, LoadOp) and op.multicast is not None:
         return moved // program.num_items
     return moved
+
+
+def is_weight_scales(op: TensorOp) -> bool:
+    """A param filled with a Q8_0 weight's scales."""
+    return op.repack is not None and op.repack.part.data == Q8Part.SCALES
 
 
 def is_weight_values(op: TensorOp) -> bool:
@@ -80,6 +96,8 @@ class ProgramTraffic:
     dram_loaded: dict[str, int] = field(default_factory=dict)
     """... of which its loads read from DRAM, per tensor: a multicast load's block
     once a run, not once an item (a tensor no multicast loads: `loaded`'s bytes)."""
+    scale_bytes: dict[str, int] = field(default_factory=dict)
+    """Bytes an element of each Q8_0 scale tensor it reads, as the program holds them."""
 
     @staticmethod
     def of(op: ProgramOp) -> ProgramTraffic:
@@ -90,8 +108,13 @@ class ProgramTraffic:
             op.num_items,
             op.buffer_bytes(),
             chip=op.chip_index,
-            work=Work.of(op),
-            figures=ChipFigures.of(op.target),
+            work=Work.of(op, op.target.min_rows.data),
+            figures=op.target.figures(),
+            scale_bytes={
+                t.tensor_name.data: element_bytes(t.handle.element_type)
+                for t in op.body.walk()
+                if isinstance(t, TensorOp) and is_weight_scales(t)
+            },
         )
 
     def chip_time(self) -> ProgramTime | None:
@@ -99,7 +122,27 @@ class ProgramTraffic:
         the program computes)."""
         if self.work is None or self.figures is None:
             return None
-        return program_time(self.items, self.dram_bytes, self.noc_bytes, self.work, self.figures)
+        return program_time(
+            self.items, self.chip_dram_bytes(), self.chip_noc_bytes(), self.work, self.figures
+        )
+
+    def chip_dram_bytes(self) -> int:
+        """What the run moves across the chip's DRAM (`dram_bytes`), a Q8_0 scale at
+        `CHIP_SCALE_BYTES` however the program holds it."""
+        read = {t: self.dram_loaded.get(t, b) for t, b in self.loaded.items()}
+        return self.dram_bytes - self._scale_excess(read)
+
+    def chip_noc_bytes(self) -> int:
+        """What the run moves over its sites' links (`noc_bytes`), a Q8_0 scale at
+        `CHIP_SCALE_BYTES` however the program holds it."""
+        return self.noc_bytes - self._scale_excess(self.loaded)
+
+    def _scale_excess(self, loaded: dict[str, int]) -> int:
+        """Bytes of `loaded` the chip does not move: a scale's bytes past its f16."""
+        return sum(
+            loaded.get(t, 0) * (elem - CHIP_SCALE_BYTES) // elem
+            for t, elem in self.scale_bytes.items()
+        )
 
     @property
     def load_bytes(self) -> int:

@@ -3,7 +3,7 @@ The traffic of runs as JSON: what `spatial-run --stats-json` writes and
 `spatial-viz --traffic` reads.
 
 ```json
-{"format": "spatial-traffic", "version": 1,
+{"format": "spatial-traffic", "version": 2,
  "runs": [{"entry": "gemv", "programs": [{"name": "q8_gemv_2048x4096_w8", "kind": "fold",
    "items": 16, "local_mem": 757760, "loaded": {"W__q8": 8388608, ...},
    "stored": {"y": 524288}, "weight_elems": 8388608}]}]}
@@ -24,12 +24,16 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from xdsl_spatial.analysis.chip_time import ChipFigures, Work
+from xdsl_spatial.analysis.chip_time import Work
 from xdsl_spatial.core.files import write_file
+from xdsl_spatial.dialects.spatial import ChipFigures
 from xdsl_spatial.interpreters.traffic import ProgramTraffic
 
 FORMAT = "spatial-traffic"
-VERSION = 1
+VERSION = 2
+"""Version 2 added the block-float rates, the least rows a product, the scales' widths and
+what a load read from DRAM (`"dram_loaded"`: a multicast load's block once a run); a
+version-1 file reads, its programs without an estimate (its figures were the old ones)."""
 
 
 class TrafficFileError(Exception):
@@ -65,6 +69,7 @@ def to_json(runs: Sequence[TrafficRun]) -> str:
                             **({"chip": p.chip} if p.chip is not None else {}),
                             **({"work": asdict(p.work)} if p.work is not None else {}),
                             **({"figures": asdict(p.figures)} if p.figures is not None else {}),
+                            **({"scale_bytes": dict(p.scale_bytes)} if p.scale_bytes else {}),
                         }
                         for p in r.programs
                     ],
@@ -140,10 +145,12 @@ def from_json(text: str, name: str = "<traffic>") -> list[TrafficRun]:
             f'{name} is not a traffic file (expected "format": "{FORMAT}", as '
             "spatial-run --stats-json writes)"
         )
-    if doc.get("version") != VERSION:
+    version = doc.get("version")
+    if version not in (1, VERSION):
         raise TrafficFileError(
-            f"{name} has version {doc.get('version')!r}; this reads version {VERSION}"
+            f"{name} has version {version!r}; this reads versions 1 and {VERSION}"
         )
+    timed = version == VERSION
     runs = []
     for i, r in enumerate(_field(doc, "runs", list, name)):
         where = f"{name}: runs[{i}]"
@@ -160,9 +167,10 @@ def from_json(text: str, name: str = "<traffic>") -> list[TrafficRun]:
                     stored=_bytes_map(p, "stored", pw),
                     weight_elems=_field(p, "weight_elems", int, pw),
                     chip=_field(p, "chip", int, pw) if "chip" in p else None,
-                    work=_work(p, pw) if "work" in p else None,
-                    figures=_figures(p, pw) if "figures" in p else None,
+                    work=_work(p, pw) if timed and "work" in p else None,
+                    figures=_figures(p, pw) if timed and "figures" in p else None,
                     dram_loaded=_bytes_map(p, "dram_loaded", pw) if "dram_loaded" in p else {},
+                    scale_bytes=_bytes_map(p, "scale_bytes", pw) if "scale_bytes" in p else {},
                 )
             )
         runs.append(TrafficRun(_field(r, "entry", str, where), programs))

@@ -1,5 +1,5 @@
 """A Q8_0 block's lanes' sum on the AMX unit (`convert-spatial-to-linalg{amx=true}`,
-`dialects/x86_amx.py`, `interpreters/native/amx.py`): the IR it writes, that upstream
+`dialects/x86_amx.py`, `interpreters/native/host.py`): the IR it writes, that upstream
 MLIR takes it, and, on a CPU with AMX-BF16, its numbers against the generic lanes'
 loop and fp64.
 
@@ -35,7 +35,7 @@ from xdsl_spatial.dialects.x86_amx import (
     TileType,
     TileZeroOp,
 )
-from xdsl_spatial.interpreters.native import amx, compile_native
+from xdsl_spatial.interpreters.native import amx, compile_native, host
 from xdsl_spatial.interpreters.native.jit import AMX, lower_to_llvm, pipeline
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import (
@@ -45,7 +45,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg import (
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 needs_amx = pytest.mark.skipif(
-    not amx.amx_available(), reason="this CPU has no AMX-BF16, or Linux refuses its tiles"
+    not host.amx_available(), reason="this CPU has no AMX-BF16, or Linux refuses its tiles"
 )
 
 
@@ -155,10 +155,11 @@ def test_the_lanes_stay_a_loop_where_tiles_do_not_pay_or_would_round(m, act, why
 
 
 def test_the_engine_uses_tiles_unless_told_not_to(monkeypatch):
+    monkeypatch.delenv(host.KERNELS_ENV, raising=False)
     monkeypatch.setenv(amx.AMX_ENV, "off")
-    assert not amx.amx_enabled()
+    assert not host.choose_kernels().amx
     monkeypatch.setenv(amx.AMX_ENV, "on")
-    assert amx.amx_enabled() == amx.amx_available()
+    assert host.choose_kernels().amx == host.amx_available()
     assert AMX in pipeline(1, amx=True) and AMX not in pipeline(1)
     assert AMX in pipeline(2, amx=True)
 
@@ -172,7 +173,7 @@ def run_native(m, k, n, x, q, s, optimize: bool, amx_on: bool) -> np.ndarray:
     mod = product(m, k, n, "bf16", "f32")
     lower_q8(mod, act="bf16", optimize=optimize)
     fn = verified(mod, "mm")
-    exe = compile_native(fn, amx=amx_on)
+    exe = compile_native(fn, kernels="amx" if amx_on else "loop")
     return exe(*coerce_args(find_function(mod, "mm"), [x, q, s])).outputs[0]
 
 
@@ -205,6 +206,6 @@ def test_tiles_on_threads():
     want, mag = q8_fp64(x, q, s, "bf16")
     mod = product(m, k, n, "bf16", "f32")
     lower_q8(mod, act="bf16", optimize=True)
-    exe = compile_native(verified(mod, "mm"), threads=2, amx=True)
+    exe = compile_native(verified(mod, "mm"), threads=2, kernels="amx")
     y = exe(*coerce_args(find_function(mod, "mm"), [x, q, s])).outputs[0]
     check_q8_result(y, want, mag, k, True)

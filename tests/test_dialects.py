@@ -493,7 +493,8 @@ def test_every_presets_numbers_round_trip_through_the_attributes_syntax(name):
     t = TargetAttr(preset=name)
     p = TARGET_PRESETS[name]
     assert (t.local_mem.data, t.acc_tiles.data) == (p.local_mem, p.acc_tiles)
-    assert t.chip_figures() == {f: getattr(p, f) for f in CHIP_FIELDS}
+    assert t.chip_figures() == {f: getattr(p.chip, f) for f in CHIP_FIELDS}
+    assert t.figures().preset == (name if name not in ("tensix",) else DEFAULT_PRESET)
     text = str(t)
     m = parse(f'"test.op"() {{t = {text}}} : () -> ()')
     assert first_op(m).attributes["t"] == t
@@ -503,7 +504,7 @@ def test_every_presets_numbers_round_trip_through_the_attributes_syntax(name):
     )
     default = TARGET_PRESETS[DEFAULT_PRESET]
     for f in CHIP_FIELDS:
-        assert (f"{f} = " in text) == (getattr(p, f) != getattr(default, f))
+        assert (f"{f} = " in text) == (getattr(p.chip, f) != getattr(default.chip, f))
 
 
 def test_a_targets_chip_figures_parse_in_any_order_and_default_from_the_preset():
@@ -1061,36 +1062,24 @@ def test_k_loop_verifier():
 # --------------------------------------------------------------------------------------
 
 
-# Loading the universe installs it (every xdsl-opt run does); a Python user calls it.
-linalg_mixed.install()
-
-
 def body_ops(op: MatmulOp) -> list[str]:
     return [o.name for o in op.body.block.ops]
 
 
 def test_mixed_matmul_extends_the_narrow_inputs():
-    assert linalg_mixed.is_installed()
     x, w, acc = values(tensor((4, 64), bf16), tensor((64, 32), bf16), tensor((4, 32), f32))
-    op = MatmulOp([x, w], [acc], [tensor((4, 32), f32)])
+    op = linalg_mixed.MixedMatmulOp([x, w], [acc], [tensor((4, 32), f32)])
     op.verify()
     assert body_ops(op) == ["arith.extf", "arith.extf", "arith.mulf", "arith.addf", "linalg.yield"]
 
 
 def test_same_type_matmul_keeps_the_stock_body():
     x, w, acc = values(tensor((4, 64), f32), tensor((64, 32), f32), tensor((4, 32), f32))
-    ours = MatmulOp.get_hidden_region([x, w], [acc])
-    stock = linalg_mixed.stock_hidden_region(MatmulOp, [x, w], [acc])
+    ours = linalg_mixed.MixedMatmulOp.get_hidden_region([x, w], [acc])
+    stock = MatmulOp.get_hidden_region([x, w], [acc])
     assert text(ModuleOp([TOp(regions=[ours])])) == text(ModuleOp([TOp(regions=[stock])]))
-    op = MatmulOp([x, w], [acc], [tensor((4, 32), f32)])
+    op = linalg_mixed.MixedMatmulOp([x, w], [acc], [tensor((4, 32), f32)])
     assert body_ops(op) == ["arith.mulf", "arith.addf", "linalg.yield"]
-
-
-def test_install_is_idempotent():
-    before = MatmulOp.get_hidden_region
-    linalg_mixed.install()
-    linalg_mixed.install()
-    assert MatmulOp.get_hidden_region == before
 
 
 def test_a_program_too_large_to_check_is_refused_before_it_is_enumerated(monkeypatch):

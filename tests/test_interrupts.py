@@ -37,6 +37,13 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def deep(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Eight layers: its 120 steps take several times the longest delay (two layers
+    finished in about 3 s on an idle machine, so a fast one was already exiting)."""
+    return write_tiny_llama(tmp_path_factory.mktemp("deep") / "deep.gguf", layers=8)
+
+
+@pytest.fixture(scope="module")
 def model_text(tiny: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny model's functions as MLIR text (for spatial-opt to parse and lower)."""
     out = tmp_path_factory.mktemp("model") / "model.mlir"
@@ -140,14 +147,14 @@ def test_spatial_viz(tmp_path, delay):
 
 
 @pytest.mark.parametrize("delay", [0.0, 1.2, 2.5])
-def test_spatial_generate(tmp_path, tiny, delay):
+def test_spatial_generate(tmp_path, deep, delay):
     """In its imports, while it builds, lowers and compiles, and while it generates (or
     writes the disk cache): the cache is left without a partial entry."""
     out = tmp_path / "out"
     out.mkdir()
     (out / "run.npz").write_bytes(KEEP)
     cache = tmp_path / "cache"
-    argv = ["spatial-generate", str(tiny), "--tokens", "104,101", "--steps", "120"]
+    argv = ["spatial-generate", str(deep), "--tokens", "104,101", "--steps", "120"]
     argv += ["--context", "128", "--batch", "2", "--outputs", str(out / "run.npz")]
     rc, err = interrupt(argv, delay, tmp_path, XDSL_SPATIAL_CACHE=str(cache))
     check_interrupted("spatial-generate", rc, err)

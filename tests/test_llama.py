@@ -289,6 +289,11 @@ def test_spatial_generate_prompt_compare_stats_and_outputs(tiny, tmp_path, capsy
     assert "prompt ids: 104,101,108,108,111" in text
     assert "tokens all agree" in text and "bytes per decode step: weights" in text
     assert "q8-lower: 30 of 30 products lowered" in text and "B/weight" in text
+    # the programs' time, then a whole step's (docs/chip_time.md), term by term
+    assert "a decode step on the chip: " in text
+    assert "a whole decode step on wormhole_n150 (spatial-estimate): " in text
+    # the whole step lowered: nothing is left on the host to estimate
+    assert "ops left on the host (estimated as programs) 0 ms" in text
     with np.load(out, allow_pickle=False) as z:
         tokens, logits = z["tokens"], z["logits"]
     assert tokens.shape == (4,) and logits.shape == (4, 320)

@@ -243,7 +243,7 @@ def test_converted_examples_are_upstream_mlir_that_verifies(name, lower):
     keeps MLIR's own `shard` annotations), which upstream MLIR parses and verifies;
     the native engine runs each."""
     from xdsl_spatial.core.ir_io import apply_pipeline
-    from xdsl_spatial.interpreters.native.outline import ir_text
+    from xdsl_spatial.passes.outline_kernels import ir_text
 
     mod = parse_module((REPO / "examples" / name).read_text())
     apply_pipeline(mod, f"{lower},convert-spatial-to-linalg,convert-q8-to-linalg")

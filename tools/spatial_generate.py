@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from xdsl_spatial.core.memory import keep_freed_memory
+from xdsl_spatial.frontends.estimate import step_line
 from xdsl_spatial.frontends.generation import (
     Generation,
     Model,
@@ -188,6 +189,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="with --engine native: run each program's items on N threads (OpenMP; default 1)",
     )
+    cli.add_kernels_option(p)
     p.add_argument(
         "--no-cache",
         action="store_true",
@@ -264,6 +266,7 @@ def _check_options(args: argparse.Namespace) -> None:
         raise cli.UsageError(
             "--threads runs the native engine's items on threads: add --engine native"
         )
+    cli.use_kernels(args)
     if args.engine != "compiled" and args.distributed == "ray":
         raise cli.UsageError(
             f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
@@ -608,6 +611,15 @@ def _report(
         if run.decode_ms:
             host = model.host_ops.get("decode") if model.whole_step else None
             lines.append(decode_line(run.traffic, host))
+            if model.lowered:
+                lines.append(
+                    step_line(
+                        model.config,
+                        model.positions,
+                        model.chips,
+                        products_only=not model.whole_step,
+                    )
+                )
     return lines
 
 

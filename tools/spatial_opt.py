@@ -28,6 +28,7 @@ from xdsl_spatial.core.ir_io import (
     check_source,
     parse_pipeline,
     pass_error,
+    register_dialects,
     verify_module,
 )
 from xdsl_spatial.core.memory import memory_limit
@@ -90,8 +91,11 @@ def pass_help() -> str:
 
 class SpatialOptMain(xDSLOptMain):
     """xdsl-opt reading with `ir_io` (locations, dominance, the lexer's traps checked
-    first), checking the pipeline's options up front and holding `-o`'s output back
+    first) in the project's context (`ir_io.make_context`), checking the pipeline's options up front and holding `-o`'s output back
     until every chunk has gone through."""
+
+    def register_all_dialects(self) -> None:
+        register_dialects(self.ctx)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)

@@ -99,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
         help="with --engine native: run each program's items on N threads (OpenMP; "
         "default 1); the same bits as one thread",
     )
+    cli.add_kernels_option(p)
     p.add_argument(
         "--distributed",
         choices=DISTRIBUTIONS,
@@ -342,6 +343,7 @@ def _main(args: argparse.Namespace) -> int:
         raise cli.UsageError(
             "--threads runs the native engine's items on threads: add --engine native"
         )
+    cli.use_kernels(args)
     if args.distributed == "ray" and args.engine != "compiled":
         raise cli.UsageError(
             f"--distributed ray runs the compiled engine; drop --engine {args.engine}"

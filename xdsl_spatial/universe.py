@@ -1,8 +1,41 @@
-"""The `xdsl.universe` entry point: what `xdsl-opt` learns from this package."""
+"""The `xdsl.universe` entry point: what `xdsl-opt` learns from this package.
 
-from xdsl.universe import XDSL_UNIVERSE, Universe
+Only what is the package's own: the `q8` and `spatial` dialects and the passes. The
+forms of upstream dialects that xDSL 0.75 does not read (a mixed-precision
+`linalg.matmul`, `linalg.batch_matmul`, `x86.amx`) are the universe's `read_as`,
+which only the project's own contexts read (`core.ir_io.make_context`), so `xdsl-opt`
+behaves the same with the package installed as without it.
+"""
 
-from xdsl_spatial.dialects import linalg_extra, linalg_mixed, x86_amx
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+from xdsl.universe import Universe
+
+
+class SpatialUniverse(Universe):
+    """A universe with the upstream dialects its package reads otherwise."""
+
+    def __init__(
+        self,
+        *,
+        read_as: dict[str, Callable[[], Dialect]],
+        all_dialects: dict[str, Callable[[], Dialect]],
+        all_passes: dict[str, Callable[[], type[ModulePass]]],
+    ):
+        super().__init__(all_dialects=all_dialects, all_passes=all_passes)
+        self.read_as = read_as
+        """Dialects the project's contexts read in place of xDSL's of the same name."""
+
+
+def _read(name: str) -> Callable[[], Dialect]:
+    def load() -> Dialect:
+        from xdsl_spatial.dialects.extensions import EXTENSIONS
+
+        return EXTENSIONS[name]()
+
+    return load
 
 
 def _q8():
@@ -65,23 +98,32 @@ def _convert_spatial_to_linalg():
     return ConvertSpatialToLinalgPass
 
 
+def _outline_kernels():
+    from xdsl_spatial.passes.outline_kernels import OutlineKernelsPass
+
+    return OutlineKernelsPass
+
+
+def _slices_as_copies():
+    from xdsl_spatial.passes.slices_as_copies import SlicesAsCopiesPass
+
+    return SlicesAsCopiesPass
+
+
+def _contiguous_output():
+    from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
+
+    return ContiguousOutputInnermostPass
+
+
 def _q8_raise():
     from xdsl_spatial.passes.q8_raise import Q8RaisePass
 
     return Q8RaisePass
 
 
-# Loading the universe is what every xdsl-opt run does first, so the mixed-precision
-# `linalg.matmul` and the named ops torch-mlir prints (`linalg.batch_matmul`) are
-# understood even by modules that never mention q8 or spatial.
-linalg_mixed.install()
-linalg_extra.install()
-# The AMX tile ops the native engine emits, in the `x86` dialect as upstream MLIR has
-# them; the dialect is still made only when a context loads it.
-if "x86" in XDSL_UNIVERSE.all_dialects:
-    XDSL_UNIVERSE.all_dialects["x86"] = x86_amx.with_tiles(XDSL_UNIVERSE.all_dialects["x86"])
-
-SPATIAL_UNIVERSE = Universe(
+SPATIAL_UNIVERSE = SpatialUniverse(
+    read_as={"linalg": _read("linalg"), "x86": _read("x86")},
     all_dialects={"q8": _q8, "spatial": _spatial},
     all_passes={
         "q8-lower": _q8_lower,
@@ -93,5 +135,8 @@ SPATIAL_UNIVERSE = Universe(
         "spatial-multicast": _multicast,
         "convert-q8-to-linalg": _convert_q8_to_linalg,
         "convert-spatial-to-linalg": _convert_spatial_to_linalg,
+        "outline-kernels": _outline_kernels,
+        "tensor-slices-as-copies": _slices_as_copies,
+        "linalg-contiguous-output-innermost": _contiguous_output,
     },
 )

@@ -36,6 +36,7 @@ from xdsl_spatial.dialects.spatial.targets import (
     CHIP_FIELDS,
     DEFAULT_PRESET,
     TARGET_PRESETS,
+    ChipFigures,
     target_preset,
 )
 
@@ -67,9 +68,12 @@ class TargetAttr(ParametrizedAttribute):
     dram_gb_s: IntAttr
     noc_b_cycle: IntAttr
     bf16_macs: IntAttr
+    bfp8_macs: IntAttr
+    bfp4_macs: IntAttr
     f32_macs: IntAttr
     launch_cycles: IntAttr
-    """The chip's figures, `CHIP_FIELDS` (see `TargetPreset`)."""
+    min_rows: IntAttr
+    """The chip's figures, `CHIP_FIELDS` (see `ChipFigures`)."""
 
     def __init__(
         self,
@@ -93,7 +97,7 @@ class TargetAttr(ParametrizedAttribute):
             IntAttr(p.local_mem if local_mem is None else local_mem),
             IntAttr(p.acc_tiles if acc_tiles is None else acc_tiles),
             *(
-                IntAttr(getattr(p, f) if chip.get(f) is None else cast(int, chip[f]))
+                IntAttr(getattr(p.chip, f) if chip.get(f) is None else cast(int, chip[f]))
                 for f in CHIP_FIELDS
             ),
         )
@@ -109,6 +113,10 @@ class TargetAttr(ParametrizedAttribute):
     def chip_figures(self) -> dict[str, int]:
         """The chip's figures by name (`CHIP_FIELDS`)."""
         return {f: cast(IntAttr, getattr(self, f)).data for f in CHIP_FIELDS}
+
+    def figures(self) -> ChipFigures:
+        """The chip's figures, named after the preset they are (if they are one)."""
+        return ChipFigures(self.preset_name(), **self.chip_figures())
 
     def preset_name(self) -> str | None:
         """The preset this target is, figure for figure (the default first), if any."""
@@ -176,7 +184,7 @@ class TargetAttr(ParametrizedAttribute):
         # A figure the default preset has is left out: today's targets print as they did.
         default = TARGET_PRESETS[DEFAULT_PRESET]
         chip = "".join(
-            f", {f} = {v}" for f, v in self.chip_figures().items() if v != getattr(default, f)
+            f", {f} = {v}" for f, v in self.chip_figures().items() if v != getattr(default.chip, f)
         )
         printer.print_string(
             f"<tile = {self.tile_rows.data}x{self.tile_cols.data}, "

@@ -1,5 +1,7 @@
 """The chips the lowering plans for and the time estimate reads: one place for their
-figures (`TargetPreset`), named presets, and the default. docs/chip_time.md cites each."""
+figures (`ChipFigures` a program's time reads, `SystemFigures` what a whole step adds),
+named presets (`TargetPreset`), and the default. docs/chip_time.md cites each figure's
+source: a microbenchmark of Tenstorrent's where one is published."""
 
 from __future__ import annotations
 
@@ -7,27 +9,46 @@ from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
-class TargetPreset:
-    """Numbers of a named chip; `#spatial.target<"name">` expands to them. The first two
-    are a site's, what the lowering plans for; the rest are the chip's, what the time
-    estimate (`xdsl_spatial.analysis.chip_time`) reads. docs/chip_time.md cites each."""
+class ChipFigures:
+    """The figures of one chip that the time of a program on it reads; each a figure
+    measured by Tenstorrent's own microbenchmarks where one is published (docs/chip_time.md
+    cites each, and the peak beside it)."""
 
-    local_mem: int
-    acc_tiles: int
+    preset: str | None
+    """The preset the figures are, figure for figure (None: a chip of its own)."""
     sites: int
-    """Sites (cores) the chip has for a program's items."""
+    """Sites (cores) a program's items run on: the grid a large matmul uses."""
     clock_mhz: int
     dram_gb_s: int
-    """The chip's memory bandwidth, in 10^9 bytes a second."""
+    """The chip's memory bandwidth as DRAM-bound kernels sustain it, in 10^9 bytes a second."""
     noc_b_cycle: int
     """Bytes a site's links to the network-on-chip take in or give out a cycle."""
     bf16_macs: int
-    """Multiply-accumulates a site does a cycle on bf16 (and int8) operands."""
+    """Multiply-accumulates a site does a cycle on bf16 operands, as large GEMMs sustain it."""
+    bfp8_macs: int
+    """... on a block-float-8 weight (what a Q8_0 weight is on the chip)."""
+    bfp4_macs: int
+    """... on a block-float-4 weight."""
     f32_macs: int
-    """... and on fp32 operands."""
+    """... on fp32 operands, on the vector unit."""
     launch_cycles: int
-    """Cycles from one program's end to the next one's start (its dispatch)."""
-    doc: str
+    """Cycles from one program's end to the next one's start (the op-to-op gap, traced)."""
+    min_rows: int
+    """Rows the matrix unit multiplies at the least: a one-row product costs this many."""
+
+    @property
+    def clock_hz(self) -> float:
+        return self.clock_mhz * 1e6
+
+    def describe(self) -> str:
+        """`wormhole_n150: 64 sites at 1000 MHz, DRAM 250 GB/s, ...`."""
+        name = self.preset or "a chip of its own figures"
+        return (
+            f"{name}: {self.sites} sites at {self.clock_mhz} MHz, DRAM {self.dram_gb_s} GB/s, "
+            f"NoC {self.noc_b_cycle} B/cycle a site, {self.bf16_macs} bf16, {self.bfp8_macs} "
+            f"bfp8 and {self.f32_macs} fp32 MACs/cycle a site, launch {self.launch_cycles} "
+            f"cycles, at least {self.min_rows} rows a product"
+        )
 
 
 CHIP_FIELDS = (
@@ -36,48 +57,155 @@ CHIP_FIELDS = (
     "dram_gb_s",
     "noc_b_cycle",
     "bf16_macs",
+    "bfp8_macs",
+    "bfp4_macs",
     "f32_macs",
     "launch_cycles",
+    "min_rows",
 )
-"""The chip's figures a target carries after its site's (`TargetPreset`'s fields of
-those names), each optional in the attribute's text."""
+"""The chip's figures a target carries after its site's (`ChipFigures`' fields but its
+preset), each optional in the attribute's text."""
 
+
+@dataclass(frozen=True)
+class Fit:
+    """A collective's measured time, fitted: `start_us + hop_us * hops` to start, then
+    the bytes through the busiest link at `gb_s`."""
+
+    start_us: float
+    hop_us: float
+    gb_s: float
+
+
+@dataclass(frozen=True)
+class LinkFigures:
+    """The chip-to-chip collectives of a system of these chips, as measured: on a line
+    of chips (2 to 4) and on a ring (8)."""
+
+    all_gather_line: Fit
+    all_gather_ring: Fit
+    all_reduce_line: Fit
+    all_reduce_ring: Fit
+
+    def fit(self, collective: str, ring: bool) -> Fit:
+        """The fit of `all_gather` or `all_reduce`, on a ring or a line."""
+        return getattr(self, f"{collective}_{'ring' if ring else 'line'}")
+
+
+@dataclass(frozen=True)
+class SystemFigures:
+    """What a whole step on a board of these chips pays beyond its programs: the host's
+    share and the links between chips (docs/chip_time.md cites each)."""
+
+    cores: int
+    """Tensix cores on the chip (of which a program uses `sites`)."""
+    dram_peak_gb_s: int
+    """The DRAM's specified peak, beside the sustained `dram_gb_s`."""
+    host_op_us: float
+    """The host's time to dispatch one op when nothing is traced (a prefill's ops), and
+    to start one traced step."""
+    pcie_gb_s: float
+    """Host link bandwidth the logits come back over."""
+    sample_ns: float
+    """Host time to sample a token, per logit."""
+    links: LinkFigures
+
+
+@dataclass(frozen=True)
+class TargetPreset:
+    """Numbers of a named chip; `#spatial.target<"name">` expands to them. The first two
+    are a site's, what the lowering plans for; `chip` the chip's, what the time of a
+    program reads; `system` what a whole step pays beyond its programs.
+    docs/chip_time.md cites each."""
+
+    local_mem: int
+    acc_tiles: int
+    chip: ChipFigures
+    system: SystemFigures
+    doc: str
+
+
+_N150_CHIP = ChipFigures(
+    preset="wormhole_n150",
+    sites=64,
+    clock_mhz=1000,
+    dram_gb_s=250,
+    noc_b_cycle=64,
+    bf16_macs=424,
+    bfp8_macs=800,
+    bfp4_macs=1560,
+    f32_macs=32,
+    launch_cycles=4720,
+    min_rows=32,
+)
+_WORMHOLE_LINKS = LinkFigures(
+    all_gather_line=Fit(4.47, 1.91, 11.8),
+    all_gather_ring=Fit(4.47, 2.50, 20.8),
+    all_reduce_line=Fit(9.07, 5.82, 10.9),
+    all_reduce_ring=Fit(9.07, 5.25, 18.4),
+)
 _N150 = TargetPreset(
     local_mem=1536 * 1024,
     acc_tiles=8,
-    sites=72,
-    clock_mhz=1000,
-    dram_gb_s=288,
-    noc_b_cycle=64,
-    bf16_macs=512,
-    f32_macs=32,
-    launch_cycles=4000,
-    doc="Tenstorrent's Wormhole n150 board: 72 Tensix cores at 1 GHz, 1.5 MiB of L1 and "
-    "8 fp32 tiles in the destination registers each, 288 GB/s of GDDR6, 74 TFLOPS FP16",
+    chip=_N150_CHIP,
+    system=SystemFigures(
+        cores=72,
+        dram_peak_gb_s=288,
+        host_op_us=49.0,
+        pcie_gb_s=32.0,
+        sample_ns=1.0,
+        links=_WORMHOLE_LINKS,
+    ),
+    doc="Tenstorrent's Wormhole n150 board: 72 Tensix cores at 1 GHz (a matmul's grid 8x8), "
+    "1.5 MiB of L1 and 8 fp32 tiles in the destination registers each, 288 GB/s of GDDR6 "
+    "(250 sustained by DRAM-bound matmuls)",
+)
+_P150 = TargetPreset(
+    local_mem=1536 * 1024,
+    acc_tiles=8,
+    chip=ChipFigures(
+        preset="blackhole_p150",
+        sites=130,
+        clock_mhz=1350,
+        dram_gb_s=500,
+        noc_b_cycle=128,
+        bf16_macs=429,
+        bfp8_macs=881,
+        bfp4_macs=1818,
+        f32_macs=32,
+        launch_cycles=5744,
+        min_rows=32,
+    ),
+    system=SystemFigures(
+        cores=140,
+        dram_peak_gb_s=512,
+        host_op_us=21.7,
+        pcie_gb_s=64.0,
+        sample_ns=1.0,
+        links=LinkFigures(
+            all_gather_line=Fit(2.8, 1.5, 47.8),
+            all_gather_ring=Fit(2.8, 2.3, 94.0),
+            all_reduce_line=Fit(4.1, 5.0, 42.4),
+            all_reduce_ring=Fit(4.1, 4.8, 86.2),
+        ),
+    ),
+    doc="Tenstorrent's Blackhole p150 board: 140 Tensix cores at 1.35 GHz (a matmul's grid "
+    "13x10), 1.5 MiB of L1 each, 512 GB/s of GDDR6 (500 sustained by a DRAM read), NoC "
+    "flits twice Wormhole's",
 )
 TARGET_PRESETS: dict[str, TargetPreset] = {
     "wormhole_n150": _N150,
-    "blackhole_p150": TargetPreset(
-        local_mem=1536 * 1024,
-        acc_tiles=8,
-        sites=140,
-        clock_mhz=1350,
-        dram_gb_s=512,
-        noc_b_cycle=128,
-        bf16_macs=1024,
-        f32_macs=32,
-        launch_cycles=4000,
-        doc="Tenstorrent's Blackhole p150 board: 140 Tensix cores at 1.35 GHz, 1.5 MiB of "
-        "L1 each, 512 GB/s of GDDR6, 372 TFLOPS FP16, NoC flits twice Wormhole's",
-    ),
+    "blackhole_p150": _P150,
     "tensix": replace(
         _N150,
+        chip=replace(_N150_CHIP, preset="tensix"),
         doc="a Tenstorrent Tensix core: 1.5 MiB of L1, 8 fp32 tiles in its destination "
         "registers, 32x32 tiles; the chip is the Wormhole n150's (the default's old name)",
     ),
     "reference": replace(
         _N150,
         local_mem=320 * 1024,
+        chip=replace(_N150_CHIP, preset="reference"),
         doc="the reference lowering's site: 320 KiB, so a batch of 8 folds 2 column tiles "
         "at a time; the chip's other figures are the Wormhole n150's",
     ),

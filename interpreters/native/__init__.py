@@ -31,9 +31,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.interpreters.executable import Execution
-from xdsl_spatial.interpreters.native.amx import amx_available, amx_enabled
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
+from xdsl_spatial.interpreters.native.host import KernelsError, amx_available, choose_kernels
 from xdsl_spatial.interpreters.native.jit import (
     OPT_LEVEL,
     JitError,
@@ -53,6 +53,7 @@ __all__ = [
     "NATIVE_ERRORS",
     "CompileCache",
     "JitError",
+    "KernelsError",
     "NativeExecutable",
     "NativeUnavailable",
     "PrepareError",
@@ -60,7 +61,7 @@ __all__ = [
     "compile_native",
 ]
 
-NATIVE_ERRORS = (NativeUnavailable, PrepareError, JitError, PlanError)
+NATIVE_ERRORS = (NativeUnavailable, PrepareError, JitError, PlanError, KernelsError)
 """What compiling natively may refuse with: each message names the op or the extra."""
 
 
@@ -159,14 +160,16 @@ def compile_native(
     fn: func.FuncOp,
     cache: CompileCache | None = None,
     threads: int = 1,
-    amx: bool | None = None,
+    kernels: str | None = None,
 ) -> NativeExecutable:
     """`fn` (verified, one block, tensors in and out) as machine code for this host,
     from the compile cache (`cache.py`; by default `CompileCache.default()`) when it
     holds it, else compiled and kept there. With `threads` > 1 each program's items
-    run on that many OpenMP threads (`openmp.py`). With `amx` (by default: when the
-    host has the unit, `amx.py`), a Q8_0 block's lanes' sum runs on AMX tiles."""
+    run on that many OpenMP threads (`openmp.py`). `kernels` names how a Q8_0
+    product's sums are laid out (`host.choose_kernels`: by default
+    `XDSL_SPATIAL_KERNELS`, else what this CPU has)."""
     _, _, execution_engine = bindings()
+    chosen = choose_kernels(kernels)
     if threads < 1:
         raise JitError(f"@{fn.sym_name.data}: threads must be at least 1, not {threads}")
     runtime = [openmp_runtime()] if threads > 1 else []
@@ -180,9 +183,8 @@ def compile_native(
         prepared = prepare(fn)
     seconds["prepare"] = time.perf_counter() - t0
     symbol = f"_mlir_{name}"
-    amx = amx_enabled() if amx is None else amx
-    steps = pipeline(threads, amx)
-    key = cache.key(prepared.source, steps)
+    steps = pipeline(threads, chosen.amx)
+    key = cache.key(prepared.source, f"{steps} kernels={chosen.name}")
     t0 = time.perf_counter()
     kept = (cache, key, threads) if cache.folder is not None else None
     image = cache.load(key, symbol)
@@ -192,10 +194,10 @@ def compile_native(
         return NativeExecutable(name, prepared.programs, image, caller, True, seconds, kept)
     t0 = time.perf_counter()
     with collector_paused():
-        text = convert(prepared, parallel=threads > 1, amx=amx)
+        text = convert(prepared, threads > 1, chosen.amx, chosen.stream)
     seconds["convert"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    module = lower_to_llvm(text, threads, amx)
+    module = lower_to_llvm(text, threads, chosen.amx)
     seconds["lower"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     with module.context:

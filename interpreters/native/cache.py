@@ -28,12 +28,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 from xdsl_spatial.core.files import ToolError, write_file
+from xdsl_spatial.interpreters.native.host import host_cpu
 from xdsl_spatial.interpreters.native.jit import OPT_LEVEL
 from xdsl_spatial.interpreters.native.objects import Image, ObjectError, load_object
 from xdsl_spatial.passes import convert_q8_to_linalg, convert_spatial_to_linalg
@@ -55,27 +55,13 @@ def _code_digest() -> str:
     """The SHA-256 of the code that turns a function into machine code (the two
     conversions and this engine): with an editable install, code changes without the
     package's version, and an entry made by older code must not be found."""
-    files = [Path(convert_q8_to_linalg.__file__), Path(convert_spatial_to_linalg.__file__)]
+    files = [Path(convert_q8_to_linalg.__file__)]
+    files += sorted(Path(convert_spatial_to_linalg.__file__).parent.glob("*.py"))
     files += sorted(Path(__file__).parent.glob("*.py"))
     h = hashlib.sha256()
     for f in files:
         h.update(f.read_bytes())
     return h.hexdigest()
-
-
-def host_cpu() -> str:
-    """What the JIT tunes for: the CPU's model and its feature flags."""
-    model = flags = ""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name") and not model:
-                    model = line.split(":", 1)[1].strip()
-                elif line.startswith("flags") and not flags:
-                    flags = line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return f"{platform.machine()} {model} {flags}"
 
 
 @dataclass(frozen=True)

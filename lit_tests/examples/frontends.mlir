@@ -2,13 +2,13 @@
 // its dequantisation or contraction left; each non-Q8_0 variant is left exactly as
 // it was, with its reason.
 //
-// RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/kn_floordiv.mlir -o %t.kn.mlir
-// RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/nk_linear.mlir -o %t.nk.mlir
-// RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/nk_transpose_matmul.mlir -o %t.nkt.mlir
-// RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/grouped_iree.mlir -o %t.grouped.mlir
+// RUN: spatial-opt -p q8-lower %S/../../examples/frontends/kn_floordiv.mlir -o %t.kn.mlir
+// RUN: spatial-opt -p q8-lower %S/../../examples/frontends/nk_linear.mlir -o %t.nk.mlir
+// RUN: spatial-opt -p q8-lower %S/../../examples/frontends/nk_transpose_matmul.mlir -o %t.nkt.mlir
+// RUN: spatial-opt -p q8-lower %S/../../examples/frontends/grouped_iree.mlir -o %t.grouped.mlir
 // Lowering again changes nothing:
-// RUN: xdsl-opt -p q8-lower %t.nk.mlir | diff - %t.nk.mlir
-// RUN: xdsl-opt -p q8-lower %t.grouped.mlir | diff - %t.grouped.mlir
+// RUN: spatial-opt -p q8-lower %t.nk.mlir | diff - %t.nk.mlir
+// RUN: spatial-opt -p q8-lower %t.grouped.mlir | diff - %t.grouped.mlir
 // RUN: filecheck %s --check-prefix=LOWERED < %t.kn.mlir
 // RUN: filecheck %s --check-prefix=LOWERED < %t.nk.mlir
 // RUN: filecheck %s --check-prefix=LOWERED < %t.nkt.mlir
@@ -56,18 +56,18 @@
 // GROUPED: func.return %[[R]] : tensor<1x1x128xf32>
 //
 // The non-Q8_0 variants, untouched:
-// RUN: xdsl-opt %S/../../examples/frontends/kn_floordiv_group64.mlir -o %t.g64.before.mlir
-// RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/kn_floordiv_group64.mlir -o %t.g64.after.mlir
+// RUN: spatial-opt %S/../../examples/frontends/kn_floordiv_group64.mlir -o %t.g64.before.mlir
+// RUN: spatial-opt -p q8-lower %S/../../examples/frontends/kn_floordiv_group64.mlir -o %t.g64.after.mlir
 // RUN: diff %t.g64.before.mlir %t.g64.after.mlir
-// RUN: xdsl-opt %S/../../examples/frontends/nk_linear_zero_point.mlir -o %t.zp.before.mlir
-// RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/nk_linear_zero_point.mlir -o %t.zp.after.mlir
+// RUN: spatial-opt %S/../../examples/frontends/nk_linear_zero_point.mlir -o %t.zp.before.mlir
+// RUN: spatial-opt -p q8-lower %S/../../examples/frontends/nk_linear_zero_point.mlir -o %t.zp.after.mlir
 // RUN: diff %t.zp.before.mlir %t.zp.after.mlir
-// RUN: xdsl-opt %S/../../examples/frontends/grouped_iree_unsigned.mlir -o %t.u.before.mlir
-// RUN: xdsl-opt -p q8-lower %S/../../examples/frontends/grouped_iree_unsigned.mlir -o %t.u.after.mlir
+// RUN: spatial-opt %S/../../examples/frontends/grouped_iree_unsigned.mlir -o %t.u.before.mlir
+// RUN: spatial-opt -p q8-lower %S/../../examples/frontends/grouped_iree_unsigned.mlir -o %t.u.after.mlir
 // RUN: diff %t.u.before.mlir %t.u.after.mlir
-// RUN: xdsl-opt -p 'q8-lower{report=true}' %S/../../examples/frontends/kn_floordiv_group64.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=G64
-// RUN: xdsl-opt -p 'q8-lower{report=true}' %S/../../examples/frontends/nk_linear_zero_point.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=ZP
-// RUN: xdsl-opt -p 'q8-lower{report=true}' %S/../../examples/frontends/grouped_iree_unsigned.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=UNSIGNED
+// RUN: spatial-opt -p 'q8-lower{report=true}' %S/../../examples/frontends/kn_floordiv_group64.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=G64
+// RUN: spatial-opt -p 'q8-lower{report=true}' %S/../../examples/frontends/nk_linear_zero_point.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=ZP
+// RUN: spatial-opt -p 'q8-lower{report=true}' %S/../../examples/frontends/grouped_iree_unsigned.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=UNSIGNED
 //
 // G64:      q8-raise: linalg.matmul %y: not raised: the weight's dequantization (linalg.generic %w) is not Q8_0: one scale per 64 values along K (floordiv 64); Q8_0's block is 32
 // G64-NEXT: q8-lower: linalg.matmul %y: not lowered: the weight is not a q8.dequantize

@@ -82,8 +82,8 @@ class Q8LowerPass(ParallelOptions, TargetOptions, ModulePass):
 
     Options (`-p 'q8-lower{local-mem=393216 acc-tiles=4}'`):
       preset      named target: wormhole_n150 (the default: a Tenstorrent Wormhole
-                  n150, 72 sites of 1.5 MiB and 8 accumulator tiles), blackhole_p150
-                  (140 such sites, faster), tensix (the n150's figures under the
+                  n150, a matmul's 64 sites of 1.5 MiB and 8 accumulator tiles),
+                  blackhole_p150 (130 such sites, faster), tensix (the n150's figures under the
                   default's old name) or reference (320 KiB sites). The module's
                   `spatial.target` attribute, if any, is used when no preset is
                   given. The chip's figures only time the programs

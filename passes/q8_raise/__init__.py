@@ -88,8 +88,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from xdsl_spatial.dialects import linalg_mixed
 from xdsl_spatial.dialects.linalg_extra import BatchMatmulOp
+from xdsl_spatial.dialects.linalg_mixed import MixedMatmulOp
 from xdsl_spatial.passes.cleanup import erase_if_unused
 from xdsl_spatial.passes.q8_raise.build import _Builder, _zero_like, host_source, raise_weight
 from xdsl_spatial.passes.q8_raise.chains import Chain, match_chain, match_chain_product
@@ -179,7 +179,7 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
             and isinstance(d.weight_type, Float32Type)
         ):
             x = b.add(arith.ExtFOp(x, TensorType(f32, [m, k])))
-        new = MatmulOp([x, w], [p.init])
+        new = MixedMatmulOp([x, w], [p.init])
         rewriter.replace(p.op, new)
         y = new.res[0]
     else:
@@ -204,8 +204,7 @@ def _raise(p: Product, state: _State, rewriter: PatternRewriter, where: str) -> 
             init = p.init
         else:
             init = _zero_like(b, p.init, [m, n], out_groups, forward=nm > 0)
-        linalg_mixed.install()
-        mm = MatmulOp([x, w], [init])
+        mm = MixedMatmulOp([x, w], [init])
         y = b.add(mm)
         if nm == 0:
             y2 = b.collapse(y, out_groups)

@@ -48,6 +48,17 @@ def op_kind(program_name: str) -> OpKind | None:
     return None
 
 
+INDEX = "index_"
+"""What an index program's name says after its kind's prefix (`cache_index_at_1x1`):
+a program that works out where a step's moves land (a cache write's tile and lane, a
+token's tile), from the position or the token ids alone."""
+
+
+def is_index_program(program_name: str) -> bool:
+    """An index program of the cache or the embedding (see `INDEX`)."""
+    return any(program_name.startswith(PREFIX[k] + INDEX) for k in (OpKind.CACHE, OpKind.EMBEDDING))
+
+
 def program_name(kind: OpKind, what: str, shape: tuple[int, ...]) -> str:
     """`attn_contract_9x64x256`: the kind's prefix, what the program computes and the
     op's dims (not a symbol: every program of one shape has one name)."""

@@ -39,6 +39,7 @@ from xdsl_spatial.passes.spatial_lower_ops.gather import (
     tile_table,
 )
 from xdsl_spatial.passes.spatial_lower_ops.names import (
+    INDEX,
     OpKind,
     program_name,
     unique_names,
@@ -278,7 +279,7 @@ class LowerInsertSlice(RewritePattern):
                 made = emit_program(
                     run,
                     index_spec(op, spec.offset, dims, value),
-                    f"index_{what}",
+                    f"{INDEX}{what}",
                     rewriter,
                     op,
                     f"{what}",
@@ -317,7 +318,7 @@ def lower_gather(run: Lowering, op: linalg.GenericOp, rewriter: PatternRewriter)
         made = emit_program(
             run,
             table(spec, run.target.tile),
-            f"index_{what}",
+            f"{INDEX}{what}",
             rewriter,
             op,
             f"token_{what}",

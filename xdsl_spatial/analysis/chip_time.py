@@ -20,7 +20,7 @@ finished and it has been dispatched). Programs run in sequence: a fold reads wha
 view wrote, and nothing here overlaps two programs.
 
 ```python
-chip = ChipFigures.of(fold.target)
+chip = fold.target.figures()
 t = program_time(items=16, dram_bytes=10_027_008, noc_bytes=10_027_008, work=Work.of(fold), chip=chip)
 t.total, t.bound  # seconds, and which of dram / noc / compute / launch is largest
 ```
@@ -33,52 +33,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import auto
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type
-from xdsl.ir import BlockArgument
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, IntegerType, TensorType
+from xdsl.ir import Attribute, BlockArgument
 from xdsl.utils.str_enum import StrEnum
 
 from xdsl_spatial.dialects.spatial import (
+    ChipFigures,
     IterKind,
     PageType,
     ProgramOp,
     StageOp,
-    TargetAttr,
     YieldOp,
     enclosing_loop,
 )
 
-
-@dataclass(frozen=True)
-class ChipFigures:
-    """The figures of a target that a time estimate reads (`TargetPreset` says what
-    each is)."""
-
-    preset: str | None
-    """The preset the target is, figure for figure (None: another chip)."""
-    sites: int
-    clock_mhz: int
-    dram_gb_s: int
-    noc_b_cycle: int
-    bf16_macs: int
-    f32_macs: int
-    launch_cycles: int
-
-    @staticmethod
-    def of(target: TargetAttr) -> ChipFigures:
-        return ChipFigures(target.preset_name(), **target.chip_figures())
-
-    @property
-    def clock_hz(self) -> float:
-        return self.clock_mhz * 1e6
-
-    def describe(self) -> str:
-        """`wormhole_n150: 72 sites at 1000 MHz, DRAM 288 GB/s, NoC 64 B/cycle a site`."""
-        name = self.preset or "a chip of its own figures"
-        return (
-            f"{name}: {self.sites} sites at {self.clock_mhz} MHz, DRAM {self.dram_gb_s} GB/s, "
-            f"NoC {self.noc_b_cycle} B/cycle a site, {self.bf16_macs} bf16 and "
-            f"{self.f32_macs} fp32 MACs/cycle a site, launch {self.launch_cycles} cycles"
-        )
+CHIP_SCALE_BYTES = 2
+"""Bytes of a Q8_0 block's scale on the chip: f16, as GGML stores it (a block of 32
+weights is 34 bytes, 1.0625 a weight, the bytes of a block-float-8 weight)."""
 
 
 class StageUnit(StrEnum):
@@ -87,8 +58,10 @@ class StageUnit(StrEnum):
     NONE = auto()
     """A stage that only fills, copies or converts: data movement, no arithmetic unit."""
     MATRIX = auto()
-    """A contraction of bf16 pages (the activation times int8 weights, which bf16 holds
-    exactly): the matrix unit."""
+    """A contraction of bf16 pages: the matrix unit at its bf16 rate."""
+    BLOCK = auto()
+    """A contraction of a bf16 page with int8 weights (a Q8_0 weight, which the chip
+    holds as block-float-8): the matrix unit at its block-float-8 rate."""
     VECTOR = auto()
     """Any other arithmetic (fp32 sums, maps, reductions): the vector unit."""
 
@@ -129,6 +102,10 @@ def stage_kind(stage: StageOp) -> str:
     return "map"
 
 
+def _page_elements(stage: StageOp) -> list[Attribute]:
+    return [v.type.element_type for v in stage.ins if isinstance(v.type, PageType)]
+
+
 def stage_unit(stage: StageOp) -> StageUnit:
     """Which unit a stage's work runs on (`StageUnit`)."""
     kind = stage_kind(stage)
@@ -136,35 +113,60 @@ def stage_unit(stage: StageOp) -> StageUnit:
         return StageUnit.NONE
     if kind == "map" and not any(o.name in _COMPUTING for o in stage.body.block.ops):
         return StageUnit.NONE
-    narrow = any(
-        isinstance(v.type, PageType) and isinstance(v.type.element_type, BFloat16Type | Float16Type)
-        for v in stage.ins
-    )
-    return StageUnit.MATRIX if kind == "contraction" and narrow else StageUnit.VECTOR
+    elems = _page_elements(stage)
+    if kind != "contraction" or not any(isinstance(e, BFloat16Type | Float16Type) for e in elems):
+        return StageUnit.VECTOR
+    if any(isinstance(e, IntegerType) and e.width.data == 8 for e in elems):
+        return StageUnit.BLOCK
+    return StageUnit.MATRIX
+
+
+def program_rows(program: ProgramOp) -> int:
+    """The rows of a program's products: its result's (1 for a result of one dimension
+    or none)."""
+    t = program.results[0].type if program.results else None
+    shape = t.get_shape() if isinstance(t, TensorType) else ()
+    return shape[0] if len(shape) > 1 else 1
 
 
 @dataclass(frozen=True)
 class Work:
     """What one item of a program computes: the points of its stages' iteration spaces
     (times the K loop's trips for a stage inside it), each a multiply-accumulate, by
-    the unit they run on."""
+    the unit they run on. The matrix unit multiplies whole tiles of rows: a program's
+    contractions over fewer rows than the chip's `min_rows` (its result's rows) cost
+    `min_rows` of them, and more rows cost whole tiles of them."""
 
-    matrix_macs: int
-    vector_macs: int
+    matrix_macs: float
+    block_macs: float
+    vector_macs: float
 
     @staticmethod
-    def of(program: ProgramOp) -> Work:
+    def of(program: ProgramOp, min_rows: int = 1) -> Work:
+        """The work of one item of `program`, its contractions' rows padded to
+        `min_rows` (1: as the IR counts them)."""
         macs = dict.fromkeys(StageUnit, 0)
         for op in program.body.walk():
             if isinstance(op, StageOp):
                 loop = enclosing_loop(op)
                 trips = loop.trips.data if loop is not None else 1
                 macs[stage_unit(op)] += math.prod(op.iter_extents) * trips
-        return Work(macs[StageUnit.MATRIX], macs[StageUnit.VECTOR])
+        rows = program_rows(program)
+        padded = -(-rows // min_rows) * min_rows
+        return Work(
+            macs[StageUnit.MATRIX] * padded // rows,
+            macs[StageUnit.BLOCK] * padded // rows,
+            macs[StageUnit.VECTOR],
+        )
 
-    def cycles(self, chip: ChipFigures) -> float:
-        """Cycles one site takes for it."""
-        return self.matrix_macs / chip.bf16_macs + self.vector_macs / chip.f32_macs
+    def cycles(self, chip: ChipFigures, block_macs: int | None = None) -> float:
+        """Cycles one site takes for it (`block_macs`: the rate of its block-float
+        contractions, if not the chip's block-float-8 one)."""
+        return (
+            self.matrix_macs / chip.bf16_macs
+            + self.block_macs / (block_macs or chip.bfp8_macs)
+            + self.vector_macs / chip.f32_macs
+        )
 
 
 class Bound(StrEnum):
@@ -202,11 +204,17 @@ class ProgramTime:
 
 
 def program_time(
-    items: int, dram_bytes: int, noc_bytes: int, work: Work, chip: ChipFigures
+    items: int,
+    dram_bytes: float,
+    noc_bytes: float,
+    work: Work,
+    chip: ChipFigures,
+    block_macs: int | None = None,
 ) -> ProgramTime:
     """The time of one run of a program of `items` items on `chip`, which reads and
     writes `dram_bytes` in DRAM, moves `noc_bytes` over its sites' links (loaded and
-    stored, over all items) and does `work` per item.
+    stored, over all items) and does `work` per item (its block-float contractions at
+    `block_macs` a cycle, if not at the chip's block-float-8 rate).
 
     The two byte counts differ where one read of DRAM reaches many sites: a multicast
     load is read once a run but lands on every item's site. Without one they are equal."""
@@ -215,7 +223,7 @@ def program_time(
     return ProgramTime(
         dram=dram_bytes / (chip.dram_gb_s * 1e9),
         noc=waves * per_item / chip.noc_b_cycle / chip.clock_hz,
-        compute=waves * work.cycles(chip) / chip.clock_hz,
+        compute=waves * work.cycles(chip, block_macs) / chip.clock_hz,
         launch=chip.launch_cycles / chip.clock_hz,
     )
 
@@ -228,5 +236,5 @@ def in_sequence(times: Iterable[ProgramTime]) -> float:
 def over_chips(per_chip: dict[int | None, list[ProgramTime]]) -> float:
     """The chips of a tensor-parallel deployment at once, each chip's programs in
     sequence: the slowest chip's (a program of no chip counts as a chip of its own).
-    The gathers and sums between the chips are not counted."""
+    The gathers and sums between the chips are `step_time.exchange_time`'s."""
     return max((in_sequence(ts) for ts in per_chip.values()), default=0.0)

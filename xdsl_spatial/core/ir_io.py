@@ -41,11 +41,13 @@ import math
 import re
 import struct
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from typing import Any, cast, get_args, get_origin, get_type_hints
 
 import ml_dtypes
 import numpy as np
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
@@ -60,7 +62,16 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Dialect,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+)
 from xdsl.irdl.dominance import DominanceInfo
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
@@ -355,13 +366,33 @@ def check_source(text: str, name: str = "<input>") -> None:
 
 
 def make_context() -> Context:
-    """A context that knows every registered dialect (xDSL's and this package's), with
+    """The project's context: every registered dialect (xDSL's and the plugins'), with
     a `builtin` dialect of its own to hold the blobs of the modules it parses
-    (`resources`)."""
+    (`resources`), and the upstream dialects the plugins read otherwise (`read_as`)."""
     ctx = Context()
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, resources.builtin_dialect if name == "builtin" else factory)
+    register_dialects(ctx)
     return ctx
+
+
+def register_dialects(ctx: Context) -> None:
+    """Register every dialect of the installed universes in `ctx`, as `make_context`."""
+    extra = read_as()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        if name == "builtin":
+            factory = resources.builtin_dialect
+        ctx.register_dialect(name, extra.get(name, factory))
+
+
+def read_as() -> dict[str, Callable[[], Dialect]]:
+    """The dialects the installed plugins read in place of xDSL's of the same name, in
+    the project's contexts only: an `xdsl.universe` entry point's `read_as` (this
+    package's is `dialects.extensions.EXTENSIONS`, the forms of MLIR that xDSL 0.75
+    does not read). xDSL's own `Universe` has none, so stock `xdsl-opt`, which builds
+    its context from the universes' dialects alone, reads as it does without them."""
+    out: dict[str, Callable[[], Dialect]] = {}
+    for point in entry_points(group="xdsl.universe"):
+        out.update(getattr(point.load(), "read_as", {}))
+    return out
 
 
 _OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w.$-]*)')
@@ -692,6 +723,25 @@ def apply_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None) -> N
                 raise
             raise located from None
         verify_module(module)
+
+
+def captured_values(op: Operation) -> tuple[SSAValue, ...]:
+    """The values defined outside `op`, other than constants, that its regions use, in
+    order of first use (empty for an op without regions)."""
+    if not op.regions:
+        return ()
+    inside: set[Block] = set(op.walk_blocks())
+    seen: dict[SSAValue, None] = {}
+    for inner in op.walk():
+        if inner is op:
+            continue
+        for v in inner.operands:
+            if v in seen or isinstance(v.owner, arith.ConstantOp):
+                continue
+            home = v.block if isinstance(v, BlockArgument) else v.owner.parent
+            if home not in inside:
+                seen[v] = None
+    return tuple(seen)
 
 
 # --------------------------------------------------------------------------------------

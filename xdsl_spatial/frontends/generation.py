@@ -56,7 +56,7 @@ from xdsl_spatial.frontends.llama import (
 )
 from xdsl_spatial.frontends.tokenizer import read_metadata
 from xdsl_spatial.interpreters.kernels import KernelError
-from xdsl_spatial.interpreters.native.amx import amx_enabled
+from xdsl_spatial.interpreters.native.host import KernelsError, choose_kernels
 from xdsl_spatial.interpreters.runner import (
     ENGINES,
     RunError,
@@ -370,7 +370,8 @@ def load_model(
         raise ModelError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
     try:
         check_threads(engine, threads)
-    except RunError as e:
+        kernels = choose_kernels().name if engine == "native" else None
+    except (RunError, KernelsError) as e:
         raise ModelError(str(e)) from None
     if engine == "reference":
         cache = False  # it runs the IR, which is not kept
@@ -390,7 +391,7 @@ def load_model(
             module=None if text is None else hashlib.sha256(text.encode()).hexdigest(),
             engine=engine,
             threads=threads,
-            amx=engine == "native" and amx_enabled(),
+            kernels=kernels,
         )
         t0 = time.perf_counter()
         progress("reading the model from the cache")

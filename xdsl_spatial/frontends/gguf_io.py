@@ -252,6 +252,111 @@ def open_gguf(path: str | os.PathLike[str]) -> GGUFReader:
         raise GGUFError(f"{where}: not a valid GGUF file: {e}") from None
 
 
+_SCALAR_FORMATS = {
+    GGUFValueType.UINT8: "<B",
+    GGUFValueType.INT8: "<b",
+    GGUFValueType.BOOL: "<?",
+    GGUFValueType.UINT16: "<H",
+    GGUFValueType.INT16: "<h",
+    GGUFValueType.UINT32: "<I",
+    GGUFValueType.INT32: "<i",
+    GGUFValueType.FLOAT32: "<f",
+    GGUFValueType.UINT64: "<Q",
+    GGUFValueType.INT64: "<q",
+    GGUFValueType.FLOAT64: "<d",
+}
+
+
+@dataclass(frozen=True)
+class HeaderField:
+    """A metadata value of a GGUF header (`contents()` as `gguf`'s reader gives it)."""
+
+    value: Any
+
+    def contents(self) -> Any:
+        return self.value
+
+
+@dataclass(frozen=True)
+class HeaderTensor:
+    """A tensor's description in a GGUF header: its name and its dims, ne0 first."""
+
+    name: str
+    shape: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GGUFHeader:
+    """The metadata and tensor descriptions of a GGUF file, read without its tensors'
+    data: `fields` and `tensors` as `gguf.GGUFReader` has them, for `llama.read_config`."""
+
+    fields: dict[str, HeaderField]
+    tensors: list[HeaderTensor]
+
+
+def _read_value(cur: _Cursor, raw_type: int, what: str) -> Any:
+    try:
+        vtype = GGUFValueType(raw_type)
+    except ValueError:
+        raise _Corrupt(f"{what} has unknown value type {raw_type}") from None
+    if vtype in _SCALAR_FORMATS:
+        return struct.unpack_from(
+            _SCALAR_FORMATS[vtype], cur.buf, cur.skip(_SCALAR_BYTES[vtype], what)
+        )[0]
+    if vtype == GGUFValueType.STRING:
+        return cur.string(what).decode("utf-8", "replace")
+    item_type = cur.u32(what)
+    count = cur.u64(what)
+    # Every item takes at least a byte, which bounds the loop by the file's size.
+    if count > cur.size - cur.pos:
+        raise _Corrupt(f"the file ends inside {what} (truncated or corrupt?)")
+    return [_read_value(cur, item_type, what) for _ in range(count)]
+
+
+def read_header(path: str | os.PathLike[str]) -> GGUFHeader:
+    """The header of the GGUF file `path`: its metadata and its tensors' names and
+    shapes, read with bounds checks and nothing past it (a file cut short after its
+    header reads whole), or GGUFError."""
+    where = os.fspath(path)
+    try:
+        with open(where, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size == 0:
+                raise _Corrupt("the file is empty")
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+                return _header(_Cursor(buf, size))
+    except _Corrupt as e:
+        raise GGUFError(f"{where}: {e}") from None
+    except OSError as e:
+        raise GGUFError(f"{where}: cannot read the file: {e.strerror or e}") from None
+
+
+def _header(cur: _Cursor) -> GGUFHeader:
+    if cur.size < 4 or cur.u32("the magic number") != GGUF_MAGIC:
+        raise _Corrupt("not a GGUF file (bad magic number)")
+    version = cur.u32("the version")
+    if version not in (2, 3):
+        raise _Corrupt(f"GGUF version {version} is not supported (2 and 3 are)")
+    n_tensors = cur.u64("the tensor count")
+    n_kv = cur.u64("the metadata count")
+    fields = {}
+    for i in range(n_kv):
+        key = cur.string(f"metadata entry {i}").decode("utf-8", "replace")
+        what = f"metadata {key!r}"
+        fields[key] = HeaderField(_read_value(cur, cur.u32(what), what))
+    tensors = []
+    for i in range(n_tensors):
+        name = cur.string(f"the name of tensor {i}").decode("utf-8", "replace")
+        what = f"the description of tensor {name}"
+        n_dims = cur.u32(what)
+        if not 1 <= n_dims <= GGUF_MAX_DIMS:
+            raise _Corrupt(f"tensor {name} has {n_dims} dimensions (1 to 4 expected)")
+        dims = tuple(cur.u64(what) for _ in range(n_dims))
+        cur.skip(12, what)  # its type and its data's offset
+        tensors.append(HeaderTensor(name, dims))
+    return GGUFHeader(fields, tensors)
+
+
 def _name(source: Source) -> str:
     """The file's name for messages."""
     if isinstance(source, GGUFReader):

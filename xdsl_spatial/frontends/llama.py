@@ -87,8 +87,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
-from xdsl_spatial.dialects import linalg_mixed
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, DequantizeOp, Q8Part, stored_name
+from xdsl_spatial.frontends.rope import Llama3Scaling, rope_frequencies
 from xdsl_spatial.passes.tensor_parallel import even_bounds
 
 ARCHITECTURES = ("llama",)
@@ -152,6 +152,8 @@ class LlamaConfig:
     """Positions the model was trained for: the largest cache it takes."""
     lm_head: str
     """The LM head's GGUF tensor: `output.weight`, or `token_embd.weight` when tied."""
+    rope_scaling: Llama3Scaling | None = None
+    """Llama 3.1's stretch of RoPE's slow frequencies (`rope.py`), or none."""
 
     def default_positions(self) -> int:
         return min(DEFAULT_POSITIONS, self.context_length)
@@ -214,11 +216,8 @@ class LlamaConfig:
 
     def inv_freq(self) -> np.ndarray:
         """RoPE's angle per position for each pair of a head: `base^(-2i / n_rot)` for
-        the rotated pairs, 0 (no rotation) past them."""
-        i = np.arange(self.head_dim // 2, dtype=np.float64)
-        f = self.rope_base ** (-2.0 * i / self.n_rot)
-        f[i >= self.n_rot // 2] = 0.0
-        return f
+        the rotated pairs (scaled by `rope_scaling`), 0 (no rotation) past them."""
+        return rope_frequencies(self.head_dim, self.n_rot, self.rope_base, self.rope_scaling)
 
 
 def _field(reader: Any, key: str) -> Any:
@@ -988,7 +987,6 @@ def build_model(
         raise ModelError(f"the chips are at least 1, got {chips}")
     if chips > 1:
         c.check_chips(chips)
-    linalg_mixed.install()
     ops: list[Operation] = []
     if chips > 1:
         ops.append(

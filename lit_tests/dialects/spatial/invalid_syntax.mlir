@@ -10,7 +10,7 @@
 
 // -----
 
-// CHECK: expected one of the chip's figures sites, clock_mhz, dram_gb_s, noc_b_cycle, bf16_macs, f32_macs, launch_cycles
+// CHECK: expected one of the chip's figures sites, clock_mhz, dram_gb_s, noc_b_cycle, bf16_macs, bfp8_macs, bfp4_macs, f32_macs, launch_cycles, min_rows
 "test.op"() {a = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1024, acc_tiles = 1, dram_bw = 288>} : () -> ()
 
 // -----

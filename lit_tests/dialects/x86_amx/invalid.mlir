@@ -1,5 +1,5 @@
-// RUN: xdsl-opt %s --split-input-file --verify-diagnostics | filecheck %s
-// RUN: xdsl-opt %s --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ALL
+// RUN: spatial-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: spatial-opt %s --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ALL
 
 // One verifier error a case, in order. A case that verified would print its module
 // in the custom form, so ALL checks that every case failed.
@@ -20,7 +20,7 @@ func.func @pairs_do_not_match(%x: memref<8x32xbf16>) {
   %c = x86.amx.tile_mulf %a, %a, %z : !x86.amx.tile<8x32xbf16>, !x86.amx.tile<8x32xbf16>, !x86.amx.tile<8x16xf32>
   func.return
 }
-// CHECK: Operation does not verify: tile_mulf of 8x32 and 8x32 (pairs of rows) into 8x16: expected 8x32 . 16x32 into 8x16
+// CHECK: tile_mulf of 8x32 and 8x32 (pairs of rows) into 8x16: expected 8x32 . 16x32 into 8x16
 
 // -----
 
@@ -30,7 +30,7 @@ func.func @f32_inputs(%x: memref<8x16xf32>) {
   %c = x86.amx.tile_mulf %a, %a, %a : !x86.amx.tile<8x16xf32>, !x86.amx.tile<8x16xf32>, !x86.amx.tile<8x16xf32>
   func.return
 }
-// CHECK: Operation does not verify: tile_mulf multiplies bf16 tiles, got f32 and f32
+// CHECK: tile_mulf multiplies bf16 tiles, got f32 and f32
 
 // -----
 
@@ -40,4 +40,4 @@ func.func @bf16_accumulator(%x: memref<16x32xbf16>) {
   %c = x86.amx.tile_mulf %a, %a, %a : !x86.amx.tile<16x32xbf16>, !x86.amx.tile<16x32xbf16>, !x86.amx.tile<16x32xbf16>
   func.return
 }
-// CHECK: Operation does not verify: tile_mulf accumulates into an f32 tile, got bf16
+// CHECK: tile_mulf accumulates into an f32 tile, got bf16

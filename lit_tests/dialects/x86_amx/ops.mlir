@@ -1,6 +1,6 @@
-// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: spatial-opt %s | spatial-opt | filecheck %s
+// RUN: spatial-opt %s --print-op-generic | spatial-opt | filecheck %s
+// RUN: spatial-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // The AMX tile ops convert-spatial-to-linalg{amx=true} emits, in MLIR's syntax for
 // upstream's x86 dialect: 8 rows of 32 bf16 activations times 16 lane pairs of 16

@@ -1,10 +1,10 @@
 // The input spellings docs/lowering.md names, the activation and scale precisions, and
 // what each changes in the programs and in the byte model.
 //
-// RUN: xdsl-opt %s -p q8-lower | filecheck %s
-// RUN: xdsl-opt %s -p 'q8-lower{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
-// RUN: xdsl-opt %s -p 'q8-lower{act=f32}' | filecheck %s --check-prefix=F32
-// RUN: xdsl-opt %s -p 'q8-lower{act=f32 report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT-F32
+// RUN: spatial-opt %s -p q8-lower | filecheck %s
+// RUN: spatial-opt %s -p 'q8-lower{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
+// RUN: spatial-opt %s -p 'q8-lower{act=f32}' | filecheck %s --check-prefix=F32
+// RUN: spatial-opt %s -p 'q8-lower{act=f32 report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT-F32
 
 // MLIR's mixed form: bf16 x bf16 -> f32 over a bf16 dequantisation.
 func.func @mixed(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x4096xi8>, %W__q8_scale: tensor<64x4096xf32>) -> tensor<1x4096xf32> {

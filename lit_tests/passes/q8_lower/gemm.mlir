@@ -1,4 +1,4 @@
-// RUN: xdsl-opt %s -p q8-lower | filecheck %s
+// RUN: spatial-opt %s -p q8-lower | filecheck %s
 
 // A batch of m rows (1 < m <= 32) on the default target (tensix: 1.5 MiB, 8
 // accumulator tiles). The view gives each (K block, row) a tile: tile row kb * m + r

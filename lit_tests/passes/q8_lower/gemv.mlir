@@ -1,4 +1,4 @@
-// RUN: xdsl-opt %s -p q8-lower | filecheck %s
+// RUN: spatial-opt %s -p q8-lower | filecheck %s
 
 // One bf16 row (m = 1) on the default target (tensix: 32x32 tiles, 1.5 MiB of local
 // memory, 8 accumulator tiles). The numbers are docs/lowering.md's: K/32 view rows, K

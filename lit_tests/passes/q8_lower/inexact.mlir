@@ -2,7 +2,7 @@
 // int8 multiple of its block's scale max|w| / 127, the scale representable in the
 // scale type. Otherwise the pass fails with a diagnostic naming the weight.
 //
-// RUN: xdsl-opt %s --split-input-file -p q8-lower --verify-diagnostics | filecheck %s
+// RUN: spatial-opt %s --split-input-file -p q8-lower --verify-diagnostics | filecheck %s
 
 // The exact 64 x 64 weight of weights.mlir with w[5, 7] moved by half its block's
 // scale (0.03125): -3.75 + 0.015625 is -119.5 scales.

@@ -1,18 +1,18 @@
 // One RUN per option value of q8-lower; each prefix pins what that target changes.
 //
-// RUN: xdsl-opt %s -p q8-lower | filecheck %s --check-prefix=TENSIX
-// RUN: xdsl-opt %s -p 'q8-lower{preset=tensix}' | filecheck %s --check-prefix=TENSIX
-// RUN: xdsl-opt %s -p 'q8-lower{preset=reference report=true}' 2>&1 | filecheck %s --check-prefix=REF
-// RUN: xdsl-opt %s -p 'q8-lower{local-mem=393216}' | filecheck %s --check-prefix=MEM384K
-// RUN: xdsl-opt %s -p 'q8-lower{local-mem=100000 report=true}' 2>&1 | filecheck %s --check-prefix=NOVIEW
-// RUN: xdsl-opt %s -p 'q8-lower{local-mem=65536 report=true}' 2>&1 | filecheck %s --check-prefix=NOFIT
-// RUN: xdsl-opt %s -p 'q8-lower{acc-tiles=3}' | filecheck %s --check-prefix=ACC3
-// RUN: xdsl-opt %s -p 'q8-lower{acc-tiles=16}' | filecheck %s --check-prefix=ACC16
-// RUN: xdsl-opt %s -p 'q8-lower{tile-rows=16 report=true}' 2>&1 | filecheck %s --check-prefix=TILE16
-// RUN: xdsl-opt %s -p 'q8-lower{tile-cols=64 report=true}' 2>&1 | filecheck %s --check-prefix=TILE64
-// RUN: xdsl-opt %s -p 'q8-lower{tile-rows=32 tile-cols=32}' | filecheck %s --check-prefix=TENSIX
-// RUN: xdsl-opt %s -p 'q8-lower{preset=nope}' --verify-diagnostics | filecheck %s --check-prefix=BADPRESET
-// RUN: xdsl-opt %s -p 'q8-lower{local-mem=0}' --verify-diagnostics | filecheck %s --check-prefix=BADMEM
+// RUN: spatial-opt %s -p q8-lower | filecheck %s --check-prefix=TENSIX
+// RUN: spatial-opt %s -p 'q8-lower{preset=tensix}' | filecheck %s --check-prefix=TENSIX
+// RUN: spatial-opt %s -p 'q8-lower{preset=reference report=true}' 2>&1 | filecheck %s --check-prefix=REF
+// RUN: spatial-opt %s -p 'q8-lower{local-mem=393216}' | filecheck %s --check-prefix=MEM384K
+// RUN: spatial-opt %s -p 'q8-lower{local-mem=100000 report=true}' 2>&1 | filecheck %s --check-prefix=NOVIEW
+// RUN: spatial-opt %s -p 'q8-lower{local-mem=65536 report=true}' 2>&1 | filecheck %s --check-prefix=NOFIT
+// RUN: spatial-opt %s -p 'q8-lower{acc-tiles=3}' | filecheck %s --check-prefix=ACC3
+// RUN: spatial-opt %s -p 'q8-lower{acc-tiles=16}' | filecheck %s --check-prefix=ACC16
+// RUN: spatial-opt %s -p 'q8-lower{tile-rows=16 report=true}' 2>&1 | filecheck %s --check-prefix=TILE16
+// RUN: spatial-opt %s -p 'q8-lower{tile-cols=64 report=true}' 2>&1 | filecheck %s --check-prefix=TILE64
+// RUN: spatial-opt %s -p 'q8-lower{tile-rows=32 tile-cols=32}' | filecheck %s --check-prefix=TENSIX
+// RUN: spatial-opt %s -p 'q8-lower{preset=nope}' --verify-diagnostics | filecheck %s --check-prefix=BADPRESET
+// RUN: spatial-opt %s -p 'q8-lower{local-mem=0}' --verify-diagnostics | filecheck %s --check-prefix=BADMEM
 
 func.func @gemv(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x4096xi8>, %W__q8_scale: tensor<64x4096xf32>) -> tensor<1x4096xf32> {
   %w = q8.dequantize %W__q8, %W__q8_scale : tensor<2048x4096xi8>, tensor<64x4096xf32> -> tensor<2048x4096xbf16>

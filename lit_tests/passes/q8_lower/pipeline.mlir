@@ -1,16 +1,16 @@
 // q8-lower composes: it is idempotent, its output parses back (custom and generic
 // form) to the same IR, and canonicalize,cse,dce keep the programs' numbers.
 //
-// RUN: xdsl-opt %s -p q8-lower -o %t.once.mlir
-// RUN: xdsl-opt %t.once.mlir -p q8-lower -o %t.twice.mlir
+// RUN: spatial-opt %s -p q8-lower -o %t.once.mlir
+// RUN: spatial-opt %t.once.mlir -p q8-lower -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
-// RUN: xdsl-opt %t.once.mlir -o %t.reparsed.mlir
+// RUN: spatial-opt %t.once.mlir -o %t.reparsed.mlir
 // RUN: diff %t.once.mlir %t.reparsed.mlir
-// RUN: xdsl-opt %t.once.mlir --print-op-generic -o %t.generic.mlir
-// RUN: xdsl-opt %t.generic.mlir -o %t.back.mlir
+// RUN: spatial-opt %t.once.mlir --print-op-generic -o %t.generic.mlir
+// RUN: spatial-opt %t.generic.mlir -o %t.back.mlir
 // RUN: diff %t.once.mlir %t.back.mlir
-// RUN: xdsl-opt %s -p 'q8-lower,q8-lower' | filecheck %s --check-prefix=TWICE
-// RUN: xdsl-opt %s -p 'q8-lower,canonicalize,cse,dce' | filecheck %s --check-prefix=PIPE
+// RUN: spatial-opt %s -p 'q8-lower,q8-lower' | filecheck %s --check-prefix=TWICE
+// RUN: spatial-opt %s -p 'q8-lower,canonicalize,cse,dce' | filecheck %s --check-prefix=PIPE
 
 // m = 8, K = 1536 (a K block and a 16-block tail), N = 100 (4 padded column tiles).
 func.func @gemm(%x: tensor<8x1536xbf16>, %W__q8: tensor<1536x100xi8>, %W__q8_scale: tensor<48x100xf32>) -> tensor<8x100xf32> {

@@ -1,8 +1,8 @@
 // `report=true` prints one line per linalg.matmul to stderr: lowered with the plan and
 // its bytes, or not lowered and why. Without it the pass prints nothing.
 //
-// RUN: xdsl-opt %s -p 'q8-lower{report=true}' 2>&1 >/dev/null | filecheck %s
-// RUN: xdsl-opt %s -p q8-lower 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
+// RUN: spatial-opt %s -p 'q8-lower{report=true}' 2>&1 >/dev/null | filecheck %s
+// RUN: spatial-opt %s -p q8-lower 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
 
 // QUIET-NOT: q8-lower
 

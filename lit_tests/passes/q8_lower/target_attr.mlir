@@ -1,10 +1,10 @@
 // A module's `spatial.target` attribute is the target when no preset is given; a
 // preset replaces it, and each of local-mem/acc-tiles/tile-* overrides its field.
 //
-// RUN: xdsl-opt %s --split-input-file -p q8-lower | filecheck %s --check-prefix=ATTR
-// RUN: xdsl-opt %s --split-input-file -p 'q8-lower{preset=tensix}' | filecheck %s --check-prefix=PRESET
-// RUN: xdsl-opt %s --split-input-file -p 'q8-lower{acc-tiles=2}' | filecheck %s --check-prefix=ACC2
-// RUN: xdsl-opt %s --split-input-file -p 'q8-lower{tile-rows=16 report=true}' 2>&1 | filecheck %s --check-prefix=TILE
+// RUN: spatial-opt %s --split-input-file -p q8-lower | filecheck %s --check-prefix=ATTR
+// RUN: spatial-opt %s --split-input-file -p 'q8-lower{preset=tensix}' | filecheck %s --check-prefix=PRESET
+// RUN: spatial-opt %s --split-input-file -p 'q8-lower{acc-tiles=2}' | filecheck %s --check-prefix=ACC2
+// RUN: spatial-opt %s --split-input-file -p 'q8-lower{tile-rows=16 report=true}' 2>&1 | filecheck %s --check-prefix=TILE
 
 builtin.module attributes {spatial.target = #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 393216, acc_tiles = 4>} {
   func.func @gemv(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x4096xi8>, %W__q8_scale: tensor<64x4096xf32>) -> tensor<1x4096xf32> {

@@ -1,9 +1,9 @@
 // Products q8-lower leaves as they are, each with the reason `report=true` gives; and
 // inputs that verify but are no Q8_0 product at all, which must not crash the pass.
 //
-// RUN: xdsl-opt %s -p 'q8-lower{report=true}' 2>&1 | filecheck %s
-// RUN: xdsl-opt %s -p q8-lower --print-op-generic | filecheck %s --check-prefix=GENERIC
-// RUN: xdsl-opt %s -p q8-lower | filecheck %s --check-prefix=NONE
+// RUN: spatial-opt %s -p 'q8-lower{report=true}' 2>&1 | filecheck %s
+// RUN: spatial-opt %s -p q8-lower --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: spatial-opt %s -p q8-lower | filecheck %s --check-prefix=NONE
 
 // Nothing is lowered, every matmul stays:
 // NONE-NOT:      spatial.

@@ -1,7 +1,7 @@
 // One view per activation value: made right after the value, shared by every product
 // that reads it, named x__q8_rows<writes> for the writes of x before it.
 //
-// RUN: xdsl-opt %s -p q8-lower | filecheck %s
+// RUN: spatial-opt %s -p q8-lower | filecheck %s
 
 // Two products of one x (over a 4096- and a 2048-wide weight) share one view; the
 // bf16 x is read once as it is (mixed form) and once through an arith.extf.

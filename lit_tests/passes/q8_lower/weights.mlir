@@ -1,7 +1,7 @@
 // Where the weight comes from decides how the fold's param tensors start, and what
 // they are called.
 //
-// RUN: xdsl-opt %s -p q8-lower | filecheck %s
+// RUN: spatial-opt %s -p q8-lower | filecheck %s
 
 // No names at all: the weight is w<n>, numbered per distinct weight (values, scales)
 // in the module, so both products of one unnamed weight read "w0"; the activation is

@@ -2,10 +2,10 @@
 // Q8_0, each with its reason: q8-lower then finds no q8.dequantize and lowers
 // nothing. The module after q8-lower is the module before it, op for op.
 //
-// RUN: xdsl-opt %s -o %t.before.mlir
-// RUN: xdsl-opt %s -p q8-lower -o %t.after.mlir
+// RUN: spatial-opt %s -o %t.before.mlir
+// RUN: spatial-opt %s -p q8-lower -o %t.after.mlir
 // RUN: diff %t.before.mlir %t.after.mlir
-// RUN: xdsl-opt %s -p 'q8-lower{report=true}' 2>&1 >/dev/null | filecheck %s
+// RUN: spatial-opt %s -p 'q8-lower{report=true}' 2>&1 >/dev/null | filecheck %s
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

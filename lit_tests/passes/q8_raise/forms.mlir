@@ -3,9 +3,9 @@
 // N x G x 32 reaches K x N through explicit transposes and reshapes made right
 // after its dequantisation, and the q8.dequantize names the source layout.
 //
-// RUN: xdsl-opt %s -p q8-raise | filecheck %s
-// RUN: xdsl-opt %s -p 'q8-raise{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
-// RUN: xdsl-opt %s -p q8-raise | xdsl-opt --print-op-generic | xdsl-opt | filecheck %s
+// RUN: spatial-opt %s -p q8-raise | filecheck %s
+// RUN: spatial-opt %s -p 'q8-raise{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
+// RUN: spatial-opt %s -p q8-raise | spatial-opt --print-op-generic | spatial-opt | filecheck %s
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #kblock = affine_map<(d0, d1) -> (d0 floordiv 32, d1)>

@@ -4,21 +4,21 @@
 // q8.dequantize of the int8 values and the f16 scales as PyTorch stores them (N x K),
 // and q8-lower leaves nothing of it; the non-Q8_0 ones are declined with the reason.
 //
-// RUN: xdsl-opt -p 'q8-raise{report=true}' %S/../../../examples/torch/linear_args.mlir 2>&1 | filecheck %s --check-prefix=ARGS
-// RUN: xdsl-opt -p 'q8-raise' %S/../../../examples/torch/linear_const.mlir | filecheck %s --check-prefix=CONST
-// RUN: xdsl-opt -p 'q8-raise' %S/../../../examples/torch/linear_bmm.mlir | filecheck %s --check-prefix=BMM
-// RUN: xdsl-opt -p 'q8-lower' %S/../../../examples/torch/linear_args.mlir | filecheck %s --check-prefix=LOWERED
-// RUN: xdsl-opt -p 'q8-lower' %S/../../../examples/torch/linear_args_batch.mlir | filecheck %s --check-prefix=LOWERED
-// RUN: xdsl-opt -p 'q8-lower' %S/../../../examples/torch/linear_args_3d.mlir | filecheck %s --check-prefix=LOWERED
-// RUN: xdsl-opt -p 'q8-lower' %S/../../../examples/torch/linear_bmm.mlir | filecheck %s --check-prefix=LOWERED
-// RUN: xdsl-opt -p 'q8-lower' %S/../../../examples/torch/linear_const.mlir | filecheck %s --check-prefixes=LOWERED,LOWCONST
-// RUN: xdsl-opt -p 'q8-lower' %S/../../../examples/torch/linear_const_batch.mlir | filecheck %s --check-prefixes=LOWERED,LOWCONST
-// RUN: xdsl-opt -p 'q8-lower{report=true}' %S/../../../examples/torch/swiglu.mlir 2>&1 | filecheck %s --check-prefix=SWIGLU
+// RUN: spatial-opt -p 'q8-raise{report=true}' %S/../../../examples/torch/linear_args.mlir 2>&1 | filecheck %s --check-prefix=ARGS
+// RUN: spatial-opt -p 'q8-raise' %S/../../../examples/torch/linear_const.mlir | filecheck %s --check-prefix=CONST
+// RUN: spatial-opt -p 'q8-raise' %S/../../../examples/torch/linear_bmm.mlir | filecheck %s --check-prefix=BMM
+// RUN: spatial-opt -p 'q8-lower' %S/../../../examples/torch/linear_args.mlir | filecheck %s --check-prefix=LOWERED
+// RUN: spatial-opt -p 'q8-lower' %S/../../../examples/torch/linear_args_batch.mlir | filecheck %s --check-prefix=LOWERED
+// RUN: spatial-opt -p 'q8-lower' %S/../../../examples/torch/linear_args_3d.mlir | filecheck %s --check-prefix=LOWERED
+// RUN: spatial-opt -p 'q8-lower' %S/../../../examples/torch/linear_bmm.mlir | filecheck %s --check-prefix=LOWERED
+// RUN: spatial-opt -p 'q8-lower' %S/../../../examples/torch/linear_const.mlir | filecheck %s --check-prefixes=LOWERED,LOWCONST
+// RUN: spatial-opt -p 'q8-lower' %S/../../../examples/torch/linear_const_batch.mlir | filecheck %s --check-prefixes=LOWERED,LOWCONST
+// RUN: spatial-opt -p 'q8-lower{report=true}' %S/../../../examples/torch/swiglu.mlir 2>&1 | filecheck %s --check-prefix=SWIGLU
 // spatial-opt reads them too (its parser makes each dense_resource a dense constant):
 // RUN: spatial-opt -p q8-lower %S/../../../examples/torch/linear_const.mlir | filecheck %s --check-prefixes=LOWERED,LOWCONST
 // Lowering again changes nothing:
-// RUN: xdsl-opt -p q8-lower %S/../../../examples/torch/linear_args.mlir -o %t.args.mlir
-// RUN: xdsl-opt -p q8-lower %t.args.mlir | diff - %t.args.mlir
+// RUN: spatial-opt -p q8-lower %S/../../../examples/torch/linear_args.mlir -o %t.args.mlir
+// RUN: spatial-opt -p q8-lower %t.args.mlir | diff - %t.args.mlir
 
 // ARGS: q8-raise: linalg.matmul #0: raised to linalg.matmul over q8.dequantize: 1x2048x1024; values 1024x2048 i8 (NxK), f16 scales 1024x64
 // ARGS-LABEL: func.func @main

@@ -1,10 +1,30 @@
 """
-A function made ready for upstream MLIR: every op that computes in a function of its
-own, identical functions kept once.
+`outline-kernels`: a function made ready for upstream MLIR, every op that computes in a
+function of its own, identical functions kept once (what the native engine compiles).
 
 ```python
 mod = outline(fn)          # a new module; `fn` is left as it is
 print(mod.entry, [f.sym_name.data for f in mod.kernels])
+```
+
+```mlir
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = linalg.generic ... ins(%x ...)      // computes
+  %b = linalg.generic ... ins(%a ...)      // the same, on another value
+  func.return %b : tensor<4xf32>
+}
+```
+becomes
+```mlir
+func.func @f(%x: tensor<4xf32> {bufferization.writable = false}) -> tensor<4xf32> attributes {llvm.no_inline, llvm.optimize_none} {
+  %a = func.call @f__k0(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %b = func.call @f__k0(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %b : tensor<4xf32>
+}
+func.func private @f__k0(%0: tensor<4xf32>) -> tensor<4xf32> attributes {llvm.no_inline, ...} {
+  %1 = linalg.generic ... ins(%0 ...)
+  func.return %1 : tensor<4xf32>
+}
 ```
 
 The entry (`@decode`, say) keeps the ops that only name or reshape values (scalar
@@ -28,6 +48,7 @@ import io
 from dataclasses import dataclass, field
 from typing import cast
 
+from xdsl.context import Context
 from xdsl.dialects import arith, func, shard, tensor
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -39,9 +60,11 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.printer import Printer
+from xdsl.rewriter import InsertPoint, Rewriter
 
-from xdsl_spatial.interpreters.kernels import captured_values
+from xdsl_spatial.core.ir_io import captured_values
 
 VECTOR_BITS = "512"
 """The vector width LLVM vectorises kernels to. LLVM's default on AVX-512 hosts is 256
@@ -216,3 +239,27 @@ def outline(fn: func.FuncOp) -> Outlined:
     read_only = DictionaryAttr({"bufferization.writable": BoolAttr.from_bool(False)})
     entry.arg_attrs = ArrayAttr([read_only] * len(block.args))
     return out
+
+
+@dataclass(frozen=True)
+class OutlineKernelsPass(ModulePass):
+    """
+    Every public function with a body outlined (`outline`): an entry calling a private
+    kernel per computing op, ops that compute the same calling one kernel, the kernels
+    placed after their entry.
+    """
+
+    name = "outline-kernels"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.body.block.ops):
+            if not isinstance(fn, func.FuncOp) or fn.is_declaration:
+                continue
+            if fn.sym_visibility is not None and fn.sym_visibility.data == "private":
+                continue
+            out = outline(fn)
+            made = list(out.module.body.block.ops)
+            for f in made:
+                f.detach()
+            Rewriter.insert_op(made, InsertPoint.after(fn))
+            Rewriter.erase_op(fn)

@@ -1,0 +1,101 @@
+"""
+The host's CPU, read once, and the kernels the native engine compiles for it: the one
+place that reads the CPU's features and makes the choice.
+
+```python
+chosen = choose_kernels()          # XDSL_SPATIAL_KERNELS, else what this CPU has
+chosen.name, chosen.amx, chosen.stream
+choose_kernels("generic")          # the plain conversion, on any CPU
+```
+
+What a choice decides is how a Q8_0 product's sums are laid out for the CPU, never
+what they compute (`convert-spatial-to-linalg`'s options, docs/native.md):
+
+- `generic`: the conversion as written for the chip: every page copied, a block's lanes
+  summed for 8 rows x 32 columns at a time (16 vector accumulators). The plain path,
+  which the others are tested against.
+- `loop`: a product of one row streams its weight (`stream=true`: the pages only its
+  sum reads once are read where the weight is, and a block's lanes run over all of an
+  item's columns), the other rows as in `generic`. Plain loops: on every CPU.
+- `amx`: `loop`, and the lanes of 8 rows or more on the AMX-BF16 tile unit
+  (`amx=true`); on a CPU that has it (Xeon from Sapphire Rapids on).
+- `auto` (the default): `amx` where the CPU has AMX-BF16 and Linux grants the tiles,
+  else `loop`.
+
+`XDSL_SPATIAL_KERNELS` (or `--kernels` of `spatial-run` and `spatial-generate`) names
+one; `XDSL_SPATIAL_AMX=off` makes `auto` mean `loop`, as it kept the lanes' loop before.
+The vector instructions themselves are LLVM's choice for the host it compiles on (the
+JIT targets the host CPU: AVX-512 where it has it, at 512 bits, `outline.VECTOR_BITS`).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from dataclasses import dataclass
+from functools import cache
+
+from xdsl_spatial.interpreters.native.amx import AMX_ENV, tiles_granted
+
+KERNELS_ENV = "XDSL_SPATIAL_KERNELS"
+CHOICES = ("auto", "generic", "loop", "amx")
+
+
+class KernelsError(Exception):
+    """A kernel choice this host cannot run, or no choice at all; names it."""
+
+
+@cache
+def cpu_info() -> tuple[str, frozenset[str]]:
+    """This CPU's model name and feature flags (`/proc/cpuinfo`; empty elsewhere)."""
+    model, flags = "", ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name") and not model:
+                    model = line.split(":", 1)[1].strip()
+                elif line.startswith("flags") and not flags:
+                    flags = line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return model, frozenset(flags.split())
+
+
+def amx_available() -> bool:
+    """Whether this CPU has AMX-BF16 (`amx_tile`, `amx_bf16`) and Linux lets this
+    process use its tiles (asked at the first call)."""
+    return {"amx_tile", "amx_bf16"} <= cpu_info()[1] and tiles_granted()
+
+
+def host_cpu() -> str:
+    """What the JIT tunes for: the machine, the CPU's model and its feature flags."""
+    model, flags = cpu_info()
+    return f"{platform.machine()} {model} {' '.join(sorted(flags))}"
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """A kernel choice (`choose_kernels`): its name and the conversion's options."""
+
+    name: str
+    amx: bool
+    stream: bool
+
+
+def choose_kernels(choice: str | None = None) -> Kernels:
+    """The kernels named by `choice`, else by `XDSL_SPATIAL_KERNELS`, else `auto`."""
+    asked = (choice or os.environ.get(KERNELS_ENV) or "auto").strip().lower()
+    if asked not in CHOICES:
+        where = "" if choice else f" ({KERNELS_ENV})"
+        raise KernelsError(
+            f"unknown kernels '{asked}'{where}, expected one of {', '.join(CHOICES)}"
+        )
+    if asked == "auto":
+        tiles_off = os.environ.get(AMX_ENV, "").lower() == "off"
+        asked = "amx" if not tiles_off and amx_available() else "loop"
+    elif asked == "amx" and not amx_available():
+        raise KernelsError(
+            "kernels 'amx' need a CPU with AMX-BF16 whose tiles Linux grants this process; "
+            f"this one ({cpu_info()[0] or platform.machine()}) has none: use auto or loop"
+        )
+    return Kernels(asked, amx=asked == "amx", stream=asked != "generic")

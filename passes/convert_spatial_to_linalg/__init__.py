@@ -1,0 +1,181 @@
+"""
+`convert-spatial-to-linalg`: every `spatial.view` and `spatial.fold` as upstream
+dialects only (`scf`, `memref`, `linalg`, `arith`, `bufferization` at the tensor
+boundary), keeping what a site does visible.
+
+Where tensors become buffers: at the program. Outside it the function stays on
+tensors (upstream's one-shot bufferization decides the rest); the program's inputs
+enter as `bufferization.to_buffer ... read_only` and its results leave as
+`bufferization.to_tensor ... restrict`. Inside, everything is a memref:
+
+- each `spatial.tensor` is its tile-padded buffer: an input as it is when its shape is
+  whole tiles (else copied once into a zero-padded one), a `values` tensor a private
+  `memref.global`, and a tensor that stores write a buffer of its own, so loads read
+  the contents as the program started (items run in parallel on the chip);
+- each `spatial.buffer` a `memref.alloca` of exactly its declared bytes, shaped
+  `depth x 32 x 32n` (the site's local memory), made once and reused by the items;
+- the item grid a nest of `scf.for`, one loop per axis;
+- each load and store a `linalg.copy` of whole tiles between a strided view of the
+  tensor (`memref.reinterpret_cast` at the block's first element, which the item and
+  K block decide) and the page (an output of one tile row, a product's m rows, is held
+  as its live rows, and its stores write those alone);
+- each page a slot of its buffer, taken in turn (a ring of `depth` pages: a buffer
+  of depth 2 holds this K block's load while the stage reads the last one);
+- each stage a `linalg.generic` over strided views of its pages (a map's flat
+  offset `sum(c_d * d) + c` is the view's strides and offset), the stage's body ops
+  as they are, the `sum` axes as reduction iterators accumulating in the output
+  page, which starts as zeros; an indirect input (`s0 = inN`) a `memref.load` in the
+  body at the offset its table gives; sibling stages (the same space, a page in
+  common: a fold's stage per row) one generic with an output each, so the page they
+  share is read once;
+- the K loop an `scf.for` carrying its pages.
+
+```mlir
+%y = spatial.fold "q8_gemv_64x64_w2" grid [1] ... ins(%xv, %q, %s : ...) -> tensor<1x64xf32> {
+^bb0(%item: index, %xv_in: ..., %q_in: ..., %s_in: ...):
+  %q = spatial.tensor "W__q8" external(%q_in : tensor<64x64xi8>) ... : !spatial.tensor<64x64xi8, param>
+  %in_q8 = spatial.buffer "in_q8" : !spatial.buffer<4xi8, depth 2>
+  ...
+  %sum = spatial.k_loop %kb = 0 to 1 iter_args(%acc = %init_sum) -> (!spatial.page<2xf32>) {
+    %p_q8 = spatial.load %q[%kb * 4 + %item * 2] block 2x2 stride 2 repeat 1 into %in_q8 : ...
+    %block = spatial.stage "block" iters(sum 2, par 64, sum 32) ins(...) into %b[d1] : ... { ... }
+    ...
+  }
+  spatial.store %result to %y_t[%item * 2] block 1x2 stride 2 repeat 1 : ...
+  spatial.return %y_t : !spatial.tensor<1x64xf32, output>
+}
+```
+becomes
+```mlir
+%q = bufferization.to_buffer %W__q8 read_only : tensor<64x64xi8> to memref<64x64xi8>
+%y_t = memref.alloc() : memref<32x64xf32>
+%in_q8 = memref.alloca() : memref<2x32x128xi8>
+...
+scf.for %item = %c0 to %c1 step %c1 {
+  %sum = scf.for %kb = %c0 to %c1 step %c1 iter_args(%acc = %init_sum) -> (memref<32x64xf32, strided<[64, 1], offset: ?>>) {
+    %p_q8 = memref.reinterpret_cast %in_q8 to offset: [%slot], sizes: [32, 128], strides: [128, 1] : ...
+    %src = memref.reinterpret_cast %base to offset: [%first], sizes: [2, 32, 64], strides: [2048, 64, 1] : ...
+    %dst = memref.reinterpret_cast %base_1 to offset: [%off], sizes: [2, 32, 64], strides: [64, 128, 1] : ...
+    linalg.copy ins(%src : ...) outs(%dst : ...)
+    linalg.generic {..., iterator_types = ["reduction", "reduction", "parallel"]} ins(...) outs(...) { ... }
+    ...
+    scf.yield %fold_sum : memref<32x64xf32, strided<[64, 1], offset: ?>>
+  }
+  ...
+}
+%y = bufferization.to_tensor %y_live restrict writable : memref<1x64xf32> to tensor<1x64xf32>
+```
+
+The package, one job a file: `pages.py` and `loops.py` plan (numbers from the IR),
+`build.py` emits ops through the builder it is given, `generic.py` assembles a
+`linalg.generic` from stages, `program.py` and `stages.py` translate a program op by
+op, `amx.py` puts a Q8_0 block's lanes on AMX tiles (the `amx` option), `globals.py`
+makes the module's globals; the pattern and the pass are here.
+
+A stage's generic runs its axes in another order than the stage lists them: the
+`sum` axes outside, the parallel ones inside, the one along which the output is
+contiguous innermost. Each output element is then an fp32 sum in a fixed order (the
+reference's is numpy's: within the same fp32 bound, not the same bits), and the
+innermost loop runs over contiguous outputs, which LLVM vectorises without
+reassociating a sum. An axis of extent 1 is left out (`spatial.index` of it is 0).
+A summing generic's innermost axis, when longer than `COLUMNS`, is split
+(`loop_axes`): its blocks outermost, `COLUMNS` outputs innermost, which stay in
+registers while they sum; a generic computes at most `ROWS` rows (`Row`: siblings,
+or the rows of a stage's `row_axis`). The sum's add and a product it adds are fused
+(`CONTRACT`). A sum of `a * b` with `b` the same along its innermost `sum` axis sums
+`a` first and multiplies once (`factored_at`); a bf16 page it reads only widened, as a
+broadcast, is widened once (`widen`), and so are the int8 weights more than `ROWS` rows
+read (`slices`); only what may be read starts as zeros (`read_outside`). A load of
+several tile rows copies in the page's order, so that its writes are contiguous.
+
+The pass declines, naming the program and the reason, a program whose ring of pages
+would overwrite a page still to be read (the dialect does not promise there is
+none), a map with a negative coefficient, a stage axis no direct map reads, and a
+move through a table the pass cannot read (`PlanError`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import Rewriter
+
+from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AMX_ROWS
+from xdsl_spatial.passes.convert_spatial_to_linalg.globals import Globals, make_globals
+from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
+    PlanError,
+    ring_conflict,
+    ring_slots,
+)
+from xdsl_spatial.passes.convert_spatial_to_linalg.program import ProgramTranslation
+from xdsl_spatial.passes.convert_spatial_to_linalg.scope import Options
+
+__all__ = ["AMX_ROWS", "ConvertProgram", "ConvertSpatialToLinalgPass", "PlanError"]
+
+
+def _decline(program: ProgramOp, why: str) -> PlanError:
+    return PlanError(f'{program.name} "{program.program_name.data}": {why}')
+
+
+@dataclass
+class ConvertProgram(RewritePattern):
+    """A `spatial.view` or `spatial.fold` -> its buffers, item loops, copies and
+    generics (`ProgramTranslation`), reading the module's globals the pass made."""
+
+    globals: Globals
+    options: Options
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ProgramOp, rewriter: PatternRewriter) -> None:
+        slots = ring_slots(op)
+        why = ring_conflict(op, slots)
+        if why is not None:
+            raise _decline(op, why)
+        translation = ProgramTranslation(op, slots, self.globals, self.options)
+        results = translation.build(rewriter, list(op.ins))
+        for old, new in zip(op.results, results):
+            new.name_hint = old.name_hint
+        rewriter.replace(op, [], results)
+
+
+@dataclass(frozen=True)
+class ConvertSpatialToLinalgPass(ModulePass):
+    """
+    Every `spatial` program as `scf`, `memref`, `linalg` and `arith`.
+
+    Options:
+      parallel  a program's items as one `scf.parallel`, each with buffers of its own
+                (allocas inside the loop), for `convert-scf-to-openmp` to run on
+                threads (what `--engine native --threads N` compiles).
+      amx       a Q8_0 block's lanes' sum (bf16 activations times int8 weights) on the
+                tile unit of x86's AMX-BF16, upstream's `x86.amx` ops (`amx_lanes`);
+                what the native engine compiles on a host that has the unit.
+      stream    a product of one row streams its weight: a page only its sum reads
+                once is read where its tensor holds it (no copy), and the sum runs a
+                block's lanes over all of the item's columns (no blocks of `COLUMNS`);
+                the same sums in the same order. What the native engine compiles.
+    """
+
+    name = "convert-spatial-to-linalg"
+
+    parallel: bool = False
+    amx: bool = False
+    stream: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        made = make_globals(op, Rewriter())
+        PatternRewriteWalker(
+            ConvertProgram(made, Options(self.parallel, self.amx, self.stream)),
+            apply_recursively=False,
+            walk_regions_first=False,
+        ).rewrite_module(op)

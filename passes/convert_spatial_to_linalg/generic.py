@@ -1,0 +1,217 @@
+"""
+A `linalg.generic` assembled from stages: its loops (`LoopAxis`, outermost first)
+inside the `scf.for`s of the loops outside it, its operands strided views of pages
+(each read once, however many stages read it) or of a scratch, its body the stages'
+body ops cloned, `spatial.index` as `linalg.index`.
+
+```python
+gen = Generic(b, translation, kinds, loops, outer)
+reads = [gen.add_reads(row, [row.yielded]) for row in rows]
+outs = [gen.add_output(row.page, row.forms[-1]) for row in rows]
+gen.build(lambda body, ins, accs: [...])      # the yields, built by `body`
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import AffineMapAttr
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import IndexOp as LinalgIndexOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+
+from xdsl_spatial.core.geometry import LinearForm
+from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
+    INDEX,
+    add,
+    dims_map,
+    element,
+    idx,
+    inside,
+    mul,
+    view,
+)
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row, body_slice
+from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
+
+Body = Callable[[Builder, Sequence[SSAValue], Sequence[SSAValue]], Sequence[SSAValue]]
+"""Builds a generic's yields into its body: (builder, input args, output args)."""
+
+
+@dataclass
+class Reads:
+    """What a generic's body needs of a stage: the body ops it computes, in order, and
+    the generic's input for each stage input they read directly."""
+
+    ops: list[Operation]
+    args: set[int]
+    at: dict[int, int]
+    wide: set[int]
+    """The inputs read already converted to f32 (`widen`, `slices`)."""
+
+
+class Generic:
+    """A `linalg.generic` under construction at `b`: `loops`, the stage loops it runs
+    (its dims, outermost first), inside `outer`, the `scf.for`s of the loops outside
+    it with their induction variables; its operands strided views of pages (each read
+    once), or of a scratch."""
+
+    def __init__(
+        self,
+        b: Builder,
+        pt: ProgramScope,
+        kinds: Sequence[IterKind],
+        loops: Sequence[LoopAxis],
+        outer: Sequence[tuple[LoopAxis, SSAValue]],
+        given: dict[tuple[SSAValue, LinearForm], SSAValue] | None = None,
+    ):
+        self.b = b
+        self.pt = pt
+        self.kinds = kinds
+        self.loops = list(loops)
+        self.outer = list(outer)
+        self.given = given or {}
+        """Inputs already converted to f32 in a dense scratch over their loops
+        (`slices`), by page and map."""
+        self.ins: list[SSAValue] = []
+        self.in_maps: list[AffineMapAttr] = []
+        self.outs: list[SSAValue] = []
+        self.out_maps: list[AffineMapAttr] = []
+        self.seen: dict[tuple[SSAValue, LinearForm], int] = {}
+
+    def picks(self, f: LinearForm) -> list[int]:
+        """The generic's loops that map `f` reads along."""
+        return [j for j, a in enumerate(self.loops) if f.dims[a.axis]]
+
+    def strided(self, mem: SSAValue, f: LinearForm) -> tuple[SSAValue, AffineMapAttr]:
+        """The elements of `mem` that map `f` reads in this generic, and its map: the
+        loops outside it fix the view's offset, its own loops are the view's dims."""
+        b = self.b
+        picks = self.picks(f)
+        offset: SSAValue | int = f.const
+        for a, iv in self.outer:
+            if f.dims[a.axis]:
+                offset = add(b, mul(b, iv, f.dims[a.axis] * a.step), offset)
+        sizes = [self.loops[j].extent for j in picks]
+        strides = [f.dims[self.loops[j].axis] * self.loops[j].step for j in picks]
+        return view(b, mem, offset, sizes, strides), dims_map(len(self.loops), picks)
+
+    def add_reads(self, row: Row, roots: Sequence[SSAValue]) -> Reads:
+        """The inputs the body ops computing `roots` read, added once each."""
+        o, forms = row.stage, row.forms
+        ops, args = body_slice(o, roots)
+        at: dict[int, int] = {}
+        wide: set[int] = set()
+        for i in sorted(args):
+            if o.indirect_of[i] >= 0:
+                continue
+            key = (o.ins[i], forms[i])
+            if key in self.given or o.ins[i] in self.pt.widened:
+                wide.add(i)
+            if key not in self.seen:
+                if key in self.given:
+                    v, m = self.given[key], dims_map(len(self.loops), self.picks(forms[i]))
+                else:
+                    mem = self.pt.widened.get(o.ins[i], self.pt.values[o.ins[i]])
+                    v, m = self.strided(mem, forms[i])
+                self.seen[key] = len(self.ins)
+                self.ins.append(v)
+                self.in_maps.append(m)
+            at[i] = self.seen[key]
+        return Reads(ops, args, at, wide)
+
+    def add_output(self, page: SSAValue, f: LinearForm) -> int:
+        v, m = self.strided(page, f)
+        self.outs.append(v)
+        self.out_maps.append(m)
+        return len(self.outs) - 1
+
+    def add_scratch(self, mem: SSAValue, skip: int, output: bool) -> int:
+        """A dense scratch over this generic's loops from `skip` on."""
+        n = len(self.loops)
+        m = dims_map(n, range(skip, n))
+        if output:
+            self.outs.append(mem)
+            self.out_maps.append(m)
+            return len(self.outs) - 1
+        self.ins.append(mem)
+        self.in_maps.append(m)
+        return len(self.ins) - 1
+
+    def index(self, b: Builder, row: Row, axis: int) -> SSAValue:
+        """Stage axis `axis`'s index inside the body: from the loops outside and the
+        generic's own (`linalg.index`), a split axis from its two loops; the row's
+        for its row axis, 0 for an axis of extent 1, which has no loop."""
+        if row.at is not None and row.at[0] == axis:
+            return idx(b, row.at[1])
+        acc: SSAValue = idx(b, 0)
+        for a, iv in self.outer:
+            if a.axis == axis:
+                acc = add(b, acc, mul(b, iv, a.step))
+        for j, a in enumerate(self.loops):
+            if a.axis == axis:
+                acc = add(b, acc, mul(b, b.insert(LinalgIndexOp(j)).result, a.step))
+        return acc
+
+    def clone(
+        self, b: Builder, row: Row, ins: Sequence[SSAValue], reads: Reads
+    ) -> dict[SSAValue, SSAValue]:
+        """The row's stage's body ops that `reads` names, built by `b` inside the
+        generic's body (whose input arguments are `ins`): each stage value to its
+        value here."""
+        o, forms = row.stage, row.forms
+        ext = o.iter_extents
+        block = o.body.block
+        mapping: dict[SSAValue, SSAValue] = {block.args[i]: ins[p] for i, p in reads.at.items()}
+        for i in sorted(reads.args):
+            via = o.indirect_of[i]
+            if via < 0:
+                continue
+            f = forms[i]
+            off: SSAValue = idx(b, f.const)
+            for d, c in enumerate(f.dims):
+                if c and ext[d] > 1:
+                    off = add(b, off, mul(b, self.index(b, row, d), c))
+            entry = mapping[block.args[via]]
+            at = b.insert(arith.IndexCastOp(entry, INDEX)).result
+            off = add(b, off, mul(b, at, f.syms[0]))
+            pt = cast(PageType, o.ins[i].type)
+            size = self.pt.tile[0] * self.pt.tile[1] * pt.tiles.data
+            flat = view(b, self.pt.values[o.ins[i]], 0, (size,), (1,))
+            mapping[block.args[i]] = b.insert(memref.LoadOp.get(flat, [off])).res
+        for inner in reads.ops:
+            if (
+                isinstance(inner, arith.ExtFOp | arith.SIToFPOp)
+                and isinstance(inner.input, BlockArgument)
+                and inner.input.index in reads.wide
+            ):
+                mapping[inner.result] = mapping[inner.input]  # read widened
+            elif isinstance(inner, IndexOp):
+                mapping[inner.result] = self.index(b, row, inner.dim.data)
+            else:
+                c = b.insert(inner.clone(value_mapper=mapping))
+                mapping.update(zip(inner.results, c.results))
+        return mapping
+
+    def build(self, body: Body) -> None:
+        """The generic, its body's yields `body(builder, input args, output args)`."""
+        blk = Block(arg_types=[*(element(v) for v in self.ins), *(element(v) for v in self.outs)])
+        k = len(self.ins)
+        inner = inside(blk)
+        inner.insert(LinalgYieldOp(*body(inner, blk.args[:k], blk.args[k:])))
+        iterators = [
+            IteratorTypeAttr.reduction()
+            if self.kinds[a.axis] == IterKind.SUM
+            else IteratorTypeAttr.parallel()
+            for a in self.loops
+        ]
+        maps = [*self.in_maps, *self.out_maps]
+        self.b.insert(GenericOp(self.ins, self.outs, Region(blk), maps, iterators))

@@ -1,0 +1,235 @@
+"""
+The plan of a stage's loops: which stages one generic computes (siblings, rows), the
+generic's loops in order (`sum` axes outside, the output's contiguous axis innermost,
+split into blocks of `COLUMNS` outputs when it sums), and where a sum factors (a Q8_0
+block: its lanes' sum, scaled once). Numbers and values read from the IR, no op built.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import f32
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from xdsl_spatial.core.geometry import LinearForm, linear_form
+from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType, StageOp, YieldOp
+
+COLUMNS = 32
+"""Outputs the innermost loop of a summing generic covers: two 512-bit vectors of f32."""
+
+ROWS = 8
+"""Sibling stages (a fold's rows) one generic computes at most: with `COLUMNS`, 16
+vector accumulators, which stay in registers."""
+
+SLICE = 4096
+"""f32 elements of the most of a fold's weights `slices` widens at once: 16 KiB, which
+stay in a core's first-level cache while each `ROWS` rows read them."""
+
+SCRATCH = 1024
+"""Outputs a factored sum (`factored_at`) may hold in scratch a stage: with `COLUMNS`,
+ample for a fold's row block, and small enough to live in registers and L1."""
+
+
+def siblings(ops: Sequence[Operation], i: int) -> list[StageOp]:
+    """The stage `ops[i]` and the stages right after it that run over the same space
+    in the same order and read a page it reads, none reading another's result and
+    none through a table: one generic computes them all, reading each shared page
+    once (the m row stages of a fold read one weight page)."""
+    first = cast(StageOp, ops[i])
+    run = [first]
+    if any(v >= 0 for v in first.indirect_of):
+        return run
+    made = {first.result}
+    key = (first.iter_kinds, first.iter_extents, generic_order(first))
+    for o in ops[i + 1 :]:
+        if not (
+            isinstance(o, StageOp)
+            and (o.iter_kinds, o.iter_extents, generic_order(o)) == key
+            and all(v < 0 for v in o.indirect_of)
+            and not made & set(o.ins)
+            and set(o.ins) & set(first.ins)
+        ):
+            break
+        run.append(o)
+        made.add(o.result)
+    return run
+
+
+@dataclass(frozen=True)
+class LoopAxis:
+    """One loop of a generic: `extent` steps of `step` elements along stage axis `axis`
+    (an axis split in two is an outer loop of step `COLUMNS` and an inner one of step 1)."""
+
+    axis: int
+    extent: int
+    step: int
+
+
+def loop_axes(stage: StageOp, rows: int | None = None, split: bool = True) -> list[LoopAxis]:
+    """The generic's loops, outermost first: `generic_order`'s axes, and, when the
+    stage sums and its innermost axis is parallel and longer than `COLUMNS`, that axis
+    split: `COLUMNS` contiguous outputs innermost, their blocks outermost. Each block's
+    outputs then sum over every `sum` axis while held in registers, in the order they
+    would have summed unsplit (each output's sum is the same, term for term). Axis
+    `rows` has no loop: its rows are the generic's outputs (`row_axis`). Without
+    `split`, the axis is not split."""
+    order = [d for d in generic_order(stage) if d != rows]
+    ext = stage.iter_extents
+    loops = [LoopAxis(d, ext[d], 1) for d in order]
+    if not order:
+        return loops
+    last = order[-1]
+    summed = any(stage.iter_kinds[d] == IterKind.SUM for d in order)
+    e = ext[last]
+    if not split or not summed or stage.iter_kinds[last] != IterKind.PAR:
+        return loops
+    if e <= COLUMNS or e % COLUMNS:
+        return loops
+    return [LoopAxis(last, e // COLUMNS, COLUMNS), *loops[:-1], LoopAxis(last, COLUMNS, 1)]
+
+
+def row_axis(run: Sequence[StageOp]) -> int | None:
+    """The axis whose rows a summing stage computes as siblings are computed, an
+    output each (at most `ROWS` a generic): its outer parallel axis, when another one
+    is inside it and it has at most `4 * ROWS` rows. A fold whose rows
+    `spatial-merge-siblings` made one stage is such, and its weights are then widened
+    once for every `ROWS` rows, as its siblings' are."""
+    if len(run) > 1:
+        return None
+    stage = run[0]
+    pars = [d for d in generic_order(stage) if stage.iter_kinds[d] == IterKind.PAR]
+    if len(pars) < 2 or stage.iter_extents[pars[0]] > 4 * ROWS:
+        return None
+    return pars[0]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One output of a generic: a stage, or one row of a stage along its `row_axis`
+    (`at`: the axis and the row), its maps (inputs, then output) at that row."""
+
+    stage: StageOp
+    forms: tuple[LinearForm, ...]
+    page: SSAValue
+    at: tuple[int, int] | None = None
+
+    @property
+    def yielded(self) -> SSAValue:
+        return yielded(self.stage)
+
+
+def generic_order(stage: StageOp) -> list[int]:
+    """The stage's axes in the generic's loop order: `sum` axes outside, parallel ones
+    inside by falling output stride (the contiguous one innermost); axes of extent 1
+    left out."""
+    out = cast(LinearForm, linear_form(stage.out_map.results[0], len(stage.iter_kinds), 0))
+    axes = [d for d, e in enumerate(stage.iter_extents) if e > 1]
+    sums = [d for d in axes if stage.iter_kinds[d] == IterKind.SUM]
+    pars = sorted(
+        (d for d in axes if stage.iter_kinds[d] == IterKind.PAR),
+        key=lambda d: -abs(out.dims[d]),
+    )
+    return sums + pars
+
+
+def read_outside(o: StageOp, out: LinearForm) -> bool:
+    """Whether something may read stage `o`'s page outside the elements the stage
+    writes, which are zeros: a store or a carry reads it whole, a stage what its map
+    reaches (a fold's block sums are read where they are written, and so need no
+    zeros around them)."""
+    written = np.unique(out.over_axes(o.iter_extents))
+    for use in o.result.uses:
+        user = use.operation
+        if not isinstance(user, StageOp):
+            return True
+        for i, v in enumerate(user.ins):
+            if v is not o.result:
+                continue
+            m = user.in_maps[i]
+            f = linear_form(m.results[0], m.num_dims, m.num_symbols)
+            if f is None or any(f.syms):
+                return True
+            if not np.isin(f.over_axes(user.iter_extents), written).all():
+                return True
+    return False
+
+
+def read_widened(arg: BlockArgument, to: type[arith.ExtFOp] | type[arith.SIToFPOp]) -> bool:
+    """Whether a stage's body reads input `arg` only through `to` (to f32)."""
+    return bool(arg.uses) and all(
+        isinstance(u.operation, to) and u.operation.result.type == f32 for u in arg.uses
+    )
+
+
+def yielded(o: StageOp) -> SSAValue:
+    """The value a stage's body yields at one point."""
+    return cast(YieldOp, o.body.block.last_op).value
+
+
+def body_slice(o: StageOp, roots: Sequence[SSAValue]) -> tuple[list[Operation], set[int]]:
+    """The ops of `o`'s body that `roots` are computed from, in order, and the inputs
+    they read (for one read through a table, the table too)."""
+    need = set(roots)
+    ops: list[Operation] = []
+    for op in reversed(list(o.body.block.ops)):
+        if any(r in need for r in op.results):
+            ops.append(op)
+            need.update(op.operands)
+    args = {a.index for a in o.body.block.args if a in need}
+    args |= {o.indirect_of[i] for i in args if o.indirect_of[i] >= 0}
+    return ops[::-1], args
+
+
+def varies_along(o: StageOp, forms: Sequence[LinearForm], axis: int) -> set[SSAValue]:
+    """The values of `o`'s body that change along stage axis `axis`: inputs whose maps
+    read it, its `spatial.index`, and what is computed from them."""
+    block = o.body.block
+    varying: set[SSAValue] = {a for a in block.args if forms[a.index].dims[axis]}
+    for op in block.ops:
+        if (isinstance(op, IndexOp) and op.dim.data == axis) or varying & set(op.operands):
+            varying.update(op.results)
+    return varying
+
+
+def factored_at(
+    rows: Sequence[Row], loops: Sequence[LoopAxis]
+) -> tuple[int, list[tuple[SSAValue, SSAValue]]] | None:
+    """Where the sums of `run` factor, and each stage's two factors: the position of
+    the innermost `sum` loop, when every stage is an fp32 sum of `a * b` (its body
+    ends so) with `b` the same all along that loop's axis and `a` not, read through no
+    table, and the loops inside it hold at most `SCRATCH` outputs. A Q8_0 block's sum
+    is such: `x * q` along the block's 32 lanes, times the block's scale."""
+    kinds = rows[0].stage.iter_kinds
+    sums = [j for j, a in enumerate(loops) if kinds[a.axis] == IterKind.SUM]
+    if not sums or math.prod(a.extent for a in loops[sums[-1] + 1 :]) > SCRATCH:
+        return None
+    axis = loops[sums[-1]].axis
+    terms: list[tuple[SSAValue, SSAValue]] = []
+    for row in rows:
+        o = row.stage
+        product = row.yielded.owner
+        if (
+            any(v >= 0 for v in o.indirect_of)
+            or cast(PageType, o.result.type).element_type != f32
+            or not isinstance(product, arith.MulfOp)
+        ):
+            return None
+        varying = varies_along(o, row.forms, axis)
+        pair = next(
+            (
+                (a, b)
+                for a, b in ((product.lhs, product.rhs), (product.rhs, product.lhs))
+                if a in varying and b not in varying
+            ),
+            None,
+        )
+        if pair is None:
+            return None
+        terms.append(pair)
+    return sums[-1], terms

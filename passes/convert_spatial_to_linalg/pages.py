@@ -1,0 +1,205 @@
+"""
+The plan of a program's memory: how each `spatial.tensor` is held (its tile-padded
+shape, whether loads read it and stores write it) and which page of its buffer each
+load and stage writes (a ring of `depth` pages taken in turn), checked against the
+program's reads: numbers from the IR, no op built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from xdsl.ir import Operation, SSAValue
+from xdsl.utils.exceptions import DiagnosticException
+
+from xdsl_spatial.core import geometry
+from xdsl_spatial.core.geometry import LinearForm
+from xdsl_spatial.dialects.spatial import (
+    BufferOp,
+    BufferType,
+    KLoopOp,
+    KYieldOp,
+    LoadOp,
+    PageType,
+    ProgramOp,
+    StageOp,
+    StoreOp,
+    TensorOp,
+    TileMoveOp,
+)
+
+
+class PlanError(DiagnosticException):
+    """A program this conversion cannot express; the message names it and why."""
+
+
+@dataclass(frozen=True)
+class TensorPlan:
+    """How a `spatial.tensor` is held: its tile-padded shape and which buffers it needs."""
+
+    dims: tuple[int, int]
+    padded: tuple[int, int]
+    loaded: bool
+    stored: bool
+
+    @property
+    def whole_tiles(self) -> bool:
+        return self.dims == self.padded
+
+
+def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
+    rows, cols = geometry.tile_grid(op.handle.dims, tile)
+    uses = [u.operation for u in op.result.uses]
+    loaded = any(
+        (isinstance(u, LoadOp) and u.tensor is op.result)
+        or (isinstance(u, TileMoveOp) and u.table is op.result)
+        for u in uses
+    )
+    stored = any(isinstance(u, StoreOp) and u.tensor is op.result for u in uses)
+    return TensorPlan(op.handle.dims, (rows * tile[0], cols * tile[1]), loaded, stored)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Which page of its buffer an op writes: `(first + trip * per_trip) % depth`, the
+    trip that of the K loop around it (`per_trip` 0 outside one)."""
+
+    first: int
+    per_trip: int
+    depth: int
+
+    def static(self) -> int | None:
+        """The slot when every trip writes the same one."""
+        if self.depth == 1 or self.per_trip % self.depth == 0:
+            return self.first % self.depth
+        return None
+
+
+def writes_into(op: Operation) -> SSAValue | None:
+    """The buffer a load or a stage puts its page in, or None."""
+    if isinstance(op, LoadOp | StageOp):
+        return op.buffer
+    return None
+
+
+def depth(buffer: SSAValue) -> int:
+    return cast(BufferType, buffer.type).depth.data
+
+
+def ring_slots(program: ProgramOp) -> dict[Operation, Slot]:
+    """The slot every load and stage writes: each buffer's pages taken in turn, a K
+    loop's writes once per trip."""
+    count: dict[SSAValue, int] = {}
+    slots: dict[Operation, Slot] = {}
+    for o in program.entry.ops:
+        if isinstance(o, KLoopOp):
+            inner = [x for x in o.body.block.ops if writes_into(x) is not None]
+            per: dict[SSAValue, int] = {}
+            for x in inner:
+                b = cast(SSAValue, writes_into(x))
+                per[b] = per.get(b, 0) + 1
+            seen: dict[SSAValue, int] = {}
+            for x in inner:
+                b = cast(SSAValue, writes_into(x))
+                slots[x] = Slot(count.get(b, 0) + seen.get(b, 0), per[b], depth(b))
+                seen[b] = seen.get(b, 0) + 1
+            for b, k in per.items():
+                count[b] = count.get(b, 0) + k * o.trips.data
+        elif (b := writes_into(o)) is not None:
+            slots[o] = Slot(count.get(b, 0), 0, depth(b))
+            count[b] = count.get(b, 0) + 1
+    return slots
+
+
+def ring_conflict(program: ProgramOp, slots: dict[Operation, Slot]) -> str | None:
+    """Why the ring would overwrite a page before its last read, or None. The program
+    is run in order, trip by trip: each write makes a page that holds its slot until
+    the next write there; each read must find its page still holding it."""
+    current: dict[SSAValue, int] = {}
+    """What each page value denotes now: a page made by one write."""
+    location: dict[int, tuple[SSAValue, int]] = {}
+    owner: dict[tuple[SSAValue, int], int] = {}
+
+    def run(ops: Sequence[Operation], trip: int) -> str | None:
+        for o in ops:
+            if isinstance(o, KLoopOp):
+                args = o.body.block.args[1:]
+                for a, init in zip(args, o.inits):
+                    current[a] = current[init]
+                y = cast(KYieldOp, o.body.block.last_op)
+                for t in range(o.trips.data):
+                    why = run([x for x in o.body.block.ops if x is not y], t)
+                    if why:
+                        return why
+                    for a, v in zip(args, y.values):
+                        current[a] = current[v]
+                for r, v in zip(o.res, y.values):
+                    current[r] = current[v]
+                continue
+            for v in o.operands:
+                if isinstance(v.type, PageType) and v in current:
+                    token = current[v]
+                    if owner.get(location[token]) != token:
+                        buf = location[token][0]
+                        name = cast(BufferOp, buf.owner).buffer_name.data
+                        what = f"stage '{o.stage_name.data}'" if isinstance(o, StageOp) else o.name
+                        return (
+                            f"{what} reads a page of buffer '{name}' that a later write "
+                            f"to its {depth(buf)} page(s) has replaced"
+                        )
+            if o in slots:
+                s = slots[o]
+                token = len(location)
+                at = (cast(SSAValue, writes_into(o)), (s.first + trip * s.per_trip) % s.depth)
+                location[token] = at
+                owner[at] = token
+                current[o.results[0]] = token
+        return None
+
+    return run(list(program.entry.ops), 0)
+
+
+@dataclass(frozen=True)
+class InPlace:
+    """Where a loaded page's elements are in its tensor, for a load read in place (the
+    `stream` option): page row `r` holds row `r` of each of the block's `bh` tile rows,
+    `w` elements of each, so page element `r * bh * w + j * w + c` is the tensor's
+    element `r * cols + j * apart + c` after the block's first."""
+
+    rows: int
+    bh: int
+    w: int
+    apart: int
+    """Elements of the tensor from one tile row of the block to the next."""
+    cols: int
+    """Elements of a row of the tensor."""
+
+    def form(self, f: LinearForm, extents: Sequence[int]) -> LinearForm | None:
+        """`f`, a map into the page over axes of `extents`, as a map into the tensor
+        from the block's first element; None where it reads through a table, or
+        where its terms would carry from one page row, tile row or column range into
+        the next (each coefficient is taken in the largest unit that divides it)."""
+        digits = (
+            (self.bh * self.w, self.rows, self.cols),
+            (self.w, self.bh, self.apart),
+            (1, self.w, 1),
+        )
+        if any(f.syms) or f.const < 0:
+            return None
+        reach = [0, 0, 0]
+        rest = f.const
+        for k, (unit, _, _) in enumerate(digits):
+            reach[k], rest = divmod(rest, unit)
+        const = sum(r * d[2] for r, d in zip(reach, digits))
+        dims: list[int] = []
+        for c, e in zip(f.dims, extents):
+            # the largest unit that divides it (a column's, 1, divides every one)
+            at = next(k for k, d in enumerate(digits) if c % d[0] == 0)
+            step = c // digits[at][0]
+            reach[at] += step * (e - 1)
+            dims.append(step * digits[at][2])
+        if any(r >= d[1] for r, d in zip(reach, digits)):
+            return None
+        return LinearForm(const, tuple(dims), f.syms)

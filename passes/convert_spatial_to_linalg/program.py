@@ -1,0 +1,363 @@
+"""
+One program's translation: its tensors, buffers, item loops, loads, stores and K
+loops, a method for each source op, reading each once (its stages: `stages.py`).
+
+The translation holds what the program's values have become (a page its slot of a
+buffer, a tensor its buffers); it lives for one program. Every op is inserted by the
+builder a method is given (the pattern's rewriter at the top, a `Builder` at the end
+of each loop body).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, bufferization, memref, scf
+from xdsl.dialects.builtin import MemRefType, UnitAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from xdsl_spatial.core import geometry
+from xdsl_spatial.core.geometry import LinearForm, linear_form
+from xdsl_spatial.dialects.spatial import (
+    BufferOp,
+    BufferType,
+    IterKind,
+    KLoopOp,
+    KYieldOp,
+    LoadOp,
+    ReturnOp,
+    Role,
+    StageOp,
+    StoreOp,
+    TensorOp,
+    TileMoveOp,
+)
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
+    INDEX,
+    add,
+    copy,
+    element,
+    fill,
+    idx,
+    inside,
+    linear,
+    mul,
+    view,
+)
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import read_widened, siblings
+from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
+    InPlace,
+    TensorPlan,
+    tensor_plan,
+)
+from xdsl_spatial.passes.convert_spatial_to_linalg.scope import Held, ProgramScope
+from xdsl_spatial.passes.convert_spatial_to_linalg.stages import stages
+
+
+class ProgramTranslation(ProgramScope):
+    """Translates one program, a method for each source op (its stages: `stages.py`)."""
+
+    # --- the program --------------------------------------------------------------
+
+    def build(self, b: Builder, inputs: Sequence[SSAValue]) -> list[SSAValue]:
+        """The program's ops, inserted by `b`; its results (tensors)."""
+        body = self.program.entry
+        rank = len(self.program.grid_shape)
+        for arg, v in zip(body.args[rank:], inputs):
+            self.values[arg] = v
+        for o in body.ops:
+            if isinstance(o, TensorOp):
+                self.tensor(b, o)
+        if self.parallel and self.program.grid_shape:
+            self.parallel_items(b)
+        else:
+            self.buffers(b)
+            self.items(b, 0)
+        if self.scratch_ops:
+            # A stage's pages are in buffers: the scratch goes after the last one.
+            assert self.last_buffer is not None
+            b.insert(self.scratch_ops, InsertPoint.after(self.last_buffer))
+        ret = cast(ReturnOp, body.last_op)
+        return [self.result(b, v) for v in ret.values]
+
+    def buffers(self, b: Builder) -> None:
+        for o in self.program.entry.ops:
+            if isinstance(o, BufferOp):
+                self.buffer(b, o)
+
+    def body_ops(self) -> list[Operation]:
+        """What an item runs: the program's ops but its declarations and return."""
+        return [
+            o for o in self.program.entry.ops if not isinstance(o, TensorOp | BufferOp | ReturnOp)
+        ]
+
+    def parallel_items(self, b: Builder) -> None:
+        """The items as one `scf.parallel` over the grid (the `parallel` option), each
+        with buffers of its own (a site's local memory, made in the loop's body: the
+        threads that run items at once have one each), then the program's body."""
+        body = self.program.entry
+        grid = self.program.grid_shape
+        blk = Block(arg_types=[INDEX] * len(grid))
+        for axis, a in enumerate(blk.args):
+            a.name_hint = body.args[axis].name_hint
+            self.values[body.args[axis]] = a
+        zeros, ones = [idx(b, 0) for _ in grid], [idx(b, 1) for _ in grid]
+        b.insert(scf.ParallelOp(zeros, [idx(b, e) for e in grid], ones, [blk]))
+        inner = inside(blk)
+        self.buffers(inner)
+        self.ops(inner, self.body_ops())
+        inner.insert(scf.ReduceOp())
+
+    def items(self, b: Builder, axis: int) -> None:
+        """The item loop over grid axis `axis` and, inside it, the next ones; inside
+        the last, the program's body."""
+        body = self.program.entry
+        grid = self.program.grid_shape
+        if axis == len(grid):
+            self.ops(b, self.body_ops())
+            return
+        blk = Block(arg_types=[INDEX])
+        blk.args[0].name_hint = body.args[axis].name_hint
+        self.values[body.args[axis]] = blk.args[0]
+        b.insert(scf.ForOp(idx(b, 0), idx(b, grid[axis]), idx(b, 1), [], blk))
+        inner = inside(blk)
+        self.items(inner, axis + 1)
+        inner.insert(scf.YieldOp())
+
+    def ops(self, b: Builder, ops: Sequence[Operation]) -> None:
+        i = 0
+        while i < len(ops):
+            o = ops[i]
+            if isinstance(o, StageOp):
+                run = siblings(ops, i)
+                stages(self, b, run)
+                i += len(run)
+                continue
+            i += 1
+            if isinstance(o, LoadOp):
+                self.load(b, o)
+            elif isinstance(o, StoreOp):
+                self.store(b, o)
+            elif isinstance(o, KLoopOp):
+                self.k_loop(b, o)
+            elif isinstance(o, TensorOp | BufferOp):
+                raise self.fail(o, "declared inside a K loop")
+            else:
+                raise self.fail(o, "cannot be converted")
+
+    # --- tensors and buffers --------------------------------------------------------
+
+    def tensor(self, b: Builder, o: TensorOp) -> None:
+        plan = tensor_plan(o, self.tile)
+        elem = o.handle.element_type
+        full = MemRefType(elem, plan.padded)
+        read: SSAValue | None = None
+        if o.source is not None:
+            src = self.values[o.source]
+            buf = bufferization.ToBufferOp.build(
+                operands=[src],
+                result_types=[MemRefType(elem, plan.dims)],
+                properties={"read_only": UnitAttr()},
+            )
+            given = b.insert(buf).memref
+            given.name_hint = o.tensor_name.data
+            read = given
+            if not plan.whole_tiles:
+                padded = b.insert(memref.AllocOp([], [], full)).memref
+                fill(b, 0, elem, padded)
+                copy(b, given, self._live(b, padded, plan))
+                read = padded
+        elif o.values is not None:
+            g = self.globals[o]
+            read = b.insert(memref.GetGlobalOp(g.sym_name.data, g.type)).memref
+        elif plan.loaded:
+            read = b.insert(memref.AllocOp([], [], full)).memref
+            fill(b, 0, elem, read)
+        write = None
+        if plan.stored:
+            # An output of one tile row taller than the tensor (a product's m rows) is
+            # held as its live rows: its stores write no padding row (nothing reads one).
+            one_row = plan.padded[0] == self.tile[0] and plan.dims[0] < self.tile[0]
+            live_only = one_row and Role(o.handle.role.data) == Role.OUTPUT and o.values is None
+            rows = plan.dims[0] if live_only else plan.padded[0]
+            made = memref.AllocOp([], [], MemRefType(elem, (rows, plan.padded[1])))
+            write = b.insert(made).memref
+            write.name_hint = o.tensor_name.data
+            if Role(o.handle.role.data) != Role.OUTPUT or o.values is not None:
+                # A state keeps what no store writes; an output is written whole.
+                if read is None:
+                    fill(b, 0, elem, write)
+                else:
+                    copy(b, read, write)
+        if read is not None and read.name_hint is None:
+            read.name_hint = o.tensor_name.data
+        self.held[o.result] = Held(plan, read, write)
+
+    def _live(self, b: Builder, padded: SSAValue, plan: TensorPlan) -> SSAValue:
+        rows, cols = plan.dims
+        return view(b, padded, 0, (rows, cols), (plan.padded[1], 1))
+
+    def buffer(self, b: Builder, o: BufferOp) -> None:
+        bt = cast(BufferType, o.result.type)
+        tr, tc = self.tile
+        t = MemRefType(bt.element_type, (bt.depth.data, tr, tc * bt.tiles.data))
+        made = b.insert(self.local(t.element_type, t.get_shape()))
+        made.memref.name_hint = o.buffer_name.data
+        self.values[o.result] = made.memref
+        self.last_buffer = made
+
+    def result(self, b: Builder, v: SSAValue) -> SSAValue:
+        held = self.held[v]
+        assert held.write is not None, "a returned tensor is stored (verified)"
+        mem = held.write
+        if cast(MemRefType[Attribute], mem.type).get_shape() != held.plan.dims:
+            rows, cols = held.plan.dims
+            live = b.insert(memref.AllocOp([], [], MemRefType(element(mem), (rows, cols))))
+            copy(b, self._live(b, mem, held.plan), live.memref)
+            mem = live.memref
+        return b.insert(bufferization.ToTensorOp(mem, restrict=True, writable=True)).tensor
+
+    # --- moves ----------------------------------------------------------------------
+
+    def origin(self, b: Builder, o: TileMoveOp) -> SSAValue:
+        """The block's first tile (linear), for this item and K block."""
+        vars_ = [self.values[v] for v in o.origin_vars]
+        form = geometry.single_linear(o.origin.data, f"{o.name} origin")
+        t0 = linear(b, form, vars_)
+        if o.table is not None and o.table_at is not None:
+            table = self.held[o.table]
+            assert table.read is not None, "a table is loaded from, so it is held"
+            at = linear(b, geometry.single_linear(o.table_at.data, "table position"), vars_)
+            cols = table.plan.dims[1]
+            r = b.insert(arith.DivUIOp(at, idx(b, cols))).result
+            c = b.insert(arith.RemUIOp(at, idx(b, cols))).result
+            entry = b.insert(memref.LoadOp.get(table.read, [r, c])).res
+            t0 = add(b, t0, b.insert(arith.IndexCastOp(entry, INDEX)).result)
+        return t0
+
+    def move(
+        self, b: Builder, o: TileMoveOp, tensor_mem: SSAValue, page: SSAValue, load: bool
+    ) -> None:
+        """Copy the block's tiles between the tensor and the page."""
+        held = self.held[cast(LoadOp | StoreOp, o).tensor]
+        tr, tc = self.tile
+        cols = held.plan.padded[1]
+        tpr = cols // tc
+        bh, bw = o.block_shape
+        stride = o.stride.data
+        w = bw * tc
+        page_w = bh * w
+        t0 = self.origin(b, o)
+
+        def first(b: Builder, t: SSAValue) -> SSAValue:
+            return self.block_start(b, held, t)
+
+        # A store into an output held as its live rows (`tensor`) writes those alone.
+        rows = min(tr, cast(MemRefType[Attribute], tensor_mem.type).get_shape()[0])
+        if bh == 1 or stride % tpr == 0:
+            rows_apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
+            shape, t_strides, p_strides = (bh, rows, w), (rows_apart, cols, 1), (w, page_w, 1)
+            if load and bh > 1:
+                # in the page's order, so that each page row (that row of every tile
+                # row of the block) is written contiguously
+                shape, t_strides, p_strides = (rows, bh, w), (cols, rows_apart, 1), (page_w, w, 1)
+            t_view = view(b, tensor_mem, first(b, t0), shape, t_strides)
+            p_view = view(b, page, 0, shape, p_strides)
+            copy(b, t_view, p_view) if load else copy(b, p_view, t_view)
+            return
+        blk = Block(arg_types=[INDEX])
+        inner = inside(blk)
+        a = blk.args[0]
+        t = add(inner, t0, mul(inner, a, stride))
+        t_view = view(inner, tensor_mem, first(inner, t), (tr, w), (cols, 1))
+        p_view = view(inner, page, mul(inner, a, w), (tr, w), (page_w, 1))
+        copy(inner, t_view, p_view) if load else copy(inner, p_view, t_view)
+        inner.insert(scf.YieldOp())
+        b.insert(scf.ForOp(idx(b, 0), idx(b, bh), idx(b, 1), [], blk))
+
+    def block_start(self, b: Builder, held: Held, t: SSAValue) -> SSAValue:
+        """The element of the tensor where tile `t` (linear) starts."""
+        tr, tc = self.tile
+        cols = held.plan.padded[1]
+        tpr = cols // tc
+        if tpr == 1:
+            return mul(b, t, tr * cols)
+        row = b.insert(arith.DivUIOp(t, idx(b, tpr))).result
+        col = b.insert(arith.RemUIOp(t, idx(b, tpr))).result
+        return add(b, mul(b, row, tr * cols), mul(b, col, tc))
+
+    def read_in_place(self, o: LoadOp, held: Held) -> InPlace | None:
+        """Where the page of load `o` is in its tensor, when it need not be copied
+        (the `stream` option): one sum of one row reads it, directly and not to widen
+        it, each element once (its map reaches no element twice and carries from no
+        tile row into the next), and the block is whole tile rows a fixed stride
+        apart. Else None: the page is copied."""
+        tr, tc = self.tile
+        cols = held.plan.padded[1]
+        tpr = cols // tc
+        bh, bw = o.block_shape
+        stride = o.stride.data
+        uses = list(o.result.uses)
+        if not self.stream or o.table is not None or len(uses) != 1:
+            return None
+        if bh > 1 and stride % tpr:
+            return None
+        stage, i = uses[0].operation, uses[0].index
+        if not isinstance(stage, StageOp) or stage.indirect_of[i] >= 0 or i in stage.indirect_of:
+            return None
+        kinds, ext = stage.iter_kinds, stage.iter_extents
+        pars = [d for d, e in enumerate(ext) if e > 1 and kinds[d] == IterKind.PAR]
+        summed = any(e > 1 and kinds[d] == IterKind.SUM for d, e in enumerate(ext))
+        if len(pars) != 1 or not summed or read_widened(stage.body.block.args[i], arith.ExtFOp):
+            return None
+        assert held.read is not None
+        rows = min(tr, cast(MemRefType[Attribute], held.read.type).get_shape()[0])
+        apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
+        where = InPlace(rows, bh, bw * tc, apart, cols)
+        m = stage.in_maps[i]
+        form = cast(LinearForm, linear_form(m.results[0], m.num_dims, m.num_symbols))
+        return where if where.form(form, ext) is not None else None
+
+    def load(self, b: Builder, o: LoadOp) -> None:
+        held = self.held[o.tensor]
+        assert held.read is not None, "a loaded tensor is held for reading"
+        where = self.read_in_place(o, held)
+        if where is not None:
+            start = self.block_start(b, held, self.origin(b, o))
+            page = view(b, held.read, start, (1,), (1,))
+            page.name_hint = o.result.name_hint
+            self.in_place[o.result] = where
+        else:
+            page = self.page(b, o)
+            page.name_hint = o.result.name_hint
+            self.move(b, o, held.read, page, load=True)
+        self.values[o.result] = page
+
+    def store(self, b: Builder, o: StoreOp) -> None:
+        held = self.held[o.tensor]
+        assert held.write is not None, "a stored tensor has a buffer to write"
+        self.move(b, o, held.write, self.values[o.page], load=False)
+
+    # --- the K loop -----------------------------------------------------------------
+
+    def k_loop(self, b: Builder, o: KLoopOp) -> None:
+        inits = [self.values[v] for v in o.inits]
+        blk = Block(arg_types=[INDEX, *(v.type for v in inits)])
+        blk.args[0].name_hint = o.induction_var.name_hint
+        loop = b.insert(scf.ForOp(idx(b, 0), idx(b, o.trips.data), idx(b, 1), inits, blk))
+        outer, self.loop = self.loop, loop
+        self.values[o.induction_var] = blk.args[0]
+        for a, v in zip(o.body.block.args[1:], blk.args[1:]):
+            self.values[a] = v
+            v.name_hint = a.name_hint
+        inner = inside(blk)
+        self.ops(inner, [x for x in o.body.block.ops if not isinstance(x, KYieldOp)])
+        y = cast(KYieldOp, o.body.block.last_op)
+        inner.insert(scf.YieldOp(*(self.values[v] for v in y.values)))
+        self.loop = outer
+        for r, v in zip(o.res, loop.results):
+            self.values[r] = v
+            v.name_hint = r.name_hint

@@ -1,0 +1,123 @@
+"""
+What one program's translation knows and shares with its parts (`program.py`,
+`stages.py`, `amx.py`, `generic.py`): the memref-side value of each of its values, the
+page each load and stage writes, the scratch its sums use. It lives for one program.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, f32
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from xdsl_spatial.dialects.spatial import BufferType, ProgramOp
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, mul, page_type
+from xdsl_spatial.passes.convert_spatial_to_linalg.globals import Globals
+from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
+    InPlace,
+    PlanError,
+    Slot,
+    TensorPlan,
+    writes_into,
+)
+
+
+@dataclass
+class Held:
+    """A tensor's buffers inside the program: what loads read, what stores write."""
+
+    plan: TensorPlan
+    read: SSAValue | None
+    write: SSAValue | None
+
+
+@dataclass(frozen=True)
+class Options:
+    """The pass's options (`ConvertSpatialToLinalgPass`)."""
+
+    parallel: bool = False
+    amx: bool = False
+    stream: bool = False
+
+
+class ProgramScope:
+    """One program's translation in progress. `slots` is the plan of its pages
+    (`pages.ring_slots`), `globals_` the module's globals of its `values` tensors
+    (`globals.make_globals`)."""
+
+    def __init__(
+        self,
+        program: ProgramOp,
+        slots: dict[Operation, Slot],
+        globals_: Globals,
+        options: Options = Options(),
+    ):
+        self.program = program
+        self.parallel = options.parallel
+        self.amx = options.amx
+        self.stream = options.stream
+        self.tile = program.target.tile
+        self.slots = slots
+        self.globals = globals_
+        self.held: dict[SSAValue, Held] = {}
+        self.values: dict[SSAValue, SSAValue] = {}
+        """Spatial values (coordinates, the K index, buffers, pages) -> memref-side ones."""
+        self.loop: scf.ForOp | None = None
+        self.scratch_ops: list[Operation] = []
+        """Allocas no buffer declares, placed after the buffers' (`scratch`)."""
+        self.last_buffer: Operation | None = None
+        self.in_place: dict[SSAValue, InPlace] = {}
+        """The pages read where their tensor holds them (`ProgramTranslation.load`)."""
+        self.widened: dict[SSAValue, SSAValue] = {}
+        """The pages of the stages being built that are read widened (`stages.widen`)."""
+
+    def fail(self, op: Operation, why: str) -> PlanError:
+        return PlanError(
+            f'{self.program.name} "{self.program.program_name.data}": {op.name}: {why}'
+        )
+
+    def scratch(self, name: str, size: int, elem: Attribute = f32) -> SSAValue:
+        """A `memref.alloca` of `size` elements (f32 unless said), placed by `build`
+        after the buffers' allocas (an alloca inside a loop would take stack space
+        every trip): working space of a sum that no buffer declares, as a site's
+        registers."""
+        made = self.local(elem, [size])
+        made.memref.name_hint = name
+        self.scratch_ops.append(made)
+        return made.memref
+
+    def local(self, elem: Attribute, shape: Sequence[int]) -> memref.AllocaOp:
+        """A site's memory: a `memref.alloca`, made once before the item loop, or with
+        `parallel` inside the parallel loop, one per item (every thread its own;
+        `convert-scf-to-openmp` frees them after each item, in an `alloca_scope`)."""
+        return memref.AllocaOp.get(elem, shape=shape)
+
+    # --- pages ----------------------------------------------------------------------
+
+    def page(self, b: Builder, o: Operation) -> SSAValue:
+        """The page `o` writes: its slot of its buffer."""
+        buf_v = cast(SSAValue, writes_into(o))
+        buf = self.values[buf_v]
+        bt = cast(BufferType, buf_v.type)
+        size = self.tile[0] * self.tile[1] * bt.tiles.data
+        s = self.slots[o]
+        at = s.static()
+        if at is not None:
+            offset = idx(b, at * size)
+        else:
+            assert self.loop is not None
+            kb = self.loop.body.block.args[0]
+            turn = add(b, mul(b, kb, s.per_trip), s.first)
+            slot = b.insert(arith.RemUIOp(turn, idx(b, s.depth))).result
+            offset = mul(b, slot, size)
+        pt = page_type(bt.tiles.data, bt.element_type, self.tile)
+        sizes = pt.get_shape()
+        made = memref.ReinterpretCastOp(
+            buf, [offset], [], [], [DYNAMIC_INDEX], list(sizes), [sizes[1], 1], pt
+        )
+        return b.insert(made).result

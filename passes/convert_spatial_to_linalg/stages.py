@@ -1,0 +1,323 @@
+"""
+A program's stages as `linalg.generic`s: one stage, or siblings (`loops.siblings`),
+their rows `ROWS` at a time; a sum that factors (a Q8_0 block: its lanes' sum, scaled
+once) as two generics inside `scf.for`s over the loops outside its lanes, with what
+it reads only widened (a bf16 activation, int8 weights many rows share) widened once
+into a scratch; with the `amx` option, the lanes' sums as tile products (`amx.py`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import cast
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerType, MemRefType, f32
+from xdsl.ir import Attribute, Block, SSAValue
+
+from xdsl_spatial.core.geometry import LinearForm, linear_form
+from xdsl_spatial.dialects.spatial import IterKind, PageType, StageOp
+from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, amx_lanes, tile_sums
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
+    INDEX,
+    accumulate,
+    convert,
+    dense,
+    fill,
+    idx,
+    inside,
+)
+from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
+    ROWS,
+    SLICE,
+    LoopAxis,
+    Row,
+    body_slice,
+    factored_at,
+    loop_axes,
+    read_outside,
+    read_widened,
+    row_axis,
+)
+from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
+
+Terms = Sequence[tuple[SSAValue, SSAValue]]
+"""Each row's two factors `(a, b)` of a factored sum (`loops.factored_at`)."""
+Given = dict[tuple[SSAValue, LinearForm], SSAValue]
+"""Inputs already widened to f32 into a scratch (`slices`), by page and map."""
+
+
+def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
+    """One stage, or siblings: each stage's page and the zeros it starts with, then
+    its rows (`Row`) `ROWS` at a time, each group one `linalg.generic` (`rows`), or a
+    factored sum (`factored`)."""
+    first = run[0]
+    kinds = first.iter_kinds
+    ext = first.iter_extents
+    summed = any(k == IterKind.SUM and e > 1 for k, e in zip(kinds, ext))
+    every = loop_axes(first)
+    forms: list[list[LinearForm]] = []
+    rows: list[Row] = []
+    by_row = row_axis(run) if summed else None
+    for o in run:
+        name = o.stage_name.data
+        fs = [
+            cast(LinearForm, linear_form(m.results[0], m.num_dims, m.num_symbols))
+            for m in (*o.in_maps, o.out_map)
+        ]
+        if any(c < 0 for f in fs for c in (*f.dims, *f.syms, f.const)):
+            raise pt.fail(o, f"stage '{name}': a map with a negative coefficient")
+        for i, v in enumerate(o.ins):
+            if v in pt.in_place:  # read where its tensor holds it (checked by the load)
+                fs[i] = cast(LinearForm, pt.in_place[v].form(fs[i], ext))
+        forms.append(fs)
+        out_t = cast(PageType, o.result.type)
+        out_elem = out_t.element_type
+        if summed and not isinstance(out_elem, IntegerType) and out_elem != f32:
+            raise pt.fail(o, f"stage '{name}': a sum into a {out_elem} page (fp32 sums only)")
+        page = pt.page(b, o)
+        page.name_hint = o.result.name_hint
+        written = math.prod(e for d, e in enumerate(ext) if kinds[d] == IterKind.PAR)
+        if written < pt.tile[0] * pt.tile[1] * out_t.tiles.data and read_outside(o, fs[-1]):
+            fill(b, 0, out_elem, page)  # what it does not write is zeros
+        elif summed:
+            fill(b, 0, out_elem, Generic(b, pt, kinds, every, []).strided(page, fs[-1])[0])
+        pt.values[o.result] = page
+        if by_row is None:
+            rows.append(Row(o, tuple(fs), page))
+        else:
+            rows += [
+                Row(o, tuple(f.fixed(by_row, r) for f in fs), page, (by_row, r))
+                for r in range(ext[by_row])
+            ]
+    read = {
+        d
+        for o, fs in zip(run, forms)
+        for i, f in enumerate(fs)
+        if i == len(o.ins) or o.indirect_of[i] < 0
+        for d, c in enumerate(f.dims)
+        if c
+    }
+    missing = [a.axis for a in every if a.axis not in read]
+    if missing:
+        raise pt.fail(
+            first, f"stage '{first.stage_name.data}': axis d{missing[0]} is read by no map"
+        )
+    # A streamed row sums all of its columns at once: no registers to share.
+    loops = loop_axes(first, by_row, split=not (pt.stream and len(rows) == 1))
+    factored = factored_at(rows, loops) if summed else None
+    tiles = None
+    if factored is not None and pt.amx:
+        tiles = amx_lanes(rows, factored[1], factored[0], loops)
+    # What the tiles read is the bf16 page itself.
+    skip = {tiles.x_page} if tiles is not None else set()
+    pt.widened = widen(pt, b, run, forms, loops, skip) if summed else {}
+    if factored is not None:
+        factored_sums(pt, b, rows, loops, *factored, tiles)
+        return
+    for g in range(0, len(rows), ROWS):
+        generic_rows(pt, b, rows[g : g + ROWS], loops, summed)
+
+
+def generic_rows(
+    pt: ProgramScope,
+    b: Builder,
+    rows: Sequence[Row],
+    loops: Sequence[LoopAxis],
+    summed: bool,
+) -> None:
+    """One `linalg.generic` over `loops` computing `rows`, an output each, each
+    input page read once however many rows read it."""
+    gen = Generic(b, pt, rows[0].stage.iter_kinds, loops, [])
+    reads = [gen.add_reads(r, [r.yielded]) for r in rows]
+    accs = [gen.add_output(r.page, r.forms[-1]) for r in rows]
+
+    def body(b: Builder, ins: Sequence[SSAValue], accs_in: Sequence[SSAValue]) -> list[SSAValue]:
+        values = [gen.clone(b, r, ins, m)[r.yielded] for r, m in zip(rows, reads)]
+        if not summed:
+            return values
+        return [accumulate(b, accs_in[a], v) for a, v in zip(accs, values)]
+
+    gen.build(body)
+
+
+def factored_sums(
+    pt: ProgramScope,
+    b: Builder,
+    rows: Sequence[Row],
+    loops: Sequence[LoopAxis],
+    split: int,
+    terms: Terms,
+    tiles: AmxLanes | None = None,
+) -> None:
+    """Each row's sum of `a * b`, where `b` is the same all along loop `split`
+    (`factored_at`), as the sum of `a` along it times `b`: the loops outside it are
+    `scf.for`s, and inside them, for each `ROWS` rows, one generic sums each row's
+    `a` over the loops from `split` on into a scratch (held in registers while it
+    sums), another adds the scratch times `b` into the output (over the loops
+    inside `split`). One multiplication a term where there were two, as the
+    reference computes a Q8_0 block: its lanes' sum, scaled once. With more than
+    `ROWS` rows, the int8 values they all read are widened once a trip for all of
+    them (`slices`)."""
+    kinds = rows[0].stage.iter_kinds
+    rest = loops[split + 1 :]
+    shape = [a.extent for a in rest]
+    size = math.prod(shape)
+    pairs = list(zip(rows, terms))
+    groups = [pairs[g : g + ROWS] for g in range(0, len(pairs), ROWS)]
+    # The tiles' sums are all stored before the first group scales them.
+    held = len(rows) if tiles is not None else len(groups[0])
+    scratch = pt.scratch(f"{rows[0].stage.stage_name.data}_sums", held * size)
+
+    def nest(b: Builder, at: int, outer: list[tuple[LoopAxis, SSAValue]]) -> None:
+        if at < split:
+            blk = Block(arg_types=[INDEX])
+            b.insert(scf.ForOp(idx(b, 0), idx(b, loops[at].extent), idx(b, 1), [], blk))
+            inner = inside(blk)
+            nest(inner, at + 1, [*outer, (loops[at], blk.args[0])])
+            inner.insert(scf.YieldOp())
+            return
+        if tiles is not None:
+            tile_sums(pt, b, tiles, loops[split:], outer, scratch)
+        wide = tiles is None and len(groups) > 1
+        given = slices(pt, b, rows, terms, loops[split:], outer) if wide else {}
+        for g, part in enumerate(groups):
+            first = g * ROWS if tiles is not None else 0
+            sums = [dense(b, scratch, (first + j) * size, shape) for j in range(len(part))]
+            if tiles is None:
+                lane_sums(pt, b, part, sums, loops[split:], outer, given)
+            scaled(pt, b, part, sums, kinds, rest, outer)
+
+    nest(b, 0, [])
+
+
+def scaled(
+    pt: ProgramScope,
+    b: Builder,
+    part: Sequence[tuple[Row, tuple[SSAValue, SSAValue]]],
+    sums: Sequence[SSAValue],
+    kinds: Sequence[IterKind],
+    rest: Sequence[LoopAxis],
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+) -> None:
+    """Each row's lanes' sum (its scratch in `sums`) times its `b`, added into its
+    output: one generic over the loops inside the lanes for the rows of `part`."""
+    scale = Generic(b, pt, kinds, rest, outer)
+    reads = [scale.add_reads(r, [f]) for r, (_, f) in part]
+    summed = [scale.add_scratch(v, 0, output=False) for v in sums]
+    outs = [scale.add_output(r.page, r.forms[-1]) for r, _ in part]
+
+    def body(b: Builder, ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
+        out: list[SSAValue] = []
+        for (r, (_, f)), m, s, y in zip(part, reads, summed, outs):
+            factor = scale.clone(b, r, ins, m)[f]
+            out.append(accumulate(b, accs[y], b.insert(arith.MulfOp(ins[s], factor)).result))
+        return out
+
+    scale.build(body)
+
+
+def lane_sums(
+    pt: ProgramScope,
+    b: Builder,
+    part: Sequence[tuple[Row, tuple[SSAValue, SSAValue]]],
+    sums: Sequence[SSAValue],
+    loops: Sequence[LoopAxis],
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+    given: Given,
+) -> None:
+    """Each row's sum of its `a` over `loops` (a block's lanes, then its columns)
+    into its scratch `sums`: one generic for the rows of `part`."""
+    kinds = part[0][0].stage.iter_kinds
+    for v in sums:
+        fill(b, 0, f32, v)
+    lanes = Generic(b, pt, kinds, loops, outer, given)
+    reads = [lanes.add_reads(r, [a]) for r, (a, _) in part]
+    into = [lanes.add_scratch(v, 1, output=True) for v in sums]
+
+    def body(b: Builder, ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
+        return [
+            accumulate(b, accs[s], lanes.clone(b, r, ins, m)[a])
+            for (r, (a, _)), m, s in zip(part, reads, into)
+        ]
+
+    lanes.build(body)
+
+
+def slices(
+    pt: ProgramScope,
+    b: Builder,
+    rows: Sequence[Row],
+    terms: Terms,
+    loops: Sequence[LoopAxis],
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+) -> Given:
+    """The integer inputs that every row's lanes' sum (`factored_sums`) reads at the
+    same place, and only converted to f32 (`arith.sitofp`): a fold's int8 weights.
+    What one trip of the loops `outer` reads of each is converted once into an f32
+    scratch (at most `SLICE` elements, dense over `loops` in order) that each `ROWS`
+    rows then read, where each would convert the same values anew. The same values,
+    converted once."""
+    shared: dict[tuple[SSAValue, LinearForm], tuple[Row, int]] | None = None
+    for r, (a, _) in zip(rows, terms):
+        o = r.stage
+        mine = {
+            (o.ins[i], r.forms[i]): (r, i)
+            for i in body_slice(o, [a])[1]
+            if o.indirect_of[i] < 0 and read_widened(o.body.block.args[i], arith.SIToFPOp)
+        }
+        shared = mine if shared is None else {k: v for k, v in shared.items() if k in mine}
+    given: Given = {}
+    for key, (r, i) in (shared or {}).items():
+        form = r.forms[i]
+        gen = Generic(b, pt, r.stage.iter_kinds, [x for x in loops if form.dims[x.axis]], outer)
+        sizes = [x.extent for x in gen.loops]
+        if math.prod(sizes) > SLICE:
+            continue
+        src, _ = gen.strided(pt.values[key[0]], form)
+        name = f"{key[0].name_hint or 'page'}_f32"
+        wide = dense(b, pt.scratch(name, math.prod(sizes)), 0, sizes)
+        convert(b, src, wide, arith.SIToFPOp)
+        given[key] = wide
+    return given
+
+
+def widen(
+    pt: ProgramScope,
+    b: Builder,
+    run: Sequence[StageOp],
+    forms: Sequence[Sequence[LinearForm]],
+    loops: Sequence[LoopAxis],
+    skip: set[SSAValue],
+) -> dict[SSAValue, SSAValue]:
+    """The pages a sum reads only to widen them to f32 (`arith.extf`), one element
+    for all of its innermost loop (a fold's activation, one value times a row of
+    weights), each widened once into an f32 scratch: the inner loop then reads an
+    f32, which the CPU broadcasts as it loads, where a bf16 would be widened and
+    broadcast anew for every row of weights. The same values: `extf` is exact."""
+    inner = loops[-1].axis
+    fit: dict[SSAValue, bool] = {}
+    for o, fs in zip(run, forms):
+        tables = {v for v in o.indirect_of if v >= 0}
+        for a in o.body.block.args:
+            i = a.index
+            ok = (
+                o.indirect_of[i] < 0
+                and i not in tables
+                and fs[i].dims[inner] == 0
+                and read_widened(a, arith.ExtFOp)
+            )
+            fit[o.ins[i]] = fit.get(o.ins[i], True) and ok
+    widened: dict[SSAValue, SSAValue] = {}
+    for page, ok in fit.items():
+        if not ok or page in skip:
+            continue
+        rows, cols = cast(MemRefType[Attribute], pt.values[page].type).get_shape()
+        scratch = pt.scratch(f"{page.name_hint or 'page'}_f32", rows * cols)
+        wide = dense(b, scratch, 0, (rows, cols))
+        convert(b, pt.values[page], wide, arith.ExtFOp)
+        widened[page] = wide
+    return widened

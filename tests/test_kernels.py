@@ -1,0 +1,162 @@
+"""The native engine's kernel choices (`interpreters/native/host.py`): each one this CPU
+can run against the plain one (`generic`, the conversion as the chip's programs are
+written) and fp64, and how a choice is made and refused.
+
+Bits are claimed only on integer-exact inputs (every partial sum exact in fp32, so no
+order of summation changes one); random inputs are held to the fp32 summation bound
+of an fp64 reference. A choice this CPU lacks is skipped, naming why.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not installed")
+
+from q8_operands import check_q8_result, q8_fp64
+from test_engines import operands, product
+from xdsl.context import Context
+from xdsl.dialects import memref
+from xdsl.dialects.linalg.ops import CopyOp
+
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.interpreters.native import amx, compile_native, host
+from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
+from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+from xdsl_spatial.passes.q8_lower import lower_q8
+
+GEMV = str(Path(__file__).resolve().parents[1] / "examples" / "gemv_q8.mlir")
+
+KERNELS = [
+    "generic",
+    "loop",
+    pytest.param(
+        "amx",
+        marks=pytest.mark.skipif(
+            not host.amx_available(), reason="this CPU has no AMX-BF16, or Linux refuses its tiles"
+        ),
+    ),
+]
+
+
+def run(m, k, n, act, scale, arrays, optimize: bool, kernels: str) -> np.ndarray:
+    mod = product(m, k, n, act, scale)
+    lower_q8(mod, act=act, optimize=optimize)
+    exe = compile_native(verified(mod, "mm"), kernels=kernels)
+    return exe(*coerce_args(find_function(mod, "mm"), arrays)).outputs[0]
+
+
+@pytest.mark.parametrize("kernels", KERNELS)
+@pytest.mark.parametrize("optimize", [False, True])
+@pytest.mark.parametrize("exact", [True, False])
+@pytest.mark.parametrize(
+    ("m", "blocks", "n", "act", "scale"),
+    [
+        (1, 64, 256, "bf16", "f32"),  # K blocks of 1024, whole tiles
+        (1, 37, 144, "bf16", "f16"),  # K with a tail, N not a multiple of 32
+        (1, 12, 96, "f32", "f32"),  # an f32 view
+        (9, 37, 192, "bf16", "f32"),  # a group of 8 rows and one
+    ],
+)
+def test_each_kernel_gives_the_plain_kernels_numbers(
+    m, blocks, n, act, scale, exact, optimize, kernels
+):
+    """Each kernel choice, the products as q8-lower writes them and optimised: the bits
+    of fp64 rounded once on integer-exact inputs, as the generic kernels give them;
+    within the fp32 bound else."""
+    k = 32 * blocks
+    rng = np.random.default_rng(m * 100 + blocks)
+    x, q, s = operands(m, k, n, scale, exact, rng)
+    want, mag = q8_fp64(x, q, s, act)
+    got = run(m, k, n, act, scale, [x, q, s], optimize, kernels)
+    check_q8_result(got, want, mag, k, exact)
+    if exact:
+        plain = run(m, k, n, act, scale, [x, q, s], optimize, "generic")
+        assert got.tobytes() == plain.tobytes()
+
+
+def test_a_streamed_row_reads_its_weight_in_place():
+    """`stream=true` at m = 1: no copy into the int8 page (the weight is read where it
+    is), and the lanes' sum covers all of an item's columns; without it, the page is
+    copied and the lanes run 32 columns at a time."""
+
+    def converted(stream: bool):
+        mod = product(1, 2048, 512, "bf16", "f32")
+        lower_q8(mod, act="bf16", optimize=True)
+        out = parse_module(str(mod))
+        ConvertSpatialToLinalgPass(stream=stream).apply(Context(), out)
+        return out
+
+    def copies_into(mod, name: str) -> int:
+        """The copies into a view of the buffer `name`."""
+        return sum(
+            isinstance(o, CopyOp)
+            and isinstance(into := o.outputs[0].owner, memref.ReinterpretCastOp)
+            and into.source.name_hint == name
+            for o in mod.walk()
+        )
+
+    streamed, plain = converted(True), converted(False)
+    assert "%in_q8 = " in str(plain) and copies_into(plain, "in_q8")
+    assert not copies_into(streamed, "in_q8")
+    assert "memref<256xf32>" in str(streamed)  # the lanes' sums of the item's 256 columns
+    assert "memref<32xf32>" in str(plain)
+
+
+def test_the_choice_is_named_and_checked(monkeypatch):
+    monkeypatch.delenv(host.KERNELS_ENV, raising=False)
+    monkeypatch.delenv(amx.AMX_ENV, raising=False)
+    auto = host.choose_kernels()
+    assert auto.name == ("amx" if host.amx_available() else "loop")
+    assert auto.stream
+    plain = host.choose_kernels("generic")
+    assert not plain.stream and not plain.amx
+    monkeypatch.setenv(host.KERNELS_ENV, "generic")
+    assert host.choose_kernels() == plain
+    assert host.choose_kernels("loop").name == "loop"  # the argument over the variable
+    monkeypatch.setenv(host.KERNELS_ENV, "fast")
+    with pytest.raises(host.KernelsError, match=r"unknown kernels 'fast' \(XDSL_SPATIAL_KERNELS\)"):
+        host.choose_kernels()
+    monkeypatch.delenv(host.KERNELS_ENV)
+    monkeypatch.setenv(amx.AMX_ENV, "off")  # as before the choice was named: the loop
+    assert host.choose_kernels() == host.choose_kernels("loop")
+
+
+@pytest.mark.skipif(host.amx_available(), reason="this CPU has AMX-BF16: amx is not refused")
+def test_amx_is_refused_where_the_cpu_lacks_it(tmp_path):
+    with pytest.raises(host.KernelsError, match="need a CPU with AMX-BF16"):
+        host.choose_kernels("amx")
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "xdsl_spatial.tools.spatial_run",
+            GEMV,
+            "-p",
+            "q8-lower",
+            "--engine",
+            "native",
+            "--kernels",
+            "amx",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 1, r.stderr
+    assert "spatial-run: error: kernels 'amx' need a CPU with AMX-BF16" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_kernels_need_the_native_engine():
+    r = subprocess.run(
+        [sys.executable, "-m", "xdsl_spatial.tools.spatial_run", GEMV, "--kernels", "loop"],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 2, r.stderr
+    assert "--kernels chooses the native engine's kernels: add --engine native" in r.stderr
