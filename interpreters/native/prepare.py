@@ -24,10 +24,14 @@ usable with `spatial-opt`):
    whose innermost loop is a reduction runs its output's contiguous axis innermost (the
    same sums in the same order).
 
-A program that reads an address from a table at run time (an indirect move or
-stage map) is first compiled by the compiled engine, for its refusals: machine code
-reads where the table says without checking, so an address outside a page or a
-tensor is refused here, with the compiled engine's message, or never.
+A program that reads an address from a table (an indirect move or stage map) is
+first compiled by the compiled engine, for its refusals: machine code reads where a
+constant table says without checking, so an address outside a page or a tensor is
+refused here, with the compiled engine's message, or never. A table another program
+makes when the step runs (`dynamic.runs_dynamically`: a cache write's position, a
+gather's tokens) cannot be checked here: the conversion guards each move through one
+(made only inside its tensor and, a store, inside what its item owns), so a position
+past the cache writes nothing rather than out of bounds.
 
 A module that still holds an op of another dialect after that (a `q8.quantize
 exact`, whose run-time refusal no generic can make) is refused here, naming the op.
@@ -44,6 +48,7 @@ from xdsl.ir import Operation
 
 from xdsl_spatial.core.ir_io import op_text
 from xdsl_spatial.dialects.spatial import ProgramOp, StageOp, TileMoveOp
+from xdsl_spatial.interpreters.dynamic import DynamicCompiler, runs_dynamically
 from xdsl_spatial.interpreters.program import ProgramCompiler
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
@@ -112,7 +117,10 @@ def check_tables(program: ProgramOp) -> None:
     (a table that is not constant, an address outside its page or tensor), made now:
     machine code does not check an address before it reads there."""
     try:
-        ProgramCompiler(program).compile()
+        if runs_dynamically(program):
+            DynamicCompiler(program).compile()
+        else:
+            ProgramCompiler(program).compile()
     except SpatialRuntimeError as e:
         raise PrepareError(str(e)) from None
 

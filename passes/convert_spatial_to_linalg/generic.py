@@ -185,6 +185,9 @@ class Generic:
             off = add(b, off, mul(b, at, f.syms[0]))
             pt = cast(PageType, o.ins[i].type)
             size = self.pt.tile[0] * self.pt.tile[1] * pt.tiles.data
+            if self.pt.run_time_table(o.ins[via]):
+                # an offset made when the step runs: read within the page, whatever it is
+                off = b.insert(arith.MinUIOp(off, idx(b, size - 1))).result
             flat = view(b, self.pt.values[o.ins[i]], 0, (size,), (1,))
             mapping[block.args[i]] = b.insert(memref.LoadOp.get(flat, [off])).res
         for inner in reads.ops:
@@ -209,7 +212,7 @@ class Generic:
         inner.insert(LinalgYieldOp(*body(inner, blk.args[:k], blk.args[k:])))
         iterators = [
             IteratorTypeAttr.reduction()
-            if self.kinds[a.axis] == IterKind.SUM
+            if self.kinds[a.axis] != IterKind.PAR
             else IteratorTypeAttr.parallel()
             for a in self.loops
         ]

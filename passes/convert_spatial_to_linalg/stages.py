@@ -58,6 +58,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
     kinds = first.iter_kinds
     ext = first.iter_extents
     summed = any(k == IterKind.SUM and e > 1 for k, e in zip(kinds, ext))
+    maxed = any(k == IterKind.MAX and e > 1 for k, e in zip(kinds, ext))
     every = loop_axes(first)
     forms: list[list[LinearForm]] = []
     rows: list[Row] = []
@@ -85,6 +86,9 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
             fill(b, 0, out_elem, page)  # what it does not write is zeros
         elif summed:
             fill(b, 0, out_elem, Generic(b, pt, kinds, every, []).strided(page, fs[-1])[0])
+        if maxed:  # the largest of no value yet: every value is at least -inf
+            start = Generic(b, pt, kinds, every, []).strided(page, fs[-1])[0]
+            fill(b, -math.inf, out_elem, start)
         pt.values[o.result] = page
         if by_row is None:
             rows.append(Row(o, tuple(fs), page))
@@ -119,7 +123,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         factored_sums(pt, b, rows, loops, *factored, tiles)
         return
     for g in range(0, len(rows), ROWS):
-        generic_rows(pt, b, rows[g : g + ROWS], loops, summed)
+        generic_rows(pt, b, rows[g : g + ROWS], loops, summed, maxed)
 
 
 def generic_rows(
@@ -128,15 +132,19 @@ def generic_rows(
     rows: Sequence[Row],
     loops: Sequence[LoopAxis],
     summed: bool,
+    maxed: bool = False,
 ) -> None:
     """One `linalg.generic` over `loops` computing `rows`, an output each, each
-    input page read once however many rows read it."""
+    input page read once however many rows read it; summing or taking the largest
+    (`arith.maximumf`: a NaN wins) along the reduced axes."""
     gen = Generic(b, pt, rows[0].stage.iter_kinds, loops, [])
     reads = [gen.add_reads(r, [r.yielded]) for r in rows]
     accs = [gen.add_output(r.page, r.forms[-1]) for r in rows]
 
     def body(b: Builder, ins: Sequence[SSAValue], accs_in: Sequence[SSAValue]) -> list[SSAValue]:
         values = [gen.clone(b, r, ins, m)[r.yielded] for r, m in zip(rows, reads)]
+        if maxed:
+            return [b.insert(arith.MaximumfOp(accs_in[a], v)).result for a, v in zip(accs, values)]
         if not summed:
             return values
         return [accumulate(b, accs_in[a], v) for a, v in zip(accs, values)]
