@@ -98,7 +98,7 @@ several tile rows copies in the page's order, so that its writes are contiguous.
 
 The pass declines, naming the program and the reason, a program whose ring of pages
 would overwrite a page still to be read (the dialect does not promise there is
-none), a map with a negative coefficient, a stage axis no direct map reads, and a
+none), a map with a negative coefficient, a stage axis no map reads, and a
 move through a table the pass cannot read (`PlanError`).
 """
 

@@ -97,14 +97,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
                 Row(o, tuple(f.fixed(by_row, r) for f in fs), page, (by_row, r))
                 for r in range(ext[by_row])
             ]
-    read = {
-        d
-        for o, fs in zip(run, forms)
-        for i, f in enumerate(fs)
-        if i == len(o.ins) or o.indirect_of[i] < 0
-        for d, c in enumerate(f.dims)
-        if c
-    }
+    read = {d for fs in forms for f in fs for d, c in enumerate(f.dims) if c}
     missing = [a.axis for a in every if a.axis not in read]
     if missing:
         raise pt.fail(
@@ -140,6 +133,7 @@ def generic_rows(
     gen = Generic(b, pt, rows[0].stage.iter_kinds, loops, [])
     reads = [gen.add_reads(r, [r.yielded]) for r in rows]
     accs = [gen.add_output(r.page, r.forms[-1]) for r in rows]
+    gen.span_the_rest(rows[0].page)
 
     def body(b: Builder, ins: Sequence[SSAValue], accs_in: Sequence[SSAValue]) -> list[SSAValue]:
         values = [gen.clone(b, r, ins, m)[r.yielded] for r, m in zip(rows, reads)]
