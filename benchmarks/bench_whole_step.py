@@ -106,8 +106,7 @@ def main() -> int:
     if importlib.util.find_spec("llama_cpp") is None:
         print("llama.cpp: llama_cpp is not importable here; not compared")
     else:
-        import llama_cpp
-
+        llama_cpp = importlib.import_module("llama_cpp")
         llm = llama_cpp.Llama(path, n_ctx=args.context, n_threads=1, verbose=False)
         llm.eval(prompt)
         ref = []
