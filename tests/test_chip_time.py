@@ -202,3 +202,30 @@ def test_a_traffic_file_keeps_what_the_estimate_reads(gemv):
     (run,) = from_json(json.dumps(old))
     assert all(p.chip_time() is None for p in run.programs)
     assert [p.load_bytes for p in run.programs] == [p.load_bytes for p in traffic.programs]
+
+
+def test_a_multicast_and_f16_scales_feed_the_dram_and_noc_terms_apart():
+    """A record with a multicast load (16 items each take `x`'s 1,000 B, DRAM reads it
+    once) and fp32 scales (f16 on the chip: half their bytes), by hand: DRAM moves
+    1,000 + 4,000 / 2 + 800 stored, the links every item's `x`, the scales at f16 and
+    the store."""
+    from xdsl_spatial.interpreters.traffic import ProgramTraffic
+
+    rec = ProgramTraffic(
+        "p",
+        "fold",
+        16,
+        0,
+        loaded={"x": 16 * 1000, "W__q8_scale": 4000},
+        stored={"y": 800},
+        work=Work(0, 0, 0),
+        figures=N150,
+        dram_loaded={"x": 1000, "W__q8_scale": 4000},
+        scale_bytes={"W__q8_scale": 4},
+    )
+    assert rec.chip_dram_bytes() == 1000 + 2000 + 800
+    assert rec.chip_noc_bytes() == 16_000 + 2000 + 800
+    t = rec.chip_time()
+    assert t is not None
+    assert t.dram == pytest.approx(3800 / 250e9)
+    assert t.noc == pytest.approx(18_800 / 16 / 64 / 1e9)  # one wave: 16 items <= 64 sites
