@@ -229,3 +229,35 @@ def test_a_multicast_and_f16_scales_feed_the_dram_and_noc_terms_apart():
     assert t is not None
     assert t.dram == pytest.approx(3800 / 250e9)
     assert t.noc == pytest.approx(18_800 / 16 / 64 / 1e9)  # one wave: 16 items <= 64 sites
+
+
+def test_a_records_copy_has_every_field_and_counts_of_its_own():
+    """`ProgramTraffic.copy` names every field by position: a record with each field
+    set copies equal (a field it missed would come back as its default), and adding
+    to the copy's counts leaves the original's as they were."""
+    from dataclasses import fields
+
+    from xdsl_spatial.interpreters.traffic import ProgramTraffic
+
+    rec = ProgramTraffic(
+        "p",
+        "fold",
+        16,
+        1024,
+        loaded={"x": 16_000},
+        stored={"y": 800},
+        weight_elems=4096,
+        chip=1,
+        work=Work(1, 2, 3),
+        figures=N150,
+        dram_loaded={"x": 1000},
+        scale_bytes={"W__q8_scale": 4},
+    )
+    defaults = ProgramTraffic("", "", 0, 0)
+    assert all(getattr(rec, f.name) != getattr(defaults, f.name) for f in fields(rec))
+    twin = rec.copy()
+    assert twin == rec
+    twin.add_load("x", 5, 1)
+    twin.add_store("y", 7)
+    assert rec.loaded == {"x": 16_000} and rec.dram_loaded == {"x": 1000}
+    assert rec.stored == {"y": 800}
