@@ -29,6 +29,7 @@ from xdsl.ir import Operation, SSAValue
 
 from xdsl_spatial.core.progress import Count, Progress
 from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.interpreters.dynamic import DynamicCompiler, DynamicProgram, runs_dynamically
 from xdsl_spatial.interpreters.kernels import KernelError, captured_values, prepare
 from xdsl_spatial.interpreters.program import CompiledProgram, ProgramCompiler
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
@@ -52,7 +53,7 @@ class FunctionStep:
     writing slots of the environment."""
 
     run: Callable[[Sequence[Any]], tuple[Any, ...]] | None
-    program: CompiledProgram | None
+    program: CompiledProgram | DynamicProgram | None
     ins: tuple[int, ...]
     outs: tuple[int, ...]
     name: str
@@ -137,7 +138,11 @@ def compile_function(
             outs.append(slot[r])
         if isinstance(op, ProgramOp):
             try:
-                program = ProgramCompiler(op, fast).compile()
+                program = (
+                    DynamicCompiler(op).compile()
+                    if runs_dynamically(op)
+                    else ProgramCompiler(op, fast).compile()
+                )
             except SpatialRuntimeError as e:
                 raise CompileError(str(e)) from None
             steps.append(FunctionStep(None, program, tuple(ins), tuple(outs), op.name))

@@ -26,7 +26,7 @@ a new compile (the program keeps no reference into the IR it would read again).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -70,7 +70,12 @@ from xdsl_spatial.interpreters.layout import (
     strided,
 )
 from xdsl_spatial.interpreters.stages import Shape, StageEval, map_offsets
-from xdsl_spatial.interpreters.traffic import ProgramTraffic, is_weight_values, move_bytes
+from xdsl_spatial.interpreters.traffic import (
+    ProgramTraffic,
+    dram_bytes,
+    is_weight_values,
+    move_bytes,
+)
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
@@ -139,7 +144,7 @@ class CompiledProgram:
             a = env[t.slot].reshape(rows, t.padded[1])[: t.dims[0], : t.dims[1]]
             outs.append(a if a.flags.c_contiguous else np.ascontiguousarray(a))
         r = self.record
-        return outs, replace(r, loaded=dict(r.loaded), stored=dict(r.stored))
+        return outs, r.copy()
 
     def _make(self, t: TensorSpec, inputs: Sequence[np.ndarray], env: Env) -> None:
         """Bind tensor `t`: the array its loads read (`t.read`, the tile-padded
@@ -401,7 +406,7 @@ class ProgramCompiler(LoopCompiling):
 
     def load(self, o: LoadOp, want: Lead, loop: KLoopOp | None) -> None:
         t, first, _ = self.origins(o, want, loop)
-        self.record.add_load(t.name, self.moved(o, t))
+        self.record.add_load(t.name, self.moved(o, t), dram_bytes(o, self.op, o.repeat.data))
         uses_kb = loop is not None and loop.induction_var in o.origin_vars
         if not uses_kb:
             first = first[:1]
@@ -580,7 +585,7 @@ class ProgramCompiler(LoopCompiling):
         out = self.slot()
         shape = ev.shape
         o = map_offsets(st.out_map, ext)[
-            tuple(0 if k == IterKind.SUM else slice(None) for k in st.iter_kinds)
+            tuple(slice(None) if k == IterKind.PAR else 0 for k in st.iter_kinds)
         ]
         o = np.broadcast_to(o, [e for e, k in zip(ext, st.iter_kinds) if k == IterKind.PAR])
         size = self.tile[0] * self.tile[1] * cast(PageType, st.result.type).tiles.data
@@ -627,7 +632,7 @@ class ProgramCompiler(LoopCompiling):
     ) -> Reader | None:
         """The input a stage yields as it is (no sum, no other op, no conversion), if
         its values can be read where it reads them without running it."""
-        if not self.fast or ev.summed or ev.contraction is not None:
+        if not self.fast or ev.summed or ev.maxed or ev.contraction is not None:
             return None
         terms = ev.body.terms
         if len(terms) != 1 or terms[0].rows or ev.body.steps or terms[0].slot >= len(accs):
@@ -659,7 +664,7 @@ class ProgramCompiler(LoopCompiling):
         array, a constant step apart along it (a merged stage's parts): its page is
         that array, read where the rows are, without running the stage."""
         body = ev.body
-        if not self.fast or ev.summed or ev.contraction is not None:
+        if not self.fast or ev.summed or ev.maxed or ev.contraction is not None:
             return None
         if body.plain or body.other_rows or body.steps or len(body.row_groups) != 1:
             return None

@@ -48,6 +48,7 @@ from xdsl_spatial.dialects.spatial import (
     KLoopOp,
     KYieldOp,
     LoadOp,
+    MapOp,
     PageType,
     ProgramOp,
     ReturnOp,
@@ -64,6 +65,7 @@ from xdsl_spatial.dialects.spatial import (
 from xdsl_spatial.interpreters.traffic import (
     ProgramTraffic,
     Traffic,
+    dram_bytes,
     is_weight_values,
     move_bytes,
 )
@@ -136,6 +138,10 @@ class SpatialReference(InterpreterFunctions):
 
     @impl(FoldOp)
     def run_fold(self, interpreter: Interpreter, op: FoldOp, args: tuple[Any, ...]):
+        return self._run_program(interpreter, op, args)
+
+    @impl(MapOp)
+    def run_map(self, interpreter: Interpreter, op: MapOp, args: tuple[Any, ...]):
         return self._run_program(interpreter, op, args)
 
     @impl_terminator(ReturnOp)
@@ -227,7 +233,7 @@ class SpatialReference(InterpreterFunctions):
     @impl(LoadOp)
     def run_load(self, interpreter: Interpreter, op: LoadOp, args: tuple[Any, ...]):
         t, _, elements = self._block(op, args)
-        self.running[-1].add_load(t.name, self._count(op, t))
+        self.running[-1].add_load(t.name, self._count(op, t), dram_bytes(op, program_of(op)))
         return (t.initial.reshape(-1)[elements],)
 
     @impl(StoreOp)
@@ -246,6 +252,22 @@ class SpatialReference(InterpreterFunctions):
             )
         except VerifyException as e:
             raise self.fail(op, str(e)) from None
+        if op.table is not None and op.table_values() is None:
+            # where a store through a run-time table writes is checked now
+            program = program_of(op)
+            rects = program.owned_rectangles()
+            assert rects is not None, "owns is linear (verified)"
+            first = cast(TensorOp, cast(ReturnOp, program.entry.last_op).values[0].owner)
+            grid = geometry.tile_grid(first.handle.dims, program.target.tile)
+            try:
+                geometry.check_writes_within(
+                    (items.reshape(-1), tiles.reshape(-1)),
+                    geometry.owned_tiles(rects, grid[1]),
+                    t.grid,
+                    t.name,
+                )
+            except VerifyException as e:
+                raise self.fail(op, str(e)) from None
         self.running[-1].add_store(t.name, self._count(op, t))
         t.data.reshape(-1)[elements] = page
         return ()
@@ -256,8 +278,8 @@ class SpatialReference(InterpreterFunctions):
     def run_stage(self, interpreter: Interpreter, op: StageOp, args: tuple[Any, ...]):
         """Every point of the iteration space at once: each input read at its map, the
         body evaluated over the whole space, summed over the `sum` axes (floats in
-        fp32, integers in their own type), and written at the output map into a page
-        of zeros."""
+        fp32, integers in their own type) or its largest taken over the `max` axes
+        (in fp32, a NaN winning), and written at the output map into a page of zeros."""
         ext = op.iter_extents
         pages = cast(tuple[np.ndarray, ...], args[:-1])
         items = program_of(op).num_items
@@ -288,12 +310,15 @@ class SpatialReference(InterpreterFunctions):
         out = cast(PageType, op.result.type)
         out_dt = numpy_dtype(out.element_type)
         sums = tuple(1 + d for d, k in enumerate(op.iter_kinds) if k == IterKind.SUM)
+        maxes = tuple(1 + d for d, k in enumerate(op.iter_kinds) if k == IterKind.MAX)
         if sums:
             acc = value.dtype if value.dtype.kind in "iub" else np.dtype(np.float32)
             value = value.astype(acc).sum(axis=sums, dtype=acc)
-        # The output map reads no `sum` axis (verified): its offsets at their index 0.
+        if maxes:
+            value = value.astype(np.float32).max(axis=maxes)
+        # The output map reads no reduced axis (verified): its offsets at their index 0.
         o = stage_offsets(op.out_map, ext, None)[
-            tuple(0 if k == IterKind.SUM else slice(None) for k in op.iter_kinds)
+            tuple(slice(None) if k == IterKind.PAR else 0 for k in op.iter_kinds)
         ]
         tr, tc = program_of(op).target.tile
         page = np.zeros((items, tr * tc * out.tiles.data), out_dt)

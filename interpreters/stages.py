@@ -493,11 +493,15 @@ class StageEval:
         kinds = op.iter_kinds
         base = nlead
         self.summed = [base + d for d, k in enumerate(kinds) if k == IterKind.SUM]
+        self.maxed = [base + d for d, k in enumerate(kinds) if k == IterKind.MAX]
+        """The axes it takes the largest value along (a stage sums or takes maxima,
+        not both)."""
+        reduced = self.summed + self.maxed
         self.body = Body(op, shapes, nlead, rows=fast)
         full = self.body.out_shape
         self.extents = tuple(full[d] if d < base else ext[d - base] for d in range(len(full)))
-        kept = [d for d in range(len(full)) if d not in self.summed]
-        self.full_shape = tuple(1 if d in self.summed else full[d] for d in range(len(full)))
+        kept = [d for d in range(len(full)) if d not in reduced]
+        self.full_shape = tuple(1 if d in reduced else full[d] for d in range(len(full)))
         for t in self.body.terms:
             if t.rows:
                 self.full_shape = tuple(
@@ -540,6 +544,17 @@ class StageEval:
             )
             acc = v.dtype if v.dtype.kind in "iub" else np.dtype(np.float32)
             v = v.astype(acc, copy=False).sum(axis=tuple(self.summed), dtype=acc)
+        if self.maxed:
+            v = np.broadcast_to(
+                v,
+                broadcast(
+                    v.shape,
+                    tuple(
+                        self.extents[d] if d in self.maxed else 1 for d in range(len(self.extents))
+                    ),
+                ),
+            )
+            v = v.astype(np.float32, copy=False).max(axis=tuple(self.maxed))
         if v.shape != self.shape:
             v = np.broadcast_to(v, self.shape)
         return np.ascontiguousarray(v, dtype=self.dtype)

@@ -26,6 +26,7 @@ from xdsl_spatial.analysis.chip_time import Bound, ProgramTime, in_sequence, ove
 from xdsl_spatial.core.memory import plural
 from xdsl_spatial.core.tables import text_table
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
+from xdsl_spatial.passes.spatial_lower_ops.names import OpKind, op_kind
 
 
 class Detail(StrEnum):
@@ -128,7 +129,7 @@ def layers_table(programs: Sequence[ProgramTraffic]) -> str:
         groups.setdefault(p.name if n is None else f"layer {n}", []).append(p)
     chips = _chips(programs)
     timed = ["time us"] if chips == [None] else [f"chip {c} us" for c in chips]
-    header = ["layer", "bound (programs)", "programs", "loaded B", "stored B", *timed]
+    header = ["layer", "bound (programs)", "programs", "loaded B", "stored B", "DRAM B", *timed]
 
     def row(label: str, ps: Sequence[ProgramTraffic]) -> list[str]:
         times = [t for p in ps if (t := p.chip_time()) is not None]
@@ -139,12 +140,13 @@ def layers_table(programs: Sequence[ProgramTraffic]) -> str:
             str(len(ps)),
             f"{sum(p.load_bytes for p in ps):,}",
             f"{sum(p.store_bytes for p in ps):,}",
+            f"{sum(p.dram_bytes for p in ps):,}",
             *(_us(s) for s in per),
         ]
 
     rows = [row(k, ps) for k, ps in groups.items()]
     rows.append(row("total", programs))
-    return text_table(header, rows, right=3 + len(timed))
+    return text_table(header, rows, right=4 + len(timed))
 
 
 _WHY = {
@@ -206,7 +208,7 @@ def report(traffic: Traffic, detail: Detail = Detail.SUMMARY) -> str:
     if not programs:
         return traffic.table()
     if detail == Detail.SUMMARY and by_layer(programs):
-        parts = [layers_table(programs)]
+        parts = [layers_table(programs), kinds_table(programs)]
     else:
         parts = [traffic.table()]
         if any(p.chip_time() is not None for p in programs):
@@ -215,13 +217,47 @@ def report(traffic: Traffic, detail: Detail = Detail.SUMMARY) -> str:
     return "\n".join(parts)
 
 
-def decode_line(traffic: Traffic) -> str:
-    """A decode step's tokens a second on the chip, from the step's traffic."""
+def decode_line(traffic: Traffic, host_ops: int | None = None) -> str:
+    """A decode step's tokens a second on the chip, from the step's traffic; what it
+    leaves out when `host_ops` ops of the step compute on the host (None: not known)."""
     seconds = chip_seconds(traffic)
     if not seconds:
         return "no estimate of a decode step on the chip: no program says what it computes"
+    if host_ops == 0:
+        what = "every op of the step is a spatial program"
+    elif host_ops is None:
+        what = "its spatial programs alone; the ops between them are not counted"
+    else:
+        what = f"its spatial programs alone; the {host_ops} ops left on the host are not counted"
     return (
         f"a decode step on the chip: {_duration(seconds)}, {1 / seconds:,.0f} tokens a second "
-        "(its spatial programs alone; the ops between them not yet lowered, the traffic "
-        "between chips and each token's costs outside the chip are what spatial-estimate adds)"
+        f"({what}; the traffic between chips and each token's costs outside the chip are what "
+        "spatial-estimate adds)"
     )
+
+
+def kinds_table(programs: Sequence[ProgramTraffic]) -> str:
+    """One row per op kind (products, attention, norms, elementwise, cache,
+    embedding; `spatial_lower_ops.names`), with its programs, bytes and time."""
+    groups: dict[str, list[ProgramTraffic]] = {}
+    for p in programs:
+        k = op_kind(p.name)
+        groups.setdefault(str(k) if k is not None else "other", []).append(p)
+    total = chip_seconds(Traffic(list(programs))) or 0.0
+    header = ["op kind", "programs", "loaded B", "DRAM B", "time us", "share"]
+    rows = []
+    order = [str(k) for k in OpKind] + ["other"]
+    for k in sorted(groups, key=order.index):
+        ps = groups[k]
+        t = sum(x.total for p in ps if (x := p.chip_time()) is not None)
+        rows.append(
+            [
+                k,
+                str(len(ps)),
+                f"{sum(p.load_bytes for p in ps):,}",
+                f"{sum(p.dram_bytes for p in ps):,}",
+                _us(t),
+                f"{t / total:.0%}" if total else "",
+            ]
+        )
+    return text_table(header, rows, right=5)

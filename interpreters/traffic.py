@@ -14,7 +14,8 @@ so that `chip_time()` estimates its time on the chip (`analysis/chip_time.py`). 
 time counts the bytes the chip would move, which differ from the counted ones in one
 place: a Q8_0 weight's scales are f16 on the chip (GGML's own block, 1.0625 bytes a
 weight), whatever type the program holds them in (the bundled examples hold fp32, 1.125
-bytes a weight): `chip_bytes()`.
+bytes a weight): `chip_dram_bytes()` and `chip_noc_bytes()`. The two differ where a
+multicast load reads DRAM once a run and lands on every item's site.
 """
 
 from __future__ import annotations
@@ -45,10 +46,19 @@ from xdsl_spatial.dialects.spatial import (
 
 def move_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
     """Bytes `runs` runs of a load or store move for all of `program`'s items: whole
-    tiles of its tensor's elements."""
+    tiles of its tensor's elements, each item's over its site's links (the NoC)."""
     bh, bw = op.block_shape
     elem = element_bytes(cast(TensorHandleType, op.moved_tensor.type).element_type)
     return program.num_items * bh * bw * program.target.tile_elems * elem * runs
+
+
+def dram_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
+    """... of which cross the chip's DRAM: every item's block, but a multicast load's
+    once for all items (it is read once and sent to every site)."""
+    moved = move_bytes(op, program, runs)
+    if isinstance(op, LoadOp) and op.multicast is not None:
+        return moved // program.num_items
+    return moved
 
 
 def is_weight_scales(op: TensorOp) -> bool:
@@ -73,6 +83,7 @@ class ProgramTraffic:
     local_mem: int
     """Bytes of local memory its buffers take on a site."""
     loaded: dict[str, int] = field(default_factory=dict)
+    """Bytes its loads moved, per tensor, over the sites' links: every item's block."""
     stored: dict[str, int] = field(default_factory=dict)
     weight_elems: int = 0
     """K x N of the Q8_0 weight a fold reads (0 when it reads none)."""
@@ -82,6 +93,9 @@ class ProgramTraffic:
     """What each item computes (None: a record from a file that does not say)."""
     figures: ChipFigures | None = None
     """The figures of the program's target."""
+    dram_loaded: dict[str, int] = field(default_factory=dict)
+    """... of which its loads read from DRAM, per tensor: a multicast load's block
+    once a run, not once an item (a tensor no multicast loads: `loaded`'s bytes)."""
     scale_bytes: dict[str, int] = field(default_factory=dict)
     """Bytes an element of each Q8_0 scale tensor it reads, as the program holds them."""
 
@@ -108,21 +122,46 @@ class ProgramTraffic:
         the program computes)."""
         if self.work is None or self.figures is None:
             return None
-        moved = self.chip_bytes()
-        # Every load today lands on one item's site: DRAM and the NoC carry the same bytes.
-        return program_time(self.items, moved, moved, self.work, self.figures)
+        return program_time(
+            self.items, self.chip_dram_bytes(), self.chip_noc_bytes(), self.work, self.figures
+        )
 
-    def chip_bytes(self) -> int:
-        """What the run moves on the chip: the counted bytes, a Q8_0 scale at
+    def chip_dram_bytes(self) -> int:
+        """What the run moves across the chip's DRAM (`dram_bytes`), a Q8_0 scale at
         `CHIP_SCALE_BYTES` however the program holds it."""
-        moved = self.load_bytes + self.store_bytes
-        for t, elem in self.scale_bytes.items():
-            moved -= self.loaded.get(t, 0) * (elem - CHIP_SCALE_BYTES) // elem
-        return moved
+        read = {t: self.dram_loaded.get(t, b) for t, b in self.loaded.items()}
+        return self.dram_bytes - self._scale_excess(read)
+
+    def chip_noc_bytes(self) -> int:
+        """What the run moves over its sites' links (`noc_bytes`), a Q8_0 scale at
+        `CHIP_SCALE_BYTES` however the program holds it."""
+        return self.noc_bytes - self._scale_excess(self.loaded)
+
+    def _scale_excess(self, loaded: dict[str, int]) -> int:
+        """Bytes of `loaded` the chip does not move: a scale's bytes past its f16."""
+        return sum(
+            loaded.get(t, 0) * (elem - CHIP_SCALE_BYTES) // elem
+            for t, elem in self.scale_bytes.items()
+        )
 
     @property
     def load_bytes(self) -> int:
         return sum(self.loaded.values())
+
+    @property
+    def dram_load_bytes(self) -> int:
+        """What its loads read from DRAM (`dram_loaded`, `loaded` where it says none)."""
+        return sum(self.dram_loaded.get(t, b) for t, b in self.loaded.items())
+
+    @property
+    def dram_bytes(self) -> int:
+        """Bytes crossing DRAM in a run: loads read once, every store."""
+        return self.dram_load_bytes + self.store_bytes
+
+    @property
+    def noc_bytes(self) -> int:
+        """Bytes crossing the sites' links in a run: every item's loads and stores."""
+        return self.load_bytes + self.store_bytes
 
     @property
     def store_bytes(self) -> int:
@@ -133,8 +172,33 @@ class ProgramTraffic:
             return None
         return self.load_bytes / self.weight_elems
 
-    def add_load(self, tensor: str, nbytes: int) -> None:
+    def add_load(self, tensor: str, nbytes: int, dram: int | None = None) -> None:
+        """Count a load of `nbytes` over the links, `dram` of them from DRAM (default:
+        all of them)."""
         self.loaded[tensor] = self.loaded.get(tensor, 0) + nbytes
+        self.dram_loaded[tensor] = self.dram_loaded.get(tensor, 0) + (
+            nbytes if dram is None else dram
+        )
+
+    def copy(self) -> ProgramTraffic:
+        """A record of its own (a compiled program hands one out a run): its counts'
+        dicts copied, the rest shared (never changed). Every field by position, not
+        `dataclasses.replace`, which took 7x as long: a whole decode step hands out
+        ~900 records a call (tests/test_chip_time.py checks every field is copied)."""
+        return ProgramTraffic(
+            self.name,
+            self.kind,
+            self.items,
+            self.local_mem,
+            dict(self.loaded),
+            dict(self.stored),
+            self.weight_elems,
+            self.chip,
+            self.work,
+            self.figures,
+            dict(self.dram_loaded),
+            self.scale_bytes,
+        )
 
     def add_store(self, tensor: str, nbytes: int) -> None:
         self.stored[tensor] = self.stored.get(tensor, 0) + nbytes
@@ -152,7 +216,10 @@ def program_traffic(program: ProgramOp) -> ProgramTraffic:
             decl = op.tensor.owner
             name = decl.tensor_name.data if isinstance(decl, TensorOp) else str(op.tensor)
             nbytes = move_bytes(op, program, op.repeat.data)
-            (rec.add_load if isinstance(op, LoadOp) else rec.add_store)(name, nbytes)
+            if isinstance(op, LoadOp):
+                rec.add_load(name, nbytes, dram_bytes(op, program, op.repeat.data))
+            else:
+                rec.add_store(name, nbytes)
     return rec
 
 
@@ -168,6 +235,8 @@ class ChipTraffic:
     """K x N of the weight shards its folds read."""
     fold_load_bytes: int
     """What its folds loaded: their shards and view reads."""
+    dram_bytes: int = 0
+    """What its programs' loads and stores moved across its DRAM."""
 
     def bytes_per_weight(self) -> float | None:
         return self.fold_load_bytes / self.weight_elems if self.weight_elems else None
@@ -195,26 +264,50 @@ class Traffic:
                     sum(p.store_bytes for p in ps),
                     sum(p.weight_elems for p in folds),
                     sum(p.load_bytes for p in folds),
+                    sum(p.dram_bytes for p in ps),
                 )
             )
         return out
 
     def table(self) -> str:
         """One row per program and tensor, and a total per program; with chips, a
-        chip column and a total per chip."""
+        chip column and a total per chip; when a load is a multicast, a column of the
+        bytes that cross DRAM (its block once, where `loaded` counts it an item)."""
         chipped = any(p.chip is not None for p in self.programs)
-        rows = [("chip", "program", "tensor", "loaded B", "stored B")]
+        dram = any(p.dram_load_bytes != p.load_bytes for p in self.programs)
+        rows: list[tuple[str, ...]] = [
+            ("chip", "program", "tensor", "loaded B", "stored B", "DRAM B")
+        ]
         # A chip's programs together, in the order they ran.
         order = sorted(self.programs, key=lambda p: -1 if p.chip is None else p.chip)
         for p in order:
             c = "" if p.chip is None else str(p.chip)
             for t in sorted(set(p.loaded) | set(p.stored)):
-                rows.append((c, p.name, t, f"{p.loaded.get(t, 0):,}", f"{p.stored.get(t, 0):,}"))
+                from_dram = p.dram_loaded.get(t, p.loaded.get(t, 0)) + p.stored.get(t, 0)
+                rows.append(
+                    (
+                        c,
+                        p.name,
+                        t,
+                        f"{p.loaded.get(t, 0):,}",
+                        f"{p.stored.get(t, 0):,}",
+                        f"{from_dram:,}",
+                    )
+                )
             bpw = p.bytes_per_weight()
             extra = f"{plural(p.items, 'item')}, local memory {p.local_mem:,} B"
             if bpw is not None:
                 extra += f", {bpw:.4f} B/weight"
-            rows.append((c, p.name, f"total ({extra})", f"{p.load_bytes:,}", f"{p.store_bytes:,}"))
+            rows.append(
+                (
+                    c,
+                    p.name,
+                    f"total ({extra})",
+                    f"{p.load_bytes:,}",
+                    f"{p.store_bytes:,}",
+                    f"{p.dram_bytes:,}",
+                )
+            )
         if len(rows) == 1:
             return "no spatial program ran"
         for ct in self.per_chip():
@@ -229,8 +322,11 @@ class Traffic:
                     f"total ({extra})",
                     f"{ct.load_bytes:,}",
                     f"{ct.store_bytes:,}",
+                    f"{ct.dram_bytes:,}",
                 )
             )
+        if not dram:
+            rows = [r[:-1] for r in rows]
         if not chipped:
             rows = [r[1:] for r in rows]
-        return text_table(rows[0], rows[1:], right=2)
+        return text_table(rows[0], rows[1:], right=3 if dram else 2)

@@ -3,7 +3,7 @@ The traffic of runs as JSON: what `spatial-run --stats-json` writes and
 `spatial-viz --traffic` reads.
 
 ```json
-{"format": "spatial-traffic", "version": 1,
+{"format": "spatial-traffic", "version": 2,
  "runs": [{"entry": "gemv", "programs": [{"name": "q8_gemv_2048x4096_w8", "kind": "fold",
    "items": 16, "local_mem": 757760, "loaded": {"W__q8": 8388608, ...},
    "stored": {"y": 524288}, "weight_elems": 8388608}]}]}
@@ -31,8 +31,9 @@ from xdsl_spatial.interpreters.traffic import ProgramTraffic
 
 FORMAT = "spatial-traffic"
 VERSION = 2
-"""Version 2 added the block-float rates, the least rows a product and the scales' widths;
-a version-1 file reads, its programs without an estimate (its figures were the old ones)."""
+"""Version 2 added the block-float rates, the least rows a product, the scales' widths and
+what a load read from DRAM (`"dram_loaded"`: a multicast load's block once a run); a
+version-1 file reads, its programs without an estimate (its figures were the old ones)."""
 
 
 class TrafficFileError(Exception):
@@ -62,6 +63,7 @@ def to_json(runs: Sequence[TrafficRun]) -> str:
                             "items": p.items,
                             "local_mem": p.local_mem,
                             "loaded": dict(p.loaded),
+                            "dram_loaded": dict(p.dram_loaded),
                             "stored": dict(p.stored),
                             "weight_elems": p.weight_elems,
                             **({"chip": p.chip} if p.chip is not None else {}),
@@ -167,6 +169,7 @@ def from_json(text: str, name: str = "<traffic>") -> list[TrafficRun]:
                     chip=_field(p, "chip", int, pw) if "chip" in p else None,
                     work=_work(p, pw) if timed and "work" in p else None,
                     figures=_figures(p, pw) if timed and "figures" in p else None,
+                    dram_loaded=_bytes_map(p, "dram_loaded", pw) if "dram_loaded" in p else {},
                     scale_bytes=_bytes_map(p, "scale_bytes", pw) if "scale_bytes" in p else {},
                 )
             )

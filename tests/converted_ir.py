@@ -72,14 +72,19 @@ def model_cases() -> Iterator[tuple[str, str]]:
 
     with tempfile.TemporaryDirectory() as tmp:
         path = str(write_tiny_llama(Path(tmp) / "tiny.gguf"))
-        model = load_model(path, 3, 24)
-    assert model.module is not None
-    for fn in model.module.body.block.ops:
-        if not isinstance(fn, func.FuncOp):
-            continue
-        for conv, (parallel, kind) in ENGINE.items():
-            text = convert(prepare(fn), parallel, kind)
-            yield f"tiny_llama @{fn.sym_name.data} engine {conv}".rstrip(), text
+        # the products alone (`--products-only`), and the whole step lowered
+        models = {
+            "": load_model(path, 3, 24, whole_step=False),
+            " whole": load_model(path, 3, 24),
+        }
+    for what, model in models.items():
+        assert model.module is not None
+        for fn in model.module.body.block.ops:
+            if not isinstance(fn, func.FuncOp):
+                continue
+            for conv, (parallel, kind) in ENGINE.items():
+                text = convert(prepare(fn), parallel, kind)
+                yield f"tiny_llama{what} @{fn.sym_name.data} engine {conv}".rstrip(), text
 
 
 def cases() -> Iterator[tuple[str, str]]:

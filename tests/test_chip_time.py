@@ -76,7 +76,7 @@ def test_the_gemv_fold_by_hand(gemv):
     assert (fold.items, fold.load_bytes, fold.store_bytes) == (16, 9_502_720, 524_288)
     assert fold.loaded["W__q8_scale"] == 1_048_576 and fold.scale_bytes == {"W__q8_scale": 4}
     on_chip = 9_502_720 + 524_288 - 1_048_576 // 2
-    assert fold.chip_bytes() == on_chip
+    assert fold.chip_dram_bytes() == fold.chip_noc_bytes() == on_chip
     assert fold.work == Work(matrix_macs=0, block_macs=32 * 2048 * 256, vector_macs=64 * 256)
     assert fold.figures == replace(N150, preset="wormhole_n150")
     t = fold.chip_time()
@@ -202,3 +202,62 @@ def test_a_traffic_file_keeps_what_the_estimate_reads(gemv):
     (run,) = from_json(json.dumps(old))
     assert all(p.chip_time() is None for p in run.programs)
     assert [p.load_bytes for p in run.programs] == [p.load_bytes for p in traffic.programs]
+
+
+def test_a_multicast_and_f16_scales_feed_the_dram_and_noc_terms_apart():
+    """A record with a multicast load (16 items each take `x`'s 1,000 B, DRAM reads it
+    once) and fp32 scales (f16 on the chip: half their bytes), by hand: DRAM moves
+    1,000 + 4,000 / 2 + 800 stored, the links every item's `x`, the scales at f16 and
+    the store."""
+    from xdsl_spatial.interpreters.traffic import ProgramTraffic
+
+    rec = ProgramTraffic(
+        "p",
+        "fold",
+        16,
+        0,
+        loaded={"x": 16 * 1000, "W__q8_scale": 4000},
+        stored={"y": 800},
+        work=Work(0, 0, 0),
+        figures=N150,
+        dram_loaded={"x": 1000, "W__q8_scale": 4000},
+        scale_bytes={"W__q8_scale": 4},
+    )
+    assert rec.chip_dram_bytes() == 1000 + 2000 + 800
+    assert rec.chip_noc_bytes() == 16_000 + 2000 + 800
+    t = rec.chip_time()
+    assert t is not None
+    assert t.dram == pytest.approx(3800 / 250e9)
+    assert t.noc == pytest.approx(18_800 / 16 / 64 / 1e9)  # one wave: 16 items <= 64 sites
+
+
+def test_a_records_copy_has_every_field_and_counts_of_its_own():
+    """`ProgramTraffic.copy` names every field by position: a record with each field
+    set copies equal (a field it missed would come back as its default), and adding
+    to the copy's counts leaves the original's as they were."""
+    from dataclasses import fields
+
+    from xdsl_spatial.interpreters.traffic import ProgramTraffic
+
+    rec = ProgramTraffic(
+        "p",
+        "fold",
+        16,
+        1024,
+        loaded={"x": 16_000},
+        stored={"y": 800},
+        weight_elems=4096,
+        chip=1,
+        work=Work(1, 2, 3),
+        figures=N150,
+        dram_loaded={"x": 1000},
+        scale_bytes={"W__q8_scale": 4},
+    )
+    defaults = ProgramTraffic("", "", 0, 0)
+    assert all(getattr(rec, f.name) != getattr(defaults, f.name) for f in fields(rec))
+    twin = rec.copy()
+    assert twin == rec
+    twin.add_load("x", 5, 1)
+    twin.add_store("y", 7)
+    assert rec.loaded == {"x": 16_000} and rec.dram_loaded == {"x": 1000}
+    assert rec.stored == {"y": 800}

@@ -938,7 +938,7 @@ def test_stage_verifier():
             tile,
             stage_body([f32], ident),
         ),
-        "stage 's' output map uses d0, a summed axis; the sum has one value per parallel point",
+        "stage 's' output map uses d0, a reduced axis; the reduction has one value per parallel point",
     )
     verify_op_error(
         StageOp(
@@ -976,9 +976,9 @@ def test_stage_verifier():
             [tile],
             buf,
             tile,
-            stage_body([f32], lambda b: add_op(b, math.SqrtOp(b.args[0]))),
+            stage_body([f32], lambda b: add_op(b, math.AtanOp(b.args[0]))),
         ),
-        "stage 's' body cannot run math.sqrt on the chip",
+        "stage 's' body cannot run math.atan on the chip",
     )
     verify_op_error(
         StageOp(

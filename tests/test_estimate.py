@@ -1,7 +1,9 @@
-"""A whole step's estimate (docs/chip_time.md, `spatial-estimate`): the terms beyond the
-programs derived by hand for small cases (an op not yet lowered, a KV cache read once
-per user, the collectives between chips, the costs of a token outside the chip), one
-layer counted for all equal to every layer built, block-float-4 weights, and the tool."""
+"""A whole step's estimate (docs/chip_time.md, `spatial-estimate`): the whole step
+lowered (every op a program, nothing left on the host), the terms beyond the programs
+derived by hand for small cases (an op left on the host by `products_only`, a KV cache
+read once per user, the collectives between chips, the costs of a token outside the
+chip), one layer counted for all equal to every layer built, block-float-4 weights, and
+the tool."""
 
 from __future__ import annotations
 
@@ -51,12 +53,34 @@ def _op(step: StepTime, name: str):
     return op
 
 
-def test_a_norm_not_yet_lowered_by_hand(tiny):
+def test_the_whole_step_is_programs_and_nothing_is_left_on_the_host(tiny):
+    """On one chip the step is lowered as spatial-generate lowers it: every op a
+    program, the host-op term zero, each kind of op (norms, RoPE, attention, the cache's
+    update, the embedding) among the programs; a layer's cache write counts for its
+    layer. With `products_only` the ops between the products are on the host again."""
+    e = estimate(tiny, Scenario(batch=1, context=64), prefill=False)
+    d = e.decode
+    assert d.term_seconds(Term.HOST_OPS) == 0.0
+    assert all(o.term == Term.PROGRAMS for o in d.ops)
+    kinds = {o.kind for o in d.ops}
+    for kind in ("norm", "rope", "attention", "kv cache update", "embedding", "matmul"):
+        assert kind in kinds
+    writes = [o for o in d.ops if o.name in ("cache", "cache.1")]
+    assert len(writes) == 2 and all(o.layer == 0 for o in writes)
+    assert e.summary()["whole_step"] and "every op of the step" in e.notes[0]
+    split = estimate(tiny, Scenario(batch=1, context=64, products_only=True), prefill=False)
+    assert split.decode.term_seconds(Term.HOST_OPS) > 0
+    assert not split.summary()["whole_step"]
+    host = {o.kind for o in split.decode.ops if o.term == Term.HOST_OPS}
+    assert {"norm", "rope", "attention", "kv cache update"} <= host
+
+
+def test_a_norm_left_on_the_host_by_hand(tiny):
     """`blk.0.attn_in.ss` sums the squares of a 1 x 256 activation: it moves the
     activation's tile rows (32 x 256 bf16), its accumulator's tile in and its 1-element
     result's tile out over the 64 sites' links, two lane ops a point, after a launch;
     nothing of it is in DRAM."""
-    e = estimate(tiny, Scenario(batch=1, context=64), prefill=False)
+    e = estimate(tiny, Scenario(batch=1, context=64, products_only=True), prefill=False)
     op = _op(e.decode, "blk.0.attn_in.ss")
     assert op.term == Term.HOST_OPS and op.kind == "norm" and op.layer == 0
     moved = 32 * 256 * 2 + 2 * 32 * 32 * 2
@@ -72,8 +96,9 @@ def test_attention_reads_every_users_cache_from_dram(tiny):
     user's is shorter than a launch; 32 users' bound the op."""
     keys = 2 * tile_bytes((64, 256), 2)
     assert keys == 65_536
-    one = _op(estimate(tiny, Scenario(1, 256), prefill=False).decode, "blk.0.scores")
-    many = _op(estimate(tiny, Scenario(32, 256), prefill=False).decode, "blk.0.scores")
+    s1, s32 = Scenario(1, 256, products_only=True), Scenario(32, 256, products_only=True)
+    one = _op(estimate(tiny, s1, prefill=False).decode, "blk.0.scores")
+    many = _op(estimate(tiny, s32, prefill=False).decode, "blk.0.scores")
     assert one.kind == many.kind == "attention"
     assert one.bound == "launch" and many.bound == "dram"
     assert many.seconds == pytest.approx(4.72e-6 + 32 * keys / 250e9)
@@ -121,11 +146,11 @@ def test_a_step_over_two_chips_gathers_five_results_and_sums_two_a_layer(tiny):
     )
 
 
-@pytest.mark.parametrize("chips", [1, 2])
-def test_one_layer_counted_for_all_is_every_layer_built(tiny, chips):
+@pytest.mark.parametrize(("chips", "products_only"), [(1, False), (1, True), (2, False)])
+def test_one_layer_counted_for_all_is_every_layer_built(tiny, chips, products_only):
     """The layers are alike: one built and counted three times gives what three built do,
     term by term and kind by kind, decode and prefill."""
-    s = Scenario(batch=4, context=96, chips=chips)
+    s = Scenario(batch=4, context=96, chips=chips, products_only=products_only)
     one, whole = estimate(tiny, s), estimate(tiny, s, whole=True)
     assert one.decode.layers_built == 1 and whole.decode.layers_built == 3
     for a, b in ((one.decode, whole.decode), (one.prefill, whole.prefill)):
@@ -191,7 +216,7 @@ def config_file(tmp_path):
 def test_the_tool_prints_a_table_and_json(config_file, capsys):
     assert spatial_estimate.main([str(config_file), "--context", "64"]) == 0
     out = capsys.readouterr().out
-    assert "tokens/s/user" in out and "ops not yet lowered" in out and "matmul" in out
+    assert "tokens/s/user" in out and "ops left on the host" in out and "matmul" in out
     assert spatial_estimate.main([str(config_file.parent), "--context", "64", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["decode"]["tokens_per_s_per_user"] > 0 and doc["preset"] == "wormhole_n150"

@@ -267,6 +267,22 @@ def test_weights_that_are_not_q8_0_need_requantize(tmp_path, capsys):
     assert "re-quantised 14 weights to Q8_0" in capsys.readouterr().err
 
 
+def test_spatial_generate_products_only_keeps_the_old_split(tiny, capsys):
+    """`--products-only` lowers the products alone: no spatial-lower-ops line, the
+    decode line says the ops between them are not counted, and the whole step's
+    estimate times those ops as programs (a term above zero)."""
+    rc = spatial_generate.main(
+        [str(tiny), "--prompt", "hi", "--steps", "1", "--batch", "4", "--products-only", "--stats"]
+    )
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "spatial-lower-ops:" not in text
+    assert "its spatial programs alone; the ops between them are not counted" in text
+    line = next(x for x in text.splitlines() if "(spatial-estimate)" in x)
+    host = line.split("ops left on the host (estimated as programs) ")[1].split(" ms")[0]
+    assert float(host) > 0
+
+
 def test_spatial_generate_prompt_compare_stats_and_outputs(tiny, tmp_path, capsys):
     out = tmp_path / "run.npz"
     rc = spatial_generate.main(
@@ -293,7 +309,8 @@ def test_spatial_generate_prompt_compare_stats_and_outputs(tiny, tmp_path, capsy
     # the programs' time, then a whole step's (docs/chip_time.md), term by term
     assert "a decode step on the chip: " in text
     assert "a whole decode step on wormhole_n150 (spatial-estimate): " in text
-    assert "ops not yet lowered (estimated as programs)" in text
+    # the whole step lowered: nothing is left on the host to estimate
+    assert "ops left on the host (estimated as programs) 0 ms" in text
     with np.load(out, allow_pickle=False) as z:
         tokens, logits = z["tokens"], z["logits"]
     assert tokens.shape == (4,) and logits.shape == (4, 320)

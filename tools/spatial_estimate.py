@@ -85,6 +85,13 @@ def _parser() -> argparse.ArgumentParser:
         "product), bfp4 (gate, up and down block-float-4: Tenstorrent's 'performance' "
         "precision) or bfp4-ff1-ff3 (gate and up block-float-4, down q8_0)",
     )
+    p.add_argument(
+        "--products-only",
+        action="store_true",
+        help="lower only the Q8_0 products, as spatial-generate --products-only does, "
+        "and estimate the ops left on the host as programs (a step over several chips "
+        "is lowered so anyway)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.add_argument(
         "--plot",
@@ -113,7 +120,7 @@ def _main(args: argparse.Namespace) -> int:
     try:
         config = model_config(args.model)
         scenarios = [
-            Scenario(b, c, args.chips, args.preset, args.ffn)
+            Scenario(b, c, args.chips, args.preset, args.ffn, args.products_only)
             for c, b in product(
                 args.context or [min(DEFAULT_CONTEXT, config.context_length)], args.batch
             )

@@ -9,13 +9,14 @@ template, and the times of loading, reading the prompt and generating.
     spatial-generate model.gguf --tokens 504,3575,282 --steps 8 --compare --stats
     spatial-generate model.gguf --tokens 504 --steps 4 --no-lower --outputs run.npz
 
-It builds the model (`spatial-gguf --emit-model`), lowers every product with `q8-lower`
-(unless `--no-lower`) and binds the weights from the file, then reads the prompt in
-chunks of `--batch` tokens and runs up to `--steps` decode steps, streaming each
-token's text to stdout. Each function is compiled before its first call (the native
-engine begins both at once, each in a process of its own), and after the text all of
-it is kept in the disk cache (`--no-cache` not to). The report after the text says
-what the folds moved.
+It builds the model (`spatial-gguf --emit-model`), lowers the whole step (unless
+`--no-lower`): every product with `q8-lower`, every other op with `spatial-lower-ops`
+(`--products-only`: the products alone), and binds the weights from the file, then
+reads the prompt in chunks of `--batch` tokens and runs up to `--steps` decode steps,
+streaming each token's text to stdout. Each function is compiled before its first
+call (the native engine begins both at once, each in a process of its own), and after
+the text all of it is kept in the disk cache (`--no-cache` not to). The report after
+the text says what the folds moved.
 """
 
 from __future__ import annotations
@@ -177,6 +178,13 @@ def _parser() -> argparse.ArgumentParser:
         "--no-lower", action="store_true", help="run the products unlowered (no q8-lower)"
     )
     p.add_argument(
+        "--products-only",
+        action="store_true",
+        help="lower only the Q8_0 products (q8-lower); the rest of the step (norms, "
+        "attention, RoPE, the cache writes, the embedding) runs on the host, as before "
+        "spatial-lower-ops: the old split, for comparison",
+    )
+    p.add_argument(
         "--engine",
         choices=ENGINES,
         default="compiled",
@@ -254,6 +262,8 @@ def _check_options(args: argparse.Namespace) -> None:
     """Options that do not go together, and outputs that cannot be written: before any work."""
     if args.no_lower and args.compare:
         raise cli.UsageError("--compare runs both; drop --no-lower")
+    if args.no_lower and args.products_only:
+        raise cli.UsageError("--products-only lowers the products; drop --no-lower")
     if args.distributed == "ray" and (args.chips < 2 or args.no_lower):
         raise cli.UsageError(
             "--distributed ray runs the chips of a lowered model: give --chips 2 or more "
@@ -339,6 +349,7 @@ def _timings(
         "build": "building",
         "parse": "parsing the module",
         "lower": "q8-lower",
+        "lower_ops": "spatial-lower-ops",
     }
     parts = [f"{names[k]} {s[k] * 1e3:.0f} ms" for k in names if k in s and s[k] > 0]
     if "cache" in s and not model.cached:
@@ -463,6 +474,7 @@ def _generate(
             args.batch,
             args.context,
             lower=lower,
+            whole_step=not args.products_only,
             requantize=args.requantize,
             progress=progress,
             chips=args.chips,
@@ -489,7 +501,7 @@ def _generate(
             f"re-quantised {len(model.requantized)} weights to Q8_0 with GGML's rule; the "
             f"largest error: {worst}"
         )
-    for line in model.declined:
+    for line in (*model.declined, *model.ops_declined):
         note(line)
     sampler = Sampler(args.temperature, args.top_k, args.top_p, args.seed)
     stop = vocab.stop_tokens() if vocab is not None else set()
@@ -622,6 +634,14 @@ def _report(
             f"products lowered in {model.lower_s:.2f} s"
             + (" (when the cached model was built)" if model.cached else "")
         )
+    if model.whole_step:
+        left = ", ".join(f"@{e} {n}" for e, n in model.host_ops.items())
+        lines.append(
+            f"spatial-lower-ops: {model.ops_lowered} of "
+            f"{model.ops_lowered + len(model.ops_declined)} other ops lowered"
+            + (f" in {model.seconds['lower_ops']:.2f} s" if "lower_ops" in model.seconds else "")
+            + f"; host-side compute ops left: {left}"
+        )
     if run.step_bytes is not None:
         b = run.step_bytes
         lines.append(
@@ -661,9 +681,17 @@ def _report(
         lines.append(f"traffic of {'the first decode step' if run.decode_ms else 'the prompt'}:")
         lines.append(report(run.traffic, Detail(args.stats)))
         if run.decode_ms:
-            lines.append(decode_line(run.traffic))
+            host = model.host_ops.get("decode") if model.whole_step else None
+            lines.append(decode_line(run.traffic, host))
             if model.lowered:
-                lines.append(step_line(model.config, model.positions, model.chips))
+                lines.append(
+                    step_line(
+                        model.config,
+                        model.positions,
+                        model.chips,
+                        products_only=not model.whole_step,
+                    )
+                )
     return lines
 
 

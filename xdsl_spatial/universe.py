@@ -62,6 +62,18 @@ def _q8_lower():
     return Q8LowerPass
 
 
+def _lower_ops():
+    from xdsl_spatial.passes.spatial_lower_ops import SpatialLowerOpsPass
+
+    return SpatialLowerOpsPass
+
+
+def _multicast():
+    from xdsl_spatial.passes.spatial_multicast import MulticastPass
+
+    return MulticastPass
+
+
 def _merge_siblings():
     from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
 
@@ -128,9 +140,11 @@ SPATIAL_UNIVERSE = SpatialUniverse(
     all_passes={
         "q8-lower": _q8_lower,
         "q8-raise": _q8_raise,
+        "spatial-lower-ops": _lower_ops,
         "spatial-merge-siblings": _merge_siblings,
         "spatial-sum-trips": _sum_trips,
         "spatial-hoist": _hoist,
+        "spatial-multicast": _multicast,
         "convert-q8-to-linalg": _convert_q8_to_linalg,
         "convert-spatial-to-linalg": _convert_spatial_to_linalg,
         "spatial-native-kernels": _native_kernels,

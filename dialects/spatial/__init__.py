@@ -78,6 +78,7 @@ from xdsl_spatial.dialects.spatial.program import (
     ENUMERATION_COPIES,
     PROGRAM_OPS,
     FoldOp,
+    MapOp,
     ProgramOp,
     ViewOp,
 )
@@ -132,6 +133,7 @@ Spatial = Dialect(
     [
         ViewOp,
         FoldOp,
+        MapOp,
         TensorOp,
         BufferOp,
         LoadOp,
@@ -183,6 +185,7 @@ __all__ = [
     "LinkFigures",
     "LoadOp",
     "LoadsPage",
+    "MapOp",
     "Numerics",
     "NumericsAttr",
     "NumericsKindAttr",

@@ -467,11 +467,14 @@ class IterKind(StrEnum):
     """Parallel: every index is a distinct output element."""
     SUM = auto()
     """Reduced: the body's values along it are summed in the accumulator type."""
+    MAX = auto()
+    """Reduced: the largest of the body's values along it (`arith.maximumf`: a NaN
+    wins), in fp32."""
 
 
 @irdl_attr_definition
 class IterKindAttr(EnumAttribute[IterKind]):
-    """`#spatial.iter_kind<par>` or `#spatial.iter_kind<sum>`."""
+    """`#spatial.iter_kind<par>`, `#spatial.iter_kind<sum>` or `#spatial.iter_kind<max>`."""
 
     name = "spatial.iter_kind"
 

@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerType,
+    UnitAttr,
     i64,
 )
 from xdsl.ir import (
@@ -358,6 +359,9 @@ class LoadOp(TileMoveOp):
     tensor = operand_def(TensorHandleType)
     buffer = operand_def(BufferType)
     result = result_def(PageType)
+    multicast = opt_prop_def(UnitAttr)
+    """Every item reads the same block (the address does not depend on the item): it
+    is read from DRAM once a run and sent over the network to each item's site."""
 
     traits = traits_def(LoadsPage(), InProgram())
 
@@ -372,12 +376,16 @@ class LoadOp(TileMoveOp):
         repeat: int = 1,
         table: SSAValue | None = None,
         table_at: AffineMap | None = None,
+        multicast: bool = False,
     ):
         bt = cast(BufferType, buffer.type)
+        props = self._properties(origin, block, stride, repeat, table_at)
+        if multicast:
+            props["multicast"] = UnitAttr()
         super().__init__(
             operands=[tensor, buffer, origin_vars, [table] if table else []],
             result_types=[PageType(block[0] * block[1], bt.element_type)],
-            properties=self._properties(origin, block, stride, repeat, table_at),
+            properties=props,
         )
 
     @property
@@ -392,6 +400,8 @@ class LoadOp(TileMoveOp):
         printer.print_string(" ")
         printer.print_ssa_value(self.tensor)
         self._print_origin(printer)
+        if self.multicast is not None:
+            printer.print_string(" multicast")
         printer.print_string(" into ")
         printer.print_ssa_value(self.buffer)
         printer.print_string(" : ")
@@ -403,6 +413,8 @@ class LoadOp(TileMoveOp):
     def parse(cls, parser: Parser) -> LoadOp:
         tensor = parser.parse_unresolved_operand()
         vars_, table, props = cls._parse_origin(parser)
+        if parser.parse_optional_keyword("multicast") is not None:
+            props["multicast"] = UnitAttr()
         parser.parse_keyword("into")
         buffer = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
@@ -430,6 +442,23 @@ class LoadOp(TileMoveOp):
                 f"must give a page of the same tiles, got <{pt.tiles.data}x"
                 f"{element_name(pt.element_type)}>"
             )
+        if self.multicast is not None:
+            self.verify_multicast()
+
+    def verify_multicast(self) -> None:
+        """A multicast reads one address for every item: neither its origin nor where
+        it reads its table uses an item coordinate (the K loop's index may step it)."""
+        forms = [single_linear(self.origin.data, "load origin")]
+        if self.table_at is not None:
+            forms.append(single_linear(self.table_at.data, "load table position"))
+        variables = self.loop_variables()
+        for form in forms:
+            for v, axis, c in zip(self.origin_vars, variables, form.syms):
+                if c and axis != K_INDEX:
+                    raise VerifyException(
+                        f"a multicast load reads one address for every item, but its "
+                        f"address depends on the item through {value_str(v)}"
+                    )
 
 
 @irdl_op_definition

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects import arith
+from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -320,11 +321,16 @@ class StageOp(IRDLOperation):
         """The output map reads no summed axis and writes each element once."""
         name = self.stage_name.data
         kinds, ext = self.iter_kinds, self.iter_extents
+        if IterKind.SUM in kinds and IterKind.MAX in kinds:
+            raise VerifyException(
+                f"stage '{name}' both sums and takes the largest along its axes; a stage "
+                "reduces one way"
+            )
         for d, (k, c) in enumerate(zip(kinds, out.dims)):
-            if k == IterKind.SUM and c:
+            if k != IterKind.PAR and c:
                 raise VerifyException(
-                    f"stage '{name}' output map uses d{d}, a summed axis; the sum has one "
-                    "value per parallel point"
+                    f"stage '{name}' output map uses d{d}, a reduced axis; the reduction "
+                    "has one value per parallel point"
                 )
         par = sorted((abs(c), ext[d]) for d, c in enumerate(out.dims) if kinds[d] == IterKind.PAR)
         reach = 0
@@ -353,7 +359,7 @@ class StageOp(IRDLOperation):
             if not isinstance(o, BODY_OPS):
                 raise VerifyException(
                     f"stage '{name}' body cannot run {o.name} on the chip; a body holds "
-                    "arith ops on scalars, spatial.index and spatial.yield"
+                    "arith and math ops on scalars, spatial.index and spatial.yield"
                 )
         if term.value.type != out_elem:
             raise VerifyException(
@@ -437,6 +443,12 @@ BODY_OPS: tuple[type[Operation], ...] = (
     arith.AddiOp,
     arith.SubiOp,
     arith.MuliOp,
+    arith.DivUIOp,
+    arith.RemUIOp,
+    arith.DivSIOp,
+    arith.RemSIOp,
+    arith.MaxSIOp,
+    arith.MinSIOp,
     arith.ExtSIOp,
     arith.ExtUIOp,
     arith.TruncIOp,
@@ -447,6 +459,18 @@ BODY_OPS: tuple[type[Operation], ...] = (
     arith.AndIOp,
     arith.OrIOp,
     arith.XOrIOp,
+    xmath.ExpOp,
+    xmath.Exp2Op,
+    xmath.LogOp,
+    xmath.RsqrtOp,
+    xmath.SqrtOp,
+    xmath.CosOp,
+    xmath.SinOp,
+    xmath.TanhOp,
+    xmath.ErfOp,
+    xmath.AbsFOp,
+    xmath.PowFOp,
+    xmath.FmaOp,
     IndexOp,
     YieldOp,
 )

@@ -16,7 +16,6 @@ other engines count while they run.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import pickle
@@ -147,7 +146,7 @@ def restore(
 
 
 def _copy(p: ProgramTraffic) -> ProgramTraffic:
-    return dataclasses.replace(p, loaded=dict(p.loaded), stored=dict(p.stored))
+    return p.copy()
 
 
 def compile_native(

@@ -26,10 +26,16 @@ usable with `spatial-opt`):
    whose innermost loop is a reduction runs its output's contiguous axis innermost (the
    same sums in the same order).
 
-A program that reads an address from a table at run time (an indirect move or
-stage map) is first checked over its IR (`analysis/tables.py`): machine code reads
-where the table says without checking, so a table not known before the run, or an
-address outside a page, is refused here, in the other engines' words, or never.
+A program that reads an address from a table (an indirect move or stage map) is
+first checked over its IR (`analysis/tables.py`): machine code reads where a constant
+table says without checking, so a table not known before the run, or an address
+outside a page, is refused here, in the other engines' words, or never. A table
+another program makes when the step runs (`dynamic.runs_dynamically`: a cache write's
+position, a gather's tokens) cannot be checked over the IR: such a program is checked
+as the compiled engine would run it (`dynamic.DynamicCompiler`), and the conversion
+guards each move through such a table (made only inside its tensor and, a store,
+inside what its item owns), so a position past the cache writes nothing rather than
+out of bounds.
 
 A module that still holds an op of another dialect after that (a `q8.quantize
 exact`, whose run-time refusal no generic can make) is refused here, naming the op.
@@ -47,7 +53,9 @@ from xdsl.ir import Operation
 from xdsl_spatial.analysis.tables import table_reads
 from xdsl_spatial.core.ir_io import op_text
 from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.interpreters.dynamic import DynamicCompiler, runs_dynamically
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
+from xdsl_spatial.interpreters.values import SpatialRuntimeError
 from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
 from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
@@ -101,8 +109,15 @@ def _foreign(ops: Iterable[Operation]) -> Operation | None:
 
 def check_tables(program: ProgramOp) -> None:
     """The refusals of a program that reads addresses from tables (a table that is
-    not constant, an address outside its page), made now: machine code does not check
-    an address before it reads there."""
+    not constant, an address outside its page or tensor), made now: machine code does
+    not check an address before it reads there. A table made at run time is the
+    dynamic engine's to check (see the module's docstring)."""
+    if runs_dynamically(program):
+        try:
+            DynamicCompiler(program).compile()
+        except SpatialRuntimeError as e:
+            raise PrepareError(str(e)) from None
+        return
     why = table_reads(program)
     if why is not None:
         raise PrepareError(why)

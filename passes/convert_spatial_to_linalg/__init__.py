@@ -24,11 +24,19 @@ enter as `bufferization.to_buffer ... read_only` and its results leave as
 - each stage a `linalg.generic` over strided views of its pages (a map's flat
   offset `sum(c_d * d) + c` is the view's strides and offset), the stage's body ops
   as they are, the `sum` axes as reduction iterators accumulating in the output
-  page, which starts as zeros; an indirect input (`s0 = inN`) a `memref.load` in the
-  body at the offset its table gives; sibling stages (the same space, a page in
+  page, which starts as zeros, and `max` axes as reduction iterators taking the
+  largest value (`arith.maximumf`) into an output that starts at -inf; an indirect
+  input (`s0 = inN`) a `memref.load` in the body at the offset its table gives (a
+  table another program made when the step runs: the offset kept within the page);
+  sibling stages (the same space, a page in
   common: a fold's stage per row) one generic with an output each, so the page they
   share is read once;
-- the K loop an `scf.for` carrying its pages.
+- the K loop an `scf.for` carrying its pages;
+- a move through a table another program made when the step runs (a KV cache write
+  at the step's position, a gather by token ids: nothing bounds its entries before
+  then) inside an `scf.if`: made only when its block lies inside its tensor, and a
+  store's inside the tiles its item owns, so never a copy out of bounds (the
+  compiled engine refuses such a move with a message; machine code leaves it out).
 
 ```mlir
 %y = spatial.fold "q8_gemv_64x64_w2" grid [1] ... ins(%xv, %q, %s : ...) -> tensor<1x64xf32> {
@@ -97,7 +105,7 @@ several tile rows copies in the page's order, so that its writes are contiguous.
 
 The pass declines, naming the program and the reason, a program whose ring of pages
 would overwrite a page still to be read (the dialect does not promise there is
-none), a map with a negative coefficient, a stage axis no direct map reads, a move
+none), a map with a negative coefficient, a stage axis no map reads, a move
 through a table the pass cannot read, and a stage marked for a kernel it cannot be
 (`PlanError`).
 """

@@ -86,6 +86,9 @@ class Generic:
         self.outs: list[SSAValue] = []
         self.out_maps: list[AffineMapAttr] = []
         self.seen: dict[tuple[SSAValue, LinearForm], int] = {}
+        self.spanned: set[int] = set()
+        """The loops some operand's map reads along (linalg takes a loop's extent
+        from them)."""
 
     def picks(self, f: LinearForm) -> list[int]:
         """The generic's loops that map `f` reads along."""
@@ -102,7 +105,21 @@ class Generic:
                 offset = add(b, mul(b, iv, f.dims[a.axis] * a.step), offset)
         sizes = [self.loops[j].extent for j in picks]
         strides = [f.dims[self.loops[j].axis] * self.loops[j].step for j in picks]
+        self.spanned.update(picks)
         return view(b, mem, offset, sizes, strides), dims_map(len(self.loops), picks)
+
+    def span_the_rest(self, mem: SSAValue) -> None:
+        """An input over the loops no operand's map reads along (a stage axis only an
+        indirect read reaches, its offset loaded in the body): a view of `mem` of
+        stride 0 along each, which the body never reads, so that linalg knows their
+        extents."""
+        rest = [j for j in range(len(self.loops)) if j not in self.spanned]
+        if not rest:
+            return
+        sizes = [self.loops[j].extent for j in rest]
+        self.ins.append(view(self.b, mem, 0, sizes, [0] * len(rest)))
+        self.in_maps.append(dims_map(len(self.loops), rest))
+        self.spanned.update(rest)
 
     def add_reads(self, row: Row, roots: Sequence[SSAValue]) -> Reads:
         """The inputs the body ops computing `roots` read, added once each."""
@@ -138,6 +155,7 @@ class Generic:
         """A dense scratch over this generic's loops from `skip` on."""
         n = len(self.loops)
         m = dims_map(n, range(skip, n))
+        self.spanned.update(range(skip, n))
         if output:
             self.outs.append(mem)
             self.out_maps.append(m)
@@ -185,6 +203,9 @@ class Generic:
             off = add(b, off, mul(b, at, f.syms[0]))
             pt = cast(PageType, o.ins[i].type)
             size = self.pt.tile[0] * self.pt.tile[1] * pt.tiles.data
+            if self.pt.run_time_table(o.ins[via]):
+                # an offset made when the step runs: read within the page, whatever it is
+                off = b.insert(arith.MinUIOp(off, idx(b, size - 1))).result
             flat = view(b, self.pt.values[o.ins[i]], 0, (size,), (1,))
             mapping[block.args[i]] = b.insert(memref.LoadOp.get(flat, [off])).res
         for inner in reads.ops:
@@ -209,7 +230,7 @@ class Generic:
         inner.insert(LinalgYieldOp(*body(inner, blk.args[:k], blk.args[k:])))
         iterators = [
             IteratorTypeAttr.reduction()
-            if self.kinds[a.axis] == IterKind.SUM
+            if self.kinds[a.axis] != IterKind.PAR
             else IteratorTypeAttr.parallel()
             for a in self.loops
         ]

@@ -179,12 +179,12 @@ class Row:
 
 
 def generic_order(stage: StageOp) -> list[int]:
-    """The stage's axes in the generic's loop order: `sum` axes outside, parallel ones
-    inside by falling output stride (the contiguous one innermost); axes of extent 1
-    left out."""
+    """The stage's axes in the generic's loop order: reduced axes (`sum`, or `max`:
+    a stage has one kind or the other) outside, parallel ones inside by falling output
+    stride (the contiguous one innermost); axes of extent 1 left out."""
     out = cast(LinearForm, linear_form(stage.out_map.results[0], len(stage.iter_kinds), 0))
     axes = [d for d, e in enumerate(stage.iter_extents) if e > 1]
-    sums = [d for d in axes if stage.iter_kinds[d] == IterKind.SUM]
+    sums = [d for d in axes if stage.iter_kinds[d] != IterKind.PAR]
     pars = sorted(
         (d for d in axes if stage.iter_kinds[d] == IterKind.PAR),
         key=lambda d: -abs(out.dims[d]),

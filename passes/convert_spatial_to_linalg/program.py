@@ -255,6 +255,18 @@ class ProgramTranslation(ProgramScope):
         w = bw * tc
         page_w = bh * w
         t0 = self.origin(b, o)
+        if self.run_time_table(o.table):
+            # Where a run-time table puts the block is known only now: a block not
+            # wholly inside the tensor (a store's: inside what its item owns) is not
+            # moved, never a copy out of bounds or into another item's tiles.
+            ok = self.inside_tensor(b, held, o, t0)
+            if not load:
+                ok = b.insert(arith.AndIOp(ok, self.inside_owned(b, held, o, t0))).result
+            blk = Block()
+            b.insert(scf.IfOp(ok, [], [blk]))
+            b = inside(blk)
+            b.insert(scf.YieldOp())
+            b = Builder(InsertPoint.before(cast(Operation, blk.last_op)))
 
         def first(b: Builder, t: SSAValue) -> SSAValue:
             return self.block_start(b, held, t)
@@ -281,6 +293,54 @@ class ProgramTranslation(ProgramScope):
         copy(inner, t_view, p_view) if load else copy(inner, p_view, t_view)
         inner.insert(scf.YieldOp())
         b.insert(scf.ForOp(idx(b, 0), idx(b, bh), idx(b, 1), [], blk))
+
+    def inside_tensor(self, b: Builder, held: Held, o: TileMoveOp, t0: SSAValue) -> SSAValue:
+        """Whether the block of `o` from tile `t0` (linear) lies inside its tensor's
+        tiles: `t0` not negative, its columns within a tile row, its last tile within
+        the tensor."""
+        tr, tc = self.tile
+        tpr = held.plan.padded[1] // tc
+        tiles = held.plan.padded[0] // tr * tpr
+        bh, bw = o.block_shape
+        last = add(b, t0, (bh - 1) * o.stride.data + bw - 1)
+        col = b.insert(arith.RemUIOp(t0, idx(b, tpr))).result
+        checks = [
+            b.insert(arith.CmpiOp(t0, idx(b, 0), "sge")).result,
+            b.insert(arith.CmpiOp(last, idx(b, tiles), "slt")).result,
+            b.insert(arith.CmpiOp(add(b, col, bw), idx(b, tpr), "sle")).result,
+        ]
+        ok = checks[0]
+        for c in checks[1:]:
+            ok = b.insert(arith.AndIOp(ok, c)).result
+        return ok
+
+    def inside_owned(self, b: Builder, held: Held, o: TileMoveOp, t0: SSAValue) -> SSAValue:
+        """Whether the block of store `o` from tile `t0` lies inside the tiles its item
+        owns (the program's `owns`, linear: verified)."""
+        tc = self.tile[1]
+        tpr = held.plan.padded[1] // tc
+        owns = self.program.owns.data
+        rank = len(self.program.grid_shape)
+        coords = [self.values[a] for a in self.program.entry.args[:rank]]
+        forms = [cast(LinearForm, linear_form(e, owns.num_dims, 0)) for e in owns.results]
+        # the coordinates are `linear`'s values: the forms' dims as its terms
+        r0, c0 = (linear(b, LinearForm(f.const, (), f.dims), coords) for f in forms)
+        rows, cols = (int(v) for v in self.program.owns_size.get_values())
+        bh, bw = o.block_shape
+        row = b.insert(arith.DivUIOp(t0, idx(b, tpr))).result
+        col = b.insert(arith.RemUIOp(t0, idx(b, tpr))).result
+        last = add(b, t0, (bh - 1) * o.stride.data)
+        last_row = b.insert(arith.DivUIOp(last, idx(b, tpr))).result
+        checks = [
+            b.insert(arith.CmpiOp(row, r0, "sge")).result,
+            b.insert(arith.CmpiOp(last_row, add(b, r0, rows), "slt")).result,
+            b.insert(arith.CmpiOp(col, c0, "sge")).result,
+            b.insert(arith.CmpiOp(add(b, col, bw), add(b, c0, cols), "sle")).result,
+        ]
+        ok = checks[0]
+        for c in checks[1:]:
+            ok = b.insert(arith.AndIOp(ok, c)).result
+        return ok
 
     def block_start(self, b: Builder, held: Held, t: SSAValue) -> SSAValue:
         """The element of the tensor where tile `t` (linear) starts."""

@@ -15,7 +15,7 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, f32
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from xdsl_spatial.dialects.spatial import BufferType, ProgramOp
+from xdsl_spatial.dialects.spatial import BufferType, LoadOp, ProgramOp, TensorOp
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, mul, page_type
 from xdsl_spatial.passes.convert_spatial_to_linalg.globals import Globals
 from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
@@ -71,6 +71,18 @@ class ProgramScope:
         """The pages read where their tensor holds them (`ProgramTranslation.load`)."""
         self.widened: dict[SSAValue, SSAValue] = {}
         """The pages of the stages being built that are read widened (`stages.widen`)."""
+
+    def run_time_table(self, table: SSAValue | None) -> bool:
+        """Whether `table` (a move's table, or the page a stage's indirect input
+        reads its offsets from) holds entries made when the step runs, by another
+        program, not a `values` tensor's: nothing bounds them before then (the native
+        engine's refusals of a constant table are made when it compiles)."""
+        if table is None:
+            return False
+        owner = table.owner
+        if isinstance(owner, LoadOp):  # a page of offsets: its tensor's
+            owner = owner.tensor.owner
+        return not (isinstance(owner, TensorOp) and owner.values is not None)
 
     def fail(self, op: Operation, why: str) -> PlanError:
         return PlanError(

@@ -70,6 +70,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
     kinds = first.iter_kinds
     ext = first.iter_extents
     summed = sums(first)
+    maxed = any(k == IterKind.MAX and e > 1 for k, e in zip(kinds, ext))
     kernel = run_kernel(pt, run) if summed else None
     every = loop_axes(first)
     forms: list[list[LinearForm]] = []
@@ -95,6 +96,9 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
             fill(b, 0, out_elem, page)  # what it does not write is zeros
         elif summed:
             fill(b, 0, out_elem, Generic(b, pt, kinds, every, []).strided(page, fs[-1])[0])
+        if maxed:  # the largest of no value yet: every value is at least -inf
+            start = Generic(b, pt, kinds, every, []).strided(page, fs[-1])[0]
+            fill(b, -math.inf, out_elem, start)
         pt.values[o.result] = page
         if by_row is None:
             rows.append(Row(o, tuple(fs), page))
@@ -103,14 +107,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
                 Row(o, tuple(f.fixed(by_row, r) for f in fs), page, (by_row, r))
                 for r in range(ext[by_row])
             ]
-    read = {
-        d
-        for o, fs in zip(run, forms)
-        for i, f in enumerate(fs)
-        if i == len(o.ins) or o.indirect_of[i] < 0
-        for d, c in enumerate(f.dims)
-        if c
-    }
+    read = {d for fs in forms for f in fs for d, c in enumerate(f.dims) if c}
     missing = [a.axis for a in every if a.axis not in read]
     if missing:
         raise pt.fail(
@@ -136,7 +133,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         factored_sums(pt, b, rows, loops, *factored, tiles)
         return
     for g in range(0, len(rows), ROWS):
-        generic_rows(pt, b, rows[g : g + ROWS], loops, summed)
+        generic_rows(pt, b, rows[g : g + ROWS], loops, summed, maxed)
 
 
 def run_kernel(pt: ProgramScope, run: Sequence[StageOp]) -> str | None:
@@ -162,15 +159,20 @@ def generic_rows(
     rows: Sequence[Row],
     loops: Sequence[LoopAxis],
     summed: bool,
+    maxed: bool = False,
 ) -> None:
     """One `linalg.generic` over `loops` computing `rows`, an output each, each
-    input page read once however many rows read it."""
+    input page read once however many rows read it; summing or taking the largest
+    (`arith.maximumf`: a NaN wins) along the reduced axes."""
     gen = Generic(b, pt, rows[0].stage.iter_kinds, loops, [])
     reads = [gen.add_reads(r, [r.yielded]) for r in rows]
     accs = [gen.add_output(r.page, r.forms[-1]) for r in rows]
+    gen.span_the_rest(rows[0].page)
 
     def body(b: Builder, ins: Sequence[SSAValue], accs_in: Sequence[SSAValue]) -> list[SSAValue]:
         values = [gen.clone(b, r, ins, m)[r.yielded] for r, m in zip(rows, reads)]
+        if maxed:
+            return [b.insert(arith.MaximumfOp(accs_in[a], v)).result for a, v in zip(accs, values)]
         if not summed:
             return values
         return [accumulate(b, accs_in[a], v) for a, v in zip(accs, values)]

@@ -31,14 +31,21 @@ from xdsl_spatial.passes.q8_lower.pattern import Lowering, LowerQ8Matmul
 from xdsl_spatial.passes.q8_lower.report import Decision
 from xdsl_spatial.passes.q8_raise import RaiseDecision, raise_q8
 from xdsl_spatial.passes.spatial_hoist import HoistPass
+from xdsl_spatial.passes.spatial_multicast import MulticastPass
 from xdsl_spatial.passes.spatial_siblings import MergeSiblingsPass
 from xdsl_spatial.passes.spatial_sum_trips import SumTripsPass
 from xdsl_spatial.passes.templates import Templates
 
-OPTIMIZE: tuple[ModulePass, ...] = (MergeSiblingsPass(), SumTripsPass(), HoistPass())
+OPTIMIZE: tuple[ModulePass, ...] = (
+    MergeSiblingsPass(),
+    SumTripsPass(),
+    HoistPass(),
+    MulticastPass(),
+)
 """What `optimize` runs after lowering, in order: a batch's stage a row merged into
-one, an accumulating K loop's trips summed as many at once as a site holds, then what
-a loop does the same every trip (all of a loop that runs once) taken out of it."""
+one, an accumulating K loop's trips summed as many at once as a site holds, what a
+loop does the same every trip (all of a loop that runs once) taken out of it, then
+the loads every item reads at one address (a fold's view) marked multicast."""
 
 OPTIMIZED = "q8-lower{optimize=true}"
 """The pipeline the tools run by default: the lowering, then the spatial passes."""

@@ -408,6 +408,24 @@ def check_all_written(tiles: np.ndarray, grid: Pair, name: str) -> None:
         )
 
 
+def check_writes_within(
+    written: tuple[np.ndarray, np.ndarray],
+    owned: tuple[np.ndarray, np.ndarray],
+    grid: Pair,
+    name: str,
+) -> None:
+    """The (item, linear tile) pairs a store through a run-time table writes lie in
+    what their items own (a cache write owns every tile its window may reach)."""
+    n = grid[0] * grid[1]
+    outside = np.setdiff1d(written[0] * n + written[1], owned[0] * n + owned[1])
+    if outside.size:
+        item, tile = divmod(int(outside[0]), n)
+        r, c = divmod(tile, grid[1])
+        raise VerifyException(
+            f"item {item} writes tile ({r}, {c}) of '{name}' outside what it owns"
+        )
+
+
 def check_writes_owned(
     written: tuple[np.ndarray, np.ndarray],
     owned: tuple[np.ndarray, np.ndarray],

@@ -1,8 +1,10 @@
 """
 How fast a llama-architecture model would prefill and decode on a chip (or several),
 from its shapes alone: the step built with the real shapes (`llama.build_model`),
-lowered as `spatial-generate` lowers it (`q8-lower{optimize=true}`), and every op of it
-timed (`analysis/chip_time.py`, `analysis/step_time.py`). No weight is read: a 70B
+lowered as `spatial-generate` lowers it (`q8-lower{optimize=true}`, then on one chip
+`spatial-lower-ops`: every op of the step a spatial program), and every op of it timed
+(`analysis/chip_time.py`; an op left on the host, as `--products-only` or a step over
+several chips leaves the ops between the products, by `analysis/step_time.py`). No weight is read: a 70B
 model's estimate needs its config.json, not its 70 GB.
 
 ```python
@@ -64,6 +66,9 @@ from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError, b
 from xdsl_spatial.interpreters.stats import layer_number
 from xdsl_spatial.interpreters.traffic import program_traffic
 from xdsl_spatial.passes.q8_lower import lower_q8
+from xdsl_spatial.passes.spatial_lower_ops import lower_ops
+from xdsl_spatial.passes.spatial_lower_ops.names import OpKind, is_index_program
+from xdsl_spatial.passes.spatial_lower_ops.names import op_kind as program_kind
 
 Progress = Callable[[str], None]
 
@@ -83,7 +88,8 @@ class Term(StrEnum):
     PROGRAMS = auto()
     """The spatial programs of the lowered step (`chip_time.py`)."""
     HOST_OPS = auto()
-    """The ops not yet lowered to programs, estimated as programs (`step_time.py`)."""
+    """The ops left on the host (none when the whole step is lowered), estimated as
+    programs (`step_time.py`)."""
     CHIPS = auto()
     """The gathers and sums between the chips."""
     TOKEN = auto()
@@ -92,7 +98,7 @@ class Term(StrEnum):
 
 TERM_LABELS = {
     Term.PROGRAMS: "spatial programs",
-    Term.HOST_OPS: "ops not yet lowered (estimated as programs)",
+    Term.HOST_OPS: "ops left on the host (estimated as programs)",
     Term.CHIPS: "between chips",
     Term.TOKEN: "per token, outside the chip",
 }
@@ -101,13 +107,22 @@ TERM_LABELS = {
 @dataclass(frozen=True)
 class Scenario:
     """What is estimated: `batch` users (1 to 32) decoding together at `context`
-    positions, on `chips` chips of `preset`, the FFN's weights in `ffn` format."""
+    positions, on `chips` chips of `preset`, the FFN's weights in `ffn` format; with
+    `products_only`, only the Q8_0 products lowered (`spatial-generate
+    --products-only`), as a step over several chips is."""
 
     batch: int = 1
     context: int = 256
     chips: int = 1
     preset: str = "wormhole_n150"
     ffn: str = "q8_0"
+    products_only: bool = False
+
+    @property
+    def whole_step(self) -> bool:
+        """Every op of the step lowered to a program (`spatial-lower-ops`), as
+        `spatial-generate` lowers a step on one chip."""
+        return self.chips == 1 and not self.products_only
 
     def check(self, config: LlamaConfig) -> None:
         if not 1 <= self.batch <= MAX_PREFILL:
@@ -264,6 +279,7 @@ class Estimate:
             "batch": s.batch,
             "context": s.context,
             "ffn": s.ffn,
+            "whole_step": s.whole_step,
             "decode": _step_json(self.decode, 1, s.batch),
             **({"prefill": _step_json(self.prefill, s.context, 1)} if self.prefill else {}),
             "notes": self.notes,
@@ -324,15 +340,25 @@ _KINDS = (
 )
 
 
+_PROGRAM_KINDS = {OpKind.CACHE: "kv cache update", OpKind.EMBEDDING: "embedding"}
+
+
 def op_kind(op: Operation) -> str:
-    """What a step's op is, in a word or two."""
+    """What a step's op is, in a word or two: a program or an op left on the host
+    alike, by the value it makes (a lowered op's program makes the value the op made)."""
     if isinstance(op, ProgramOp):
-        return "matmul" if op.KIND == "fold" else "matmul input (view)"
+        kind = program_kind(op.program_name.data)
+        if kind in (OpKind.PRODUCTS, None):
+            return "matmul" if op.KIND == "fold" else "matmul input (view)"
+        if kind in _PROGRAM_KINDS:  # a cache's and an embedding's index programs too
+            return _PROGRAM_KINDS[kind]
     hint = op.results[0].name_hint or "" if op.results else ""
     bare = re.sub(r"^blk\.\d+\.", "", hint)
     for pattern, kind in _KINDS:
         if pattern.search(bare):
             return kind
+    if isinstance(op, ProgramOp):
+        return str(program_kind(op.program_name.data))
     return op.name
 
 
@@ -355,14 +381,15 @@ def _program_cost(op: ProgramOp, preset: TargetPreset, ffn: str) -> tuple[Progra
     """A program's time, its FFN weights stored as `ffn` says."""
     rec = program_traffic(op)
     assert rec.work is not None and rec.figures is not None
-    moved = rec.chip_bytes()
+    dram, noc = rec.chip_dram_bytes(), rec.chip_noc_bytes()
     rate = None
     if any(_in_block4(t, ffn) for t in rec.loaded):
         # Block-float-4: 4 bits a value where Q8_0 has 8; the shared scale stays.
-        values = sum(b for t, b in rec.loaded.items() if _part(t) == Q8Part.VALUES)
-        moved -= values // 2
+        values = [t for t in rec.loaded if _part(t) == Q8Part.VALUES]
+        dram -= sum(rec.dram_loaded.get(t, rec.loaded[t]) for t in values) // 2
+        noc -= sum(rec.loaded[t] for t in values) // 2
         rate = preset.chip.bfp4_macs
-    t = program_time(rec.items, moved, moved, rec.work, rec.figures, rate)
+    t = program_time(rec.items, dram, noc, rec.work, rec.figures, rate)
     return t, str(t.bound)
 
 
@@ -417,11 +444,22 @@ def time_step(
         name_of = op.dest.name_hint or name if isinstance(op, tensor.InsertSliceOp) else name
         if isinstance(op, ProgramOp):
             t, bound = _program_cost(op, preset, ffn)
+            of = name
+            kind = program_kind(op.program_name.data)
+            if kind == OpKind.CACHE:
+                # a cache's write is named for no layer: it belongs to the cache it stores
+                of = next(iter(program_traffic(op).stored), name)
             if op.chip_index is not None:
                 chip_of[op.results[0]] = op.chip_index
             made = fresh.get(op.chip_index)
             free = made is not None and not any(v in made for v in op.operands)
-            fresh[op.chip_index] = set(op.results)
+            if is_index_program(op.program_name.data):
+                # Index programs (where the step's writes land, a token's tile): made
+                # from the position or the tokens alone, they could run at the step's
+                # start; the programs around them chain past them.
+                free = True
+            else:
+                fresh[op.chip_index] = set(op.results)
             add(
                 name,
                 op_kind(op),
@@ -429,7 +467,7 @@ def time_step(
                 t.total,
                 bound,
                 op.chip_index,
-                name,
+                of,
                 free,
             )
             continue
@@ -473,6 +511,9 @@ def _step(
     )
     progress(f"lowering {what}")
     lower_q8(module, optimize=True, preset=scenario.preset)
+    if scenario.whole_step:
+        progress(f"lowering the rest of {what} (spatial-lower-ops)")
+        lower_ops(module, preset=scenario.preset)
     (f,) = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)]
     progress(f"timing {what}")
     ops = time_step(f, preset, users, scenario.ffn, traced)
@@ -504,8 +545,10 @@ def estimate(
         chunks = _step(built, scenario, chunk, 1, False, config.n_layer, progress)
         chunks.repeats = math.ceil(scenario.context / chunk)
     notes = [
-        "ops not yet lowered to spatial programs (norms, RoPE, attention, residual adds, "
-        "the KV cache's update) are estimated as programs would run them",
+        "every op of the step is a spatial program (spatial-lower-ops)"
+        if scenario.whole_step
+        else "ops left on the host (norms, RoPE, attention, residual adds, the KV cache's "
+        "update) are estimated as programs would run them",
         "decode is traced (op-to-op gap); prefill is not (each op at least the host's "
         "dispatch), in chunks of at most 32 tokens",
         "each user's KV cache is read whole every step, in bf16",
@@ -547,10 +590,16 @@ def model_config(path: str) -> LlamaConfig:
     return read_hf_config(where)
 
 
-def step_line(config: LlamaConfig, context: int, chips: int = 1, preset: str = "") -> str:
+def step_line(
+    config: LlamaConfig,
+    context: int,
+    chips: int = 1,
+    preset: str = "",
+    products_only: bool = False,
+) -> str:
     """One line: a whole decode step of one user estimated (what `spatial-generate
-    --stats` adds to its programs' time), term by term."""
-    scenario = Scenario(1, context, chips, preset or Scenario.preset)
+    --stats` adds to its programs' time), term by term, lowered as the model was."""
+    scenario = Scenario(1, context, chips, preset or Scenario.preset, products_only=products_only)
     e = estimate(config, scenario)
     d = e.decode
     terms = ", ".join(f"{TERM_LABELS[t]} {d.term_seconds(t) * 1e3:.3g} ms" for t in Term)

@@ -164,8 +164,18 @@ class Model:
     """Products `q8-lower` lowered."""
     declined: list[str] = field(default_factory=list)
     """`q8-lower`'s line for each product it left as it was."""
+    whole_step: bool = False
+    """Every op of the step lowered (`spatial-lower-ops`), not only the products."""
+    ops_lowered: int = 0
+    """Other ops `spatial-lower-ops` lowered (both functions)."""
+    ops_declined: list[str] = field(default_factory=list)
+    """`spatial-lower-ops`'s line for each op it left as it was."""
+    host_ops: dict[str, int] = field(default_factory=dict)
+    """Per function, the ops left computing on the host (0: the whole step is spatial
+    programs, reshapes and constants)."""
     seconds: dict[str, float] = field(default_factory=dict)
-    """Where loading took its time: `read`, `bind`, `build`, `lower`, `compile`
+    """Where loading took its time: `read`, `bind`, `build`, `lower` (q8-lower),
+    `lower_ops` (spatial-lower-ops), `compile`
     (compiling every function), `cache` (reading or writing the disk cache)."""
     cached: bool = False
     """Loaded from the disk cache."""
@@ -414,6 +424,7 @@ def load_model(
     positions: int | None = None,
     *,
     lower: bool = True,
+    whole_step: bool = True,
     requantize: bool = False,
     on_requantize: Callable[[Any], None] | None = None,
     progress: Progress = quiet,
@@ -432,10 +443,13 @@ def load_model(
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
     config's `default_positions`), every product split over `chips` chips
-    (`llama.ROW_SPLIT`). An open `reader`, and the `config` and bound `weights` of a
-    model of the same file, are reused. The weights are bound on a thread of their own
-    while the module is built and lowered (its reader, which holds all the file's
-    metadata, let go once they are). `text` is a module to run
+    (`llama.ROW_SPLIT`). Lowering puts the whole step on the chip: its Q8_0 products
+    (`q8-lower`) and every other op (`spatial-lower-ops`); with `whole_step=False`, or
+    over several chips, only the products (the other ops run on the host). An open
+    `reader`, and the `config` and bound `weights` of a model of the same file, are
+    reused. The weights are bound on a thread of their own while the module is built
+    and lowered (its reader, which holds all the file's metadata, let go once they
+    are). `text` is a module to run
     instead of the built one (e.g. the PyTorch model torch-mlir exported,
     `spatial-gguf --emit-model --frontend torch`; read from the file `text_name`, which
     its diagnostics name): its functions must have the built model's arguments and
@@ -466,6 +480,7 @@ def load_model(
             batch=batch,
             positions=positions,
             lower=lower,
+            whole_step=lower and whole_step and chips == 1,
             requantize=requantize,
             chips=chips,
             module=None if text is None else hashlib.sha256(text.encode()).hexdigest(),
@@ -546,13 +561,27 @@ def load_model(
         if bound is not None and bound.done():
             bound.result()  # a file that cannot bind is refused now, not after lowering
         decisions: list[Any] = []
+        ops_lowered = 0
+        ops_declined: list[str] = []
         lower_s = 0.0
+        host: dict[str, int] = {}
         if lower:
             from xdsl_spatial.passes.q8_lower import lower_q8
 
             t0 = time.perf_counter()
             decisions = lower_q8(module, optimize=True, progress=progress)
             lower_s = seconds["lower"] = time.perf_counter() - t0
+            if whole_step and chips == 1:
+                from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops
+
+                progress("lowering the rest of the step with spatial-lower-ops")
+                t0 = time.perf_counter()
+                with collector_paused():
+                    ops = lower_ops(module)
+                seconds["lower_ops"] = time.perf_counter() - t0
+                ops_lowered = sum(1 for d in ops if d.lowered)
+                ops_declined = [d.line() for d in ops if not d.lowered]
+                host = {e: len(host_ops(find_function(module, e))) for e in ENTRIES}
         if bound is not None:
             progress("binding the weights")
             weights, seconds["bind"] = bound.result()
@@ -571,6 +600,10 @@ def load_model(
         requantized=costs,
         lowered_count=sum(1 for d in decisions if d.lowered),
         declined=[d.line() for d in decisions if not d.lowered],
+        whole_step=lower and whole_step and chips == 1,
+        ops_lowered=ops_lowered,
+        ops_declined=ops_declined,
+        host_ops=host,
         seconds=seconds,
         engine=engine,
         threads=threads,

@@ -1165,16 +1165,53 @@
 
 // -----
 
-// CHECK: Operation does not verify: a store through an external table cannot be checked for overlap
+// CHECK: Operation does not verify: a multicast load reads one address for every item, but its address depends on the item through %i
 %x = "test.op"() : () -> tensor<32x64xf32>
-%t = "test.op"() : () -> tensor<1x2xi32>
 %y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
     target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
-    ins(%x, %t : tensor<32x64xf32>, tensor<1x2xi32>) -> tensor<32x64xf32> {
-^bb0(%i: index, %x_in: tensor<32x64xf32>, %t_in: tensor<1x2xi32>):
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
   %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
   %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
-  %perm = spatial.tensor "perm" external(%t_in : tensor<1x2xi32>) : !spatial.tensor<1x2xi32, param>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %p = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 multicast into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// A multicast's table position may not depend on the item either.
+// CHECK: Operation does not verify: a multicast load reads one address for every item, but its address depends on the item through %i
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %perm = spatial.tensor "perm" values dense<[[1, 0]]> : tensor<1x2xi32> : !spatial.tensor<1x2xi32, param>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %p = spatial.load %xt[%perm[%i]] block 1x1 stride 2 repeat 1 multicast into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  spatial.store %p to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
+
+// -----
+
+// A store through a table bound when the program runs is checked then (the engines
+// refuse a tile two items write, or one outside what its item owns); its table must
+// still hold integers.
+// CHECK: Operation does not verify: store indirect table must hold integers, got f32
+%x = "test.op"() : () -> tensor<32x64xf32>
+%t = "test.op"() : () -> tensor<1x2xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x, %t : tensor<32x64xf32>, tensor<1x2xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>, %t_in: tensor<1x2xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %perm = spatial.tensor "perm" external(%t_in : tensor<1x2xf32>) : !spatial.tensor<1x2xf32, input>
   %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
   %p = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
   spatial.store %p to %yt[%perm[%i]] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
@@ -1184,6 +1221,27 @@
 // ====================================================================================
 // spatial.stage
 // ====================================================================================
+
+// -----
+
+// CHECK: Operation does not verify: stage 's' both sums and takes the largest along its axes; a stage reduces one way
+%x = "test.op"() : () -> tensor<32x64xf32>
+%y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
+    target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%x : tensor<32x64xf32>) -> tensor<32x64xf32> {
+^bb0(%i: index, %x_in: tensor<32x64xf32>):
+  %xt = spatial.tensor "x" external(%x_in : tensor<32x64xf32>) : !spatial.tensor<32x64xf32, input>
+  %yt = spatial.tensor "y" zero : !spatial.tensor<32x64xf32, output>
+  %b = spatial.buffer "b" : !spatial.buffer<1xf32, depth 2>
+  %p = spatial.load %xt[%i] block 1x1 stride 2 repeat 1 into %b : !spatial.tensor<32x64xf32, input> -> !spatial.page<1xf32>
+  %o = spatial.buffer "o" : !spatial.buffer<1xf32, depth 2>
+  %s = spatial.stage "s" iters(sum 32, max 32) ins(%p[d0 * 32 + d1]) into %o[0] : (!spatial.page<1xf32>) -> !spatial.page<1xf32> {
+  ^bb0(%v: f32):
+    spatial.yield %v : f32
+  }
+  spatial.store %s to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>
+  spatial.return %yt : !spatial.tensor<32x64xf32, output>
+}
 
 // -----
 
@@ -1462,7 +1520,7 @@
 
 // -----
 
-// CHECK: Operation does not verify: stage 's' output map uses d0, a summed axis; the sum has one value per parallel point
+// CHECK: Operation does not verify: stage 's' output map uses d0, a reduced axis; the reduction has one value per parallel point
 %x = "test.op"() : () -> tensor<32x64xf32>
 %y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
     target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
@@ -1568,7 +1626,7 @@
 
 // -----
 
-// CHECK: Operation does not verify: stage 's' body cannot run math.sqrt on the chip; a body holds arith ops on scalars, spatial.index and spatial.yield
+// CHECK: Operation does not verify: stage 's' body cannot run math.atan on the chip; a body holds arith and math ops on scalars, spatial.index and spatial.yield
 %x = "test.op"() : () -> tensor<32x64xf32>
 %y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
     target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
@@ -1581,7 +1639,7 @@
   %o = spatial.buffer "o" : !spatial.buffer<1xf32, depth 2>
   %s = spatial.stage "s" iters(par 32, par 32) ins(%p[d0 * 32 + d1]) into %o[d0 * 32 + d1] : (!spatial.page<1xf32>) -> !spatial.page<1xf32> {
   ^bb0(%e: f32):
-    %r = math.sqrt %e : f32
+    %r = math.atan %e : f32
     spatial.yield %r : f32
   }
   spatial.store %s to %yt[%i] block 1x1 stride 2 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<32x64xf32, output>

@@ -233,7 +233,7 @@
 
 // -----
 
-// CHECK: Expected one of 'par', 'sum' (iterator kind)
+// CHECK: Expected one of 'max', 'par', 'sum' (iterator kind)
 %x = "test.op"() : () -> tensor<32x64xf32>
 %y = spatial.view "copy" grid [2] owns (d0) -> (0, d0) size [1, 1]
     target #spatial.target<"tensix"> plan #spatial.plan<grid = [1, 2], k_blocks = 1, site = [1, 1]> numerics exact
