@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import auto
 from typing import cast
 
-from xdsl.dialects import arith, math, tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AnyFloat,
     Float32Type,
@@ -34,6 +34,7 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.utils.str_enum import StrEnum
 
 from xdsl_spatial.core.geometry import LinearForm
+from xdsl_spatial.dialects.spatial import BODY_OPS
 from xdsl_spatial.passes.spatial_lower_ops.access import (
     Access,
     combine,
@@ -46,51 +47,8 @@ from xdsl_spatial.passes.spatial_lower_ops.access import (
     element_of as element_of_value,
 )
 
-BODY_TYPES: tuple[type[Operation], ...] = (
-    arith.ConstantOp,
-    arith.AddfOp,
-    arith.SubfOp,
-    arith.MulfOp,
-    arith.DivfOp,
-    arith.NegfOp,
-    arith.MaximumfOp,
-    arith.MinimumfOp,
-    arith.ExtFOp,
-    arith.TruncFOp,
-    arith.SIToFPOp,
-    arith.UIToFPOp,
-    arith.FPToSIOp,
-    arith.AddiOp,
-    arith.SubiOp,
-    arith.MuliOp,
-    arith.DivUIOp,
-    arith.RemUIOp,
-    arith.DivSIOp,
-    arith.RemSIOp,
-    arith.MaxSIOp,
-    arith.MinSIOp,
-    arith.ExtSIOp,
-    arith.ExtUIOp,
-    arith.TruncIOp,
-    arith.IndexCastOp,
-    arith.CmpiOp,
-    arith.CmpfOp,
-    arith.SelectOp,
-    arith.AndIOp,
-    arith.OrIOp,
-    arith.XOrIOp,
-    math.ExpOp,
-    math.Exp2Op,
-    math.LogOp,
-    math.RsqrtOp,
-    math.SqrtOp,
-    math.CosOp,
-    math.SinOp,
-    math.TanhOp,
-    math.ErfOp,
-    math.AbsFOp,
-    math.PowFOp,
-    math.FmaOp,
+BODY_TYPES: tuple[type[Operation], ...] = tuple(
+    t for t in BODY_OPS if not t.name.startswith("spatial.")
 )
 """The scalar ops a stage body runs (the dialect's `BODY_OPS` without its own)."""
 
