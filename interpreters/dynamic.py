@@ -18,7 +18,7 @@ numbers.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -42,6 +42,7 @@ from xdsl_spatial.dialects.spatial import (
     TensorOp,
     TileMoveOp,
 )
+from xdsl_spatial.interpreters.reference import Tensor
 from xdsl_spatial.interpreters.stages import StageEval
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
@@ -63,19 +64,6 @@ def runs_dynamically(op: ProgramOp) -> bool:
                 if not (isinstance(src, LoadOp) and src.tensor in constant):
                     return True
     return False
-
-
-@dataclass
-class _Tensor:
-    """A tensor of a running program (as the reference engine holds it)."""
-
-    name: str
-    dims: tuple[int, int]
-    grid: tuple[int, int]
-    role: Role
-    data: np.ndarray
-    initial: np.ndarray
-    writes: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -137,7 +125,7 @@ class DynamicProgram:
     def _fail(self, where: str, message: str) -> SpatialRuntimeError:
         return SpatialRuntimeError(f'{self.op_name} "{self.name}": {where}: {message}')
 
-    def _make(self, s: _TensorSpec, inputs: Sequence[np.ndarray]) -> _Tensor:
+    def _make(self, s: _TensorSpec, inputs: Sequence[np.ndarray]) -> Tensor:
         rows, cols = s.dims
         tr, tc = s.grid
         data = np.zeros((tr * self.tile[0], tc * self.tile[1]), dtype=s.dtype)
@@ -152,7 +140,7 @@ class DynamicProgram:
         elif s.values is not None:
             data[:rows, :cols] = s.values
         initial = data.copy() if s.role in (Role.OUTPUT, Role.STATE) else data
-        return _Tensor(s.name, s.dims, s.grid, s.role, data, initial)
+        return Tensor(s.name, s.dims, s.grid, s.role, data, initial)
 
 
 class DynamicCompiler:
@@ -260,7 +248,7 @@ class DynamicCompiler:
         fail = self.failing(o)
 
         def run(state: State) -> None:
-            tensors: list[_Tensor] = state["tensors"]
+            tensors: list[Tensor] = state["tensors"]
             env = state["env"]
             tt = tensors[t]
             values = [env[v] for v in vars_]
