@@ -210,6 +210,8 @@ def plan_insert(spec: InsertSpec, target: TargetAttr) -> InsertPlan | str:
     elif strides[d] == cols and d == n - 2:
         if spec.extent % tr:
             return f"the cache's {spec.extent} positions a head are not whole tiles of {tr} rows"
+        if cols % tc:  # an item's tiles of a position's row would not be its own
+            return f"the cache's rows of {cols} elements are not whole tiles of {tc} columns"
         along, along_tiles = "rows", spec.extent // tr
     else:
         return "the position's dim is neither the cache's columns nor the last of its rows"
