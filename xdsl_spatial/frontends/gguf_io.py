@@ -202,6 +202,17 @@ def _check_layout(path: str) -> None:
             _walk(_Cursor(buf, size))
 
 
+def _tensor_shape(cur: _Cursor, i: int) -> tuple[str, tuple[int, ...], str]:
+    """Tensor `i`'s name and dimensions from its description at the cursor, and the
+    words that name it in messages (its type and offset follow)."""
+    name = cur.string(f"the name of tensor {i}").decode("utf-8", "replace")
+    what = f"the description of tensor {name}"
+    n_dims = cur.u32(what)
+    if not 1 <= n_dims <= GGUF_MAX_DIMS:
+        raise _Corrupt(f"tensor {name} has {n_dims} dimensions (1 to 4 expected)")
+    return name, tuple(cur.u64(what) for _ in range(n_dims)), what
+
+
 def _walk(cur: _Cursor) -> None:
     if cur.size < 4 or cur.u32("the magic number") != GGUF_MAGIC:
         raise _Corrupt("not a GGUF file (bad magic number)")
@@ -225,12 +236,7 @@ def _walk(cur: _Cursor) -> None:
         raise _Corrupt(f"general.alignment = {alignment} is not a power of two")
     infos = []
     for i in range(n_tensors):
-        name = cur.string(f"the name of tensor {i}").decode("utf-8", "replace")
-        what = f"the description of tensor {name}"
-        n_dims = cur.u32(what)
-        if not 1 <= n_dims <= GGUF_MAX_DIMS:
-            raise _Corrupt(f"tensor {name} has {n_dims} dimensions (1 to 4 expected)")
-        dims = [cur.u64(what) for _ in range(n_dims)]
+        name, dims, what = _tensor_shape(cur, i)
         raw_type = cur.u32(what)
         offset = cur.u64(what)
         infos.append((name, dims, raw_type, offset))
@@ -361,12 +367,7 @@ def _header(cur: _Cursor) -> GGUFHeader:
         fields[key] = HeaderField(_read_value(cur, cur.u32(what), what))
     tensors = []
     for i in range(n_tensors):
-        name = cur.string(f"the name of tensor {i}").decode("utf-8", "replace")
-        what = f"the description of tensor {name}"
-        n_dims = cur.u32(what)
-        if not 1 <= n_dims <= GGUF_MAX_DIMS:
-            raise _Corrupt(f"tensor {name} has {n_dims} dimensions (1 to 4 expected)")
-        dims = tuple(cur.u64(what) for _ in range(n_dims))
+        name, dims, what = _tensor_shape(cur, i)
         cur.skip(12, what)  # its type and its data's offset
         tensors.append(HeaderTensor(name, dims))
     return GGUFHeader(fields, tensors)
