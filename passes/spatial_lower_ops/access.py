@@ -4,7 +4,8 @@ and the element's row and column there as linear forms of the op's dims.
 
 The chip stores 2-d tensors. Ops that only rename a layout (`tensor.expand_shape`,
 `tensor.collapse_shape`) keep the elements where they are (every ranked tensor is its
-elements in row-major order), and `linalg.transpose` only renames dims; a program reads
+elements in row-major order), `linalg.transpose` only renames dims and a static
+`tensor.extract_slice` only moves them by its offsets; a program reads
 *through* them, from the tensor below (the *root*): a program's 2-d result, or an
 argument or host value, which a program reads as the 2-d tensor of its rows (all dims
 but the last) and its last dim. Two modes:
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.dialects.linalg.ops import TransposeOp
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -109,6 +110,19 @@ class Access:
         return self.root is not None and len(shape_of(self.root)) != 2
 
 
+def _slice_offsets(op: tensor.ExtractSliceOp) -> list[int] | None:
+    """A slice's static offsets, when it is read through: static offsets and sizes,
+    strides 1, the source's rank (None: it is not)."""
+    offsets = list(op.static_offsets.get_values())
+    sizes = list(op.static_sizes.get_values())
+    strides = list(op.static_strides.get_values())
+    if op.offsets or op.sizes or op.strides or any(s != 1 for s in strides):
+        return None
+    if len(shape_of(op.result)) != len(shape_of(op.source)) or DYNAMIC_INDEX in sizes:
+        return None
+    return offsets
+
+
 def resolve(value: SSAValue, index: Sequence[LinearForm], ndims: int) -> Access | str:
     """Where `value`'s element at `index` (forms of the op's `ndims` dims) lives, read
     through the layout-only ops that made `value`; or why it cannot be addressed."""
@@ -132,6 +146,16 @@ def resolve(value: SSAValue, index: Sequence[LinearForm], ndims: int) -> Access 
                 offset = combine(per_dim, row_major(shape), ndims)
                 per_dim = None
             v = op.src
+        elif isinstance(op, tensor.ExtractSliceOp):
+            at = _slice_offsets(op)
+            if at is None:
+                return "a slice at run-time offsets, of other strides or of a lower rank"
+            if per_dim is None:
+                return "a slice of a collapsed tensor is not a linear address"
+            per_dim = [
+                LinearForm(f.const + o, f.dims, f.syms) for f, o in zip(per_dim, at, strict=True)
+            ]
+            v = op.source
         elif isinstance(op, TransposeOp) and len(op.inputs) == 1:
             if per_dim is None:
                 return "a transpose of a collapsed tensor is not a linear address"

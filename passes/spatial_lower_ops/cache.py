@@ -30,7 +30,10 @@ bounds).
 
 The write covers the cache along every dim but the position's, which is the cache's
 last dim (a window of columns: the keys, cached transposed) or the last dim of its
-rows (a window of rows: the values, each head's positions whole tiles).
+rows (a window of rows: the values, each head's positions whole tiles); or, in a
+batched cache (a leading dim of sequences), one row of the dims before the
+position's at a static index, `%cache_k[2, 0, 0, %offset] [1, 3, 64, 1]`: the
+same write, its window's tiles moved to that row's.
 """
 
 from __future__ import annotations
@@ -130,6 +133,9 @@ class InsertSpec:
     size: int
     extent: int
     offset: Offset
+    at: tuple[int, ...]
+    """The static offset along each dim (0 along the position's): a batched cache's
+    row of one sequence, its dims before the position's, one at a static index."""
 
 
 def match_insert(op: tensor.InsertSliceOp) -> InsertSpec | str:
@@ -144,14 +150,21 @@ def match_insert(op: tensor.InsertSliceOp) -> InsertSpec | str:
     if len(dyn) != 1 or len(op.offsets) != 1:
         return "it writes at no or at several run-time offsets"
     d = dyn[0]
-    if any(o != 0 for k, o in enumerate(offsets) if k != d):
-        return "a static offset is not 0"
-    if any(sizes[k] != dest[k] for k in range(len(dest)) if k != d) or len(src) != len(dest):
-        return "the slice does not cover the cache along every dim but the position's"
+    if len(src) != len(dest):
+        return "the slice's rank is not the cache's"
+    for k in range(len(dest)):
+        if k == d or (offsets[k], sizes[k]) == (0, dest[k]):
+            continue
+        if k >= d or sizes[k] != 1:
+            return (
+                "the slice does not cover the cache along every dim but the position's "
+                "and the leading rows (one at a static offset) before it"
+            )
     off = dynamic_offset(op.offsets[0])
     if isinstance(off, str):
         return off
-    return InsertSpec(op, d, sizes[d], dest[d], off)
+    rows = tuple(0 if k == d else o for k, o in enumerate(offsets))
+    return InsertSpec(op, d, sizes[d], dest[d], off, rows)
 
 
 @dataclass
@@ -218,6 +231,9 @@ def plan_insert(spec: InsertSpec, target: TargetAttr) -> InsertPlan | str:
     window = window_tiles(spec, along_tiles, tr if along == "rows" else tc)
     width = window * (tr if along == "rows" else tc)
     extents = [*shape, spec.size]
+    for k, o in enumerate(spec.at):
+        if o or shape_of(src)[k] != shape[k]:
+            extents[k] = 1  # one row of a batched cache
     extents[d] = width
     ndims = n + 1
     # Dims: the cache's (the position's dim the window), and the position in the new
@@ -227,10 +243,11 @@ def plan_insert(spec: InsertSpec, target: TargetAttr) -> InsertPlan | str:
     ]
     row_form, col_form = LinearForm(0, (0,) * ndims, ()), LinearForm(0, (0,) * ndims, ())
     for k in range(n):
+        at = _plus(unit[k], LinearForm(spec.at[k], (0,) * ndims, ()), 1)
         if strides[k] >= cols:
-            row_form = _plus(row_form, unit[k], strides[k] // cols)
+            row_form = _plus(row_form, at, strides[k] // cols)
         else:
-            col_form = _plus(col_form, unit[k], strides[k])
+            col_form = _plus(col_form, at, strides[k])
     old = Access(dest, (rows, cols), (row_form, col_form), None)
     src_index = [unit[k] if k != d else unit[n] for k in range(n)]
     new = resolve(src, src_index, ndims)

@@ -63,6 +63,7 @@ SOURCES = (
     linalg.FillOp,
     tensor.ExpandShapeOp,
     tensor.CollapseShapeOp,
+    tensor.ExtractSliceOp,
     linalg.TransposeOp,
     tensor.ExtractOp,
     arith.IndexCastOp,

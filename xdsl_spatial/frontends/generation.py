@@ -44,10 +44,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import math
 import re
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -71,6 +69,9 @@ from xdsl_spatial.frontends.llama import (
     read_config,
     weight_args,
 )
+from xdsl_spatial.frontends.model.step import BATCH_ENTRY
+from xdsl_spatial.frontends.sampling import Sampler as Sampler  # (importable from here too)
+from xdsl_spatial.frontends.sampling import greedy, has_nan
 from xdsl_spatial.frontends.tokenizer import read_metadata
 from xdsl_spatial.interpreters.kernels import KernelError
 from xdsl_spatial.interpreters.native.host import KernelsError, choose_kernels
@@ -325,6 +326,16 @@ class Model:
             raise ModelError(f"position {pos} is outside the cache's {self.positions} positions")
         args = [np.array([token], np.int32), np.array([pos], np.int32), *self.weights, *caches]
         r = self._run("decode", args)
+        return r.outputs[0], list(r.outputs[1:]), r.traffic
+
+    def decode_batch(
+        self, tokens: np.ndarray, pos: np.ndarray, caches: Sequence[np.ndarray]
+    ) -> tuple[np.ndarray, list[np.ndarray], Any]:
+        """One `@decode_batch` step (`batched.py`): a token of each sequence at its own
+        position, its own row of the batched caches."""
+        if pos.min() < 0 or pos.max() >= self.positions:
+            raise ModelError(f"a position is outside the cache's {self.positions} positions")
+        r = self._run(BATCH_ENTRY, [tokens, pos, *self.weights, *caches])
         return r.outputs[0], list(r.outputs[1:]), r.traffic
 
     def decode_entry(self) -> str:
@@ -639,56 +650,6 @@ def module_sizes(text: str) -> tuple[int, int]:
     return int(tokens.group(1)), int(cache.group(1))
 
 
-def greedy(logits: np.ndarray) -> int:
-    """The largest logit's id (the lowest id on a tie)."""
-    return int(np.argmax(logits))
-
-
-@dataclass
-class Sampler:
-    """Draws a token from logits: the `top_k` largest (0: all), of those the fewest
-    whose probabilities add up to `top_p` (1: all), their logits divided by
-    `temperature`, drawn from their softmax by numpy's Generator seeded with `seed`
-    (None: a seed drawn from the OS, kept in `seed`). A temperature of 0 is greedy."""
-
-    temperature: float = 0.0
-    top_k: int = 40
-    top_p: float = 0.95
-    seed: int | None = None
-
-    def __post_init__(self) -> None:
-        if not (0 <= self.temperature < math.inf) or not 0 < self.top_p <= 1 or self.top_k < 0:
-            raise ModelError(
-                f"sampling takes a finite temperature >= 0, top-k >= 0 and 0 < top-p <= 1, got "
-                f"{self.temperature}, {self.top_k} and {self.top_p}"
-            )
-        if self.seed is None:
-            entropy = np.random.SeedSequence().entropy  # an int when drawn fresh
-            assert isinstance(entropy, int)
-            self.seed = entropy % (1 << 32)
-        self.rng = np.random.default_rng(self.seed)
-
-    @property
-    def greedy(self) -> bool:
-        return self.temperature == 0
-
-    def __call__(self, logits: np.ndarray) -> int:
-        if self.greedy:
-            return greedy(logits)
-        x = np.asarray(logits, np.float64)
-        k = self.top_k if 0 < self.top_k < x.size else x.size
-        ids = np.argpartition(-x, k - 1)[:k] if k < x.size else np.arange(x.size)
-        ids = ids[np.lexsort((ids, -x[ids]))]  # the largest first, the lower id on a tie
-        v = x[ids]
-        if self.top_p < 1:
-            p = np.exp(v - v[0])
-            p /= p.sum()
-            keep = int(np.searchsorted(np.cumsum(p), self.top_p)) + 1
-            ids, v = ids[:keep], v[:keep]
-        p = np.exp((v - v[0]) / self.temperature)
-        return int(ids[self.rng.choice(ids.size, p=p / p.sum())])
-
-
 @dataclass
 class Generation:
     prompt: list[int]
@@ -736,16 +697,7 @@ def generate(
     are still each step's own choice. Each function is compiled before its first call,
     outside the clock (`Model.start` begins every one the run calls at once)."""
     c = model.config
-    if not prompt:
-        raise ModelError("the prompt has no token")
-    if len(prompt) + steps > model.positions:
-        raise ModelError(
-            f"{len(prompt)} prompt tokens and {steps} steps need {len(prompt) + steps} positions; "
-            f"the cache has {model.positions} (--context)"
-        )
-    bad = [t for t in prompt if not 0 <= t < c.vocab]
-    if bad:
-        raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")
+    check_prompt(model, prompt, steps)
     plan = model.plan(len(prompt))
     compiles = model.distributed != "ray" and model.engine != "reference"
 
@@ -758,21 +710,7 @@ def generate(
         model.start(model.used(len(prompt), steps), progress)
     for entry in model.used(len(prompt), 0):  # the prompt's functions, before it is read
         compiled(entry)
-    caches = model.new_caches()
-    rows: list[np.ndarray] = []
-    first = None
-    t0 = time.perf_counter()
-    for pos, n in plan:
-        chunk = list(prompt[pos : pos + n])
-        progress(f"reading the prompt: tokens {pos + 1}-{pos + n} of {len(prompt)}")
-        if n > 1:
-            logits, caches, traffic = model.prefill(chunk, pos, caches)
-        else:
-            logits, caches, traffic = model.decode(chunk[0], pos, caches)
-        rows.append(logits)
-        first = traffic if first is None else first
-    prompt_ms = (time.perf_counter() - t0) * 1e3
-    prompt_logits = np.concatenate(rows)
+    prompt_logits, caches, prompt_ms, first = read_prompt(model, prompt, progress)
     out_rows: list[np.ndarray] = []
     tokens: list[int] = []
     times: list[float] = []
@@ -820,15 +758,39 @@ def generate(
     )
 
 
-def has_nan(logits: np.ndarray, index: int) -> bool:
-    """Whether the logits token `index` would be chosen from hold NaN; if so, a
-    warning saying the generation stops there."""
-    n = int(np.isnan(logits).sum())
-    if n:
-        warnings.warn(
-            f"the logits of generated token {index} hold NaN ({n:,} of {logits.size:,}): the "
-            "model's numbers are lost (a damaged weight, or an overflow); the generation "
-            "stops there",
-            stacklevel=2,  # one place: the same warning of a second run is not repeated
+def read_prompt(
+    model: Model, prompt: Sequence[int], progress: Progress = quiet
+) -> tuple[np.ndarray, list[np.ndarray], float, Any]:
+    """`prompt` read into a new cache in chunks (`Model.plan`): the logits of every
+    prompt position, the caches, the milliseconds it took and the first call's
+    traffic."""
+    caches = model.new_caches()
+    rows: list[np.ndarray] = []
+    first = None
+    t0 = time.perf_counter()
+    for pos, n in model.plan(len(prompt)):
+        chunk = list(prompt[pos : pos + n])
+        progress(f"reading the prompt: tokens {pos + 1}-{pos + n} of {len(prompt)}")
+        if n > 1:
+            logits, caches, traffic = model.prefill(chunk, pos, caches)
+        else:
+            logits, caches, traffic = model.decode(chunk[0], pos, caches)
+        rows.append(logits)
+        first = traffic if first is None else first
+    return np.concatenate(rows), caches, (time.perf_counter() - t0) * 1e3, first
+
+
+def check_prompt(model: Model, prompt: Sequence[int], steps: int) -> None:
+    """That `prompt` has tokens of the vocabulary and, with `steps` decode steps,
+    fits the cache (a `ModelError` saying why not)."""
+    c = model.config
+    if not prompt:
+        raise ModelError("the prompt has no token")
+    if len(prompt) + steps > model.positions:
+        raise ModelError(
+            f"{len(prompt)} prompt tokens and {steps} steps need {len(prompt) + steps} positions; "
+            f"the cache has {model.positions} (--context)"
         )
-    return n > 0
+    bad = [t for t in prompt if not 0 <= t < c.vocab]
+    if bad:
+        raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")

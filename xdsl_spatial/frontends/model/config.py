@@ -247,6 +247,12 @@ def cache_shapes(c: ModelConfig, positions: int) -> list[tuple[int, ...]]:
     return [(c.n_kv, c.head_dim, positions), (c.n_kv, positions, c.head_dim)] * c.n_layer
 
 
+def batched_cache_shapes(c: ModelConfig, sequences: int, positions: int) -> list[tuple[int, ...]]:
+    """A batched decode step's caches: `cache_shapes` with a leading dim, a row a
+    sequence."""
+    return [(sequences, *s) for s in cache_shapes(c, positions)]
+
+
 def check_step(c: ModelConfig, prefill: int, positions: int) -> None:
     """A prefill of `prefill` tokens and a cache of `positions` the model can take."""
     if not 1 <= prefill <= MAX_PREFILL:

@@ -61,14 +61,17 @@ SQRT_2_OVER_PI = 0.79788456080286535587989211986876
 """GELU's tanh approximation, as GGML writes it: 0.5 x (1 + tanh(sqrt(2/pi) x (1 + a x^2)))."""
 
 
-def visible(pos: SSAValue, row_dim: int, col_dim: int, window: int = 0) -> SSAValue:
+def visible(
+    pos: SSAValue, row_dim: int, col_dim: int, window: int = 0, own: bool = False
+) -> SSAValue:
     """Inside a generic body: whether key position j (index `col_dim`) is visible from
-    the row's position p = pos + index `row_dim`: j <= p, and with a sliding `window`
+    the row's position p = pos + index `row_dim` (with `own`, each row a sequence of
+    its own: p = pos, the row's own position): j <= p, and with a sliding `window`
     also p - j < window (llama.cpp masks p - j >= n_swa)."""
-    r = index(row_dim)
+    r = None if own else index(row_dim)
     j = index(col_dim)
     p = arith.IndexCastOp(pos, IndexType()).result
-    rp = arith.AddiOp(p, r).result
+    rp = p if r is None else arith.AddiOp(p, r).result
     ok = arith.CmpiOp(j, rp, "ule").result
     if not window:
         return ok
@@ -83,10 +86,27 @@ def mul_add(a: list[SSAValue]) -> SSAValue:
 class Layers:
     """Builds the pieces of one step (prefill or decode, `m` tokens) into a `Func`."""
 
-    def __init__(self, c: ModelConfig, f: Func, m: int, positions: int, chips: int = 1):
+    def __init__(
+        self,
+        c: ModelConfig,
+        f: Func,
+        m: int,
+        positions: int,
+        chips: int = 1,
+        batched: bool = False,
+    ):
         self.c, self.f, self.m, self.positions = c, f, m, positions
         self.chips = chips
         """Over more than one chip, every product's weight carries a `shard` annotation."""
+        self.batched = batched
+        """Each row a sequence of its own (a batched decode step): row r is at position
+        `pos[r]` and attends to row r of the caches (`batched_cache_shapes`), not at
+        `pos[0] + r` in one cache."""
+
+    def row_pos(self, pos: SSAValue, n: int, row: int) -> In:
+        """The input of a generic of `n` dims that reads the position of the row (dim
+        `row`): `pos[row]` in a batched step, else `pos[0]` (the row adds its index)."""
+        return In(pos, amap(n, [row] if self.batched else ["0"]))
 
     # ---- the embedding, norms and products --------------------------------------------
 
@@ -234,7 +254,7 @@ class Layers:
 
     def rope_tables(self, pos: SSAValue, sliding: bool = False) -> tuple[SSAValue, SSAValue]:
         """cos and sin of each row's angles, m x head_dim/2, for the layers that slide
-        or not (`ModelConfig.rope_freqs`): row r is position pos + r."""
+        or not (`ModelConfig.rope_freqs`): row r is position pos + r (batched: pos[r])."""
         c, f, m = self.c, self.f, self.m
         half = c.head_dim // 2
         freqs = [as_f32(v) for v in c.rope_freqs(sliding)]
@@ -244,9 +264,9 @@ class Layers:
         )
 
         def theta(a: list[SSAValue]) -> SSAValue:
-            r = index(0)
-            ri = arith.IndexCastOp(r, i32).result
-            p = arith.AddiOp(a[0], ri).result
+            p = a[0]
+            if not self.batched:
+                p = arith.AddiOp(p, arith.IndexCastOp(index(0), i32).result).result
             pf = arith.SIToFPOp(p, f32).result
             return arith.MulfOp(pf, a[1]).result
 
@@ -255,7 +275,7 @@ class Layers:
             f"{name}.theta",
             2,
             (),
-            [In(pos, amap(2, ["0"])), In(table, amap(2, [1]))],
+            [self.row_pos(pos, 2, 0), In(table, amap(2, [1]))],
             (f.empty((m, half), "f32"), [0, 1]),
             theta,
         )
@@ -318,28 +338,32 @@ class Layers:
     ) -> SSAValue:
         """softmax(q k^T, causal) v for every head; q is n_kv x group x m x head_dim
         (already scaled), keys n_kv x head_dim x n_keys, values n_kv x n_keys x
-        head_dim; with a `window`, a row sees only the keys less than that many
+        head_dim (batched: a leading dim of m, row r's caches, each row causal to its
+        own position); with a `window`, a row sees only the keys less than that many
         positions before its own. Returns the m x n_head*head_dim bf16 input of
         attn_output."""
         c, f, m = self.c, self.f, self.m
         kv, g, hd = c.n_kv, c.group, c.head_dim
         st_shape = (kv, g, m, n_keys)
         rows = (kv, g, m)
-        pos_in = In(pos, amap(4, ["0"]))
+        pos_in = self.row_pos(pos, 4, 2)
+        own = self.batched
+        # a batched step's caches have a row a sequence: row r attends to its own
+        cache = [2, 0, 4, 3] if own else [0, 4, 3]
 
-        # (b, g, r, j, d): scores[b, g, r, j] = sum_d q[b, g, r, d] * k[b, d, j]
+        # (b, g, r, j, d): scores[b, g, r, j] = sum_d q[b, g, r, d] * k[(r,) b, d, j]
         scores = f.generic(
             f"blk.{i}.scores",
             5,
             (4,),
-            [In(q, amap(5, [0, 1, 2, 4])), In(keys, amap(5, [0, 4, 3]))],
+            [In(q, amap(5, [0, 1, 2, 4])), In(keys, amap(5, cache))],
             (f.filled(st_shape, as_f32(0.0)), [0, 1, 2, 3]),
             mul_add,
         )
         s_in = In(scores, amap(4, [0, 1, 2, 3]))
 
         def row_max(a: list[SSAValue]) -> SSAValue:
-            ok = visible(a[1], 2, 3, window)
+            ok = visible(a[1], 2, 3, window, own)
             low = const_f32(LOWEST)
             v = arith.SelectOp(ok, a[0], low).result
             return arith.MaximumfOp(a[2], v).result
@@ -354,7 +378,7 @@ class Layers:
         )
 
         def exps(a: list[SSAValue]) -> SSAValue:
-            ok = visible(a[2], 2, 3, window)
+            ok = visible(a[2], 2, 3, window, own)
             ex = math.ExpOp(arith.SubfOp(a[0], a[1]).result).result
             zero = const_f32(as_f32(0.0))
             return arith.SelectOp(ok, ex, zero).result
@@ -379,13 +403,13 @@ class Layers:
             (f.filled(rows, as_f32(0.0)), [0, 1, 2]),
             add,
         )
-        # (b, g, r, d, j): o[b, g, r, d] = sum_j p[b, g, r, j] * v[b, j, d]
+        # (b, g, r, d, j): o[b, g, r, d] = sum_j p[b, g, r, j] * v[(r,) b, j, d]
         o_shape = (kv, g, m, hd)
         o = f.generic(
             f"blk.{i}.pv",
             5,
             (4,),
-            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, [0, 4, 3]))],
+            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, cache))],
             (f.filled(o_shape, as_f32(0.0)), [0, 1, 2, 3]),
             mul_add,
         )
@@ -461,10 +485,18 @@ class Layers:
         return self.f.op(hint, arith.AddfOp(a, b))
 
     def insert(
-        self, value: SSAValue, cache: SSAValue, shape: tuple[int, ...], at: int, offset: SSAValue
+        self,
+        value: SSAValue,
+        cache: SSAValue,
+        shape: tuple[int, ...],
+        at: int,
+        offset: SSAValue,
+        row: int = 0,
     ) -> SSAValue:
-        """`value` written into `cache` (whose `at` axis holds positions) from `offset`."""
+        """`value` written into `cache` (whose `at` axis holds positions) from `offset`
+        (in a batched step's caches, into their row `row`)."""
         offsets = [0] * len(shape)
+        offsets[0] = row
         offsets[at] = DYNAMIC_INDEX
         return self.f.op(
             "cache",

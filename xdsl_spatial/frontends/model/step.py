@@ -9,6 +9,8 @@ pieces for the architecture the config describes:
                                                  -> (logits 1 x V, k cache, v cache per layer)
 ```
 
+and, for N sequences decoded together, `@decode_batch` (`build_batched`).
+
 A layer (llama.cpp's graph; the parts in brackets where the architecture has them):
 
 ```
@@ -46,8 +48,10 @@ from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from xdsl_spatial.frontends.model.config import (
     GRID,
+    MAX_PREFILL,
     ModelConfig,
     ModelError,
+    batched_cache_shapes,
     cache_names,
     cache_shapes,
     check_step,
@@ -68,6 +72,36 @@ def _product(g: Layers, layer: int, xf: SSAValue, name: str, hint: str) -> SSAVa
     return y
 
 
+def _position(g: Layers, pos: SSAValue, r: int) -> SSAValue:
+    """`pos[r]` as an index: where row r (batched; else the first row) writes."""
+    f = g.f
+    at = f.const(("index", r), IntegerAttr(r, IndexType()))
+    p = f.op(f"p{r}", tensor.ExtractOp(pos, [at], i32))
+    return f.op("offset", arith.IndexCastOp(p, IndexType()))
+
+
+def _write_rows(
+    g: Layers,
+    kt: SSAValue,
+    vt: SSAValue,
+    k_cache: SSAValue,
+    v_cache: SSAValue,
+    offsets: list[SSAValue],
+) -> tuple[SSAValue, SSAValue]:
+    """A batched step's cache writes: row r's key (n_kv x head_dim of `kt`'s column r)
+    and value (row r of each head of `vt`) into row r of the caches at `offsets[r]`."""
+    c, f = g.c, g.f
+    kv, hd = c.n_kv, c.head_dim
+    for r, offset in enumerate(offsets):
+        ks = f.op("k_row", tensor.ExtractSliceOp.from_static_parameters(kt, [0, 0, r], [kv, hd, 1]))
+        vs = f.op("v_row", tensor.ExtractSliceOp.from_static_parameters(vt, [0, r, 0], [kv, 1, hd]))
+        k1 = f.op("k_row", expand(ks, [[0, 1], [2], [3]], (1, kv, hd, 1)))
+        v1 = f.op("v_row", expand(vs, [[0, 1], [2], [3]], (1, kv, 1, hd)))
+        k_cache = g.insert(k1, k_cache, (1, kv, hd, 1), 3, offset, r)
+        v_cache = g.insert(v1, v_cache, (1, kv, 1, hd), 2, offset, r)
+    return k_cache, v_cache
+
+
 def step(
     g: Layers, tokens: SSAValue, pos: SSAValue, caches: list[SSAValue]
 ) -> tuple[SSAValue, list[SSAValue]]:
@@ -78,9 +112,7 @@ def step(
     kv, grp, hd = c.n_kv, c.group, c.head_dim
     kinds = sorted({c.sliding(i) for i in range(c.n_layer)})
     tables = {sliding: g.rope_tables(pos, sliding) for sliding in kinds}
-    zero = f.const(("index", 0), IntegerAttr(0, IndexType()))
-    p0 = f.op("p0", tensor.ExtractOp(pos, [zero], i32))
-    offset = f.op("offset", arith.IndexCastOp(p0, IndexType()))
+    offsets = [_position(g, pos, r) for r in range(m if g.batched else 1)]
     x = g.embed(tokens)
     new_caches = []
     for i in range(c.n_layer):
@@ -105,8 +137,11 @@ def step(
             f"{b}v_heads",
             TransposeOp(vh, f.empty((kv, m, hd), "f32"), DenseArrayBase.from_list(i64, [1, 0, 2])),
         )
-        k_new = g.insert(kt, caches[2 * i], (kv, hd, m), 2, offset)
-        v_new = g.insert(vt, caches[2 * i + 1], (kv, m, hd), 1, offset)
+        if g.batched:
+            k_new, v_new = _write_rows(g, kt, vt, caches[2 * i], caches[2 * i + 1], offsets)
+        else:
+            k_new = g.insert(kt, caches[2 * i], (kv, hd, m), 2, offsets[0])
+            v_new = g.insert(vt, caches[2 * i + 1], (kv, m, hd), 1, offsets[0])
         new_caches += [k_new, v_new]
         att = g.attention(qh, k_new, v_new, pos, g.positions, i, c.window(i))
         af = g.widen(att, c.q_dim, f"{b}attn_out.f32")
@@ -133,13 +168,14 @@ def step(
 
 
 def signature(
-    c: ModelConfig, m: int, positions: int
+    c: ModelConfig, m: int, positions: int, batched: bool = False
 ) -> tuple[list[tuple[str, TensorType[Attribute]]], list[TensorType[Attribute]]]:
     """A step's arguments (name, type) and result types: the tokens (m of them), the
-    position of the first, the weights (`weight_args`) and the caches; the logits and
-    the caches."""
-    cache_types = [ty(s, "f32") for s in cache_shapes(c, positions)]
-    params = [("tokens", ty((m,), "i32")), ("pos", ty((1,), "i32"))]
+    position of the first (batched: of each), the weights (`weight_args`) and the
+    caches (batched: a row a sequence); the logits and the caches."""
+    shapes = batched_cache_shapes(c, m, positions) if batched else cache_shapes(c, positions)
+    cache_types = [ty(s, "f32") for s in shapes]
+    params = [("tokens", ty((m,), "i32")), ("pos", ty((m if batched else 1,), "i32"))]
     params += [(name, ty(shape, elem)) for name, shape, elem in weight_args(c)]
     params += list(zip(cache_names(c), cache_types))
     return params, [ty((m, c.vocab), "f32"), *cache_types]
@@ -174,13 +210,16 @@ def check_signatures(c: ModelConfig, module: ModuleOp, prefill: int, positions: 
             )
 
 
-def _function(c: ModelConfig, name: str, m: int, positions: int, chips: int = 1) -> func.FuncOp:
-    """A step of `m` tokens: `@prefill` (a chunk of the prompt) or `@decode` (m = 1)."""
-    params, results = signature(c, m, positions)
+def _function(
+    c: ModelConfig, name: str, m: int, positions: int, chips: int = 1, batched: bool = False
+) -> func.FuncOp:
+    """A step of `m` tokens: `@prefill` (a chunk of the prompt), `@decode` (m = 1) or
+    `@decode_batch` (`batched`: a token of each of m sequences)."""
+    params, results = signature(c, m, positions, batched)
     f = Func(params)
     caches = [f.args[n] for n in cache_names(c)]
     logits, new_caches = step(
-        Layers(c, f, m, positions, chips), f.args["tokens"], f.args["pos"], caches
+        Layers(c, f, m, positions, chips, batched), f.args["tokens"], f.args["pos"], caches
     )
     f.builder.insert(func.ReturnOp(logits, *new_caches))
     return func.FuncOp(name, ([t for _, t in params], results), Region(f.block))
@@ -217,3 +256,23 @@ def build_model(
     if "decode" in functions:
         ops.append(_function(c, "decode", 1, positions, chips))
     return ModuleOp(ops)
+
+
+BATCH_ENTRY = "decode_batch"
+"""The batched decode step's function."""
+
+
+def build_batched(c: ModelConfig, sequences: int, positions: int) -> ModuleOp:
+    """The module of one function, `@decode_batch`: a decode step of `sequences`
+    sequences at once, each its own token, position (`pos`, one a sequence) and row
+    of the caches (`batched_cache_shapes`), every product one of m = `sequences`
+    rows (each weight moved once a step for all of them):
+
+    ```
+    @decode_batch(tokens: N x i32, pos: N x i32, weights..., k cache, v cache per layer
+                  (N x the one-sequence shape)) -> (logits N x V, caches)
+    ```"""
+    check_step(c, 1, positions)
+    if not 1 <= sequences <= MAX_PREFILL:
+        raise ModelError(f"a batched step takes 1 to {MAX_PREFILL} sequences, got {sequences}")
+    return ModuleOp([_function(c, BATCH_ENTRY, sequences, positions, batched=True)])

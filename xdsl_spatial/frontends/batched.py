@@ -1,0 +1,251 @@
+"""
+Many sequences decoded together, as llama.cpp's batched tools do: each prompt is read
+alone into a cache of its own (`generation.read_prompt`), then every decode step is
+one call of `@decode_batch` (`model.step.build_batched`) over all N sequences: each
+weight product one m = N product, so a step moves each weight once for all of them
+(decoding is bound by the weights it moves).
+
+```python
+model = load_model("model.gguf", batch=32, positions=256, requantize=True)
+runs = generate_batch(model, [prompt_a, prompt_b], steps=16, seed=1, temperature=0.7)
+print([r.tokens for r in runs.runs], runs.tokens_per_second)
+```
+
+The caches are one batched tensor per layer and kind (`batched_cache_shapes`: a
+leading dim of N, row r sequence r's cache), not N caches: the step's attention reads
+row r's keys through one indexing map, and each row's write is one cache write at a
+static row and the sequence's own position, which `spatial-lower-ops` lowers like the
+one-sequence write. Each sequence has its own position and attends causally to its
+own positions only.
+
+A sequence that ends (a stop token, NaN logits, or its steps run out) stops while the
+others go on: its row of the step idles (its last token fed again at its last
+position, its logits dropped) until every sequence has ended, so a step costs the
+same whichever are left. Sampling is per sequence: sequence i draws from its own
+`Sampler` seeded with `seed + i` (so a batch of one draws what `generate` does with
+`seed`).
+
+The batched function is built, lowered (as `load_model` lowers: `q8-lower`, then
+`spatial-lower-ops` when the model's whole step is lowered) and compiled when a model
+first decodes N sequences together (`batched_model`); it is not kept in the disk cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from xdsl_spatial.core.memory import collector_paused
+from xdsl_spatial.core.progress import Progress, quiet
+from xdsl_spatial.frontends.generation import (
+    Generation,
+    Model,
+    check_prompt,
+    read_prompt,
+    step_bytes,
+)
+from xdsl_spatial.frontends.model.config import ModelError
+from xdsl_spatial.frontends.model.step import BATCH_ENTRY, build_batched
+from xdsl_spatial.frontends.sampling import Sampler, has_nan
+from xdsl_spatial.interpreters.runner import find_function
+
+
+def batched_model(model: Model, sequences: int, progress: Progress = quiet) -> Model:
+    """A model of the same weights whose one function is `@decode_batch` for
+    `sequences` sequences, lowered as `model` is."""
+    if model.chips > 1 or model.distributed != "local":
+        raise ModelError("sequences decode together on one chip of this host (--chips 1)")
+    progress(f"building @{BATCH_ENTRY} for {sequences} sequences")
+    t0 = time.perf_counter()
+    with collector_paused():
+        module = build_batched(model.config, sequences, model.positions)
+    seconds = {"build": time.perf_counter() - t0}
+    decisions: list[Any] = []
+    ops: list[Any] = []
+    host: dict[str, int] = {}
+    if model.lowered:
+        from xdsl_spatial.passes.q8_lower import lower_q8
+
+        t0 = time.perf_counter()
+        decisions = lower_q8(module, optimize=True, progress=progress)
+        seconds["lower"] = time.perf_counter() - t0
+        if model.whole_step:
+            from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops
+
+            progress(f"lowering the rest of @{BATCH_ENTRY} with spatial-lower-ops")
+            t0 = time.perf_counter()
+            with collector_paused():
+                ops = lower_ops(module)
+            seconds["lower_ops"] = time.perf_counter() - t0
+            host = {BATCH_ENTRY: len(host_ops(find_function(module, BATCH_ENTRY)))}
+    return dataclasses.replace(
+        model,
+        module=module,
+        batch=sequences,
+        decisions=decisions,
+        lower_s=seconds.get("lower", 0.0),
+        executables={},
+        signatures={},
+        compiling={},
+        keep_in=None,
+        cached=False,
+        seconds=seconds,
+        lowered_count=sum(1 for d in decisions if d.lowered),
+        declined=[d.line() for d in decisions if not d.lowered],
+        ops_lowered=sum(1 for d in ops if d.lowered),
+        ops_declined=[d.line() for d in ops if not d.lowered],
+        host_ops=host,
+    )
+
+
+@dataclass
+class BatchRun:
+    """Sequences generated together."""
+
+    runs: list[Generation]
+    """Each sequence's generation, in the prompts' order (its `decode_ms` the steps it
+    took part in)."""
+    step_ms: list[float]
+    """Each batched step's time (every sequence's token of that step)."""
+    sequences: int
+    """N: the rows of every step."""
+    model: Model
+    """The batched model (`batched_model`): its function, lowering and compile times."""
+
+    @property
+    def decoded(self) -> int:
+        """Tokens the decode steps gave, every sequence's."""
+        return sum(len(r.decode_ms) for r in self.runs)
+
+    @property
+    def decode_s(self) -> float:
+        return sum(self.step_ms) / 1e3
+
+    @property
+    def tokens_per_second(self) -> float:
+        """All the sequences' decoded tokens a second of the batched steps."""
+        return self.decoded / self.decode_s if self.step_ms else 0.0
+
+    @property
+    def per_user(self) -> float:
+        """Tokens a second each sequence sees: one a step while it runs."""
+        return 1e3 * len(self.step_ms) / sum(self.step_ms) if self.step_ms else 0.0
+
+
+TokenSink = Callable[[int, int], None]
+"""Told (sequence, token) as each token is chosen."""
+
+
+def generate_batch(
+    model: Model,
+    prompts: Sequence[Sequence[int]],
+    steps: int | Sequence[int],
+    *,
+    temperature: float = 0.0,
+    top_k: int = 40,
+    top_p: float = 0.95,
+    seed: int | None = None,
+    stop: Sequence[int] = (),
+    on_token: TokenSink | None = None,
+    on_end: Callable[[int], None] | None = None,
+    progress: Progress = quiet,
+    batched: Model | None = None,
+    forced: Sequence[Sequence[int]] | None = None,
+) -> BatchRun:
+    """Read each of `prompts` alone, then decode them together, up to `steps` decode
+    steps each (one number for all, or one a prompt): every token chosen by the
+    sequence's own `Sampler` (`seed + i`; None: drawn once, then the same), handed to
+    `on_token(i, token)` as it comes, `on_end(i)` told when sequence i ends. `batched`
+    is a `batched_model` of `model` for this many sequences to reuse (else one is
+    made). With `forced`, sequence i feeds `forced[i]` to its steps (each its own
+    choice still recorded), as `generate` does."""
+    n = len(prompts)
+    if n == 0:
+        raise ModelError("no prompt to generate from")
+    limits = [steps] * n if isinstance(steps, int) else list(steps)
+    if len(limits) != n:
+        raise ModelError(f"{len(limits)} step counts for {n} prompts")
+    for p, s in zip(prompts, limits, strict=True):
+        check_prompt(model, p, s)
+    base = Sampler(temperature, top_k, top_p, seed)
+    samplers = [Sampler(temperature, top_k, top_p, (base.seed or 0) + i) for i in range(n)]
+    if batched is None:
+        batched = batched_model(model, n, progress)
+    elif batched.batch != n or batched.module is None:
+        raise ModelError(f"the batched model decodes {batched.batch} sequences, not {n}")
+    if model.engine != "reference":
+        model.start(list(dict.fromkeys(e for p in prompts for e in model.used(len(p), 0))))
+        batched.start([BATCH_ENTRY], progress)
+    reads = [read_prompt(model, p, progress) for p in prompts]
+    caches = [np.stack(c) for c in zip(*(r[1] for r in reads), strict=True)]
+    tokens: list[list[int]] = [[] for _ in range(n)]
+    rows: list[list[np.ndarray]] = [[] for _ in range(n)]
+    times: list[list[float]] = [[] for _ in range(n)]
+    ended = [False] * n
+    nan = [False] * n
+    pos = np.array([len(p) - 1 for p in prompts], np.int32)  # the last written
+    feed = np.array([p[-1] for p in prompts], np.int32)
+
+    def choose(i: int, row: np.ndarray) -> None:
+        """Sequence i's next token from `row`, or its end."""
+        if has_nan(row, len(tokens[i])):
+            ended[i] = nan[i] = True
+        else:
+            rows[i].append(row)
+            tokens[i].append(samplers[i](row))
+            if on_token is not None:
+                on_token(i, tokens[i][-1])
+            s = len(tokens[i]) - 1
+            if (forced is None and tokens[i][-1] in stop) or s == limits[i]:
+                ended[i] = True
+            else:
+                feed[i] = tokens[i][-1] if forced is None else forced[i][s]
+        if ended[i] and on_end is not None:
+            on_end(i)
+
+    for i, r in enumerate(reads):
+        choose(i, r[0][-1])
+    step_ms: list[float] = []
+    first: Any = None
+    moved = None
+    if not all(ended):
+        batched.compile(BATCH_ENTRY, progress)
+    while not all(ended):
+        live = [i for i in range(n) if not ended[i]]
+        pos[live] += 1
+        progress(f"decode step {len(step_ms) + 1}: {len(live)} of {n} sequences")
+        t0 = time.perf_counter()
+        out, caches, traffic = batched.decode_batch(feed, pos, caches)
+        ms = (time.perf_counter() - t0) * 1e3
+        step_ms.append(ms)
+        if first is None:
+            first = traffic
+            moved = step_bytes(traffic) if model.lowered else None
+        for i in live:
+            times[i].append(ms)
+            choose(i, out[i])
+    runs = []
+    for i, (p, rd) in enumerate(zip(prompts, reads, strict=True)):
+        logits = np.stack(rows[i]) if rows[i] else np.zeros((0, model.config.vocab), np.float32)
+        stopped = nan[i] or (forced is None and bool(tokens[i]) and tokens[i][-1] in stop)
+        runs.append(
+            Generation(
+                list(p),
+                tokens[i],
+                logits,
+                rd[2],
+                len(model.plan(len(p))),
+                times[i],
+                moved,
+                rd[0],
+                first if first is not None else rd[3],
+                stopped,
+                nan[i],
+            )
+        )
+    return BatchRun(runs, step_ms, n, batched)
