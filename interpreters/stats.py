@@ -217,9 +217,10 @@ def report(traffic: Traffic, detail: Detail = Detail.SUMMARY) -> str:
     return "\n".join(parts)
 
 
-def decode_line(traffic: Traffic, host_ops: int | None = None) -> str:
-    """A decode step's tokens a second on the chip, from the step's traffic; what it
-    leaves out when `host_ops` ops of the step compute on the host (None: not known)."""
+def decode_line(traffic: Traffic, host_ops: int | None = None, users: int = 1) -> str:
+    """A decode step's tokens a second on the chip, from the step's traffic (of
+    `users` sequences decoded together: in total and per user); what it leaves out
+    when `host_ops` ops of the step compute on the host (None: not known)."""
     seconds = chip_seconds(traffic)
     if not seconds:
         return "no estimate of a decode step on the chip: no program says what it computes"
@@ -229,8 +230,11 @@ def decode_line(traffic: Traffic, host_ops: int | None = None) -> str:
         what = "its spatial programs alone; the ops between them are not counted"
     else:
         what = f"its spatial programs alone; the {host_ops} ops left on the host are not counted"
+    rate = f"{1 / seconds:,.0f} tokens a second"
+    if users > 1:
+        rate = f"{users / seconds:,.0f} tokens a second in total, {1 / seconds:,.0f} per user"
     return (
-        f"a decode step on the chip: {_duration(seconds)}, {1 / seconds:,.0f} tokens a second "
+        f"a decode step on the chip: {_duration(seconds)}, {rate} "
         f"({what}; the traffic between chips and each token's costs outside the chip are what "
         "spatial-estimate adds)"
     )

@@ -22,7 +22,6 @@ the text says what the folds moved.
 from __future__ import annotations
 
 import argparse
-import codecs
 import dataclasses
 import math
 import sys
@@ -53,6 +52,7 @@ from xdsl_spatial.interpreters.runner import ENGINES, native_available
 from xdsl_spatial.interpreters.stats import Detail, decode_line, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.tools import cli, launch
+from xdsl_spatial.tools.batch_generate import Stream, check_options, rate, run_batch
 
 PROG = "spatial-generate"
 
@@ -103,6 +103,19 @@ def _parser() -> argparse.ArgumentParser:
         "--prompt",
         help="the prompt as text, tokenised with the file's vocabulary (needs the "
         "tokenizers package: pip install -e '.[tokenizer]')",
+    )
+    prompt.add_argument(
+        "--prompts",
+        metavar="FILE",
+        help="prompts as text, one a line (no blank line), generated together: each read "
+        "alone, then every decode step one call over all of them; each sequence's text "
+        "printed whole, labelled with its line, when it ends; its seed --seed + its index",
+    )
+    p.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="with --prompts: stream each sequence's text to DIR/line-K.txt as well (K its "
+        "line; put in place when every sequence has ended)",
     )
     p.add_argument(
         "--chat",
@@ -282,8 +295,9 @@ def _check_options(args: argparse.Namespace) -> None:
         raise cli.UsageError(
             f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
         )
-    if args.chat and args.prompt is None:
+    if args.chat and args.prompt is None and args.prompts is None:
         raise cli.UsageError("--chat renders a --prompt with the chat template; give --prompt")
+    check_options(args)
     if args.module_weights is not None and args.module is None:
         raise cli.UsageError("--module-weights goes with --module")
     if args.module is not None and args.chips > 1:
@@ -294,44 +308,8 @@ def _check_options(args: argparse.Namespace) -> None:
     cli.check_output_path(args.stats_json, "--stats-json")
 
 
-class _Stream:
-    """The generated tokens' text, written to `out` as each comes: bytes decoded
-    incrementally, so that a character split over tokens comes out whole."""
-
-    def __init__(self, vocab: Vocabulary, out: Any, stop: set[int], echo: str = ""):
-        self.vocab, self.out, self.stop, self.echo = vocab, out, stop, echo
-        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self.first: float | None = None
-
-    def __call__(self, token: int) -> None:
-        if self.first is None:
-            self.first = time.perf_counter()
-            self.out.write(self.echo)  # the prompt, as llama-cli echoes it
-        if token in self.stop or token in self.vocab.control:
-            return  # a special token is not text (llama-cli leaves it out too)
-        text = self.decoder.decode(self.vocab.piece(token))
-        if text:
-            self.out.write(text)
-            self.out.flush()
-
-    def close(self) -> None:
-        if self.first is None:
-            self.out.write(self.echo)
-        self.out.write(self.decoder.decode(b"", final=True) + "\n")
-        self.out.flush()
-
-
 def _ids(ids: Sequence[int]) -> str:
     return ",".join(map(str, ids))
-
-
-def _rate(ms: float, n: int, what: str) -> str:
-    """llama.cpp's timing line: total, count, per token and per second."""
-    per = ms / n if n else 0.0
-    per_s = 1e3 * n / ms if ms > 0 else 0.0
-    return (
-        f"{ms:10.2f} ms / {n:5d} {what} ({per:8.2f} ms per token, {per_s:8.2f} tokens per second)"
-    )
 
 
 def _timings(
@@ -359,8 +337,8 @@ def _timings(
         done = ", ".join(f"@{e}" for e in model.executables)
         lines.append(f"compile time     = {s['compile'] * 1e3:10.2f} ms (compiling {done})")
     lines += [
-        f"prompt eval time = {_rate(run.prompt_ms, len(run.prompt), 'tokens')}",
-        f"eval time        = {_rate(sum(run.decode_ms), len(run.decode_ms), 'runs  ')}",
+        f"prompt eval time = {rate(run.prompt_ms, len(run.prompt), 'tokens')}",
+        f"eval time        = {rate(sum(run.decode_ms), len(run.decode_ms), 'runs  ')}",
     ]
     if first_s is not None:
         lines.append(f"first token      = {first_s * 1e3:10.2f} ms after the start")
@@ -378,6 +356,8 @@ def _main(args: argparse.Namespace) -> int:
     keep_freed_memory()  # each step's results are fresh arrays: no page faults for them
     progress = cli.Status(PROG)
     try:
+        if args.prompts is not None:
+            return run_batch(args, progress, start)
         return _generate(args, progress, start, entered - start)
     except NotQ8Error as e:
         raise cli.ToolError(e.with_hint(f"{PROG} --requantize")) from None
@@ -511,7 +491,7 @@ def _generate(
         # Each function compiled before its first call, outside the prompt's and the
         # steps' clocks; the native engine's all at once, in processes of their own.
         model.start(model.used(len(prompt), args.steps), progress)
-    stream = _Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
+    stream = Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
     streaming = False
 
     def status(text: str) -> None:

@@ -116,6 +116,8 @@ class BatchRun:
     """N: the rows of every step."""
     model: Model
     """The batched model (`batched_model`): its function, lowering and compile times."""
+    seed: int
+    """Sequence i's sampler's seed is `seed + i`."""
 
     @property
     def decoded(self) -> int:
@@ -248,4 +250,4 @@ def generate_batch(
                 nan[i],
             )
         )
-    return BatchRun(runs, step_ms, n, batched)
+    return BatchRun(runs, step_ms, n, batched, base.seed or 0)

@@ -596,14 +596,23 @@ def step_line(
     chips: int = 1,
     preset: str = "",
     products_only: bool = False,
+    users: int = 1,
 ) -> str:
-    """One line: a whole decode step of one user estimated (what `spatial-generate
+    """One line: a whole decode step of `users` users estimated (what `spatial-generate
     --stats` adds to its programs' time), term by term, lowered as the model was."""
-    scenario = Scenario(1, context, chips, preset or Scenario.preset, products_only=products_only)
+    scenario = Scenario(
+        users, context, chips, preset or Scenario.preset, products_only=products_only
+    )
     e = estimate(config, scenario)
     d = e.decode
     terms = ", ".join(f"{TERM_LABELS[t]} {d.term_seconds(t) * 1e3:.3g} ms" for t in Term)
+    rate = f"{e.decode_tokens_per_s_per_user:,.1f} tokens a second"
+    if users > 1:
+        rate = (
+            f"{e.decode_tokens_per_s_total:,.1f} tokens a second in total, "
+            f"{e.decode_tokens_per_s_per_user:,.1f} per user ({users} users)"
+        )
     return (
         f"a whole decode step on {scenario.preset} (spatial-estimate): {d.seconds * 1e3:.3g} ms, "
-        f"{e.decode_tokens_per_s_per_user:,.1f} tokens a second: {terms}"
+        f"{rate}: {terms}"
     )
