@@ -52,7 +52,9 @@ from xdsl_spatial.interpreters.runner import ENGINES, native_available
 from xdsl_spatial.interpreters.stats import Detail, decode_line, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.tools import cli, launch
-from xdsl_spatial.tools.batch_generate import Stream, check_options, rate, run_batch
+from xdsl_spatial.tools.batch_generate import Stream as _Stream
+from xdsl_spatial.tools.batch_generate import check_options, run_batch
+from xdsl_spatial.tools.batch_generate import rate as _rate
 
 PROG = "spatial-generate"
 
@@ -337,8 +339,8 @@ def _timings(
         done = ", ".join(f"@{e}" for e in model.executables)
         lines.append(f"compile time     = {s['compile'] * 1e3:10.2f} ms (compiling {done})")
     lines += [
-        f"prompt eval time = {rate(run.prompt_ms, len(run.prompt), 'tokens')}",
-        f"eval time        = {rate(sum(run.decode_ms), len(run.decode_ms), 'runs  ')}",
+        f"prompt eval time = {_rate(run.prompt_ms, len(run.prompt), 'tokens')}",
+        f"eval time        = {_rate(sum(run.decode_ms), len(run.decode_ms), 'runs  ')}",
     ]
     if first_s is not None:
         lines.append(f"first token      = {first_s * 1e3:10.2f} ms after the start")
@@ -491,7 +493,7 @@ def _generate(
         # Each function compiled before its first call, outside the prompt's and the
         # steps' clocks; the native engine's all at once, in processes of their own.
         model.start(model.used(len(prompt), args.steps), progress)
-    stream = Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
+    stream = _Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
     streaming = False
 
     def status(text: str) -> None:

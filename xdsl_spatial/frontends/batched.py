@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from xdsl_spatial.core.memory import collector_paused
+from xdsl_spatial.core.memory import collector_frozen, collector_paused
 from xdsl_spatial.core.progress import Progress, quiet
 from xdsl_spatial.frontends.generation import (
     Generation,
@@ -217,20 +217,21 @@ def generate_batch(
     moved = None
     if not all(ended):
         batched.compile(BATCH_ENTRY, progress)
-    while not all(ended):
-        live = [i for i in range(n) if not ended[i]]
-        pos[live] += 1
-        progress(f"decode step {len(step_ms) + 1}: {len(live)} of {n} sequences")
-        t0 = time.perf_counter()
-        out, caches, traffic = batched.decode_batch(feed, pos, caches)
-        ms = (time.perf_counter() - t0) * 1e3
-        step_ms.append(ms)
-        if first is None:
-            first = traffic
-            moved = step_bytes(traffic) if model.lowered else None
-        for i in live:
-            times[i].append(ms)
-            choose(i, out[i])
+    with collector_frozen():
+        while not all(ended):
+            live = [i for i in range(n) if not ended[i]]
+            pos[live] += 1
+            progress(f"decode step {len(step_ms) + 1}: {len(live)} of {n} sequences")
+            t0 = time.perf_counter()
+            out, caches, traffic = batched.decode_batch(feed, pos, caches)
+            ms = (time.perf_counter() - t0) * 1e3
+            step_ms.append(ms)
+            if first is None:
+                first = traffic
+                moved = step_bytes(traffic) if model.lowered else None
+            for i in live:
+                times[i].append(ms)
+                choose(i, out[i])
     runs = []
     for i, (p, rd) in enumerate(zip(prompts, reads, strict=True)):
         logits = np.stack(rows[i]) if rows[i] else np.zeros((0, model.config.vocab), np.float32)
