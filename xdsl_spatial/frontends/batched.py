@@ -180,9 +180,12 @@ def generate_batch(
         batched = batched_model(model, n, progress)
     elif batched.batch != n or batched.module is None:
         raise ModelError(f"the batched model decodes {batched.batch} sequences, not {n}")
-    if model.engine != "reference":
-        model.start(list(dict.fromkeys(e for p in prompts for e in model.used(len(p), 0))))
+    if model.engine != "reference":  # compiled before the clocks start, as `generate` does
+        entries = list(dict.fromkeys(e for p in prompts for e in model.used(len(p), 0)))
+        model.start(entries, progress)
         batched.start([BATCH_ENTRY], progress)
+        for entry in entries:
+            model.compile(entry, progress)
     reads = [read_prompt(model, p, progress) for p in prompts]
     caches = [np.stack(c) for c in zip(*(r[1] for r in reads), strict=True)]
     tokens: list[list[int]] = [[] for _ in range(n)]
