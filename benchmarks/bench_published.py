@@ -1,7 +1,8 @@
 """
 Every whole-model decode rate Tenstorrent publishes for llama-family models on the
 systems `spatial-estimate` can express, beside its estimate: model, system, batch,
-precision, measured tokens/s per user, estimated, and their ratio.
+precision, how the step is lowered, measured tokens/s per user, estimated, and their
+ratio.
 
     python benchmarks/bench_published.py               # every row (~5 minutes)
     python benchmarks/bench_published.py --quick       # the single-chip rows
@@ -13,7 +14,10 @@ they come from. The estimate's physics comes from Tenstorrent's microbenchmarks 
 against. A row's system is a chip preset and a chip count (N150: 1 Wormhole, N300: 2,
 T3K: 8 on a ring; P150: 1 Blackhole); its precision the weights' format: "bfp8" every
 product Q8_0 (block-float-8 on the chip), "bfp4 MLP" gate, up and down block-float-4,
-"bfp4 FF1+FF3" gate and up. The models' shapes are their config.json's.
+"bfp4 FF1+FF3" gate and up. The models' shapes are their config.json's. "lowered" says
+how the step is estimated: "every op" (one chip: every op of the step a program, as
+`spatial-generate` lowers it) or "products" (several chips: the products lowered, the ops
+between them estimated as programs, as `spatial-generate --chips` runs them).
 
 Rows the estimator cannot express are listed at the end with the reason (a Galaxy is a
 2-D mesh of 32 chips; a P100 has no preset; data parallel runs replicas; 11B and 90B are
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl_spatial.frontends.estimate import Scenario, estimate
 from xdsl_spatial.frontends.hf_config import hf_config
@@ -237,17 +241,27 @@ NOT_EXPRESSIBLE = [
 ]
 
 
+def scenario(row: Row) -> Scenario:
+    """What the row's estimate runs: its system's preset and chips, its batch, context
+    and FFN precision."""
+    preset, chips = SYSTEMS[row.system]
+    return Scenario(row.batch, row.context, chips, preset, FFN[row.precision])
+
+
+def lowered(row: Row) -> str:
+    """How the row's step is estimated: every op a program, or the products alone
+    lowered and the ops between them estimated as programs."""
+    return "every op" if scenario(row).whole_step else "products"
+
+
 def estimated(row: Row) -> float:
     """The row's decode rate, tokens a second per user, as estimated."""
-    preset, chips = SYSTEMS[row.system]
     config = hf_config(MODELS[row.model], row.model)
-    scenario = Scenario(row.batch, row.context, chips, preset, FFN[row.precision])
-    e = estimate(config, scenario, prefill=False)
+    run = scenario(row)
+    e = estimate(config, run, prefill=False)
     seconds = e.decode.seconds
     if row.bfp8_mlp_layers:
-        q8 = estimate(
-            config, Scenario(row.batch, row.context, chips, preset, "q8_0"), prefill=False
-        )
+        q8 = estimate(config, replace(run, ffn="q8_0"), prefill=False)
         seconds += row.bfp8_mlp_layers * (q8.decode.layer_seconds() - e.decode.layer_seconds())
     return 1.0 / seconds
 
@@ -265,6 +279,7 @@ def main() -> int:
         "context",
         "precision",
         "table",
+        "lowered",
         "measured t/s/u",
         "estimated",
         "ratio",
@@ -280,6 +295,7 @@ def main() -> int:
                 str(r.context),
                 r.precision,
                 r.table,
+                lowered(r),
                 f"{r.measured:g}",
                 f"{est:.1f}",
                 f"{est / r.measured:.2f}",

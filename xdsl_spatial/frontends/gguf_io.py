@@ -19,60 +19,40 @@ args = bind_weights(reader, {
 
 Every failure, from a missing or cut-short file to a tensor of the wrong shape or a
 Q8_0 tensor whose scales are NaN or inf, is a `GGUFError` naming the file and the
-tensor. The header is walked with bounds checks
-before `gguf.GGUFReader` sees it, because the reader trusts the counts it reads and
-loops for as long as a corrupt array length says.
+tensor. The file is read by `gguf_file.read_gguf`, every count and length of its
+header checked against the file's size.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
-import mmap
 import os
-import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from gguf import GGUFReader
-from gguf.constants import (
-    GGML_QUANT_SIZES,
-    GGUF_DEFAULT_ALIGNMENT,
-    GGUF_MAGIC,
-    GGMLQuantizationType,
-    GGUFValueType,
-)
+from gguf.constants import GGMLQuantizationType
 from gguf.quants import dequantize as gguf_dequantize
 from numpy.typing import DTypeLike
 
 from xdsl_spatial.core.memory import plural
 from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_part
+from xdsl_spatial.frontends.gguf_file import (
+    GGUFFile,
+    GGUFFormatError,
+    GGUFTensor,
+    read_gguf,
+)
 
 Q8_0_BLOCK_BYTES = 2 + Q8_BLOCK
 """One GGUF Q8_0 block: an fp16 scale, then 32 int8 values."""
 
-GGUF_MAX_DIMS = 4
-"""GGML tensors have at most four dimensions."""
-
-_SCALAR_BYTES = {
-    GGUFValueType.UINT8: 1,
-    GGUFValueType.INT8: 1,
-    GGUFValueType.BOOL: 1,
-    GGUFValueType.UINT16: 2,
-    GGUFValueType.INT16: 2,
-    GGUFValueType.UINT32: 4,
-    GGUFValueType.INT32: 4,
-    GGUFValueType.FLOAT32: 4,
-    GGUFValueType.UINT64: 8,
-    GGUFValueType.INT64: 8,
-    GGUFValueType.FLOAT64: 8,
-}
 _SCALE_DTYPES = (np.dtype(np.float16), np.dtype(np.float32))
 
-Source = GGUFReader | str | os.PathLike[str]
+Source = GGUFFile | str | os.PathLike[str]
 """A GGUF file: its path, or a reader already opened with `open_gguf`."""
 
 
@@ -138,251 +118,36 @@ class Requantization:
         )
 
 
-class _Corrupt(Exception):
-    """Raised inside the header walk; turned into a GGUFError with the file's name."""
+def open_gguf(path: str | os.PathLike[str]) -> GGUFFile:
+    """The GGUF file `path`, its tensors' data memory-mapped, or GGUFError."""
+    return _read(path, data=True)
 
 
-class _Cursor:
-    """Bounds-checked little-endian reads from the start of a file."""
-
-    def __init__(self, buf: Any, size: int):
-        self.buf = buf
-        self.size = size
-        self.pos = 0
-
-    def skip(self, n: int, what: str) -> int:
-        if n > self.size - self.pos:
-            raise _Corrupt(f"the file ends inside {what} (truncated or corrupt?)")
-        start = self.pos
-        self.pos += n
-        return start
-
-    def u32(self, what: str) -> int:
-        return struct.unpack_from("<I", self.buf, self.skip(4, what))[0]
-
-    def u64(self, what: str) -> int:
-        return struct.unpack_from("<Q", self.buf, self.skip(8, what))[0]
-
-    def string(self, what: str) -> bytes:
-        n = self.u64(what)
-        start = self.skip(n, what)
-        return bytes(self.buf[start : start + n])
+def read_header(path: str | os.PathLike[str]) -> GGUFFile:
+    """The header of the GGUF file `path`: its metadata and its tensors' names, types
+    and shapes, read with bounds checks and nothing past it (a file cut short after its
+    header reads whole; the tensors' `data` is None), or GGUFError."""
+    return _read(path, data=False)
 
 
-def _skip_value(cur: _Cursor, raw_type: int, what: str) -> None:
-    try:
-        vtype = GGUFValueType(raw_type)
-    except ValueError:
-        raise _Corrupt(f"{what} has unknown value type {raw_type}") from None
-    if vtype in _SCALAR_BYTES:
-        cur.skip(_SCALAR_BYTES[vtype], what)
-    elif vtype == GGUFValueType.STRING:
-        cur.skip(cur.u64(what), what)
-    else:
-        item_type = cur.u32(what)
-        count = cur.u64(what)
-        if item_type in _SCALAR_BYTES:
-            cur.skip(count * _SCALAR_BYTES[GGUFValueType(item_type)], what)
-            return
-        # Every string or nested array takes at least 8 bytes, which bounds the loop
-        # by the file's size whatever the count claims.
-        if count > (cur.size - cur.pos) // 8:
-            raise _Corrupt(f"the file ends inside {what} (truncated or corrupt?)")
-        for _ in range(count):
-            _skip_value(cur, item_type, what)
-
-
-def _check_layout(path: str) -> None:
-    """Walk the header of `path` with bounds checks; raise _Corrupt at the first fault."""
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if size == 0:
-            raise _Corrupt("the file is empty")
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
-            _walk(_Cursor(buf, size))
-
-
-def _tensor_shape(cur: _Cursor, i: int) -> tuple[str, tuple[int, ...], str]:
-    """Tensor `i`'s name and dimensions from its description at the cursor, and the
-    words that name it in messages (its type and offset follow)."""
-    name = cur.string(f"the name of tensor {i}").decode("utf-8", "replace")
-    what = f"the description of tensor {name}"
-    n_dims = cur.u32(what)
-    if not 1 <= n_dims <= GGUF_MAX_DIMS:
-        raise _Corrupt(f"tensor {name} has {n_dims} dimensions (1 to 4 expected)")
-    return name, tuple(cur.u64(what) for _ in range(n_dims)), what
-
-
-def _walk(cur: _Cursor) -> None:
-    if cur.size < 4 or cur.u32("the magic number") != GGUF_MAGIC:
-        raise _Corrupt("not a GGUF file (bad magic number)")
-    version = cur.u32("the version")
-    if version and version & 0xFFFF == 0:
-        raise _Corrupt("a big-endian GGUF file, which is not supported")
-    if version not in (2, 3):
-        raise _Corrupt(f"GGUF version {version} is not supported (2 and 3 are)")
-    n_tensors = cur.u64("the tensor count")
-    n_kv = cur.u64("the metadata count")
-    alignment = GGUF_DEFAULT_ALIGNMENT
-    for i in range(n_kv):
-        key = cur.string(f"metadata entry {i}")
-        what = f"metadata {key.decode('utf-8', 'replace')!r}"
-        raw_type = cur.u32(what)
-        if key == b"general.alignment" and raw_type == GGUFValueType.UINT32:
-            alignment = cur.u32(what)
-        else:
-            _skip_value(cur, raw_type, what)
-    if alignment == 0 or alignment & (alignment - 1):
-        raise _Corrupt(f"general.alignment = {alignment} is not a power of two")
-    infos = []
-    for i in range(n_tensors):
-        name, dims, what = _tensor_shape(cur, i)
-        raw_type = cur.u32(what)
-        offset = cur.u64(what)
-        infos.append((name, dims, raw_type, offset))
-    data_start = -(-cur.pos // alignment) * alignment
-    for name, dims, raw_type, offset in infos:
-        try:
-            qtype = GGMLQuantizationType(raw_type)
-            block, type_bytes = GGML_QUANT_SIZES[qtype]
-        except (ValueError, KeyError):
-            raise _Corrupt(f"tensor {name} has unknown type {raw_type}") from None
-        if dims[0] % block:
-            raise _Corrupt(
-                f"tensor {name}: ne0 = {dims[0]} is not a multiple of the "
-                f"{qtype.name} block ({block})"
-            )
-        nbytes = int(np.prod(dims, dtype=object)) // block * type_bytes
-        if data_start + offset + nbytes > cur.size:
-            raise _Corrupt(
-                f"the data of tensor {name} runs past the end of the file (truncated or corrupt?)"
-            )
-
-
-def open_gguf(path: str | os.PathLike[str]) -> GGUFReader:
-    """A memory-mapped reader of the GGUF file `path`, or GGUFError."""
+def _read(path: str | os.PathLike[str], data: bool) -> GGUFFile:
     where = os.fspath(path)
     try:
-        _check_layout(where)
-        return GGUFReader(where)
-    except _Corrupt as e:
+        return read_gguf(where, data=data)
+    except GGUFFormatError as e:
         raise GGUFError(f"{where}: {e}") from None
     except OSError as e:
         raise GGUFError(f"{where}: cannot read the file: {e.strerror or e}") from None
-    except Exception as e:
-        raise GGUFError(f"{where}: not a valid GGUF file: {e}") from None
-
-
-_SCALAR_FORMATS = {
-    GGUFValueType.UINT8: "<B",
-    GGUFValueType.INT8: "<b",
-    GGUFValueType.BOOL: "<?",
-    GGUFValueType.UINT16: "<H",
-    GGUFValueType.INT16: "<h",
-    GGUFValueType.UINT32: "<I",
-    GGUFValueType.INT32: "<i",
-    GGUFValueType.FLOAT32: "<f",
-    GGUFValueType.UINT64: "<Q",
-    GGUFValueType.INT64: "<q",
-    GGUFValueType.FLOAT64: "<d",
-}
-
-
-@dataclass(frozen=True)
-class HeaderField:
-    """A metadata value of a GGUF header (`contents()` as `gguf`'s reader gives it)."""
-
-    value: Any
-
-    def contents(self) -> Any:
-        return self.value
-
-
-@dataclass(frozen=True)
-class HeaderTensor:
-    """A tensor's description in a GGUF header: its name and its dims, ne0 first."""
-
-    name: str
-    shape: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class GGUFHeader:
-    """The metadata and tensor descriptions of a GGUF file, read without its tensors'
-    data: `fields` and `tensors` as `gguf.GGUFReader` has them, for `llama.read_config`."""
-
-    fields: dict[str, HeaderField]
-    tensors: list[HeaderTensor]
-
-
-def _read_value(cur: _Cursor, raw_type: int, what: str) -> Any:
-    try:
-        vtype = GGUFValueType(raw_type)
-    except ValueError:
-        raise _Corrupt(f"{what} has unknown value type {raw_type}") from None
-    if vtype in _SCALAR_FORMATS:
-        return struct.unpack_from(
-            _SCALAR_FORMATS[vtype], cur.buf, cur.skip(_SCALAR_BYTES[vtype], what)
-        )[0]
-    if vtype == GGUFValueType.STRING:
-        return cur.string(what).decode("utf-8", "replace")
-    item_type = cur.u32(what)
-    count = cur.u64(what)
-    # Every item takes at least a byte, which bounds the loop by the file's size.
-    if count > cur.size - cur.pos:
-        raise _Corrupt(f"the file ends inside {what} (truncated or corrupt?)")
-    return [_read_value(cur, item_type, what) for _ in range(count)]
-
-
-def read_header(path: str | os.PathLike[str]) -> GGUFHeader:
-    """The header of the GGUF file `path`: its metadata and its tensors' names and
-    shapes, read with bounds checks and nothing past it (a file cut short after its
-    header reads whole), or GGUFError."""
-    where = os.fspath(path)
-    try:
-        with open(where, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size == 0:
-                raise _Corrupt("the file is empty")
-            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
-                return _header(_Cursor(buf, size))
-    except _Corrupt as e:
-        raise GGUFError(f"{where}: {e}") from None
-    except OSError as e:
-        raise GGUFError(f"{where}: cannot read the file: {e.strerror or e}") from None
-
-
-def _header(cur: _Cursor) -> GGUFHeader:
-    if cur.size < 4 or cur.u32("the magic number") != GGUF_MAGIC:
-        raise _Corrupt("not a GGUF file (bad magic number)")
-    version = cur.u32("the version")
-    if version not in (2, 3):
-        raise _Corrupt(f"GGUF version {version} is not supported (2 and 3 are)")
-    n_tensors = cur.u64("the tensor count")
-    n_kv = cur.u64("the metadata count")
-    fields = {}
-    for i in range(n_kv):
-        key = cur.string(f"metadata entry {i}").decode("utf-8", "replace")
-        what = f"metadata {key!r}"
-        fields[key] = HeaderField(_read_value(cur, cur.u32(what), what))
-    tensors = []
-    for i in range(n_tensors):
-        name, dims, what = _tensor_shape(cur, i)
-        cur.skip(12, what)  # its type and its data's offset
-        tensors.append(HeaderTensor(name, dims))
-    return GGUFHeader(fields, tensors)
 
 
 def _name(source: Source) -> str:
     """The file's name for messages."""
-    if isinstance(source, GGUFReader):
-        return str(getattr(source.data, "filename", "<gguf>"))
-    return os.fspath(source)
+    return source.path if isinstance(source, GGUFFile) else os.fspath(source)
 
 
-def _reader(source: Source) -> tuple[GGUFReader, str]:
-    if isinstance(source, GGUFReader):
-        return source, _name(source)
+def _reader(source: Source) -> tuple[GGUFFile, str]:
+    if isinstance(source, GGUFFile):
+        return source, source.path
     return open_gguf(source), _name(source)
 
 
@@ -404,9 +169,11 @@ def list_tensors(source: Source) -> list[TensorInfo]:
     return [_info(t) for t in reader.tensors]
 
 
-def _tensor(reader: GGUFReader, path: str, name: str) -> Any:
+def _tensor(reader: GGUFFile, path: str, name: str) -> GGUFTensor:
     for t in reader.tensors:
         if t.name == name:
+            if t.data is None:
+                raise GGUFError(f"{path}: tensor {name}: only the file's header was read")
             return t
     raise GGUFError(f"{path}: no tensor {name} in the file")
 
