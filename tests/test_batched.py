@@ -5,6 +5,7 @@ reproducible; a sequence that ends stops while the others go on; the CLI's refus
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -156,8 +157,12 @@ def test_cli_generates_each_line_and_writes_a_file_each(tiny, tmp_path, capsys):
     prompts.write_text("hello there\nab\nthe quick brown fox\n")
     out = tmp_path / "out"
     out.mkdir()
-    assert _cli(tiny, "--prompts", str(prompts), "--steps", "4", "--output-dir", str(out)) == 0
+    args = ["--prompts", str(prompts), "--steps", "4", "--output-dir", str(out), "--stats"]
+    assert _cli(tiny, *args) == 0
     cap = capsys.readouterr()
+    # --stats: the chip's rate of a step of 3 sequences, per user and in total
+    assert "tokens a second in total" in cap.out and "per user (3 users)" in cap.out
+    assert re.search(r"measured: [\d.]+ tokens a second in total, [\d.]+ per user \(3 seq", cap.out)
     for k, line in enumerate(["hello there", "ab", "the quick brown fox"], 1):
         assert f"[line {k}] {line}" in cap.out
         text = (out / f"line-{k}.txt").read_text()
