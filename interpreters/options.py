@@ -243,10 +243,10 @@ def add_run_options(p: argparse.ArgumentParser, *, model: bool = False) -> None:
         nargs="?",
         const=Detail.SUMMARY.value,
         choices=[d.value for d in Detail],
-        help="print the bytes each program moved (a model's: in one decode step) and its "
-        "estimated time on the chip (the target's figures: docs/chip_time.md) and what bounds "
-        "it; --stats (summary) groups a model's programs by layer, --stats=full lists every "
-        "program and tensor",
+        help="print the bytes each program moved (a model's: in one decode step, with the "
+        "tokens a second it gives) and its estimated time on the chip (the target's figures: "
+        "docs/chip_time.md) and what bounds it; --stats (summary) groups a model's programs "
+        "by layer, --stats=full lists every program and tensor",
     )
     p.add_argument(
         "--stats-json",
