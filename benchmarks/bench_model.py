@@ -144,6 +144,8 @@ def print_table(times: dict[str, list[float]]) -> None:
 
 
 def main() -> None:
+    from xdsl_spatial.interpreters.options import Engine
+
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument(
         "file", nargs="?", help="a GGUF file (default: the packaged model --model names)"
@@ -176,8 +178,8 @@ def main() -> None:
     )
     p.add_argument(
         "--engine",
-        choices=("compiled", "native"),
-        default="compiled",
+        choices=(Engine.COMPILED.value, Engine.NATIVE.value),
+        default=Engine.COMPILED.value,
         help="compiled (default: lowered, unlowered and fp64 on the numpy engine) or "
         "native (the native engine next to numpy, IREE and llama.cpp)",
     )
@@ -202,7 +204,7 @@ def main() -> None:
         memory_child(args.file, prompt, args.steps, args.context, requantize)
         return
 
-    if args.engine == "native":
+    if Engine(args.engine) is Engine.NATIVE:
         native_table(args, prompt, requantize)
         return
 
@@ -392,6 +394,7 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     from xdsl_spatial.interpreters.native import NativeExecutable, compile_native
     from xdsl_spatial.interpreters.native.cache import CACHE_ENV
     from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
+    from xdsl_spatial.interpreters.options import Engine, RunOptions
     from xdsl_spatial.interpreters.runner import compile_module, find_function
 
     print(
@@ -399,6 +402,7 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
         f"{args.context}, {keep_freed_memory()} (as spatial-generate); {cpu_info()[0]}, "
         f"kernels {choose_kernels().name}, {args.threads} thread(s)"
     )
+    native = RunOptions(Engine.NATIVE, args.threads)
     reader = open_gguf(args.file)
     lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)
     unlowered = None
@@ -411,21 +415,21 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
             reader=reader,
             weights=lowered.weights,
         )
-        unlowered.engine, unlowered.threads = "native", args.threads
+        unlowered.options = native
     numpy_model = load_model(
         args.file, len(prompt), args.context, reader=reader, weights=lowered.weights
     )
-    lowered.engine, lowered.threads = "native", args.threads
+    lowered.options = native
 
     # Compiling the decode step: cold (an empty cache), then from the cache.
     saved = os.environ.get(CACHE_ENV)
     with tempfile.TemporaryDirectory() as cold_cache:
         os.environ[CACHE_ENV] = cold_cache
         t0 = time.perf_counter()
-        compile_module(lowered.module, "decode", "native", args.threads)
+        compile_module(lowered.module, "decode", Engine.NATIVE, args.threads)
         cold = time.perf_counter() - t0
         t0 = time.perf_counter()
-        warm_exe = compile_module(lowered.module, "decode", "native", args.threads)
+        warm_exe = compile_module(lowered.module, "decode", Engine.NATIVE, args.threads)
         assert isinstance(warm_exe, NativeExecutable)
         warm = time.perf_counter() - t0
     if saved is None:
@@ -452,7 +456,7 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     steppers["native, lowered"] = model_step(lowered)
     # the same with the generic kernels (every page copied): what the chosen ones replace
     plain = load_model(args.file, len(prompt), args.context, reader=reader, weights=lowered.weights)
-    plain.engine, plain.threads = "native", args.threads
+    plain.options = native
     assert lowered.module is not None
     plain.executables["decode"] = compile_native(
         find_function(lowered.module, "decode"), threads=args.threads, kernels="generic"

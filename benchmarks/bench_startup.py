@@ -91,15 +91,14 @@ def child_phases(
     def check(config: Any, tokenizer: dict[str, Any]) -> None:
         prompt.extend(Vocabulary.from_metadata(tokenizer, path).encode(prompt_text))
 
+    running: dict[str, Any] = {"engine": engine}  # an older tree's parameter
+    if "options" in inspect.signature(load_model).parameters:
+        from xdsl_spatial.interpreters.options import RunOptions
+
+        running = {"options": RunOptions(engine)}  # pyright: ignore[reportArgumentType]  (the enum checked when made)
     start = clock()
     model = load_model(
-        path,
-        batch,
-        context,
-        requantize=True,
-        progress=progress,
-        check=check,
-        engine=engine,
+        path, batch, context, requantize=True, progress=progress, check=check, **running
     )
     if hasattr(model, "start"):  # a tree that compiles in the background
         model.start(model.used(len(prompt), steps), progress)

@@ -38,9 +38,11 @@ DEFAULT_TOKENS = "504,3575,282,4649,314"
 
 def main() -> int:
     sys.path.insert(0, str(ROOT))
+    from xdsl_spatial.interpreters.options import ENGINES
+
     p = argparse.ArgumentParser(description="The whole step lowered against the old split.")
     p.add_argument("model", nargs="?", help="a llama GGUF file (default: SmolLM2-135M)")
-    p.add_argument("--engine", default="native", choices=["native", "compiled", "reference"])
+    p.add_argument("--engine", default="native", choices=ENGINES)
     p.add_argument("--tokens", default=DEFAULT_TOKENS, help="the prompt's token ids")
     p.add_argument("--steps", type=int, default=16, help="decode steps (default 16)")
     p.add_argument("--context", type=int, default=64, help="KV cache positions (default 64)")
@@ -49,6 +51,7 @@ def main() -> int:
 
     from xdsl_spatial.frontends.generation import load_model
     from xdsl_spatial.frontends.gguf_io import packaged_gguf
+    from xdsl_spatial.interpreters.options import RunOptions
     from xdsl_spatial.interpreters.runner import find_function
     from xdsl_spatial.passes.spatial_lower_ops import host_ops
 
@@ -58,7 +61,12 @@ def main() -> int:
     for name, whole in (("whole step", True), ("products only", False)):
         t0 = time.perf_counter()
         m = load_model(
-            path, len(prompt), args.context, whole_step=whole, requantize=True, engine=args.engine
+            path,
+            len(prompt),
+            args.context,
+            whole_step=whole,
+            requantize=True,
+            options=RunOptions(args.engine),
         )
         for entry in ("prefill", "decode"):
             m.compile(entry)

@@ -5,7 +5,7 @@ tensor, func) and after it (spatial programs), with the traffic every program mo
 ```python
 from xdsl_spatial.interpreters.runner import execute, run
 (y,) = run(module, "gemv", x, q, s)
-result = execute(module, "gemv", [x, q, s], engine="reference")
+result = execute(module, "gemv", [x, q, s], engine=Engine.REFERENCE)
 ```
 
 Three engines give one semantics: `reference` runs the module op by op through xDSL's
@@ -13,11 +13,12 @@ interpreter (`reference.py`: what a program means), `compiled` (the default) rea
 the function once into an executable and runs that (`executable.py`: numpy), and
 `native` has upstream MLIR and LLVM compile it to machine code (`native/`: the
 `native` extra). To run a function many times, compile it once:
-`exe = compile_module(module, "gemv")` (or `engine="native"`), then `exe(*arrays)`
+`exe = compile_module(module, "gemv")` (or `Engine.NATIVE`), then `exe(*arrays)`
 (arguments already of the function's types: `coerce_args`).
 
-A function lowered over chips runs the same way on one host, or with
-`distributed="ray"` with each chip's programs in a Ray actor of its own
+The engine and its threads are checked where they are made (`options.RunOptions`;
+a string names an engine too). A function lowered over chips runs the same way on
+one host, or with `distributed="ray"` with each chip's programs in a Ray actor of its own
 (`distributed.py`); `distribute(module, "gemv", arrays)` makes the actors once, with
 the weights, for many calls on the activations.
 """
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
@@ -50,15 +51,18 @@ from xdsl_spatial.interpreters.executable import (
     compile_function,
 )
 from xdsl_spatial.interpreters.kernels import KernelError, dense_functions
+from xdsl_spatial.interpreters.options import (  # noqa: F401 - ENGINES, DISTRIBUTIONS: re-exported
+    DISTRIBUTIONS,
+    ENGINES,
+    Distribution,
+    Engine,
+    RunOptions,
+    distribution_of,
+    engine_of,
+)
 from xdsl_spatial.interpreters.reference import SpatialReference
 from xdsl_spatial.interpreters.traffic import Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
-
-Engine = Literal["reference", "compiled", "native"]
-ENGINES: tuple[str, ...] = ("compiled", "reference", "native")
-DISTRIBUTIONS: tuple[str, ...] = ("local", "ray")
-"""Where the chips of a tensor-parallel function run: all on this host, or each in a
-Ray actor."""
 
 
 def _functions(module: ModuleOp) -> Iterator[func.FuncOp]:
@@ -113,23 +117,24 @@ def verified(module: ModuleOp, entry: str | None, verify: bool = True) -> func.F
 def compile_module(
     module: ModuleOp,
     entry: str | None,
-    engine: Engine | str = "compiled",
+    engine: Engine | str = Engine.COMPILED,
     threads: int = 1,
     progress: Progress | None = None,
     *,
     verify: bool = True,
+    kernels: str | None = None,
 ) -> Executable | Any:
     """The executable of `entry`: the compiled engine's (see `executable.py`) or, with
-    `engine="native"`, machine code (`native/`; `threads`: the OpenMP threads its
-    programs' items run on). Either is called on arrays of the function's types and
-    gives an `Execution`. `progress` is told each step of compiling; `verify=False`: the
-    caller verified the module (`verified`)."""
-    if engine not in ("compiled", "native"):
+    `Engine.NATIVE`, machine code (`native/`; `threads`: the OpenMP threads its
+    programs' items run on; `kernels`: `RunOptions.kernels`). Either is called on
+    arrays of the function's types and gives an `Execution`. `progress` is told each
+    step of compiling; `verify=False`: the caller verified the module (`verified`)."""
+    options = RunOptions(engine_of(engine), threads, kernels)
+    if options.engine is Engine.REFERENCE:
         raise RunError(f"compile_module compiles with 'compiled' or 'native', not '{engine}'")
-    check_threads(engine, threads)
     fn = verified(module, entry, verify)
-    if engine == "native":
-        return compile_native_function(fn, threads, progress)
+    if options.engine is Engine.NATIVE:
+        return compile_native_function(fn, threads, progress, kernels)
     try:
         return compile_function(fn, progress=progress)
     except CompileError as e:
@@ -137,11 +142,11 @@ def compile_module(
 
 
 _COMPILED: weakref.WeakKeyDictionary[
-    ModuleOp, dict[tuple[str | None, str, int], tuple[int, Any, weakref.ref[func.FuncOp]]]
+    ModuleOp, dict[tuple[str | None, RunOptions], tuple[int, Any, weakref.ref[func.FuncOp]]]
 ]
 _COMPILED = weakref.WeakKeyDictionary()
 """What `compiled` made, per module (held weakly: a module let go takes its executables
-with it), entry, engine and threads, with the module's fingerprint when it was made. The function is
+with it), entry and options (engine, threads, kernels), with the module's fingerprint when it was made. The function is
 held weakly too: through its parent it would hold the module itself."""
 
 
@@ -165,32 +170,28 @@ def fingerprint(module: ModuleOp) -> int:
 
 
 def compiled(
-    module: ModuleOp,
-    entry: str | None,
-    engine: str = "compiled",
-    threads: int = 1,
-    verify: bool = True,
+    module: ModuleOp, entry: str | None, options: RunOptions, verify: bool = True
 ) -> tuple[Any, func.FuncOp]:
-    """`entry`'s executable and function for `engine` (compiled or native): compiled
-    (and verified) once per module, and again only when the module has changed since
-    (`fingerprint`). Nothing is stored on the IR: the executables are held beside it,
-    in a weak dictionary keyed by the module object."""
+    """`entry`'s executable and function for `options.engine` (compiled or native):
+    compiled (and verified) once per module, and again only when the module has changed
+    since (`fingerprint`). Nothing is stored on the IR: the executables are held beside
+    it, in a weak dictionary keyed by the module object."""
     now = fingerprint(module)
     per = _COMPILED.setdefault(module, {})
-    hit = per.get((entry, engine, threads))
+    key = (entry, RunOptions(options.engine, options.threads, options.kernels))
+    hit = per.get(key)
     fn = hit[2]() if hit is not None else None
     if hit is not None and fn is not None and hit[0] == now:
         return hit[1], fn
-    check_threads(engine, threads)
     fn = verified(module, entry, verify)
-    if engine == "native":
-        exe = compile_native_function(fn, threads)
+    if options.engine is Engine.NATIVE:
+        exe = compile_native_function(fn, options.threads, kernels=options.kernels)
     else:
         try:
             exe = compile_function(fn)
         except CompileError as e:
             raise RunError(str(e)) from None
-    per[(entry, engine, threads)] = (now, exe, weakref.ref(fn))
+    per[key] = (now, exe, weakref.ref(fn))
     return exe, fn
 
 
@@ -200,15 +201,6 @@ def native_available() -> None:
         native.bindings()
     except native.NativeUnavailable as e:
         raise RunError(str(e)) from None
-
-
-def check_threads(engine: str, threads: int) -> None:
-    """Nothing, or `RunError` for a thread count the engine cannot take: only the
-    native engine runs items on threads, and a count is at least 1."""
-    if threads < 1:
-        raise RunError(f"threads must be at least 1, not {threads}")
-    if threads > 1 and engine != "native":
-        raise RunError(f"the {engine} engine runs on one thread; threads are the native engine's")
 
 
 class NativeCompiling:
@@ -236,16 +228,17 @@ def start_compile(
     *,
     verify: bool = True,
     progress: Progress | None = None,
+    kernels: str | None = None,
 ) -> NativeCompiling:
-    """`compile_module(module, entry, "native", threads)` begun: the function prepared
+    """`compile_module(module, entry, Engine.NATIVE, threads)` begun: the function prepared
     and converted here, its machine code made by another process (or loaded from the
     compile cache) while this one goes on, and verified meanwhile: the other process
     compiles while this one verifies, and nothing runs the code before the function
     has verified (it is not returned otherwise)."""
-    check_threads("native", threads)
+    RunOptions(Engine.NATIVE, threads, kernels)
     fn = verified(module, entry, verify=False)
     try:
-        job = native.start_native(fn, threads=threads, progress=progress)
+        job = native.start_native(fn, threads=threads, kernels=kernels, progress=progress)
     except native.NATIVE_ERRORS as e:
         if verify:
             verified(module, entry)  # a function that does not verify says so first
@@ -264,11 +257,15 @@ def start_compile(
 
 
 def compile_native_function(
-    fn: func.FuncOp, threads: int = 1, progress: Progress | None = None
+    fn: func.FuncOp,
+    threads: int = 1,
+    progress: Progress | None = None,
+    kernels: str | None = None,
 ) -> Any:
-    """`fn` (verified) compiled by the native engine; its refusals as `RunError`."""
+    """`fn` (verified) compiled by the native engine (its threads and kernels checked
+    by the caller's `RunOptions`); its refusals as `RunError`."""
     try:
-        return native.compile_native(fn, threads=threads, progress=progress)
+        return native.compile_native(fn, threads=threads, kernels=kernels, progress=progress)
     except native.NATIVE_ERRORS as e:
         raise RunError(str(e), getattr(e, "location", None)) from None
 
@@ -288,31 +285,33 @@ def execute(
     entry: str | None,
     arrays: Sequence[Any],
     *,
-    engine: Engine | str = "compiled",
-    distributed: str = "local",
+    engine: Engine | str = Engine.COMPILED,
+    distributed: Distribution | str = Distribution.LOCAL,
     address: str | None = None,
     threads: int = 1,
+    kernels: str | None = None,
     verify: bool = True,
+    options: RunOptions | None = None,
 ) -> Execution:
     """Run `entry` on `arrays` with `engine`; the outputs and the traffic of every
     program that ran. `distributed="ray"` runs each chip's programs in a Ray actor (the
     compiled engine; `address`: a Ray cluster to join, else a local instance).
-    `threads`: the native engine's OpenMP threads (a program's items at once).
+    `threads`, `kernels`: the native engine's OpenMP threads (a program's items at
+    once) and kernels. `options`, when given, stands for all four (`RunOptions`).
     `verify=False`: the caller verified the module as it is (`verified`)."""
-    if engine not in ENGINES:
-        raise RunError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
-    if distributed not in DISTRIBUTIONS:
-        raise RunError(
-            f"unknown distribution '{distributed}', expected one of {', '.join(DISTRIBUTIONS)}"
+    if options is None:
+        options = RunOptions(
+            engine_of(engine),
+            threads,
+            kernels,
+            distributed=distribution_of(distributed),
+            address=address,
         )
-    if distributed == "ray":
-        if engine != "compiled":
-            raise RunError("chips run as Ray actors with the compiled engine only")
-        with distribute(module, entry, arrays, address=address, verify=verify) as chips:
+    if options.distributed is Distribution.RAY:
+        with distribute(module, entry, arrays, address=options.address, verify=verify) as chips:
             return chips.call(arrays)
-    check_threads(engine, threads)
-    if engine in ("compiled", "native"):
-        exe, fn = compiled(module, entry, engine, threads, verify)
+    if options.compiles:
+        exe, fn = compiled(module, entry, options, verify)
         return call(exe, fn, arrays)
     fn = verified(module, entry, verify)
     args = coerce_args(fn, arrays)
@@ -328,7 +327,7 @@ def execute(
 
 
 def run(
-    module: ModuleOp, entry: str | None, *arrays: Any, engine: Engine | str = "compiled"
+    module: ModuleOp, entry: str | None, *arrays: Any, engine: Engine | str = Engine.COMPILED
 ) -> tuple[np.ndarray, ...]:
     """The outputs of `entry` on `arrays`."""
     return execute(module, entry, arrays, engine=engine).outputs

@@ -38,6 +38,7 @@ from xdsl_spatial.frontends.generation import Generation, Model, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.llama import ModelError, build_model, read_config, write_q8_0_gguf
 from xdsl_spatial.frontends.tokenizer import BYTE, CONTROL, UNKNOWN, USER_DEFINED, Vocabulary
+from xdsl_spatial.interpreters.options import DEFAULT, Engine, RunOptions
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
 
 PROMPT = [104, 101, 108, 108, 111, 33]
@@ -95,10 +96,16 @@ def reference_rows(
     return np.stack(rows)
 
 
-def tiny_models(path: Path, **options: Any) -> tuple[Model, Model]:
-    lowered = load_model(str(path), 4, 32, **options)
+def tiny_models(path: Path, options: RunOptions = DEFAULT) -> tuple[Model, Model]:
+    lowered = load_model(str(path), 4, 32, options=options)
     unlowered = load_model(
-        str(path), 4, 32, lower=False, config=lowered.config, weights=lowered.weights, **options
+        str(path),
+        4,
+        32,
+        lower=False,
+        config=lowered.config,
+        weights=lowered.weights,
+        options=options,
     )
     return lowered, unlowered
 
@@ -170,20 +177,20 @@ def test_tiny_models_run_natively(kind, tmp_path):
     """The new ops (biases, head norms, GeGLU's tanh, the window's mask) compiled by
     upstream MLIR: within the same bound of the fp64 reference."""
     path = WRITERS[kind](tmp_path / f"{kind}.gguf")
-    lowered, unlowered = tiny_models(path, engine="native")
+    lowered, unlowered = tiny_models(path, RunOptions(Engine.NATIVE))
     out = check_against_reference(str(path), lowered, unlowered, PROMPT, 4)
     assert out["low"].step_bytes is not None
 
 
 def test_tiny_gemma3_on_the_reference_engine(tmp_path):
     path = write_tiny_gemma3(tmp_path / "g.gguf")
-    by_op, unlowered = tiny_models(path, engine="reference")
+    by_op, unlowered = tiny_models(path, RunOptions(Engine.REFERENCE))
     check_against_reference(str(path), by_op, unlowered, PROMPT[:5], 1)
 
 
 def test_tiny_gemma3_over_two_chips(tmp_path):
     path = write_tiny_gemma3(tmp_path / "g.gguf", untied=True)
-    lowered, unlowered = tiny_models(path, chips=2)
+    lowered, unlowered = tiny_models(path, RunOptions(chips=2))
     assert all(d.split is not None and d.split.chips == 2 for d in lowered.decisions)
     # a chip's k and v (one column tile of K = 128) cost more lowered than a bf16 copy
     declined = [d for d in lowered.decisions if not d.lowered]

@@ -19,6 +19,7 @@ from xdsl_spatial.frontends.generation import Model, Sampler, generate, load_mod
 from xdsl_spatial.frontends.gguf_io import open_gguf
 from xdsl_spatial.frontends.llama import ModelError, read_config
 from xdsl_spatial.frontends.model.step import BATCH_ENTRY, build_batched
+from xdsl_spatial.interpreters.options import Engine, RunOptions
 from xdsl_spatial.interpreters.runner import find_function, native_available
 from xdsl_spatial.tools import spatial_generate
 
@@ -45,7 +46,7 @@ def _engine(name: str, tiny: Path, weights: list[np.ndarray]) -> Model:
             native_available()
         except Exception as e:
             pytest.skip(str(e))
-    return load_model(str(tiny), 4, CONTEXT, engine=name, weights=weights)
+    return load_model(str(tiny), 4, CONTEXT, weights=weights, options=RunOptions(Engine(name)))
 
 
 def test_the_batched_step_is_lowered_whole(tiny):

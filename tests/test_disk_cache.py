@@ -26,6 +26,7 @@ from xdsl_spatial.core.disk_cache import CACHE_ENV, CACHE_SIZE_ENV
 from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.generation import load_model
 from xdsl_spatial.interpreters.native.cache import CompileCache
+from xdsl_spatial.interpreters.options import RunOptions
 from xdsl_spatial.tools import spatial_generate, spatial_run
 
 REPO = Path(__file__).resolve().parents[1]
@@ -37,7 +38,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _load(path: Path, where: Path):
-    return load_model(str(path), 3, 24, cache=where)
+    return load_model(str(path), 3, 24, options=RunOptions(cache=where))
 
 
 class _Planted:
@@ -135,8 +136,8 @@ def test_off_is_off_everywhere(tiny, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(CACHE_ENV, "off")
     assert model_cache.cache_dir() is None and CompileCache.default().folder is None
-    assert not load_model(str(tiny), 3, 24, cache=True).cached
-    assert not load_model(str(tiny), 3, 24, cache=True).cached
+    assert not load_model(str(tiny), 3, 24, options=RunOptions(cache=True)).cached
+    assert not load_model(str(tiny), 3, 24, options=RunOptions(cache=True)).cached
     assert list(tmp_path.iterdir()) == []  # no ./off
 
 

@@ -66,6 +66,7 @@ from xdsl_spatial.frontends.generation import Generation, Model, Sampler, genera
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.llama import ModelError, build_model, read_config, weight_args
 from xdsl_spatial.frontends.tokenizer import Vocabulary
+from xdsl_spatial.interpreters.options import Distribution, Engine, RunOptions
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
 
 SAMPLES = 12
@@ -399,11 +400,12 @@ def test_a_long_prompt_read_in_chunks_is_one_token_at_a_time_within_the_bound(ti
 
 
 def test_the_reference_engine_generates_within_the_bound(tiny, tiny_models):
-    """`engine="reference"` (op by op, nothing compiled or cached) runs the same model:
+    """`Engine.REFERENCE` (op by op, nothing compiled or cached) runs the same model:
     within the fp64 bound, as the compiled engine is."""
     _, unlowered = tiny_models
-    by_op = load_model(str(tiny), 3, 24, engine="reference", cache=True)
-    assert by_op.engine == "reference" and not by_op.cached and "compile" not in by_op.seconds
+    by_op = load_model(str(tiny), 3, 24, options=RunOptions(Engine.REFERENCE, cache=True))
+    assert by_op.options.engine is Engine.REFERENCE and not by_op.cached
+    assert "compile" not in by_op.seconds
     check_against_reference(str(tiny), by_op, unlowered, [104, 101, 108], 3)
 
 
@@ -482,20 +484,20 @@ def test_a_second_load_is_served_from_the_disk_cache(tiny, tmp_path, monkeypatch
     path = tmp_path / "tiny.gguf"
     path.write_bytes(tiny.read_bytes())
     where = tmp_path / "cache"
-    first = load_model(str(path), 4, 24, cache=where)
+    first = load_model(str(path), 4, 24, options=RunOptions(cache=where))
     assert not first.cached and first.module is not None and "compile" in first.seconds
     [entry] = where.iterdir()
-    second = load_model(str(path), 4, 24, cache=where)
+    second = load_model(str(path), 4, 24, options=RunOptions(cache=where))
     assert second.cached and second.module is None and set(second.seconds) == {"cache"}
     a = generate(first, [104, 101, 108, 108, 111, 33], 4)
     b = generate(second, [104, 101, 108, 108, 111, 33], 4)
     assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
     assert second.lowered_count == 30 and second.tokenizer["tokenizer.ggml.model"] == "gpt2"
     # another option, or a changed file, misses
-    assert not load_model(str(path), 4, 20, cache=where).cached
-    assert not load_model(str(path), 4, 24, lower=False, cache=where).cached
+    assert not load_model(str(path), 4, 20, options=RunOptions(cache=where)).cached
+    assert not load_model(str(path), 4, 24, lower=False, options=RunOptions(cache=where)).cached
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
-    assert not load_model(str(path), 4, 24, cache=where).cached
+    assert not load_model(str(path), 4, 24, options=RunOptions(cache=where)).cached
     assert len(list(where.iterdir())) == 4
     # a damaged entry is found, deleted and built again
     data = bytearray(entry.read_bytes())
@@ -503,15 +505,15 @@ def test_a_second_load_is_served_from_the_disk_cache(tiny, tmp_path, monkeypatch
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 10**9))
     entry.write_bytes(bytes(data))
     with pytest.warns(UserWarning, match="cannot be used .its checksum does not match"):
-        again = load_model(str(path), 4, 24, cache=where)
+        again = load_model(str(path), 4, 24, options=RunOptions(cache=where))
     assert not again.cached and entry.exists()
-    assert load_model(str(path), 4, 24, cache=where).cached
+    assert load_model(str(path), 4, 24, options=RunOptions(cache=where)).cached
     # under a cap of the four entries and half of one, the four most recently used
     # are kept (the three lowered ones stored next are each as large as the largest)
     sizes = [p.stat().st_size for p in where.iterdir()]
     monkeypatch.setenv("XDSL_SPATIAL_CACHE_SIZE", str(sum(sizes) + max(sizes) // 2))
     for positions in (16, 18, 22):
-        load_model(str(path), 4, positions, cache=where)
+        load_model(str(path), 4, positions, options=RunOptions(cache=where))
     assert len(list(where.iterdir())) == 4 and entry.exists()  # just used: kept
 
 
@@ -536,7 +538,7 @@ def test_a_model_is_kept_after_its_run(tiny, tmp_path):
     (`Model.keep`), every function compiled first (here @prefill, which the run did not
     call), and read back whole; keeping it again writes nothing."""
     where = tmp_path / "cache"
-    model = load_model(str(tiny), 3, 24, cache=where, keep=False)
+    model = load_model(str(tiny), 3, 24, options=RunOptions(cache=where), keep=False)
     assert not where.exists() or not any(where.iterdir())
     a = generate(model, [104], 3)
     assert set(model.executables) == {"decode"}
@@ -546,7 +548,7 @@ def test_a_model_is_kept_after_its_run(tiny, tmp_path):
     written = entry.stat().st_mtime_ns
     model.keep()
     assert entry.stat().st_mtime_ns == written
-    again = load_model(str(tiny), 3, 24, cache=where)
+    again = load_model(str(tiny), 3, 24, options=RunOptions(cache=where))
     assert again.cached and set(again.executables) == {"prefill", "decode"}
     b = generate(again, [104], 3)
     assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
@@ -692,7 +694,14 @@ def test_tiny_model_over_chips_agrees_with_the_reference(tiny, tiny_models, chip
     and down on K): within the same bound of the fp64 reference as on one chip, every
     chip moving what the pass's per-chip plans say, one decode step at a time."""
     lowered, unlowered = tiny_models
-    over = load_model(str(tiny), 3, 24, config=lowered.config, weights=lowered.weights, chips=chips)
+    over = load_model(
+        str(tiny),
+        3,
+        24,
+        config=lowered.config,
+        weights=lowered.weights,
+        options=RunOptions(chips=chips),
+    )
     assert all(d.lowered and d.split is not None and d.split.chips == chips for d in over.decisions)
     # `linalg.matmul %blk.0.down`: the product's result, named after it.
     splits = {d.where.rsplit(".", 1)[-1]: d.split.axis.value for d in over.decisions}
@@ -759,9 +768,10 @@ def test_the_chips_on_ray_generate_the_same_bits(tiny, tiny_models):
     and every decode step's logits the same bits as the chips on this host."""
     pytest.importorskip("ray")
     lowered, _ = tiny_models
-    here = load_model(str(tiny), 3, 24, config=lowered.config, weights=lowered.weights, chips=2)
-    there = load_model(str(tiny), 3, 24, config=lowered.config, weights=lowered.weights, chips=2)
-    there.distributed = "ray"
+    ray = RunOptions(chips=2, distributed=Distribution.RAY)
+    shared = {"config": lowered.config, "weights": lowered.weights}
+    here = load_model(str(tiny), 3, 24, options=RunOptions(chips=2), **shared)
+    there = load_model(str(tiny), 3, 24, options=ray, **shared)
     try:
         a = generate(here, [104, 101, 108], 3)
         b = generate(there, [104, 101, 108], 3)
@@ -786,7 +796,7 @@ def test_smollm2_over_two_chips_generates_as_on_one(smollm2_runs):
         64,
         config=model.config,
         weights=model.weights,
-        chips=2,
+        options=RunOptions(chips=2),
     )
     assert len(over.decisions) == 422 and all(
         d.lowered and d.split.chips == 2 for d in over.decisions

@@ -40,6 +40,7 @@ from xdsl_spatial.interpreters.native import openmp
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.objects import ObjectError, load_object
 from xdsl_spatial.interpreters.native.prepare import UPSTREAM_DIALECTS, convert, prepare
+from xdsl_spatial.interpreters.options import Engine, RunOptions
 from xdsl_spatial.interpreters.runner import (
     RunError,
     coerce_args,
@@ -528,8 +529,7 @@ def test_the_tiny_model_runs_natively(tmp_path, threads):
     path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
     lowered = load_model(path, 3, 24)
     unlowered = load_model(path, 3, 24, lower=False, weights=lowered.weights)
-    lowered.engine = unlowered.engine = "native"
-    lowered.threads = unlowered.threads = threads
+    lowered.options = unlowered.options = RunOptions(Engine.NATIVE, threads)
     out = check_against_reference(path, lowered, unlowered, [104, 101, 108], 6)
     assert out["checked"] >= 1
     assert out["low"].step_bytes is not None
@@ -542,8 +542,10 @@ def test_a_run_compiles_its_functions_in_other_processes(tmp_path, monkeypatch):
     so that neither reads the other's code)."""
     monkeypatch.setenv(CACHE_ENV, "off")
     path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
-    here = load_model(path, 3, 24, engine="native")
-    there = load_model(path, 3, 24, engine="native", weights=here.weights, config=here.config)
+    here = load_model(path, 3, 24, options=RunOptions(Engine.NATIVE))
+    there = load_model(
+        path, 3, 24, options=RunOptions(Engine.NATIVE), weights=here.weights, config=here.config
+    )
     for entry in ("prefill", "decode"):
         here.compile(entry)  # in this process
     there.start(["prefill", "decode"])
@@ -563,26 +565,27 @@ def test_a_native_model_is_kept_and_read_back(tmp_path, threads):
     whose code the compile cache no longer holds is built again."""
     path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
     where = tmp_path / "models"
-    first = load_model(path, 3, 24, engine="native", threads=threads, cache=where)
-    second = load_model(path, 3, 24, engine="native", threads=threads, cache=where)
+    first = load_model(path, 3, 24, options=RunOptions(Engine.NATIVE, threads, cache=where))
+    second = load_model(path, 3, 24, options=RunOptions(Engine.NATIVE, threads, cache=where))
     assert not first.cached and second.cached and second.module is None
     assert second.executables.keys() == {"prefill", "decode"}
     a, b = (generate(m, [104, 101, 108, 108, 111], 3) for m in (first, second))
     assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
-    assert not load_model(path, 3, 24, cache=where).cached  # the compiled engine's is another
+    numpy_kept = load_model(path, 3, 24, options=RunOptions(cache=where))
+    assert not numpy_kept.cached  # the compiled engine's is another
     for code in (Path(os.environ[CACHE_ENV]) / "native").glob("*.o"):
         code.unlink()
     with pytest.warns(UserWarning, match="no longer in the compile cache"):
-        again = load_model(path, 3, 24, engine="native", threads=threads, cache=where)
+        again = load_model(path, 3, 24, options=RunOptions(Engine.NATIVE, threads, cache=where))
     assert not again.cached
-    assert load_model(path, 3, 24, engine="native", threads=threads, cache=where).cached
+    assert load_model(path, 3, 24, options=RunOptions(Engine.NATIVE, threads, cache=where)).cached
 
 
 def test_a_native_model_without_a_compile_cache_is_not_kept(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, "off")
     path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
     with pytest.warns(UserWarning, match="in no compile cache"):
-        load_model(path, 3, 24, engine="native", cache=tmp_path / "models")
+        load_model(path, 3, 24, options=RunOptions(Engine.NATIVE, cache=tmp_path / "models"))
     assert not list((tmp_path / "models").glob("*"))
 
 
@@ -597,9 +600,9 @@ def test_smollm2_generates_the_compiled_engines_tokens():
     path = str(SMOLLM2)
     prompt = [504, 3575, 282, 4649, 314]  # "The capital of France is"
     model = load_model(path, len(prompt), 64, requantize=True)
-    model.engine = "native"
+    model.options = RunOptions(Engine.NATIVE)
     run = generate(model, prompt, 16)
-    model.engine, model.executables = "compiled", {}
+    model.options, model.executables = RunOptions(), {}
     numpy_run = generate(model, prompt, 16, forced=run.tokens[:16])
     delta = float(np.abs(run.logits - numpy_run.logits).max())
     assert delta < 1.0

@@ -18,6 +18,7 @@ from tiny_llama import write_tiny_llama
 
 from xdsl_spatial.core.progress import Count
 from xdsl_spatial.frontends.generation import load_model
+from xdsl_spatial.interpreters.options import Engine, RunOptions
 from xdsl_spatial.interpreters.runner import native_available
 from xdsl_spatial.tools import cli
 
@@ -37,7 +38,14 @@ def test_a_count_says_each_percent_once():
 def test_a_cold_load_tells_every_phase_with_its_share(tmp_path):
     path = write_tiny_llama(tmp_path / "f32.gguf", f32_weights=True)
     said: list[str] = []
-    load_model(str(path), 3, 24, requantize=True, cache=tmp_path / "cache", progress=said.append)
+    load_model(
+        str(path),
+        3,
+        24,
+        requantize=True,
+        options=RunOptions(cache=tmp_path / "cache"),
+        progress=said.append,
+    )
     phases = list(dict.fromkeys(s.split(":")[0] for s in said))
     assert phases == [
         "checking the disk cache",
@@ -73,7 +81,7 @@ def test_native_compiling_tells_its_steps(tmp_path):
     except Exception as e:
         pytest.skip(str(e))
     path = write_tiny_llama(tmp_path / "tiny.gguf")
-    model = load_model(str(path), 3, 24, engine="native")
+    model = load_model(str(path), 3, 24, options=RunOptions(Engine.NATIVE))
     said: list[str] = []
     model.compile("decode", said.append)
     if model.executables["decode"].cached:

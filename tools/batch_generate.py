@@ -28,10 +28,11 @@ from typing import Any
 
 from xdsl_spatial.frontends.batched import BatchRun, generate_batch
 from xdsl_spatial.frontends.estimate import step_line
-from xdsl_spatial.frontends.generation import load_model
+from xdsl_spatial.frontends.generation import check_prompt, load_model
 from xdsl_spatial.frontends.llama import LlamaConfig, ModelError
 from xdsl_spatial.frontends.tokenizer import Vocabulary
-from xdsl_spatial.interpreters.stats import Detail, decode_line, report
+from xdsl_spatial.interpreters.options import RunOptions
+from xdsl_spatial.interpreters.stats import decode_line, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.tools import cli
 
@@ -78,7 +79,7 @@ NOT_WITH_PROMPTS = ("compare", "outputs", "module")
 """Options of one prompt's run that `--prompts` does not take."""
 
 
-def check_options(args: argparse.Namespace) -> None:
+def check_options(args: argparse.Namespace, options: RunOptions) -> None:
     """`--prompts`' and `--output-dir`'s options: before any work."""
     if args.output_dir is not None and args.prompts is None:
         raise cli.UsageError("--output-dir writes a file a prompt of --prompts; give --prompts")
@@ -87,7 +88,7 @@ def check_options(args: argparse.Namespace) -> None:
     for name in NOT_WITH_PROMPTS:
         if getattr(args, name):
             raise cli.UsageError(f"--{name} runs one prompt; drop it or --prompts")
-    if args.chips > 1:
+    if options.chips > 1:
         raise cli.UsageError("--prompts decodes its sequences together on one chip; drop --chips")
     if args.output_dir is not None and not Path(args.output_dir).is_dir():
         raise cli.ToolError(f"--output-dir {args.output_dir}: no such directory")
@@ -104,7 +105,9 @@ def read_prompts(path: str) -> list[str]:
     return lines
 
 
-def run_batch(args: argparse.Namespace, progress: cli.Status, start: float) -> int:
+def run_batch(
+    args: argparse.Namespace, options: RunOptions, progress: cli.Status, start: float
+) -> int:
     """Generate the prompts of `--prompts` together; the report on stdout, the times
     on stderr (as one prompt's run prints them)."""
     lines = read_prompts(args.prompts)
@@ -120,11 +123,10 @@ def run_batch(args: argparse.Namespace, progress: cli.Status, start: float) -> i
             prompts.append(vocab.encode(text))
         positions = args.context or config.default_positions()
         for k, p in enumerate(prompts, 1):
-            if len(p) + args.steps > positions:
-                raise ModelError(
-                    f"--prompts line {k}: {len(p)} prompt tokens and {args.steps} steps need "
-                    f"{len(p) + args.steps} positions; the cache has {positions} (--context)"
-                )
+            try:
+                check_prompt(config, p, args.steps, positions)
+            except ModelError as e:
+                raise ModelError(f"--prompts line {k}: {e}") from None
 
     model = load_model(
         args.file,
@@ -134,11 +136,9 @@ def run_batch(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         whole_step=not args.products_only,
         requantize=args.requantize,
         progress=progress,
-        cache=not args.no_cache,
         check=check,
-        engine=args.engine,
-        threads=args.threads,
         keep=False,
+        options=options,
     )
     assert vocab is not None
     if model.requantized:
@@ -199,9 +199,9 @@ def run_batch(args: argparse.Namespace, progress: cli.Status, start: float) -> i
         finally:
             model.close()
             progress.done()
-    lines_out = _report(args, run)
-    if args.stats_json is not None:
-        with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:
+    lines_out = _report(args, options, run)
+    if options.stats_json is not None:
+        with cli.atomic_write(options.stats_json, "w", option="--stats-json") as f:
             traffic = run.runs[0].traffic
             f.write(to_json([TrafficRun("decode_batch", traffic.programs)]) + "\n")
     sys.stdout.write("\n".join(lines_out) + "\n")
@@ -210,7 +210,7 @@ def run_batch(args: argparse.Namespace, progress: cli.Status, start: float) -> i
     return 0
 
 
-def _report(args: argparse.Namespace, run: BatchRun) -> list[str]:
+def _report(args: argparse.Namespace, options: RunOptions, run: BatchRun) -> list[str]:
     b = run.model
     first = run.runs[0]
     lines = [f"sequences: {run.sequences}, decoded together ({b.batch} rows a step)"]
@@ -236,9 +236,9 @@ def _report(args: argparse.Namespace, run: BatchRun) -> list[str]:
             f"spatial-lower-ops: {b.ops_lowered} of {b.ops_lowered + len(b.ops_declined)} other "
             f"ops lowered; host-side compute ops left: {left}"
         )
-    if args.stats and run.step_ms:
+    if options.stats is not None and run.step_ms:
         lines.append("traffic of the first batched decode step:")
-        lines.append(report(first.traffic, Detail(args.stats)))
+        lines.append(report(first.traffic, options.stats))
         host = b.host_ops.get("decode_batch") if b.whole_step else None
         lines.append(decode_line(first.traffic, host, run.sequences))
         if b.lowered:

@@ -88,7 +88,6 @@ from xdsl_spatial.core.files import (  # re-exported: a tool needs only `cli`
 from xdsl_spatial.core.ir_io import PipelineError, format_diagnostic
 from xdsl_spatial.core.memory import memory_limit, parse_bytes
 from xdsl_spatial.interpreters.arguments import RunError
-from xdsl_spatial.interpreters.native.host import CHOICES, KERNELS_ENV, KernelsError, choose_kernels
 from xdsl_spatial.tools.launch import EXIT_INTERRUPTED, interrupted, signalled
 
 EXIT_OK = 0
@@ -102,7 +101,6 @@ __all__ = [  # the files' half lives in core.files; a tool needs only `cli`
     "Status",
     "ToolError",
     "UsageError",
-    "add_kernels_option",
     "atomic_write",
     "byte_count",
     "check_output_path",
@@ -112,7 +110,6 @@ __all__ = [  # the files' half lives in core.files; a tool needs only `cli`
     "read_text",
     "report",
     "run",
-    "use_kernels",
     "write_file",
 ]
 
@@ -155,35 +152,6 @@ def byte_count(text: str) -> int:
         return parse_bytes(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def add_kernels_option(p: argparse.ArgumentParser) -> None:
-    """`--kernels`, as `spatial-run` and `spatial-generate` take it."""
-    p.add_argument(
-        "--kernels",
-        choices=CHOICES,
-        help="with --engine native: how a Q8_0 product's sums are laid out for this CPU "
-        "(default: $XDSL_SPATIAL_KERNELS, else auto): auto (amx where the CPU has AMX-BF16, "
-        "else loop), loop (a product of one row streams its weight, the rest in blocks of "
-        "8 rows x 32 columns), amx (loop, with 8 rows or more on AMX tiles) or generic (the "
-        "conversion as the chip's programs are written), the kind of the pass "
-        "spatial-native-kernels the engine runs; the same numbers, within the fp32 "
-        "summation bound",
-    )
-
-
-def use_kernels(args: argparse.Namespace) -> None:
-    """`--kernels` made this process's `XDSL_SPATIAL_KERNELS`, checked now: a usage
-    error without `--engine native`, an error for kernels this CPU cannot run."""
-    if args.kernels is None:
-        return
-    if args.engine != "native":
-        raise UsageError("--kernels chooses the native engine's kernels: add --engine native")
-    try:
-        choose_kernels(args.kernels)
-    except KernelsError as e:
-        raise ToolError(str(e)) from None
-    os.environ[KERNELS_ENV] = args.kernels
 
 
 # --------------------------------------------------------------------------------------

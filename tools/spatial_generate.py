@@ -39,6 +39,7 @@ from xdsl_spatial.frontends.generation import (
     Generation,
     Model,
     Sampler,
+    check_prompt,
     generate,
     load_model,
     module_sizes,
@@ -48,8 +49,15 @@ from xdsl_spatial.frontends.hf_window import load_window_model, window_of
 from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
 from xdsl_spatial.interpreters.distributed import compare_bits
-from xdsl_spatial.interpreters.runner import ENGINES, native_available
-from xdsl_spatial.interpreters.stats import Detail, decode_line, report
+from xdsl_spatial.interpreters.options import (
+    Distribution,
+    Engine,
+    RunOptions,
+    add_run_options,
+    from_args,
+)
+from xdsl_spatial.interpreters.runner import native_available
+from xdsl_spatial.interpreters.stats import decode_line, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.tools import cli, launch
 from xdsl_spatial.tools.batch_generate import Stream as _Stream
@@ -199,69 +207,12 @@ def _parser() -> argparse.ArgumentParser:
         "attention, RoPE, the cache writes, the embedding) runs on the host, as before "
         "spatial-lower-ops: the old split, for comparison",
     )
-    p.add_argument(
-        "--engine",
-        choices=ENGINES,
-        default="compiled",
-        help="compiled (default: numpy; each function compiled once, the compile timed "
-        "apart), native (machine code from upstream MLIR and LLVM, kept in the compile "
-        "cache, which the kept model points to; needs the [native] extra: pip install -e "
-        "'.[native]') or reference (op by op, slow; not cached)",
-    )
-    p.add_argument(
-        "--threads",
-        type=int,
-        default=1,
-        metavar="N",
-        help="with --engine native: run each program's items on N threads (OpenMP; default 1)",
-    )
-    cli.add_kernels_option(p)
-    p.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="build the model anew, neither reading nor writing the disk cache",
-    )
-    p.add_argument(
-        "--chips",
-        type=cli.positive_int,
-        default=1,
-        help="split every product over this many chips of a tensor-parallel deployment "
-        "(default 1): q, k, v, gate, up and the LM head on their columns, attn_output and "
-        "down on their rows, as Megatron-style tensor parallelism does; prints the bytes "
-        "each chip moves per decode step",
-    )
-    p.add_argument(
-        "--distributed",
-        choices=("local", "ray"),
-        default="local",
-        help="with --chips: local (default: every chip on this host) or ray (each chip's "
-        "programs in a Ray actor holding only its weight shards; needs the [ray] extra; "
-        "not cached); the same tokens and logits, bit for bit",
-    )
-    p.add_argument(
-        "--address",
-        help="with --distributed ray: the Ray cluster to join (default: a local Ray instance)",
-    )
+    add_run_options(p, model=True)
     p.add_argument(
         "--compare",
         action="store_true",
         help="run lowered and unlowered on the same tokens; print the largest logit "
         "difference and whether every token agrees",
-    )
-    p.add_argument(
-        "--stats",
-        nargs="?",
-        const=Detail.SUMMARY.value,
-        choices=[d.value for d in Detail],
-        help="print what one decode step's programs move and their estimated time on the "
-        "chip (the target's figures: docs/chip_time.md), what bounds it and the tokens a "
-        "second it gives; --stats (summary) per layer, --stats=full every program and tensor",
-    )
-    p.add_argument(
-        "--stats-json",
-        metavar="FILE",
-        help="write one decode step's traffic (every program) as JSON, for spatial-viz "
-        "--traffic FILE",
     )
     p.add_argument(
         "--outputs", help="write tokens (generated ids) and logits (one row per token) to this .npz"
@@ -273,41 +224,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cli.run(_parser(), _main, argv)
 
 
-def _check_options(args: argparse.Namespace) -> None:
-    """Options that do not go together, and outputs that cannot be written: before any work."""
+def _check_options(args: argparse.Namespace) -> RunOptions:
+    """The running options, checked; options that do not go together, and outputs
+    that cannot be written: before any work."""
+    options = from_args(args)
     if args.no_lower and args.compare:
         raise cli.UsageError("--compare runs both; drop --no-lower")
     if args.no_lower and args.products_only:
         raise cli.UsageError("--products-only lowers the products; drop --no-lower")
-    if args.distributed == "ray" and (args.chips < 2 or args.no_lower):
+    if options.distributed is Distribution.RAY and (options.chips < 2 or args.no_lower):
         raise cli.UsageError(
             "--distributed ray runs the chips of a lowered model: give --chips 2 or more "
             "(and not --no-lower)"
         )
-    if args.address is not None and args.distributed != "ray":
-        raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
-    if args.threads < 1:
-        raise cli.UsageError(f"--threads {args.threads}: give 1 or more")
-    if args.threads > 1 and args.engine != "native":
-        raise cli.UsageError(
-            "--threads runs the native engine's items on threads: add --engine native"
-        )
-    cli.use_kernels(args)
-    if args.engine != "compiled" and args.distributed == "ray":
-        raise cli.UsageError(
-            f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
-        )
     if args.chat and args.prompt is None and args.prompts is None:
         raise cli.UsageError("--chat renders a --prompt with the chat template; give --prompt")
-    check_options(args)
+    check_options(args, options)
     if args.module_weights is not None and args.module is None:
         raise cli.UsageError("--module-weights goes with --module")
-    if args.module is not None and args.chips > 1:
+    if args.module is not None and options.chips > 1:
         raise cli.UsageError("--module runs on one chip; drop --chips")
     if args.batch > MAX_PREFILL:
         raise cli.UsageError(f"argument --batch: a prefill reads 1 to {MAX_PREFILL} tokens")
     cli.check_output_path(args.outputs, "--outputs")
-    cli.check_output_path(args.stats_json, "--stats-json")
+    cli.check_output_path(options.stats_json, "--stats-json")
+    return options
 
 
 def _ids(ids: Sequence[int]) -> str:
@@ -352,15 +293,15 @@ def _timings(
 def _main(args: argparse.Namespace) -> int:
     entered = time.perf_counter()
     start = launch.started() or entered  # the process's start, when it is ours
-    _check_options(args)
-    if args.engine == "native":
+    options = _check_options(args)
+    if options.engine is Engine.NATIVE:
         native_available()  # before the seconds that loading takes
     keep_freed_memory()  # each step's results are fresh arrays: no page faults for them
     progress = cli.Status(PROG)
     try:
         if args.prompts is not None:
-            return run_batch(args, progress, start)
-        return _generate(args, progress, start, entered - start)
+            return run_batch(args, options, progress, start)
+        return _generate(args, options, progress, start, entered - start)
     except NotQ8Error as e:
         raise cli.ToolError(e.with_hint(f"{PROG} --requantize")) from None
     except (GGUFError, ModelError, TokenizerError) as e:
@@ -404,7 +345,11 @@ def _module_text(args: argparse.Namespace) -> str | None:
 
 
 def _generate(
-    args: argparse.Namespace, progress: cli.Status, start: float, startup_s: float
+    args: argparse.Namespace,
+    options: RunOptions,
+    progress: cli.Status,
+    start: float,
+    startup_s: float,
 ) -> int:
     out = sys.stdout
     vocab: Vocabulary | None = None
@@ -424,30 +369,16 @@ def _generate(
             raise ModelError(
                 f"--context {positions} exceeds the model's context length {config.context_length}"
             )
-        if len(prompt) + args.steps > positions:
-            raise ModelError(
-                f"{len(prompt)} prompt tokens and {args.steps} steps need "
-                f"{len(prompt) + args.steps} positions; the cache has {positions} (--context)"
-            )
-        bad = [t for t in prompt if not 0 <= t < config.vocab]
-        if bad:
-            raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{config.vocab - 1})")
+        check_prompt(config, prompt, args.steps, positions)
 
     text = _module_text(args)
     lower = not args.no_lower
-    use_cache = not args.no_cache and args.distributed == "local"
     window = text is not None and window_of(text) is not None
     if window:
         assert text is not None
         weights = args.module_weights or str(Path(args.module).with_suffix(".npz"))
         model = load_window_model(
-            args.file,
-            text,
-            weights,
-            lower=lower,
-            engine=args.engine,
-            threads=args.threads,
-            progress=progress,
+            args.file, text, weights, lower=lower, progress=progress, options=options
         )
         check(model.config, model.tokenizer)
     else:
@@ -459,14 +390,11 @@ def _generate(
             whole_step=not args.products_only,
             requantize=args.requantize,
             progress=progress,
-            chips=args.chips,
-            cache=use_cache,
             check=check,
-            engine=args.engine,
             text=text,
-            threads=args.threads,
             text_name=args.module or "<module>",
             keep=False,
+            options=options,
         )
     if args.batch > model.positions:
         raise ModelError(
@@ -487,9 +415,8 @@ def _generate(
         note(line)
     sampler = Sampler(args.temperature, args.top_k, args.top_p, args.seed)
     stop = vocab.stop_tokens() if vocab is not None else set()
-    model.distributed, model.address = args.distributed, args.address
     load_s = time.perf_counter() - start
-    if args.distributed == "local" and args.engine != "reference":
+    if options.compiles:
         # Each function compiled before its first call, outside the prompt's and the
         # steps' clocks; the native engine's all at once, in processes of their own.
         model.start(model.used(len(prompt), args.steps), progress)
@@ -531,23 +458,26 @@ def _generate(
         return Sampler(args.temperature, args.top_k, args.top_p, sampler.seed)
 
     here = None
-    if args.compare and args.distributed == "ray":
-        local = dataclasses.replace(model, distributed="local", executables={})
+    if args.compare and options.distributed is Distribution.RAY:
+        here_options = dataclasses.replace(options, distributed=Distribution.LOCAL, address=None)
+        local = dataclasses.replace(model, options=here_options, executables={})
         here = generate(
             local, prompt, args.steps, sampler=again(), stop=list(stop), progress=progress
         )
     other = None
     if args.compare and run.tokens:  # (none when the first logits held NaN)
+        unlowered = dataclasses.replace(
+            options, chips=1, distributed=Distribution.LOCAL, address=None, cache=False
+        )
         plain = (
             load_window_model(
                 args.file,
                 text,
                 model.weights,
                 lower=False,
-                engine=args.engine,
-                threads=args.threads,
                 progress=progress,
                 config=model.config,
+                options=unlowered,
             )
             if window and text is not None
             else load_model(
@@ -559,9 +489,8 @@ def _generate(
                 config=model.config,
                 weights=model.weights,
                 text=text,
-                engine=args.engine,
-                threads=args.threads,
                 text_name=args.module or "<module>",
+                options=unlowered,
             )
         )
         other = generate(
@@ -578,9 +507,9 @@ def _generate(
     if args.outputs is not None:
         with cli.atomic_write(args.outputs, "wb", option="--outputs") as f:
             np.savez(f, tokens=np.asarray(run.tokens, np.int64), logits=run.logits)
-    if args.stats_json is not None:
+    if options.stats_json is not None:
         entry = "decode" if run.decode_ms else "prefill"
-        with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:
+        with cli.atomic_write(options.stats_json, "w", option="--stats-json") as f:
             f.write(to_json([TrafficRun(entry, run.traffic.programs)]) + "\n")
     out.write("\n".join(lines) + "\n")
     out.flush()
@@ -659,9 +588,9 @@ def _report(
             f"compare: max |lowered - unlowered| logit = {diff:.3g}; tokens "
             + ("all agree" if agree else f"differ from token {first}")
         )
-    if args.stats:
+    if model.options.stats is not None:
         lines.append(f"traffic of {'the first decode step' if run.decode_ms else 'the prompt'}:")
-        lines.append(report(run.traffic, Detail(args.stats)))
+        lines.append(report(run.traffic, model.options.stats))
         if run.decode_ms:
             host = model.host_ops.get("decode") if model.whole_step else None
             lines.append(decode_line(run.traffic, host))

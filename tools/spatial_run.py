@@ -19,6 +19,7 @@ Exit codes: 0 success, 1 an error (one diagnostic on stderr), 2 a usage error.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 import warnings
@@ -35,9 +36,14 @@ from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.arguments import check_allocations
 from xdsl_spatial.interpreters.distributed import compare_bits
+from xdsl_spatial.interpreters.options import (
+    Distribution,
+    Engine,
+    RunOptions,
+    add_run_options,
+    from_args,
+)
 from xdsl_spatial.interpreters.runner import (
-    DISTRIBUTIONS,
-    ENGINES,
     Execution,
     RunError,
     coerce_args,
@@ -47,7 +53,7 @@ from xdsl_spatial.interpreters.runner import (
     find_function,
     native_available,
 )
-from xdsl_spatial.interpreters.stats import Detail, report
+from xdsl_spatial.interpreters.stats import report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.passes.q8_lower import OPTIMIZED
@@ -83,51 +89,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --weights: allow non-Q8_0 tensors, dequantised and re-quantised to Q8_0",
     )
-    p.add_argument(
-        "--engine",
-        choices=ENGINES,
-        default="compiled",
-        help="compiled (default: the function read once into a fast numpy executable), "
-        "reference (op by op, what the programs mean) or native (machine code from upstream "
-        "MLIR and LLVM; needs the [native] extra: pip install -e '.[native]'); all give the "
-        "same numbers (within the fp32 summation bound where sums are ordered differently)",
-    )
-    p.add_argument(
-        "--threads",
-        type=int,
-        default=1,
-        metavar="N",
-        help="with --engine native: run each program's items on N threads (OpenMP; "
-        "default 1); the same bits as one thread",
-    )
-    cli.add_kernels_option(p)
-    p.add_argument(
-        "--distributed",
-        choices=DISTRIBUTIONS,
-        default="local",
-        help="local (default: every chip's programs on this host) or ray (each chip's "
-        "programs in a Ray actor holding only its weight shard; needs the [ray] extra); "
-        "the outputs are the same bits",
-    )
-    p.add_argument(
-        "--address",
-        help="with --distributed ray: the Ray cluster to join (e.g. ray://head:10001 or "
-        "auto); default: a local Ray instance started for the run",
-    )
-    p.add_argument(
-        "--stats",
-        nargs="?",
-        const=Detail.SUMMARY.value,
-        choices=[d.value for d in Detail],
-        help="print the bytes each program moved and its estimated time on the chip (the "
-        "target's figures: docs/chip_time.md) and what bounds it; --stats (summary) groups a "
-        "model's programs by layer, --stats=full lists every program and tensor",
-    )
-    p.add_argument(
-        "--stats-json",
-        metavar="FILE",
-        help="write the traffic as JSON, for spatial-viz --traffic FILE",
-    )
+    add_run_options(p)
     p.add_argument(
         "--compare",
         action="store_true",
@@ -264,29 +226,24 @@ def _write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
 
 
 def _timed(
-    module: ModuleOp,
-    entry: str | None,
-    arrays: list[np.ndarray],
-    engine: str,
-    address: str | None = None,
-    distributed: str = "local",
-    threads: int = 1,
+    module: ModuleOp, entry: str | None, arrays: list[np.ndarray], options: RunOptions
 ) -> tuple[Execution, float]:
     """Run and time one call (with the compiled engine: of the executable, compiled
     first, and after one untimed call that maps the buffers later calls reuse; on Ray,
     of the chips, made first with their weights). The module was verified when it
     was read and after its pipeline: the engines do not verify it again."""
-    if distributed == "ray":
-        with distribute(module, entry, arrays, address=address, verify=False) as chips:
+    if options.distributed is Distribution.RAY:
+        with distribute(module, entry, arrays, address=options.address, verify=False) as chips:
             chips.call(arrays)
             t = time.perf_counter()
             result = chips.call(arrays)
             return result, time.perf_counter() - t
-    if engine == "reference":
+    if options.engine is Engine.REFERENCE:
         t = time.perf_counter()
-        result = execute(module, entry, arrays, engine=engine, verify=False)
+        result = execute(module, entry, arrays, options=options, verify=False)
         return result, time.perf_counter() - t
-    exe = compile_module(module, entry, engine, threads, verify=False)
+    o = options
+    exe = compile_module(module, entry, o.engine, o.threads, verify=False, kernels=o.kernels)
     args = coerce_args(find_function(module, entry), arrays)
     exe(*args)
     t = time.perf_counter()
@@ -339,24 +296,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
-    if args.address is not None and args.distributed != "ray":
-        raise cli.UsageError("--address joins a Ray cluster: it needs --distributed ray")
-    if args.threads < 1:
-        raise cli.UsageError(f"--threads {args.threads}: give 1 or more")
-    if args.threads > 1 and args.engine != "native":
-        raise cli.UsageError(
-            "--threads runs the native engine's items on threads: add --engine native"
-        )
-    cli.use_kernels(args)
-    if args.distributed == "ray" and args.engine != "compiled":
-        raise cli.UsageError(
-            f"--distributed ray runs the compiled engine; drop --engine {args.engine}"
-        )
-    if args.engine == "native":
+    options = from_args(args)
+    if options.engine is Engine.NATIVE:
         native_available()  # before the file is read and the inputs drawn
     text = cli.read_text(args.file)
     cli.check_output_path(args.outputs, "--outputs")  # both before any work
-    cli.check_output_path(args.stats_json, "--stats-json")
+    cli.check_output_path(options.stats_json, "--stats-json")
     ctx = make_context()
     module = parse_module(text, args.file, ctx)
     inputs = _load_inputs(args.inputs) if args.inputs else {}
@@ -370,35 +315,17 @@ def _main(args: argparse.Namespace) -> int:
     # the arithmetic is legitimate and not warned about again.
     with np.errstate(all="ignore"):
         if args.compare:
-            before, t_before = _timed(
-                module.clone(), args.entry, arrays, args.engine, threads=args.threads
-            )
+            here = dataclasses.replace(options, distributed=Distribution.LOCAL, address=None)
+            before, t_before = _timed(module.clone(), args.entry, arrays, here)
         pipeline = args.pipeline or (OPTIMIZED if args.compare else None)
         if pipeline:
             apply_pipeline(module, pipeline, ctx)
         if args.compare:
-            after, t_after = _timed(
-                module,
-                args.entry,
-                arrays,
-                args.engine,
-                args.address,
-                args.distributed,
-                args.threads,
-            )
-            if args.distributed == "ray":
+            after, t_after = _timed(module, args.entry, arrays, options)
+            if options.distributed is Distribution.RAY:
                 local = execute(module, args.entry, arrays, verify=False)
         else:
-            after = execute(
-                module,
-                args.entry,
-                arrays,
-                engine=args.engine,
-                distributed=args.distributed,
-                address=args.address,
-                threads=args.threads,
-                verify=False,
-            )
+            after = execute(module, args.entry, arrays, options=options, verify=False)
     _warn_non_finite(after.outputs)
 
     print(_describe(after.outputs))
@@ -410,10 +337,10 @@ def _main(args: argparse.Namespace) -> int:
             f"before: {t_before * 1e3:.1f} ms, after {pipeline}: {t_after * 1e3:.1f} ms "
             + (
                 "(one call of each compiled function, after a first; after on Ray actors)"
-                if args.distributed == "ray"
+                if options.distributed is Distribution.RAY
                 else "(one call of each compiled function, after a first)"
-                if args.engine in ("compiled", "native")
-                else f"(one run each, {args.engine} engine)"
+                if options.compiles
+                else f"(one run each, {options.engine} engine)"
             )
         )
         print(_compare(before, after))
@@ -425,11 +352,11 @@ def _main(args: argparse.Namespace) -> int:
             f"on {len(chips)} Ray actors (chips {', '.join(map(str, chips))}) vs on this "
             f"host: {compare_bits(after.outputs, local.outputs)}"
         )
-    if args.stats:
-        print(report(after.traffic, Detail(args.stats)))
-    if args.stats_json:
+    if options.stats is not None:
+        print(report(after.traffic, options.stats))
+    if options.stats_json:
         entry = find_function(module, args.entry).sym_name.data
-        with cli.atomic_write(args.stats_json, "w", option="--stats-json") as f:
+        with cli.atomic_write(options.stats_json, "w", option="--stats-json") as f:
             f.write(to_json([TrafficRun(entry, after.traffic.programs)]) + "\n")
     if args.outputs:
         _write_outputs(args.outputs, after.outputs)

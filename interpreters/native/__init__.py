@@ -159,7 +159,8 @@ def compile_native(
     """`fn` (verified, one block, tensors in and out) as machine code for this host,
     from the compile cache (`cache.py`; by default `CompileCache.default()`) when it
     holds it, else compiled and kept there. With `threads` > 1 each program's items
-    run on that many OpenMP threads (`openmp.py`). `kernels` names how a Q8_0
+    run on that many OpenMP threads (`openmp.py`; the count checked where it was given,
+    `options.RunOptions`). `kernels` names how a Q8_0
     product's sums are laid out (`host.choose_kernels`: by default
     `XDSL_SPATIAL_KERNELS`, else what this CPU has). `progress` is told each step
     (converting, upstream MLIR and LLVM)."""
@@ -183,8 +184,6 @@ def start_native(
     say = progress or quiet
     bindings()
     chosen = choose_kernels(kernels)
-    if threads < 1:
-        raise JitError(f"@{fn.sym_name.data}: threads must be at least 1, not {threads}")
     runtime = [openmp_runtime()] if threads > 1 else []
     cache = CompileCache.default() if cache is None else cache
     name = fn.sym_name.data

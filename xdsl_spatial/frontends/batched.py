@@ -52,13 +52,14 @@ from xdsl_spatial.frontends.generation import (
 from xdsl_spatial.frontends.model.config import ModelError
 from xdsl_spatial.frontends.model.step import BATCH_ENTRY, build_batched
 from xdsl_spatial.frontends.sampling import Sampler, has_nan
+from xdsl_spatial.interpreters.options import Distribution
 from xdsl_spatial.interpreters.runner import find_function
 
 
 def batched_model(model: Model, sequences: int, progress: Progress = quiet) -> Model:
     """A model of the same weights whose one function is `@decode_batch` for
     `sequences` sequences, lowered as `model` is."""
-    if model.chips > 1 or model.distributed != "local":
+    if model.options.chips > 1 or model.options.distributed is not Distribution.LOCAL:
         raise ModelError("sequences decode together on one chip of this host (--chips 1)")
     progress(f"building @{BATCH_ENTRY} for {sequences} sequences")
     t0 = time.perf_counter()
@@ -173,14 +174,14 @@ def generate_batch(
     if len(limits) != n:
         raise ModelError(f"{len(limits)} step counts for {n} prompts")
     for p, s in zip(prompts, limits, strict=True):
-        check_prompt(model, p, s)
+        check_prompt(model.config, p, s, model.positions)
     base = Sampler(temperature, top_k, top_p, seed)
     samplers = [Sampler(temperature, top_k, top_p, (base.seed or 0) + i) for i in range(n)]
     if batched is None:
         batched = batched_model(model, n, progress)
     elif batched.batch != n or batched.module is None:
         raise ModelError(f"the batched model decodes {batched.batch} sequences, not {n}")
-    if model.engine != "reference":  # compiled before the clocks start, as `generate` does
+    if model.options.compiles:  # compiled before the clocks start, as `generate` does
         entries = list(dict.fromkeys(e for p in prompts for e in model.used(len(p), 0)))
         model.start(entries, progress)
         batched.start([BATCH_ENTRY], progress)

@@ -2,7 +2,7 @@
 Generating with a llama GGUF checkpoint on the simulated chip: the model built by
 `xdsl_spatial.frontends.llama`, lowered with `q8-lower` (or not), its weights bound from the
 file, each function compiled once (by the compiled engine, or by the native one:
-`model.engine = "native"`) and called step by step.
+`options=RunOptions(Engine.NATIVE)`) and called step by step.
 
 ```python
 model = load_model("model.gguf", batch=32, positions=256, requantize=True)
@@ -33,7 +33,7 @@ the functions a run will call at once: the native engine prepares each here and 
 another process make its machine code (`native.start_native`), so `@decode` compiles
 while `@prefill` does and while the prompt is read.
 
-With `cache=True` (or a directory) `load_model` keeps what it made on disk
+With `RunOptions(cache=True)` (or a directory) `load_model` keeps what it made on disk
 (`model_cache.py`): the next load of the same file with the same options is one read
 (the native engine's functions as references to their code in its compile cache).
 With `keep=False` the model is kept when the caller says (`Model.keep`, after a run:
@@ -74,11 +74,9 @@ from xdsl_spatial.frontends.sampling import Sampler as Sampler  # (importable fr
 from xdsl_spatial.frontends.sampling import greedy, has_nan
 from xdsl_spatial.frontends.tokenizer import read_metadata
 from xdsl_spatial.interpreters.kernels import KernelError
-from xdsl_spatial.interpreters.native.host import KernelsError, choose_kernels
+from xdsl_spatial.interpreters.options import DEFAULT, Distribution, Engine, RunOptions
 from xdsl_spatial.interpreters.runner import (
-    ENGINES,
     RunError,
-    check_threads,
     compile_module,
     distribute,
     execute,
@@ -146,12 +144,12 @@ class Model:
     decisions: list[Any] = field(default_factory=list)
     """What `q8-lower` did with each product (empty when not lowered)."""
     lower_s: float = 0.0
-    chips: int = 1
-    """The chips every product is split over (1: one chip)."""
-    distributed: str = "local"
-    """`ray`: each chip's programs in a Ray actor holding its weight shards."""
-    address: str | None = None
-    """With `ray`: the cluster to join (None: a local instance)."""
+    options: RunOptions = DEFAULT
+    """How the functions run: the engine (`compiled` and `native` compile each once,
+    timed apart in `seconds["compile"]`; `reference` runs the IR op by op, with nothing
+    to compile), its threads and kernels, the chips every product is split over, and
+    where they run (on Ray: each chip's programs in a Ray actor holding its weight
+    shards)."""
     executables: dict[str, Any] = field(default_factory=dict)
     """Each function compiled once, when first called or by `compile` (on Ray: its
     chips made then, with the weights)."""
@@ -180,17 +178,15 @@ class Model:
     (compiling every function), `cache` (reading or writing the disk cache)."""
     cached: bool = False
     """Loaded from the disk cache."""
-    engine: str = "compiled"
-    """The engine that runs the functions (`runner.ENGINES`): `compiled` (numpy) and
-    `native` (machine code from upstream MLIR and LLVM) compile each once (`compile`,
-    timed apart in `seconds["compile"]`); `reference` runs the IR op by op, with nothing
-    to compile."""
-    threads: int = 1
-    """The native engine's threads: the items of each program on that many at once."""
     compiling: dict[str, Any] = field(default_factory=dict)
     """The functions another process is compiling (`start`)."""
     keep_in: tuple[Path, str] | None = None
     """The disk cache and key `keep` writes the model to (None: not kept, or kept)."""
+
+    @property
+    def chips(self) -> int:
+        """The chips every product is split over (1: one chip)."""
+        return self.options.chips
 
     def signature(self, entry: str) -> Signature:
         if entry not in self.signatures:
@@ -206,7 +202,7 @@ class Model:
         its machine code made by another process while this one goes on (`compile`
         waits for it); the compiled engine compiles a function when it is first
         called. The time spent here is added to `seconds["compile"]`."""
-        if self.engine != "native" or self.module is None:
+        if self.options.engine is not Engine.NATIVE or self.module is None:
             return
         for entry in entries:
             if entry in self.executables or entry in self.compiling:
@@ -215,7 +211,11 @@ class Model:
             t0 = time.perf_counter()
             self.signature(entry)
             self.compiling[entry] = start_compile(
-                self.module, entry, self.threads, progress=progress
+                self.module,
+                entry,
+                self.options.threads,
+                progress=progress,
+                kernels=self.options.kernels,
             )
             self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
 
@@ -223,7 +223,7 @@ class Model:
         """`entry`'s executable, compiled now if it was not (or waited for, when `start`
         began it; the time it took added to `seconds["compile"]`; `progress` told how
         far it is)."""
-        if self.engine == "reference":
+        if self.options.engine is Engine.REFERENCE:
             return None
         exe = self.executables.get(entry)
         if exe is None:
@@ -235,7 +235,10 @@ class Model:
             if job is not None:
                 exe = job.result()
             else:
-                exe = compile_module(self.module, entry, self.engine, self.threads, progress)
+                o = self.options
+                exe = compile_module(
+                    self.module, entry, o.engine, o.threads, progress, kernels=o.kernels
+                )
             self.executables[entry] = exe
             self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
         return exe
@@ -263,17 +266,17 @@ class Model:
 
     def _run(self, entry: str, args: list[Any]) -> Any:
         """One call of the function `entry`: the one place a step reaches the engine."""
-        if self.distributed == "ray":
+        if self.options.distributed is Distribution.RAY:
             exe = self.executables.get(entry)
             if exe is None:
                 if self.module is None:
                     raise ModelError("a model loaded from the disk cache runs on this host only")
                 exe = self.executables[entry] = distribute(
-                    self.module, entry, args, address=self.address
+                    self.module, entry, args, address=self.options.address
                 )
             return exe.call(args)
-        if self.engine == "reference":
-            return execute(self.module, entry, args, engine=self.engine)
+        if self.options.engine is Engine.REFERENCE:
+            return execute(self.module, entry, args, options=self.options)
         exe = self.compile(entry)
         want = self.signature(entry)
         for i, (a, (shape, dtype)) in enumerate(zip(args, want)):
@@ -442,18 +445,15 @@ def load_model(
     reader: Any = None,
     config: LlamaConfig | None = None,
     weights: list[np.ndarray] | None = None,
-    chips: int = 1,
-    cache: bool | str | Path = False,
     check: Check | None = None,
-    engine: str = "compiled",
     text: str | None = None,
-    threads: int = 1,
     text_name: str = "<module>",
     keep: bool = True,
+    options: RunOptions = DEFAULT,
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
-    config's `default_positions`), every product split over `chips` chips
+    config's `default_positions`), every product split over `options.chips` chips
     (`llama.ROW_SPLIT`). Lowering puts the whole step on the chip: its Q8_0 products
     (`q8-lower`) and every other op (`spatial-lower-ops`); with `whole_step=False`, or
     over several chips, only the products (the other ops run on the host). An open
@@ -466,21 +466,15 @@ def load_model(
     its diagnostics name): its functions must have the built model's arguments and
     results for this batch and cache (`llama.check_signatures`).
 
-    With `cache` (True: `model_cache.cache_dir()`; or a directory), the model is
-    compiled whole and kept on disk, keyed by the file and the options; a later load
-    with the same key reads it back instead (`Model.cached`). With `keep=False` it is
-    kept when the caller calls `Model.keep` (after a run, which compiled only what it
-    called)."""
-    if engine not in ENGINES:
-        raise ModelError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
-    try:
-        check_threads(engine, threads)
-        kernels = choose_kernels().name if engine == "native" else None
-    except (RunError, KernelsError) as e:
-        raise ModelError(str(e)) from None
-    if engine == "reference":
-        cache = False  # it runs the IR, which is not kept
-    where = model_cache.cache_dir() if cache is True else Path(cache) if cache else None
+    `options` (`RunOptions`, checked when made) say how the functions run: the engine,
+    its threads and kernels, the chips and where they run. With `options.cache` (True:
+    `model_cache.cache_dir()`; or a directory; never for the reference engine or chips
+    on Ray: `RunOptions.cache_dir`), the model is compiled whole and kept on disk, keyed
+    by the file and the options; a later load with the same key reads it back instead
+    (`Model.cached`). With `keep=False` it is kept when the caller calls `Model.keep`
+    (after a run, which compiled only what it called)."""
+    chips = options.chips
+    where = options.cache_dir
     key = None
     if where is not None:
         if weights is not None or config is not None:
@@ -495,15 +489,16 @@ def load_model(
             requantize=requantize,
             chips=chips,
             module=None if text is None else hashlib.sha256(text.encode()).hexdigest(),
-            engine=engine,
-            threads=threads,
-            kernels=kernels,
+            engine=options.engine.value,
+            threads=options.threads,
+            kernels=options.kernels_name,
         )
         t0 = time.perf_counter()
         progress("reading the model from the cache")
         model = model_cache.load(where, key, Model)
         if isinstance(model, Model):
             model.seconds = {"cache": time.perf_counter() - t0}
+            model.options = options  # the kept options, with this run's address and stats
             if check is not None:
                 check(model.config, model.tokenizer)
             return model
@@ -606,7 +601,7 @@ def load_model(
         lower,
         decisions,
         lower_s,
-        chips,
+        options,
         tokenizer=tokenizer,
         requantized=costs,
         lowered_count=sum(1 for d in decisions if d.lowered),
@@ -616,8 +611,6 @@ def load_model(
         ops_declined=ops_declined,
         host_ops=host,
         seconds=seconds,
-        engine=engine,
-        threads=threads,
     )
     if where is not None and key is not None:
         model.keep_in = (where, key)
@@ -679,6 +672,22 @@ class Generation:
         return self.prompt_ms
 
 
+def check_prompt(config: LlamaConfig, prompt: Sequence[int], steps: int, positions: int) -> None:
+    """Nothing, or the `ModelError` of a prompt the model cannot read: no token, more
+    tokens and steps than the cache's `positions`, a token outside the vocabulary.
+    `generate` checks so, and a tool before the seconds that loading takes."""
+    if not prompt:
+        raise ModelError("the prompt has no token")
+    if len(prompt) + steps > positions:
+        raise ModelError(
+            f"{len(prompt)} prompt tokens and {steps} steps need {len(prompt) + steps} positions; "
+            f"the cache has {positions} (--context)"
+        )
+    bad = [t for t in prompt if not 0 <= t < config.vocab]
+    if bad:
+        raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{config.vocab - 1})")
+
+
 def generate(
     model: Model,
     prompt: Sequence[int],
@@ -697,9 +706,9 @@ def generate(
     are still each step's own choice. Each function is compiled before its first call,
     outside the clock (`Model.start` begins every one the run calls at once)."""
     c = model.config
-    check_prompt(model, prompt, steps)
+    check_prompt(c, prompt, steps, model.positions)
     plan = model.plan(len(prompt))
-    compiles = model.distributed != "ray" and model.engine != "reference"
+    compiles = model.options.compiles
 
     def compiled(entry: str) -> None:
         if compiles and entry not in model.executables:
@@ -778,19 +787,3 @@ def read_prompt(
         rows.append(logits)
         first = traffic if first is None else first
     return np.concatenate(rows), caches, (time.perf_counter() - t0) * 1e3, first
-
-
-def check_prompt(model: Model, prompt: Sequence[int], steps: int) -> None:
-    """That `prompt` has tokens of the vocabulary and, with `steps` decode steps,
-    fits the cache (a `ModelError` saying why not)."""
-    c = model.config
-    if not prompt:
-        raise ModelError("the prompt has no token")
-    if len(prompt) + steps > model.positions:
-        raise ModelError(
-            f"{len(prompt)} prompt tokens and {steps} steps need {len(prompt) + steps} positions; "
-            f"the cache has {model.positions} (--context)"
-        )
-    bad = [t for t in prompt if not 0 <= t < c.vocab]
-    if bad:
-        raise ModelError(f"token {bad[0]} is outside the vocabulary (0..{c.vocab - 1})")

@@ -36,7 +36,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl_spatial.frontends.generation import Model, Progress
 from xdsl_spatial.frontends.llama import ModelError, read_config
 from xdsl_spatial.frontends.tokenizer import read_metadata
-from xdsl_spatial.interpreters.runner import ENGINES, RunError, check_threads, find_function
+from xdsl_spatial.interpreters.options import DEFAULT, RunOptions
+from xdsl_spatial.interpreters.runner import find_function
 from xdsl_spatial.interpreters.values import numpy_dtype
 
 ENTRY = "main"
@@ -136,24 +137,20 @@ def load_window_model(
     weights: str | Path | list[np.ndarray],
     *,
     lower: bool = True,
-    engine: str = "compiled",
-    threads: int = 1,
     progress: Progress = lambda _: None,
     config: Any = None,
+    options: RunOptions = DEFAULT,
 ) -> WindowModel:
     """The module `text` (`torch_export`'s form) with its weights (an `.npz`, or the
     arrays of a model of the same module) bound, lowered with `q8-lower{optimize=true}`
-    unless `lower=False`; the GGUF file `path` gives the config and the tokenizer."""
+    unless `lower=False`; the GGUF file `path` gives the config and the tokenizer;
+    `options` say how it runs (one chip: the module carries no split)."""
     from xdsl_spatial.core.ir_io import parse_module
     from xdsl_spatial.frontends.gguf_io import open_gguf
     from xdsl_spatial.passes.q8_lower import lower_q8
 
-    if engine not in ENGINES:
-        raise ModelError(f"unknown engine '{engine}', expected one of {', '.join(ENGINES)}")
-    try:
-        check_threads(engine, threads)
-    except RunError as e:
-        raise ModelError(str(e)) from None
+    if options.chips > 1:
+        raise ModelError("a given module runs on one chip (its products carry no split)")
     window = window_of(text)
     if window is None:
         raise ModelError(
@@ -199,11 +196,10 @@ def load_window_model(
         lower,
         decisions,
         seconds.get("lower", 0.0),
+        options,
         tokenizer=tokenizer,
         lowered_count=sum(1 for d in decisions if d.lowered),
         declined=[d.line() for d in decisions if not d.lowered],
         seconds=seconds,
-        engine=engine,
-        threads=threads,
         mask=mask,
     )
