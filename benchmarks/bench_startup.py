@@ -176,8 +176,9 @@ def generate_command(path: str, engine: str, prompt: str, steps: int, cache: str
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode:
         sys.exit(f"spatial-generate failed:\n{out.stderr[-3000:]}")
-    first = re.search(r"first token\s*=\s*([\d.]+) ms", out.stdout)
-    load = re.search(r"load time\s*=.*", out.stdout)
+    # The closing timings are on stderr, as llama-cli prints its own.
+    first = re.search(r"first token\s*=\s*([\d.]+) ms", out.stderr)
+    load = re.search(r"load time\s*=.*", out.stderr)
     return {
         "first": float(first.group(1)) / 1e3 if first else None,
         "wall": wall,
