@@ -192,6 +192,7 @@ def test_cli_with_one_line_draws_what_one_prompt_draws(tiny, tmp_path, capsys):
         ("", "the file has no prompt"),
         ("one\n\nthree\n", "line 2 is blank"),
         ("one\n   \n", "line 2 is blank"),
+        ("x\n" * 33, "a batched step takes 1 to 32 sequences, got 33"),
     ],
 )
 def test_cli_refuses_an_empty_file_or_a_blank_line(tiny, tmp_path, capsys, text, error):

@@ -30,6 +30,7 @@ from xdsl_spatial.frontends.batched import BatchRun, generate_batch
 from xdsl_spatial.frontends.estimate import step_line
 from xdsl_spatial.frontends.generation import check_prompt, load_model
 from xdsl_spatial.frontends.llama import LlamaConfig, ModelError
+from xdsl_spatial.frontends.model.step import check_sequences
 from xdsl_spatial.frontends.tokenizer import Vocabulary
 from xdsl_spatial.interpreters.options import RunOptions
 from xdsl_spatial.interpreters.stats import decode_line, report
@@ -111,6 +112,10 @@ def run_batch(
     """Generate the prompts of `--prompts` together; the report on stdout, the times
     on stderr (as one prompt's run prints them)."""
     lines = read_prompts(args.prompts)
+    try:
+        check_sequences(len(lines))
+    except ModelError as e:
+        raise cli.ToolError(f"--prompts {args.prompts}: {e}") from None
     prompts: list[list[int]] = []
     vocab: Vocabulary | None = None
 

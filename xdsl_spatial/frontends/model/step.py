@@ -262,6 +262,12 @@ BATCH_ENTRY = "decode_batch"
 """The batched decode step's function."""
 
 
+def check_sequences(sequences: int) -> None:
+    """That a batched step can take `sequences` sequences (its products' rows)."""
+    if not 1 <= sequences <= MAX_PREFILL:
+        raise ModelError(f"a batched step takes 1 to {MAX_PREFILL} sequences, got {sequences}")
+
+
 def build_batched(c: ModelConfig, sequences: int, positions: int) -> ModuleOp:
     """The module of one function, `@decode_batch`: a decode step of `sequences`
     sequences at once, each its own token, position (`pos`, one a sequence) and row
@@ -273,6 +279,5 @@ def build_batched(c: ModelConfig, sequences: int, positions: int) -> ModuleOp:
                   (N x the one-sequence shape)) -> (logits N x V, caches)
     ```"""
     check_step(c, 1, positions)
-    if not 1 <= sequences <= MAX_PREFILL:
-        raise ModelError(f"a batched step takes 1 to {MAX_PREFILL} sequences, got {sequences}")
+    check_sequences(sequences)
     return ModuleOp([_function(c, BATCH_ENTRY, sequences, positions, batched=True)])
