@@ -19,6 +19,7 @@ from xdsl_spatial.interpreters.traffic_io import TrafficFileError, from_json, re
 from xdsl_spatial.tools import spatial_run, spatial_viz
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
 from xdsl_spatial.viz import pictures as viz
+from xdsl_spatial.viz.pictures import graphs
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "gemv_q8.mlir"
@@ -710,7 +711,7 @@ def test_a_part_with_nothing_in_it_is_an_error(tmp_path, tiny_model, capsys):
 def test_a_graph_too_large_to_lay_out_is_refused_naming_the_options(
     tmp_path, tiny_model, capsys, monkeypatch
 ):
-    monkeypatch.setattr(viz, "MAX_GRAPH_NODES", 100)
+    monkeypatch.setattr(graphs, "MAX_GRAPH_NODES", 100)
     out = tmp_path / "all.svg"
     args = [str(tiny_model), "-p", "q8-lower", "--entry", "decode", "--graph", "-o", str(out)]
     assert draw(*args) == 1
