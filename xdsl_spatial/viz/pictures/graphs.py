@@ -71,6 +71,7 @@ ROLE_FILL = {
     Role.OUTPUT: "#d9ead3",
     Role.STATE: "#f4cccc",
 }
+MOVE_FILL = {"load": "#e3ecfa", "store": "#e2f0d9"}
 CARRY_COLOR = "#c00000"
 BODY_OPS_SHOWN = 6
 """A stage body of more ops is shown as counts of each."""
@@ -286,17 +287,20 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
         else:
             g.edge(node, nid(op.buffer), label=label)
 
+    def move_node(op: LoadOp | StoreOp) -> str:
+        node = nid(op)
+        where(op).node(
+            node,
+            _label(f"{op.KIND} {_h(_tensor_name(op.moved_tensor))}", *_move_lines(op)),
+            shape="box",
+            style="rounded,filled",
+            fillcolor=MOVE_FILL[op.KIND],
+        )
+        return node
+
     for op in _walk_program(program):
         if isinstance(op, LoadOp):
-            node = nid(op)
-            origin, block = _move_lines(op)
-            where(op).node(
-                node,
-                _label(f"load {_h(_tensor_name(op.tensor))}", origin, block),
-                shape="box",
-                style="rounded,filled",
-                fillcolor="#e3ecfa",
-            )
+            node = move_node(op)
             g.edge(nid(op.tensor), node)
             producer[op.result] = node
             write_edge(op, node)
@@ -317,15 +321,7 @@ def program_graph(program: ProgramOp, refusal: str = "") -> graphviz.Digraph:
             producer[op.result] = node
             write_edge(op, node, f"[{_map_str(op.out_map)}]")
         elif isinstance(op, StoreOp):
-            node = nid(op)
-            origin, block = _move_lines(op)
-            where(op).node(
-                node,
-                _label(f"store {_h(_tensor_name(op.tensor))}", origin, block),
-                shape="box",
-                style="rounded,filled",
-                fillcolor="#e2f0d9",
-            )
+            node = move_node(op)
             read_edge(op.page, node)
             g.edge(node, nid(op.tensor))
     if cluster is not None:

@@ -261,28 +261,9 @@ def _draw_tile_map(
         )
         text = _item_list(readers.tolist(), own.num_items)
         text = f"read by {text}" if m.access == "read" else text
-        mid_y = r_lo + (rr.min() + rr.max() + 1) / 2
-        if (cc.max() - cc.min() + 1) * cw > text_inches(text + "  ", 9):
-            ax.text(
-                c_lo + (cc.min() + cc.max() + 1) / 2,
-                mid_y,
-                text,
-                ha="center",
-                va="center",
-                fontsize=9,
-                color="black",
-            )
-        else:  # too narrow: beside the tiles
-            ax.text(
-                c_lo + cc.max() + 1.15,
-                mid_y,
-                text,
-                ha="left",
-                va="center",
-                fontsize=9,
-                color="black",
-                clip_on=False,
-            )
+        fits = (cc.max() - cc.min() + 1) * cw > text_inches(text + "  ", 9)
+        # centred on the tiles, or beside them when they are too narrow for it
+        _note(ax, text, (r_lo + rr, c_lo + cc), None if fits else 1.15, color="black")
 
     if is_primary and m.access == "write" and own.owned.size:
         for i, (r0, c0, oh, ow) in enumerate(own.owned.tolist()):
@@ -344,33 +325,25 @@ def _mark_notes(ax: Axes, m: TileMap, own: Ownership) -> None:
             text = "written by no item"
         else:
             text = f"outside '{m.name}': {who_text}"
-        mid_y = r_lo + (rr.min() + rr.max() + 1) / 2
         box = {"boxstyle": "round,pad=0.2", "fc": "white", "ec": MARK_RED, "alpha": 0.9}
-        if kind == "outside":  # past the tensor's edge, where nothing else is drawn
-            ax.text(
-                c_lo + cc.max() + 1.2,
-                mid_y,
-                text,
-                ha="left",
-                va="center",
-                fontsize=9,
-                color=MARK_RED,
-                weight="bold",
-                bbox=box,
-                clip_on=False,
-            )
-        else:
-            ax.text(
-                c_lo + (cc.min() + cc.max() + 1) / 2,
-                mid_y,
-                text,
-                ha="center",
-                va="center",
-                fontsize=9,
-                color=MARK_RED,
-                weight="bold",
-                bbox=box,
-            )
+        # a note on tiles outside the tensor goes past its edge, where nothing else is drawn
+        beside = 1.2 if kind == "outside" else None
+        _note(ax, text, (r_lo + rr, c_lo + cc), beside, color=MARK_RED, weight="bold", bbox=box)
+
+
+def _note(
+    ax: Axes, text: str, tiles: tuple[np.ndarray, np.ndarray], beside: float | None, **style: Any
+) -> None:
+    """`text` on the tiles (rows, columns): centred on them, or `beside` tiles past
+    their right edge."""
+    rows, cols = tiles
+    y = (rows.min() + rows.max() + 1) / 2
+    if beside is None:
+        x = (cols.min() + cols.max() + 1) / 2
+        ax.text(x, y, text, ha="center", va="center", fontsize=9, **style)
+    else:
+        x = cols.max() + beside
+        ax.text(x, y, text, ha="left", va="center", fontsize=9, clip_on=False, **style)
 
 
 def _ticks(ax: Axes, x0: int, x1: int, y0: int, y1: int, w_in: float, h_in: float) -> None:
