@@ -395,21 +395,28 @@ def generic_op(text: str) -> GenericOp:
     return next(o for o in module.walk() if isinstance(o, GenericOp))
 
 
-def test_reduction_reading_output_twice_is_refused():
-    text = func(
-        "%x: tensor<3x5xf32>, %init: tensor<3xf32>",
-        "tensor<3xf32>",
+def reduced_rows(body: str, out_map: str = "(m)", out: str = "tensor<3xf32>") -> str:
+    """`@f`: one generic over %x (3 x 5; m parallel, k a reduction) into %init of type
+    `out` through `(m, k) -> out_map`, whose block (%a of %x, %o of %init) is `body`."""
+    return func(
+        f"%x: tensor<3x5xf32>, %init: {out}",
+        out,
         generic(
-            ["(m, k) -> (m, k)", "(m, k) -> (m)"],
+            ["(m, k) -> (m, k)", f"(m, k) -> {out_map}"],
             ["parallel", "reduction"],
             [("%x", "tensor<3x5xf32>")],
-            ("%init", "tensor<3xf32>"),
-            "  ^bb0(%a: f32, %o: f32):\n"
-            "    %p = arith.mulf %a, %o : f32\n"
-            "    %s = arith.addf %o, %p : f32\n"
-            "    linalg.yield %s : f32",
+            ("%init", out),
+            "  ^bb0(%a: f32, %o: f32):\n" + body,
         )
-        + "\n  func.return %r : tensor<3xf32>",
+        + f"\n  func.return %r : {out}",
+    )
+
+
+def test_reduction_reading_output_twice_is_refused():
+    text = reduced_rows(
+        "    %p = arith.mulf %a, %o : f32\n"
+        "    %s = arith.addf %o, %p : f32\n"
+        "    linalg.yield %s : f32"
     )
     with pytest.raises(KernelError, match="linalg.generic: output #0 is reduced, but the body"):
         prepare(generic_op(text))
@@ -418,18 +425,7 @@ def test_reduction_reading_output_twice_is_refused():
 
 
 def test_reduction_with_a_non_combining_yield_is_refused():
-    text = func(
-        "%x: tensor<3x5xf32>, %init: tensor<3xf32>",
-        "tensor<3xf32>",
-        generic(
-            ["(m, k) -> (m, k)", "(m, k) -> (m)"],
-            ["parallel", "reduction"],
-            [("%x", "tensor<3x5xf32>")],
-            ("%init", "tensor<3xf32>"),
-            "  ^bb0(%a: f32, %o: f32):\n    %s = arith.subf %o, %a : f32\n    linalg.yield %s : f32",
-        )
-        + "\n  func.return %r : tensor<3xf32>",
-    )
+    text = reduced_rows("    %s = arith.subf %o, %a : f32\n    linalg.yield %s : f32")
     with pytest.raises(KernelError, match="combining op"):
         prepare(generic_op(text))
 
@@ -455,17 +451,8 @@ def test_body_op_that_is_not_elementwise_is_refused():
 
 
 def test_output_map_over_a_reduction_loop_is_refused():
-    text = func(
-        "%x: tensor<3x5xf32>, %init: tensor<3x5xf32>",
-        "tensor<3x5xf32>",
-        generic(
-            ["(m, k) -> (m, k)", "(m, k) -> (m, k)"],
-            ["parallel", "reduction"],
-            [("%x", "tensor<3x5xf32>")],
-            ("%init", "tensor<3x5xf32>"),
-            "  ^bb0(%a: f32, %o: f32):\n    %s = arith.addf %o, %a : f32\n    linalg.yield %s : f32",
-        )
-        + "\n  func.return %r : tensor<3x5xf32>",
+    text = reduced_rows(
+        "    %s = arith.addf %o, %a : f32\n    linalg.yield %s : f32", "(m, k)", "tensor<3x5xf32>"
     )
     with pytest.raises(KernelError, match="must use each parallel loop once and no reduction loop"):
         prepare(generic_op(text))

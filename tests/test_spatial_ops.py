@@ -5,6 +5,7 @@ per message)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 import pytest
 from spatial_programs import (
@@ -40,7 +41,7 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.dialects.test import TestOp as TOp
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from xdsl_spatial.dialects.q8 import (
@@ -315,98 +316,58 @@ def test_stage_verifier():
     def ident(b: Block) -> SSAValue:
         return b.args[0]
 
-    ok = StageOp("s", par2, [p], [tile], buf, tile, stage_body([f32], ident))
+    def stage(
+        iters: list[tuple[IterKind, int]] = par2,
+        in_maps: Sequence[AffineMap] = (tile,),
+        out_map: AffineMap = tile,
+        body: Callable[[Block], SSAValue] = ident,
+        types: Sequence[Attribute] = (f32,),
+        ins: Sequence[SSAValue] = (p,),
+        indirect: Sequence[int] | None = None,
+    ) -> StageOp:
+        """A stage copying page `p` tile by tile, but for what the arguments change."""
+        region = stage_body(types, body)
+        return StageOp("s", iters, ins, in_maps, buf, out_map, region, indirect=indirect)
+
+    ok = stage()
     in_program(ok)
     ok.verify()
     verify_op_error(
-        StageOp(
-            "s",
-            [(IterKind.SUM, 32), (IterKind.PAR, 32)],
-            [p],
-            [tile],
-            buf,
-            tile,
-            stage_body([f32], ident),
-        ),
+        stage(iters=[(IterKind.SUM, 32), (IterKind.PAR, 32)]),
         "stage 's' output map uses d0, a reduced axis; the reduction has one value per parallel point",
     )
     verify_op_error(
-        StageOp(
-            "s",
-            par2,
-            [p],
-            [tile],
-            buf,
-            AffineMap(2, 0, (dim(0) + dim(1),)),
-            stage_body([f32], ident),
-        ),
+        stage(out_map=AffineMap(2, 0, (dim(0) + dim(1),))),
         "stage 's' output map (d0 + d1) writes some element twice",
     )
     verify_op_error(
-        StageOp(
-            "s",
-            par2,
-            [p],
-            [AffineMap(2, 0, (dim(0) * 32 + dim(1) + 1,))],
-            buf,
-            tile,
-            stage_body([f32], ident),
-        ),
+        stage(in_maps=[AffineMap(2, 0, (dim(0) * 32 + dim(1) + 1,))]),
         "stage 's' input #0 reaches elements 1..1024 of a 1-tile page (1024 elements)",
     )
     verify_op_error(
-        StageOp("s", par2, [p], [tile], buf, tile, stage_body([f16], ident)),
+        stage(types=[f16]),
         "stage 's' body takes one element per input (f32), got (f16)",
     )
     verify_op_error(
-        StageOp(
-            "s",
-            par2,
-            [p],
-            [tile],
-            buf,
-            tile,
-            stage_body([f32], lambda b: add_op(b, math.AtanOp(b.args[0]))),
-        ),
+        stage(body=lambda b: add_op(b, math.AtanOp(b.args[0]))),
         "stage 's' body cannot run math.atan on the chip",
     )
     verify_op_error(
-        StageOp(
-            "s",
-            par2,
-            [p],
-            [tile],
-            buf,
-            tile,
-            stage_body([f32], lambda b: add_op(b, arith.TruncFOp(b.args[0], f16))),
-        ),
+        stage(body=lambda b: add_op(b, arith.TruncFOp(b.args[0], f16))),
         "stage 's' yields f16 into a f32 buffer",
     )
     (lanes,) = values(PageType(1, i16))
     gather = AffineMap(2, 1, (dim(0) * 32 + sym(0),))
-    gathering = StageOp(
-        "s",
-        par2,
-        [p, lanes],
-        [gather, AffineMap(2, 0, (dim(1),))],
-        buf,
-        tile,
-        stage_body([f32, i16], ident),
+    gathering = stage(
+        in_maps=[gather, AffineMap(2, 0, (dim(1),))],
+        types=[f32, i16],
+        ins=[p, lanes],
         indirect=[1, -1],
     )
     in_program(gathering)
     gathering.verify()
     verify_op_error(
-        StageOp(
-            "s",
-            par2,
-            [p, p],
-            [gather, tile],
-            buf,
-            tile,
-            stage_body([f32, f32], ident),
-            indirect=[1, -1],
-        ),
+        stage(in_maps=[gather, tile], types=[f32, f32], ins=[p, p], indirect=[1, -1]),
         "stage 's' map #0 reads s0 from input 1, which holds f32, not integers",
     )
 

@@ -244,18 +244,19 @@ class ProgramOp(IRDLOperation):
         chip = None
         if parser.parse_optional_keyword("chip") is not None:
             chip = parser.parse_integer(allow_negative=False, allow_boolean=False)
+
+        def counts() -> list[int]:
+            return parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE,
+                lambda: parser.parse_integer(allow_negative=False, allow_boolean=False),
+            )
+
         parser.parse_keyword("grid")
-        grid = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE,
-            lambda: parser.parse_integer(allow_negative=False, allow_boolean=False),
-        )
+        grid = counts()
         parser.parse_keyword("owns")
         owns = parser.parse_affine_map()
         parser.parse_keyword("size")
-        size = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE,
-            lambda: parser.parse_integer(allow_negative=False, allow_boolean=False),
-        )
+        size = counts()
         parser.parse_keyword("target")
         target = parser.parse_attribute()
         parser.parse_keyword("plan")

@@ -98,6 +98,13 @@ def traffic_figure(runs: Sequence[TrafficRun], select: Selection | None = None) 
     return _traffic_per_layer(runs, what)
 
 
+def _chart(height: float, title: str) -> Figure:
+    """A traffic chart's figure, 12 inches wide, with its title at the top."""
+    fig = new_figure(12.0, height)
+    fig.text(0.5, 1 - 0.15 / height, title, ha="center", va="top", fontsize=13, weight="bold")
+    return fig
+
+
 def _traffic_per_program(programs: Sequence[ProgramTraffic], source: str) -> Figure:
     tensors: list[str] = []
     for p in programs:
@@ -111,15 +118,9 @@ def _traffic_per_program(programs: Sequence[ProgramTraffic], source: str) -> Fig
     legend_h = 0.35 + 0.25 * math.ceil(len(tensors) / 6)
     head, gap_top, xlabel, title = 0.55, 0.3, 0.6, 0.45
     total = head + gap_top + h_top + xlabel + legend_h + (title + h_bot + xlabel if folds else 0.0)
-    fig = new_figure(12.0, total)
-    fig.text(
-        0.5,
-        1 - 0.15 / total,
+    fig = _chart(
+        total,
         f"bytes moved by {source}, per program and tensor (whole tiles, as the chip moves them)",
-        ha="center",
-        va="top",
-        fontsize=13,
-        weight="bold",
     )
     y_top = total - head - gap_top - h_top
     ax = fig.add_axes((0.3, y_top / total, BAR_WIDTH, h_top / total))
@@ -281,18 +282,11 @@ def _traffic_per_layer(runs: Sequence[TrafficRun], what: str) -> Figure:
     h = 0.4 + 0.45 * n
     head, xlabel, legend_h, title = 0.55, 0.6, 0.45, 0.45
     total = head + 0.3 + h + xlabel + legend_h + title + h + xlabel
-    fig = new_figure(12.0, total)
     nprog = sum(len(r.programs) for r in runs)
     ran = [r for r in runs if r.programs]
     source = f"@{ran[0].entry}" if len(ran) == 1 else f"{len(ran)} runs"
-    fig.text(
-        0.5,
-        1 - 0.15 / total,
-        f"bytes moved by {source} ({nprog} programs{', ' + what if what else ''}), per layer",
-        ha="center",
-        va="top",
-        fontsize=13,
-        weight="bold",
+    fig = _chart(
+        total, f"bytes moved by {source} ({nprog} programs{', ' + what if what else ''}), per layer"
     )
     y_top = total - head - 0.3 - h
     ax = fig.add_axes((0.2, y_top / total, 0.7, h / total))
