@@ -55,6 +55,7 @@ from xdsl_spatial.dialects.spatial.syntax import (
     AFTER_LINEAR,
     defined_type,
     parse_linear,
+    print_attributes_and_body,
     stage_map_str,
 )
 from xdsl_spatial.dialects.spatial.traits import InProgram, enclosing_program
@@ -158,9 +159,7 @@ class StageOp(IRDLOperation):
             printer.print_list(self.ins.types, printer.print_attribute)
             printer.print_string(") -> ")
             printer.print_attribute(self.result.type)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=True)
+        print_attributes_and_body(printer, self, entry_args=True)
 
     @classmethod
     def parse(cls, parser: Parser) -> StageOp:
