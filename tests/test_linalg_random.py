@@ -20,10 +20,6 @@ from xdsl.ir.affine import AffineDimExpr, AffineSymExpr
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters.runner import run
 
-# --------------------------------------------------------------------------------------
-# Random maps and bodies against an element-by-element reference
-# --------------------------------------------------------------------------------------
-
 
 def reference(op: GenericOp, arrays: list[np.ndarray], captured: dict) -> np.ndarray:
     """Run `op` one iteration at a time in lexicographic loop order, each body op on

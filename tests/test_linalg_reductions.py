@@ -14,10 +14,6 @@ from linalg_funcs import BF16, RMS_TEXT, fp32_bound, func, generic, rng_f32, run
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.interpreters.runner import run
 
-# --------------------------------------------------------------------------------------
-# Reductions and contractions
-# --------------------------------------------------------------------------------------
-
 
 def reduction_text(combiner: str, elem: str = "f32", k: int = 5, out_first: bool = True) -> str:
     ops = "%o, %a" if out_first else "%a, %o"

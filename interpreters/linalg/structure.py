@@ -33,10 +33,6 @@ from xdsl_spatial.interpreters.kernels import (
 MAX_SPACE_ELEMENTS = 1 << 26
 """The most elements a value computed in a body may span (64 Mi: 256 MiB of fp32)."""
 
-# --------------------------------------------------------------------------------------
-# What a structured op is
-# --------------------------------------------------------------------------------------
-
 
 @dataclass(frozen=True)
 class Structured:

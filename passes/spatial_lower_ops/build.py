@@ -27,7 +27,7 @@ of each item's rectangle of the result. The builder only emits what the plan say
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, cast
+from typing import Protocol, TypeVar, cast
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith
@@ -298,6 +298,9 @@ def build_program(
     )
 
 
+ProgramT = TypeVar("ProgramT", bound=ProgramOp)
+
+
 class ItemsOwning(Protocol):
     """What a program's plan says of its items: their grid, and the rectangle of tiles
     each owns (item 0's first tile and its step per grid axis)."""
@@ -313,7 +316,7 @@ class ItemsOwning(Protocol):
 
 
 def program_op(
-    cls: type[ProgramOp],
+    cls: type[ProgramT],
     name: str,
     plan: ItemsOwning,
     target: TargetAttr,
@@ -322,7 +325,7 @@ def program_op(
     ins: Sequence[SSAValue],
     result_type: Attribute,
     body: Region,
-) -> ProgramOp:
+) -> ProgramT:
     """The program of `plan`'s items over `body`."""
     first, steps = plan.owns_first, plan.owns_per_item
     owns = AffineMap(

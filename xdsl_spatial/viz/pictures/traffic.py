@@ -28,9 +28,6 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-# Traffic
-# --------------------------------------------------------------------------------------
-
 BF16_BYTES = 2.0
 """Bytes a weight takes as a bf16 copy: what Q8_0 is measured against."""
 CATEGORIES = ("weight values", "weight scales", "activations and views", "stored")
