@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
+    Float32Type,
     IndexType,
     IntAttr,
     IntegerType,
@@ -474,3 +475,13 @@ BODY_OPS: tuple[type[Operation], ...] = (
     YieldOp,
 )
 """What a stage body may hold: each runs as one numpy expression over the whole space."""
+
+
+def sum_link(v: SSAValue, top: bool) -> arith.AddfOp | None:
+    """The f32 add that makes `v` when it links a stage body's sum: the sum itself
+    (`top`), or an add whose one use is the add above it. The compiled engine sums a
+    body's terms by this rule, and spatial-sum-trips reads a body's sum by it."""
+    o = v.owner
+    if isinstance(o, arith.AddfOp) and isinstance(v.type, Float32Type) and (top or v.has_one_use()):
+        return o
+    return None
