@@ -165,8 +165,10 @@ def main(argv: list[str]) -> None:
             ],
             capture_output=True,
             text=True,
-            check=True,
+            check=False,
         )
+        if proc.returncode:
+            sys.exit(f"the module side failed:\n{proc.stderr[-3000:]}")
         run_s = time.perf_counter() - t0
         run = json.loads(proc.stdout.strip().splitlines()[-1])
         npz_mb = (out / "smollm2_hf.npz").stat().st_size / 1e6

@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from xdsl_spatial.core.quant import Q8_BLOCK
+from xdsl_spatial.dialects.element_types import element_name
 
 
 class Q8Part(StrEnum):
@@ -120,18 +121,6 @@ def stored_part(name: str) -> tuple[str, Q8Part] | None:
     return None
 
 
-def _element_name(t: Attribute) -> str:
-    if isinstance(t, IntegerType):
-        return f"i{t.width.data}"
-    if isinstance(t, BFloat16Type):
-        return "bf16"
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, Float32Type):
-        return "f32"
-    return str(t)
-
-
 def verify_q8_pair(
     values: Attribute, scales: Attribute, weight: Attribute, weight_role: str
 ) -> None:
@@ -153,17 +142,17 @@ def verify_q8_pair(
         raise VerifyException(f"K must be a multiple of the Q8_0 block ({Q8_BLOCK}), got K = {k}")
     if not (isinstance(values.element_type, IntegerType) and values.element_type.width.data == 8):
         raise VerifyException(
-            f"values must have element type i8, got {_element_name(values.element_type)}"
+            f"values must have element type i8, got {element_name(values.element_type)}"
         )
     if not isinstance(scales.element_type, Float32Type | Float16Type | BFloat16Type):
         raise VerifyException(
             "scales must have element type f32, f16 or bf16, got "
-            f"{_element_name(scales.element_type)}"
+            f"{element_name(scales.element_type)}"
         )
     if not isinstance(weight.element_type, Float32Type | BFloat16Type):
         raise VerifyException(
             f"{weight_role} must have element type f32 or bf16, got "
-            f"{_element_name(weight.element_type)}"
+            f"{element_name(weight.element_type)}"
         )
     sk, sn = scales.get_shape()
     if sk != k // Q8_BLOCK:

@@ -38,6 +38,7 @@ from xdsl.ir import BlockArgument, SSAValue
 
 from xdsl_spatial.core.geometry import linear_form
 from xdsl_spatial.dialects.spatial import IndexOp, IterKind, PageType, StageOp, YieldOp
+from xdsl_spatial.dialects.spatial.stages import sum_link
 from xdsl_spatial.interpreters.kernels import Kernel, prepare
 from xdsl_spatial.interpreters.values import as_f32, numpy_dtype
 
@@ -194,15 +195,10 @@ class Body:
         out: list[Term] = []
 
         def walk(v: SSAValue, top: bool) -> None:
-            o = v.owner
-            if (
-                isinstance(o, arith.AddfOp)
-                and isinstance(v.type, Float32Type)
-                and (top or v.has_one_use())
-                and self.slot[v] not in self.static
-            ):
-                walk(o.lhs, False)
-                walk(o.rhs, False)
+            add = sum_link(v, top)
+            if add is not None and self.slot[v] not in self.static:
+                walk(add.lhs, False)
+                walk(add.rhs, False)
                 return
             out.append(self._term(v))
 

@@ -82,6 +82,7 @@ from xdsl_spatial.dialects.spatial import (
     StageOp,
     YieldOp,
 )
+from xdsl_spatial.dialects.spatial.stages import sum_link
 from xdsl_spatial.passes.stage_ir import (
     enclosing_program_of,
     form_of,
@@ -128,14 +129,11 @@ def sum_terms(stage: StageOp) -> list[tuple[int, bool]] | None:
     chain: set[Operation] = set()
 
     def walk(v: SSAValue, top: bool) -> bool:
+        add = sum_link(v, top)
+        if add is not None:
+            chain.add(add)
+            return walk(add.lhs, False) and walk(add.rhs, False)
         o = v.owner
-        if (
-            isinstance(o, arith.AddfOp)
-            and isinstance(v.type, Float32Type)
-            and (top or v.has_one_use())
-        ):
-            chain.add(o)
-            return walk(o.lhs, False) and walk(o.rhs, False)
         if isinstance(v, BlockArgument) and v.owner is block:
             terms.append((v.index, False))
             return True

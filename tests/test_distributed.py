@@ -35,6 +35,20 @@ def lowered(m, k, n, chips, split):
     return mod
 
 
+def spatial_run(
+    f: Path, *options: str, timeout: int, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`spatial-run F --seed 0 --distributed ray OPTIONS...`, in a process of its own."""
+    argv = [sys.executable, "-m", "xdsl_spatial.tools.spatial_run", str(f), "--seed", "0"]
+    return subprocess.run(
+        [*argv, "--distributed", "ray", *options],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
+
+
 def same_bits(a, b) -> bool:
     return all(
         x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
@@ -167,25 +181,7 @@ def test_spatial_run_joins_a_cluster_and_says_the_bits_are_the_same(ray_instance
     actors against this host."""
     f = tmp_path / "k2.mlir"
     f.write_text(sharded(1, 2048, 512, 2, "k", x_split=True))
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "xdsl_spatial.tools.spatial_run",
-            str(f),
-            "--seed",
-            "0",
-            "--compare",
-            "--stats",
-            "--distributed",
-            "ray",
-            "--address",
-            ray_instance,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = spatial_run(f, "--compare", "--stats", "--address", ray_instance, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "on 2 Ray actors (chips 0, 1) vs on this host: the same bits" in r.stdout
     assert "chip 1                   total (2 programs" in r.stdout
@@ -195,25 +191,7 @@ def test_an_unreachable_address_is_an_error_at_once(tmp_path):
     pytest.importorskip("ray")
     f = tmp_path / "n2.mlir"
     f.write_text(sharded(1, 1024, 64, 2, "n"))
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "xdsl_spatial.tools.spatial_run",
-            str(f),
-            "-p",
-            "q8-lower",
-            "--seed",
-            "0",
-            "--distributed",
-            "ray",
-            "--address",
-            "127.0.0.1:1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    r = spatial_run(f, "-p", "q8-lower", "--address", "127.0.0.1:1", timeout=120)
     assert r.returncode == 1
     assert r.stderr.startswith("spatial-run: error: cannot reach the Ray cluster at 127.0.0.1:1")
 
@@ -271,26 +249,8 @@ def test_ray_gives_the_hosts_bits_whatever_the_blas_threads(ray_instance, tmp_pa
     }
     if threads is not None:
         env["OPENBLAS_NUM_THREADS"] = threads
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "xdsl_spatial.tools.spatial_run",
-            str(f),
-            "-p",
-            "q8-lower",
-            "--seed",
-            "0",
-            "--compare",
-            "--distributed",
-            "ray",
-            "--address",
-            ray_instance,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
+    r = spatial_run(
+        f, "-p", "q8-lower", "--compare", "--address", ray_instance, timeout=600, env=env
     )
     assert r.returncode == 0, r.stderr
     assert "on 2 Ray actors (chips 0, 1) vs on this host: the same bits" in r.stdout

@@ -101,64 +101,52 @@ def untouched(where: Path, name: str) -> None:
     assert sorted(p.name for p in where.iterdir()) == [name]
 
 
-@pytest.mark.parametrize("delay", [0.0, 0.8])
-def test_spatial_run(tmp_path, delay):
+def interrupted_writing(
+    argv: list[str], name: str, delay: float, tmp_path: Path, **env: str
+) -> None:
+    """The tool of `argv`, writing over `name` (the path its last option takes),
+    interrupted after `delay` seconds: it says so, and leaves `name` as it was."""
     out = tmp_path / "out"
     out.mkdir()
-    (out / "res.npz").write_bytes(KEEP)
+    (out / name).write_bytes(KEEP)
+    rc, err = interrupt([*argv, str(out / name)], delay, tmp_path, **env)
+    check_interrupted(argv[0], rc, err)
+    untouched(out, name)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.8])
+def test_spatial_run(tmp_path, delay):
     argv = ["spatial-run", GEMV, "--seed", "0", "--compare", "--stats", "--engine", "reference"]
-    rc, err = interrupt([*argv, "--outputs", str(out / "res.npz")], delay, tmp_path)
-    check_interrupted("spatial-run", rc, err)
-    untouched(out, "res.npz")
+    interrupted_writing([*argv, "--outputs"], "res.npz", delay, tmp_path)
 
 
 @pytest.mark.parametrize("delay", [0.0, 1.2])
 def test_spatial_opt(tmp_path, model_text, delay):
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "lowered.mlir").write_bytes(KEEP)
-    argv = ["spatial-opt", str(model_text), "-p", "q8-lower", "-o", str(out / "lowered.mlir")]
-    rc, err = interrupt(argv, delay, tmp_path)
-    check_interrupted("spatial-opt", rc, err)
-    untouched(out, "lowered.mlir")
+    argv = ["spatial-opt", str(model_text), "-p", "q8-lower", "-o"]
+    interrupted_writing(argv, "lowered.mlir", delay, tmp_path)
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.6])
 def test_spatial_gguf(tmp_path, tiny, delay):
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "model.mlir").write_bytes(KEEP)
     argv = ["spatial-gguf", str(tiny), "--emit-model", "--context", "128", "--batch", "32"]
-    rc, err = interrupt([*argv, "-o", str(out / "model.mlir")], delay, tmp_path)
-    check_interrupted("spatial-gguf", rc, err)
-    untouched(out, "model.mlir")
+    interrupted_writing([*argv, "-o"], "model.mlir", delay, tmp_path)
 
 
 @pytest.mark.parametrize("delay", [0.0, 1.2])
 def test_spatial_viz(tmp_path, delay):
     pytest.importorskip("matplotlib")
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "traffic.svg").write_bytes(KEEP)
-    argv = ["spatial-viz", GEMV, "-p", "q8-lower", "--traffic", "-o", str(out / "traffic.svg")]
-    rc, err = interrupt(argv, delay, tmp_path)
-    check_interrupted("spatial-viz", rc, err)
-    untouched(out, "traffic.svg")
+    argv = ["spatial-viz", GEMV, "-p", "q8-lower", "--traffic", "-o"]
+    interrupted_writing(argv, "traffic.svg", delay, tmp_path)
 
 
 @pytest.mark.parametrize("delay", [0.0, 1.2, 2.5])
 def test_spatial_generate(tmp_path, deep, delay):
     """In its imports, while it builds, lowers and compiles, and while it generates (or
     writes the disk cache): the cache is left without a partial entry."""
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "run.npz").write_bytes(KEEP)
     cache = tmp_path / "cache"
     argv = ["spatial-generate", str(deep), "--tokens", "104,101", "--steps", "120"]
-    argv += ["--context", "128", "--batch", "2", "--outputs", str(out / "run.npz")]
-    rc, err = interrupt(argv, delay, tmp_path, XDSL_SPATIAL_CACHE=str(cache))
-    check_interrupted("spatial-generate", rc, err)
-    untouched(out, "run.npz")
+    argv += ["--context", "128", "--batch", "2", "--outputs"]
+    interrupted_writing(argv, "run.npz", delay, tmp_path, XDSL_SPATIAL_CACHE=str(cache))
     entries = list(cache.iterdir()) if cache.exists() else []
     assert all(p.suffix == ".model" and not p.name.startswith(".") for p in entries), entries
 

@@ -28,6 +28,7 @@ from test_llama import check_against_reference
 from tiny_llama import write_tiny_llama
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerType, MemRefType, TensorType, f32
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, SSAValue
@@ -324,16 +325,22 @@ def test_a_scalar_argument_is_refused():
 # --------------------------------------------------------------------------------------
 
 
-def test_the_second_compile_loads_the_first_ones_code(tmp_path, monkeypatch):
-    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+def lowered_gemv(seed: int, optimize: bool = False) -> tuple[FuncOp, list[np.ndarray]]:
+    """examples/gemv_q8.mlir lowered, and its arguments: small integers and power-of-two
+    scales, so that every engine's sums are exact."""
     mod = parse_module((REPO / "examples" / "gemv_q8.mlir").read_text())
-    lower_q8(mod)
+    lower_q8(mod, optimize=optimize)
     fn = find_function(mod, "gemv")
-    rng = np.random.default_rng(2)
+    rng = np.random.default_rng(seed)
     x = rng.integers(-4, 5, (1, 2048)).astype(np.float32)
     q = rng.integers(-8, 9, (2048, 4096)).astype(np.int8)
     s = (2.0 ** -rng.integers(0, 6, (64, 4096))).astype(np.float32)
-    args = coerce_args(fn, [x, q, s])
+    return fn, coerce_args(fn, [x, q, s])
+
+
+def test_the_second_compile_loads_the_first_ones_code(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    fn, args = lowered_gemv(2)
     first = native.compile_native(fn)
     (entry,) = list((tmp_path / "native").iterdir())
     again = native.compile_native(fn)
@@ -354,14 +361,7 @@ def test_a_function_compiled_by_another_process(tmp_path, monkeypatch, cached):
     result is the code that process made, loaded here: the same bits as the code this
     process's JIT makes, kept in the compile cache (whose next load is a hit)."""
     monkeypatch.setenv(CACHE_ENV, str(tmp_path) if cached else "off")
-    mod = parse_module((REPO / "examples" / "gemv_q8.mlir").read_text())
-    lower_q8(mod, optimize=True)
-    fn = find_function(mod, "gemv")
-    rng = np.random.default_rng(3)
-    x = rng.integers(-4, 5, (1, 2048)).astype(np.float32)
-    q = rng.integers(-8, 9, (2048, 4096)).astype(np.int8)
-    s = (2.0 ** -rng.integers(0, 6, (64, 4096))).astype(np.float32)
-    args = coerce_args(fn, [x, q, s])
+    fn, args = lowered_gemv(3, optimize=True)
     job = native.start_native(fn)
     assert job.done is None and job.process is not None
     there = job.result()

@@ -484,22 +484,29 @@ def test_idempotent_and_composes_with_cleanup():
     assert str(fresh) == str(mod)
 
 
+def constant_weight_product(m: int, n: int, value: str) -> str:
+    """`@mm`: an m x 1024 bf16 activation times the weight 'W', the Q8_0 quantisation
+    (`exact`) of a 1024 x n constant whose every element is `value`."""
+    return f"""
+    func.func @mm(%x: tensor<{m}x1024xbf16>) -> tensor<{m}x{n}xf32> {{
+      %W = arith.constant dense<{value}> : tensor<1024x{n}xf32>
+      %q, %s = q8.quantize %W exact : tensor<1024x{n}xf32> -> tensor<1024x{n}xi8>, tensor<32x{n}xf32>
+      %w = q8.dequantize %q, %s : tensor<1024x{n}xi8>, tensor<32x{n}xf32> -> tensor<1024x{n}xbf16>
+      %acc = arith.constant dense<0.000000e+00> : tensor<{m}x{n}xf32>
+      %y = linalg.matmul ins(%x, %w : tensor<{m}x1024xbf16>, tensor<1024x{n}xbf16>) outs(%acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+      func.return %y : tensor<{m}x{n}xf32>
+    }}"""
+
+
+INEXACT_W = (
+    r"q8-lower: weight 'W' \(q8.quantize of a constant\) is not exact Q8_0.*"
+    r"not representable in float32"
+)
+
+
 def test_inexact_constant_names_the_weight():
-    text = """
-    func.func @mm(%x: tensor<1x1024xbf16>) -> tensor<1x256xf32> {
-      %Wbad = arith.constant dense<1.500000e+00> : tensor<1024x256xf32>
-      %q, %s = q8.quantize %Wbad exact : tensor<1024x256xf32> -> tensor<1024x256xi8>, tensor<32x256xf32>
-      %w = q8.dequantize %q, %s : tensor<1024x256xi8>, tensor<32x256xf32> -> tensor<1024x256xbf16>
-      %acc = arith.constant dense<0.000000e+00> : tensor<1x256xf32>
-      %y = linalg.matmul ins(%x, %w : tensor<1x1024xbf16>, tensor<1024x256xbf16>) outs(%acc : tensor<1x256xf32>) -> tensor<1x256xf32>
-      func.return %y : tensor<1x256xf32>
-    }"""
-    with pytest.raises(
-        PassFailedException,
-        match=r"q8-lower: weight 'Wbad' \(q8.quantize of a constant\) is not exact Q8_0.*"
-        r"not representable in float32",
-    ):
-        lower_q8(module(text))
+    with pytest.raises(PassFailedException, match=INEXACT_W):
+        lower_q8(module(constant_weight_product(1, 256, "1.500000e+00")))
 
 
 @pytest.mark.parametrize(
@@ -516,22 +523,9 @@ def test_an_inexact_constant_is_the_error_before_any_plan(why, options):
     (here a batch of 32 rows over 32 columns, which the gate reads dense, or a site
     too small for a column tile), and the same product over an exact weight is left
     as it was, with the plan's reason."""
-    inexact = """
-    func.func @mm(%x: tensor<32x1024xbf16>) -> tensor<32x64xf32> {
-      %Wd = arith.constant dense<VALUE> : tensor<1024x64xf32>
-      %q, %s = q8.quantize %Wd exact : tensor<1024x64xf32> -> tensor<1024x64xi8>, tensor<32x64xf32>
-      %w = q8.dequantize %q, %s : tensor<1024x64xi8>, tensor<32x64xf32> -> tensor<1024x64xbf16>
-      %acc = arith.constant dense<0.000000e+00> : tensor<32x64xf32>
-      %y = linalg.matmul ins(%x, %w : tensor<32x1024xbf16>, tensor<1024x64xbf16>) outs(%acc : tensor<32x64xf32>) -> tensor<32x64xf32>
-      func.return %y : tensor<32x64xf32>
-    }"""
-    with pytest.raises(
-        PassFailedException,
-        match=r"q8-lower: weight 'Wd' \(q8.quantize of a constant\) is not exact Q8_0.*"
-        r"not representable in float32",
-    ):
-        lower_q8(module(inexact.replace("VALUE", "1.500000e+00")), **options)
-    exact = module(inexact.replace("VALUE", "1.270000e+02"))  # scale 1: exact
+    with pytest.raises(PassFailedException, match=INEXACT_W):
+        lower_q8(module(constant_weight_product(32, 64, "1.500000e+00")), **options)
+    exact = module(constant_weight_product(32, 64, "1.270000e+02"))  # scale 1: exact
     (d,) = lower_q8(exact, **options)
     assert not d.lowered and why in d.reason
     assert len(ops(exact, MatmulOp)) == 1

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp
 
@@ -30,6 +30,17 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "frontends"
 U32 = 2.0**-24
 BF16 = np.dtype(ml_dtypes.bfloat16)
 DT = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": BF16}
+
+
+def check_declined(module: ModuleOp, reason: str) -> None:
+    """`raise_and_lower` declines the module's one product, saying `reason`, and lowers
+    nothing: the module is as it was."""
+    before = str(module)
+    raised, lowered = raise_and_lower(module)
+    assert len(raised) == 1 and not raised[0].raised
+    assert reason in raised[0].detail, raised[0].detail
+    assert not any(d.lowered for d in lowered)
+    assert str(module) == before
 
 
 def fp32_bound(k: int, magnitude: np.ndarray) -> np.ndarray:

@@ -9,24 +9,17 @@ from typing import cast
 
 import numpy as np
 import pytest
-from test_dialects import copy_program, dim, origin, sym
+from spatial_programs import copy_through_table, own_permuted_tiles
 from test_interpreter import first, lowered
 from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    DenseIntOrFPElementsAttr,
     IntegerType,
     TensorType,
-    i32,
 )
-from xdsl.ir.affine import AffineExpr, AffineMap
 
 from xdsl_spatial.analysis.tables import table_reads
 from xdsl_spatial.dialects.spatial import (
     ProgramOp,
-    Role,
     StageOp,
-    StoreOp,
-    TensorHandleType,
     TensorOp,
 )
 from xdsl_spatial.interpreters.program import ProgramCompiler
@@ -110,26 +103,8 @@ def test_the_words_name_the_program_the_stage_and_the_reach():
 def test_a_store_through_a_constant_table_passes():
     """A move through a table declared with values is bounded by the verifier; the
     analysis, as the compiled engine, finds nothing more to refuse."""
-    module, prog = copy_program()
-    block = prog.entry
-    perm = DenseIntOrFPElementsAttr.from_list(TensorType(i32, (1, 2)), [1, 0])
-    table = TensorOp("perm", TensorHandleType((1, 2), i32, Role.PARAM), values=perm)
-    assert block.first_op is not None
-    block.insert_op_before(table, block.first_op)
-    old = next(o for o in block.ops if isinstance(o, StoreOp))
-    new = StoreOp(
-        old.page,
-        old.tensor,
-        origin(0),
-        [prog.coords[0]],
-        (1, 1),
-        2,
-        table=table.result,
-        table_at=origin(sym()),
-    )
-    block.insert_op_before(new, old)
-    block.erase_op(old)
-    prog.owns = AffineMapAttr(AffineMap(1, 0, (AffineExpr.constant(0), dim(0) * -1 + 1)))
+    module, prog = copy_through_table()
+    own_permuted_tiles(prog)
     module.verify()
     assert table_reads(prog) is None
     assert compiled_verdict(prog) is None

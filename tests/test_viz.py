@@ -19,6 +19,7 @@ from xdsl_spatial.interpreters.traffic_io import TrafficFileError, from_json, re
 from xdsl_spatial.tools import spatial_run, spatial_viz
 from xdsl_spatial.tools.spatial_gguf import q8_matmul_func
 from xdsl_spatial.viz import pictures as viz
+from xdsl_spatial.viz.pictures import graphs
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "gemv_q8.mlir"
@@ -336,23 +337,24 @@ def test_ownership_over_a_two_dimensional_item_grid():
     assert own.strays() == [] and not out.unwritten.any()
 
 
-def test_graph_of_an_indirect_stage(tmp_path):
+def two_d_view_drawn(tmp_path: Path, picture: str) -> tuple[ET.Element, str]:
+    """TWO_D_VIEW's program drawn as `--graph` or `--tiles`: the SVG's root and text."""
     p = tmp_path / "v.mlir"
     p.write_text(TWO_D_VIEW)
     out = tmp_path / "v.svg"
-    assert draw(str(p), "--graph", "view", "-o", str(out)) == 0
-    _, text = svg_text(out)
+    assert draw(str(p), picture, "view", "-o", str(out)) == 0
+    return svg_text(out)
+
+
+def test_graph_of_an_indirect_stage(tmp_path):
+    _, text = two_d_view_drawn(tmp_path, "--graph")
     assert "[d0 * 32] s0 = in1" in text or "[d0 * 32 + s0] s0 = in1" in text
     assert "[kb * 2 + r]" in text and "constant values" in text
     assert "k_loop" not in text
 
 
 def test_tiles_of_a_two_dimensional_item_grid(tmp_path):
-    p = tmp_path / "v.mlir"
-    p.write_text(TWO_D_VIEW)
-    out = tmp_path / "v.svg"
-    assert draw(str(p), "--tiles", "view", "-o", str(out)) == 0
-    root, text = svg_text(out)
+    root, text = two_d_view_drawn(tmp_path, "--tiles")
     assert "grid [1x2]" in text and "read by items 0 and 1" in text
     assert {"owns-item-0", "owns-item-1"} <= svg_ids(root)
 
@@ -710,7 +712,7 @@ def test_a_part_with_nothing_in_it_is_an_error(tmp_path, tiny_model, capsys):
 def test_a_graph_too_large_to_lay_out_is_refused_naming_the_options(
     tmp_path, tiny_model, capsys, monkeypatch
 ):
-    monkeypatch.setattr(viz, "MAX_GRAPH_NODES", 100)
+    monkeypatch.setattr(graphs, "MAX_GRAPH_NODES", 100)
     out = tmp_path / "all.svg"
     args = [str(tiny_model), "-p", "q8-lower", "--entry", "decode", "--graph", "-o", str(out)]
     assert draw(*args) == 1

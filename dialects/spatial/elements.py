@@ -14,6 +14,10 @@ from xdsl.ir import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from xdsl_spatial.dialects.element_types import element_name
+
+__all__ = ["element_bytes", "element_name", "is_element"]
+
 
 def element_bytes(t: Attribute) -> int:
     """Bytes one element of `t` occupies on the chip."""
@@ -26,18 +30,6 @@ def element_bytes(t: Attribute) -> int:
     if isinstance(t, IndexType):
         return 4
     raise VerifyException(f"element type {t} has no size on the chip")
-
-
-def element_name(t: Attribute) -> str:
-    if isinstance(t, IntegerType):
-        return f"i{t.width.data}"
-    if isinstance(t, BFloat16Type):
-        return "bf16"
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, Float32Type):
-        return "f32"
-    return str(t)
 
 
 def is_element(t: Attribute) -> bool:

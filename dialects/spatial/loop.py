@@ -34,6 +34,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from xdsl_spatial.dialects.spatial.syntax import print_attributes_and_body
 from xdsl_spatial.dialects.spatial.traits import InProgram, is_program
 from xdsl_spatial.dialects.spatial.types import PageType
 
@@ -93,9 +94,7 @@ class KLoopOp(IRDLOperation):
             printer.print_string(") -> (")
             printer.print_list(self.res.types, printer.print_attribute)
             printer.print_string(")")
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+        print_attributes_and_body(printer, self, entry_args=False)
 
     @classmethod
     def parse(cls, parser: Parser) -> KLoopOp:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, cast
+from typing import ClassVar, TypeVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -65,6 +65,8 @@ from xdsl_spatial.dialects.spatial.tensors import TensorOp
 from xdsl_spatial.dialects.spatial.traits import InProgram, enclosing_program
 from xdsl_spatial.dialects.spatial.types import BufferType, PageType, TensorHandleType
 
+MoveT = TypeVar("MoveT", bound="TileMoveOp")
+
 
 class TileMoveOp(IRDLOperation):
     """What loads and stores share: a block of tiles at an origin."""
@@ -88,6 +90,32 @@ class TileMoveOp(IRDLOperation):
 
     KIND: ClassVar[str]
     """`load` or `store`, as messages name the move."""
+    FILLS_PAGE: ClassVar[bool]
+    """A load fills a page (its result) from a tensor; a store empties one into a tensor."""
+
+    def __init__(
+        self,
+        source: SSAValue,
+        destination: SSAValue,
+        origin: AffineMap,
+        origin_vars: Sequence[SSAValue],
+        block: tuple[int, int],
+        stride: int,
+        repeat: int = 1,
+        table: SSAValue | None = None,
+        table_at: AffineMap | None = None,
+    ):
+        """A block of tiles moved from `source` to `destination`: a tensor into a buffer
+        (a load, whose result is the page) or a page into a tensor (a store)."""
+        pages: list[Attribute] = []
+        if self.FILLS_PAGE:
+            buffer = cast(BufferType, destination.type)
+            pages.append(PageType(block[0] * block[1], buffer.element_type))
+        super().__init__(
+            operands=[source, destination, origin_vars, [table] if table else []],
+            result_types=pages,
+            properties=self._properties(origin, block, stride, repeat, table_at),
+        )
 
     @property
     def page_type(self) -> PageType:
@@ -187,6 +215,40 @@ class TileMoveOp(IRDLOperation):
         printer.print_string("]")
         h, w = self.block_shape
         printer.print_string(f" block {h}x{w} stride {self.stride.data} repeat {self.repeat.data}")
+
+    def _print_types(self, printer: Printer, source: Attribute, destination: Attribute) -> None:
+        printer.print_string(" : ")
+        printer.print_attribute(source)
+        printer.print_string(" -> ")
+        printer.print_attribute(destination)
+
+    @classmethod
+    def _parse_types_and_build(
+        cls: type[MoveT],
+        parser: Parser,
+        source: UnresolvedOperand,
+        destination: UnresolvedOperand,
+        origin: tuple[list[SSAValue], list[SSAValue], dict[str, Attribute]],
+    ) -> MoveT:
+        """`: SOURCE -> TYPE`, and the move of the parsed operands and origin: a load's
+        TYPE is its page's (its buffer's type is where the buffer is defined), a
+        store's its tensor's."""
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        to_type = parser.parse_type()
+        into = defined_type(parser, destination) if cls.FILLS_PAGE else to_type
+        vars_, table, props = origin
+        return cls.build(
+            operands=[
+                parser.resolve_operand(source, source_type),
+                parser.resolve_operand(destination, into),
+                vars_,
+                table,
+            ],
+            result_types=[to_type] if cls.FILLS_PAGE else [],
+            properties=props,
+        )
 
     @staticmethod
     def _parse_origin(
@@ -355,6 +417,7 @@ class LoadOp(TileMoveOp):
 
     name = "spatial.load"
     KIND: ClassVar[str] = "load"
+    FILLS_PAGE: ClassVar[bool] = True
 
     tensor = operand_def(TensorHandleType)
     buffer = operand_def(BufferType)
@@ -364,29 +427,6 @@ class LoadOp(TileMoveOp):
     is read from DRAM once a run and sent over the network to each item's site."""
 
     traits = traits_def(LoadsPage(), InProgram())
-
-    def __init__(
-        self,
-        tensor: SSAValue,
-        buffer: SSAValue,
-        origin: AffineMap,
-        origin_vars: Sequence[SSAValue],
-        block: tuple[int, int],
-        stride: int,
-        repeat: int = 1,
-        table: SSAValue | None = None,
-        table_at: AffineMap | None = None,
-        multicast: bool = False,
-    ):
-        bt = cast(BufferType, buffer.type)
-        props = self._properties(origin, block, stride, repeat, table_at)
-        if multicast:
-            props["multicast"] = UnitAttr()
-        super().__init__(
-            operands=[tensor, buffer, origin_vars, [table] if table else []],
-            result_types=[PageType(block[0] * block[1], bt.element_type)],
-            properties=props,
-        )
 
     @property
     def page_type(self) -> PageType:
@@ -404,33 +444,17 @@ class LoadOp(TileMoveOp):
             printer.print_string(" multicast")
         printer.print_string(" into ")
         printer.print_ssa_value(self.buffer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.tensor.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        self._print_types(printer, self.tensor.type, self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
         tensor = parser.parse_unresolved_operand()
-        vars_, table, props = cls._parse_origin(parser)
+        origin = cls._parse_origin(parser)
         if parser.parse_optional_keyword("multicast") is not None:
-            props["multicast"] = UnitAttr()
+            origin[2]["multicast"] = UnitAttr()
         parser.parse_keyword("into")
         buffer = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        ttype = parser.parse_type()
-        parser.parse_punctuation("->")
-        ptype = parser.parse_type()
-        return cls.build(
-            operands=[
-                parser.resolve_operand(tensor, ttype),
-                parser.resolve_operand(buffer, defined_type(parser, buffer)),
-                vars_,
-                table,
-            ],
-            result_types=[ptype],
-            properties=props,
-        )
+        return cls._parse_types_and_build(parser, tensor, buffer, origin)
 
     def verify_(self) -> None:
         super().verify_()
@@ -467,28 +491,12 @@ class StoreOp(TileMoveOp):
 
     name = "spatial.store"
     KIND: ClassVar[str] = "store"
+    FILLS_PAGE: ClassVar[bool] = False
 
     page = operand_def(PageType)
     tensor = operand_def(TensorHandleType)
 
     traits = traits_def(MemoryWriteEffect(), InProgram())
-
-    def __init__(
-        self,
-        page: SSAValue,
-        tensor: SSAValue,
-        origin: AffineMap,
-        origin_vars: Sequence[SSAValue],
-        block: tuple[int, int],
-        stride: int,
-        repeat: int = 1,
-        table: SSAValue | None = None,
-        table_at: AffineMap | None = None,
-    ):
-        super().__init__(
-            operands=[page, tensor, origin_vars, [table] if table else []],
-            properties=self._properties(origin, block, stride, repeat, table_at),
-        )
 
     @property
     def page_type(self) -> PageType:
@@ -504,30 +512,14 @@ class StoreOp(TileMoveOp):
         printer.print_string(" to ")
         printer.print_ssa_value(self.tensor)
         self._print_origin(printer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.page.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.tensor.type)
+        self._print_types(printer, self.page.type, self.tensor.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
         page = parser.parse_unresolved_operand()
         parser.parse_keyword("to")
         tensor = parser.parse_unresolved_operand()
-        vars_, table, props = cls._parse_origin(parser)
-        parser.parse_punctuation(":")
-        ptype = parser.parse_type()
-        parser.parse_punctuation("->")
-        ttype = parser.parse_type()
-        return cls.build(
-            operands=[
-                parser.resolve_operand(page, ptype),
-                parser.resolve_operand(tensor, ttype),
-                vars_,
-                table,
-            ],
-            properties=props,
-        )
+        return cls._parse_types_and_build(parser, page, tensor, cls._parse_origin(parser))
 
     def written_tiles(self, coords: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(item, linear tile) of every tile the store writes, over all items (their

@@ -70,7 +70,7 @@ from xdsl_spatial.dialects.spatial.attributes import (
 from xdsl_spatial.dialects.spatial.loop import KLoopOp, enclosing_loop
 from xdsl_spatial.dialects.spatial.moves import StoreOp, TileMoveOp
 from xdsl_spatial.dialects.spatial.stages import StageOp
-from xdsl_spatial.dialects.spatial.syntax import format_linear
+from xdsl_spatial.dialects.spatial.syntax import format_linear, print_attributes_and_body
 from xdsl_spatial.dialects.spatial.tensors import BufferOp, ReturnOp, TensorOp
 from xdsl_spatial.dialects.spatial.traits import IsProgram
 from xdsl_spatial.dialects.spatial.types import BufferType
@@ -234,9 +234,7 @@ class ProgramOp(IRDLOperation):
                 printer.print_string("(")
                 printer.print_list(self.outs.types, printer.print_attribute)
                 printer.print_string(")")
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=True)
+        print_attributes_and_body(printer, self, entry_args=True)
 
     @classmethod
     def parse(cls, parser: Parser) -> ProgramOp:
@@ -244,18 +242,19 @@ class ProgramOp(IRDLOperation):
         chip = None
         if parser.parse_optional_keyword("chip") is not None:
             chip = parser.parse_integer(allow_negative=False, allow_boolean=False)
+
+        def counts() -> list[int]:
+            return parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE,
+                lambda: parser.parse_integer(allow_negative=False, allow_boolean=False),
+            )
+
         parser.parse_keyword("grid")
-        grid = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE,
-            lambda: parser.parse_integer(allow_negative=False, allow_boolean=False),
-        )
+        grid = counts()
         parser.parse_keyword("owns")
         owns = parser.parse_affine_map()
         parser.parse_keyword("size")
-        size = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE,
-            lambda: parser.parse_integer(allow_negative=False, allow_boolean=False),
-        )
+        size = counts()
         parser.parse_keyword("target")
         target = parser.parse_attribute()
         parser.parse_keyword("plan")

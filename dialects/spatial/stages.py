@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
+    Float32Type,
     IndexType,
     IntAttr,
     IntegerType,
@@ -55,6 +56,7 @@ from xdsl_spatial.dialects.spatial.syntax import (
     AFTER_LINEAR,
     defined_type,
     parse_linear,
+    print_attributes_and_body,
     stage_map_str,
 )
 from xdsl_spatial.dialects.spatial.traits import InProgram, enclosing_program
@@ -158,9 +160,7 @@ class StageOp(IRDLOperation):
             printer.print_list(self.ins.types, printer.print_attribute)
             printer.print_string(") -> ")
             printer.print_attribute(self.result.type)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=True)
+        print_attributes_and_body(printer, self, entry_args=True)
 
     @classmethod
     def parse(cls, parser: Parser) -> StageOp:
@@ -475,3 +475,13 @@ BODY_OPS: tuple[type[Operation], ...] = (
     YieldOp,
 )
 """What a stage body may hold: each runs as one numpy expression over the whole space."""
+
+
+def sum_link(v: SSAValue, top: bool) -> arith.AddfOp | None:
+    """The f32 add that makes `v` when it links a stage body's sum: the sum itself
+    (`top`), or an add whose one use is the add above it. The compiled engine sums a
+    body's terms by this rule, and spatial-sum-trips reads a body's sum by it."""
+    o = v.owner
+    if isinstance(o, arith.AddfOp) and isinstance(v.type, Float32Type) and (top or v.has_one_use()):
+        return o
+    return None

@@ -8,6 +8,7 @@ from typing import TypeVar
 
 from xdsl.ir import (
     Attribute,
+    Operation,
     SSAValue,
 )
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
@@ -121,3 +122,11 @@ def defined_type(parser: Parser, operand: UnresolvedOperand) -> Attribute:
     if operand.index >= len(values):
         parser.raise_error(f"use of undefined value %{operand.operand_name}", operand.span)
     return values[operand.index].type
+
+
+def print_attributes_and_body(printer: Printer, op: Operation, entry_args: bool) -> None:
+    """The end of a region op's syntax: `attributes {...}` when it has any, then its one
+    region (with its entry block's arguments when `entry_args`)."""
+    printer.print_op_attributes(op.attributes, print_keyword=True)
+    printer.print_string(" ")
+    printer.print_region(op.regions[0], print_entry_block_args=entry_args)

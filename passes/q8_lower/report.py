@@ -6,19 +6,19 @@ for it: lowered, with its plan and both byte counts (docs/lowering.md), or why n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl_spatial.passes.q8_lower.plan import ChipPlan, FoldPlan, ViewPlan
+from xdsl_spatial.passes.report import LoweringDecision
 from xdsl_spatial.passes.tensor_parallel import ChipSplit, Split
 
 
 @dataclass
-class Decision:
+class Decision(LoweringDecision):
     """What the pass did with one matmul, for `report=true`."""
 
-    where: str
-    shape: str
-    lowered: bool
-    reason: str
+    PASS: ClassVar[str] = "q8-lower"
+
     plan: FoldPlan | None = None
     view: ViewPlan | None = None
     split: ChipSplit | None = None
@@ -31,10 +31,7 @@ class Decision:
         """Local memory of the view's buffers (its largest section)."""
         return self.view.buffer_bytes() if self.view is not None else 0
 
-    def line(self) -> str:
-        head = f"q8-lower: {self.where}{' ' + self.shape if self.shape else ''}: "
-        if not self.lowered:
-            return head + f"not lowered: {self.reason}"
+    def lowered_line(self, head: str) -> str:
         if self.split is not None:
             return self._chip_lines(head)
         pl = self.plan

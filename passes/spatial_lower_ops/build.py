@@ -27,7 +27,7 @@ of each item's rectangle of the result. The builder only emits what the plan say
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Protocol, TypeVar, cast
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith
@@ -283,27 +283,67 @@ def build_program(
         st = plan.store
         p.store(out_page, result, st.first, steps(st, None), st.block, st.stride)
     alloc.done()
+    k_plan = PlanAttr((1, plan.items), plan.trips, plan.owns_size)
+    region = p.finish([result])
+    return program_op(
+        program_class(spec.kind),
+        program_name,
+        plan,
+        target,
+        k_plan,
+        numerics,
+        bound,
+        result_type,
+        region,
+    )
+
+
+ProgramT = TypeVar("ProgramT", bound=ProgramOp)
+
+
+class ItemsOwning(Protocol):
+    """What a program's plan says of its items: their grid, and the rectangle of tiles
+    each owns (item 0's first tile and its step per grid axis)."""
+
+    @property
+    def grid(self) -> list[int]: ...
+    @property
+    def owns_size(self) -> tuple[int, int]: ...
+    @property
+    def owns_first(self) -> tuple[int, int]: ...
+    @property
+    def owns_per_item(self) -> tuple[tuple[int, int], ...]: ...
+
+
+def program_op(
+    cls: type[ProgramT],
+    name: str,
+    plan: ItemsOwning,
+    target: TargetAttr,
+    k_plan: PlanAttr,
+    numerics: NumericsAttr,
+    ins: Sequence[SSAValue],
+    result_type: Attribute,
+    body: Region,
+) -> ProgramT:
+    """The program of `plan`'s items over `body`."""
+    first, steps = plan.owns_first, plan.owns_per_item
     owns = AffineMap(
         len(plan.grid),
         0,
-        (
-            owns_expr(plan.owns_first[0], [s[0] for s in plan.owns_per_item]),
-            owns_expr(plan.owns_first[1], [s[1] for s in plan.owns_per_item]),
-        ),
+        (owns_expr(first[0], [s[0] for s in steps]), owns_expr(first[1], [s[1] for s in steps])),
     )
-    items = plan.items
-    cls = program_class(spec.kind)
     return cls(
-        program_name,
+        name,
         grid=plan.grid,
         owns=owns,
         owns_size=plan.owns_size,
         target=target,
-        plan=PlanAttr((1, items), plan.trips, plan.owns_size),
+        plan=k_plan,
         numerics=numerics,
-        ins=list(bound),
+        ins=list(ins),
         result_types=[result_type],
-        body=p.finish([result]),
+        body=body,
     )
 
 

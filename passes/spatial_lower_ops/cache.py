@@ -71,7 +71,7 @@ from xdsl_spatial.passes.spatial_lower_ops.access import (
     shape_of,
 )
 from xdsl_spatial.passes.spatial_lower_ops.axes import NeedCut, NotLinear, Space
-from xdsl_spatial.passes.spatial_lower_ops.build import affine, owns_expr, stage
+from xdsl_spatial.passes.spatial_lower_ops.build import affine, program_op, stage
 from xdsl_spatial.passes.spatial_lower_ops.plan import (
     Move,
     TensorPlan,
@@ -544,26 +544,10 @@ def build_insert(
             written, tensors[0], at, vars_, plan.old.block, plan.old.stride, 1, tensors[2], table_at
         )
     alloc.done()
-    owns = AffineMap(
-        len(plan.grid),
-        0,
-        (
-            owns_expr(plan.owns_first[0], [s[0] for s in plan.owns_per_item]),
-            owns_expr(plan.owns_first[1], [s[1] for s in plan.owns_per_item]),
-        ),
-    )
     items = 1
     for g in plan.grid:
         items *= g
-    return MapOp(
-        program_name,
-        grid=plan.grid,
-        owns=owns,
-        owns_size=plan.owns_size,
-        target=target,
-        plan=PlanAttr((1, items), 1, plan.owns_size),
-        numerics=NumericsAttr("exact"),
-        ins=list(bound),
-        result_types=[result_type],
-        body=p.finish([tensors[0]]),
-    )
+    k_plan = PlanAttr((1, items), 1, plan.owns_size)
+    region = p.finish([tensors[0]])
+    exact = NumericsAttr("exact")
+    return program_op(MapOp, program_name, plan, target, k_plan, exact, bound, result_type, region)

@@ -140,13 +140,26 @@ def emit_program(
     name = program_name(kind, what, spec.extents)
     act = str(run.target.act)
     program = build_program(plan, bound, names, name, run.target, numerics_of(spec, act))
+    result = place_program(run, program, kind, before, name_hint, rewriter)
+    if spec.kind == Kind.REDUCE and kind == OpKind.NORMS:
+        run.reduced.add(result)
+    return result, plan
+
+
+def place_program(
+    run: Lowering,
+    program: Operation,
+    kind: OpKind,
+    before: Operation,
+    name_hint: str | None,
+    rewriter: PatternRewriter,
+) -> SSAValue:
+    """`program` inserted before `before`: its result, named `name_hint`, of `kind`."""
     rewriter.insert(program, InsertPoint.before(before))
     result = program.results[0]
     result.name_hint = name_hint
     run.kinds[result] = kind
-    if spec.kind == Kind.REDUCE and kind == OpKind.NORMS:
-        run.reduced.add(result)
-    return result, plan
+    return result
 
 
 def rewrite_spec(run: Lowering, spec: OpSpec, what: str, rewriter: PatternRewriter) -> Decision:
@@ -296,10 +309,7 @@ class LowerInsertSlice(RewritePattern):
         )
         name = program_name(OpKind.CACHE, "write", shape_of(op.source))
         program = build_insert(plan, [*bound, *values], names, name, run.target)
-        rewriter.insert(program, InsertPoint.before(op))
-        result = program.results[0]
-        result.name_hint = op.results[0].name_hint
-        run.kinds[result] = OpKind.CACHE
+        result = place_program(run, program, OpKind.CACHE, op, op.results[0].name_hint, rewriter)
         replace_by_chip_value(op, result, rewriter)
         run.decisions.append(Decision(where, shape, True, "", None, name))
 
@@ -335,10 +345,7 @@ def lower_gather(run: Lowering, op: linalg.GenericOp, rewriter: PatternRewriter)
     )
     name = program_name(OpKind.EMBEDDING, "gather", (spec.m, spec.k))
     program = build_gather(plan, [*bound, *tables], names, name, run.target)
-    rewriter.insert(program, InsertPoint.before(op))
-    result = program.results[0]
-    result.name_hint = op.results[0].name_hint
-    run.kinds[result] = OpKind.EMBEDDING
+    result = place_program(run, program, OpKind.EMBEDDING, op, op.results[0].name_hint, rewriter)
     replace_by_chip_value(op, result, rewriter)
     return Decision(where, shape, True, "", None, name)
 

@@ -6,11 +6,13 @@ What `spatial-lower-ops` did with each op it looked at (`Decision`), and the lin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.dialects import arith, func, tensor
 from xdsl.ir import Operation
 
 from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.passes.report import LoweringDecision
 from xdsl_spatial.passes.spatial_lower_ops.plan import OpPlan, plan_bytes
 
 LAYOUT_ONLY = (
@@ -32,20 +34,15 @@ def host_ops(fn: Operation) -> list[Operation]:
 
 
 @dataclass
-class Decision:
+class Decision(LoweringDecision):
     """What the pass did with one op."""
 
-    where: str
-    shape: str
-    lowered: bool
-    reason: str
+    PASS: ClassVar[str] = "spatial-lower-ops"
+
     plan: OpPlan | None = None
     program: str = ""
 
-    def line(self) -> str:
-        head = f"spatial-lower-ops: {self.where}{' ' + self.shape if self.shape else ''}: "
-        if not self.lowered:
-            return head + f"not lowered: {self.reason}"
+    def lowered_line(self, head: str) -> str:
         extra = ""
         if self.plan is not None:
             loads, stores = plan_bytes(self.plan)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl_spatial.frontends.estimate import Estimate
-from xdsl_spatial.viz.pictures import figure_bytes, require
+from xdsl_spatial.viz.pictures.render import figure_bytes, require
 
 
 def draw_rates(estimates: Sequence[Estimate], fmt: str) -> bytes:
