@@ -26,7 +26,7 @@ import dataclasses
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,24 +79,23 @@ def _tokens(text: str) -> list[int]:
     return ids
 
 
-def _fraction(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 < v <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {v}")
-    return v
+def _number(ok: Callable[[float], bool], expected: str) -> Callable[[str], float]:
+    """An argparse type: a float for which `ok` holds, else the `expected` words."""
+
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not ok(v):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {v}")
+        return v
+
+    return parse
 
 
-def _temperature(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (v >= 0 and math.isfinite(v)):
-        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {v}")
-    return v
+_fraction = _number(lambda v: 0 < v <= 1, "a number in (0, 1]")
+_temperature = _number(lambda v: v >= 0 and math.isfinite(v), "a finite number >= 0")
 
 
 def _parser() -> argparse.ArgumentParser:
