@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from tiny_llama import write_tiny_llama
+from tiny_llama import HEAD_DIM, llama3_rope_factors, write_tiny_llama
 
 from xdsl_spatial.frontends.gguf_io import GGUFError, open_gguf, read_header
 from xdsl_spatial.frontends.hf_config import hf_config, read_hf_config
@@ -197,6 +197,21 @@ def test_a_gguf_header_reads_as_the_reader_does_and_without_the_data(tmp_path):
     assert read_config(read_header(cut), str(cut)) == read_config(reader, str(path))
     with pytest.raises(GGUFError, match="cannot be opened|corrupt|GGUF"):
         open_gguf(cut)
+
+
+def test_a_llama3_gguf_estimates_from_its_header_read_and_a_cut_one_says_why_not(tmp_path):
+    """Llama 3's RoPE factors are a tensor's data: a whole file's header read maps it
+    (the same config as the full read), a file cut after its header names the tensor."""
+    factors = llama3_rope_factors(HEAD_DIM, 10000.0)
+    path = write_tiny_llama(tmp_path / "l3.gguf", rope_factors=factors)
+    reader = open_gguf(path)
+    config = read_config(read_header(path), str(path))
+    assert config == read_config(reader, str(path))
+    assert config.rope_factors == pytest.approx(np.asarray(factors, np.float32))
+    cut = tmp_path / "l3_header.gguf"
+    cut.write_bytes(path.read_bytes()[: reader.data_offset])
+    with pytest.raises(ModelError, match="rope_freqs.weight: the file ends before its data"):
+        read_config(read_header(cut), str(cut))
 
 
 def test_a_cut_or_foreign_header_is_a_diagnostic(tmp_path):

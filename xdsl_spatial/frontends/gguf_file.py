@@ -7,7 +7,7 @@ data, shaped as `gguf.GGUFReader` shapes it.
 f = read_gguf("model.gguf")                    # header, then every tensor's data mapped
 f.fields["llama.block_count"].contents()       # 30
 t = f.tensors[0]; t.name, t.shape, t.tensor_type, t.data.shape
-h = read_gguf("model.gguf", data=False)         # the header alone: nothing past it is read
+h = read_gguf("model.gguf", data=False)         # a file that may end after its header
 ```
 
 Every count and length in the header is checked against the file's size before it is
@@ -84,7 +84,7 @@ class GGUFField:
 @dataclass(frozen=True)
 class GGUFTensor:
     """A tensor's description: its name, dims (ne0 first), type, size in bytes, and
-    its data (None when only the header was read)."""
+    its data (None when the file ends before it: a header read of a file cut short)."""
 
     name: str
     shape: tuple[int, ...]
@@ -161,7 +161,7 @@ def _value(cur: _Cursor, vtype: GGUFValueType, what: str) -> tuple[Any, tuple[GG
 
 
 def _parse(
-    cur: _Cursor, data: np.ndarray | None
+    cur: _Cursor, data: np.ndarray, whole: bool
 ) -> tuple[dict[str, GGUFField], list[GGUFTensor], int]:
     if cur.size < 4 or cur.u32("the magic number") != GGUF_MAGIC:
         raise GGUFFormatError("not a GGUF file (bad magic number)")
@@ -219,13 +219,12 @@ def _parse(
         n_elems = int(np.prod(dims, dtype=object))
         n_bytes = n_elems // block * type_bytes
         view = None
-        if data is not None:
-            start = data_start + offset
-            if start + n_bytes > cur.size:
-                raise GGUFFormatError(
-                    f"the data of tensor {name} runs past the end of the file "
-                    "(truncated or corrupt?)"
-                )
+        start = data_start + offset
+        if start + n_bytes > cur.size and whole:
+            raise GGUFFormatError(
+                f"the data of tensor {name} runs past the end of the file (truncated or corrupt?)"
+            )
+        if start + n_bytes <= cur.size:
             np_dims = tuple(reversed(dims))
             if qtype in _TYPED_DATA:
                 view = data[start : start + n_bytes].view(_TYPED_DATA[qtype]).reshape(np_dims)
@@ -239,15 +238,18 @@ def _parse(
 
 def read_gguf(path: str | os.PathLike[str], *, data: bool = True) -> GGUFFile:
     """The GGUF file `path`, its tensors' data memory-mapped (read-only); with
-    `data=False` its header alone, nothing past it read (a file cut short after its
-    header reads whole). A file that is not GGUF, or is corrupt, raises
-    GGUFFormatError; one that cannot be read, OSError."""
+    `data=False` a file that may be cut short after its header: a tensor whose data it
+    does not hold has `data` None (the data the file holds is mapped, not read). A
+    file that is not GGUF, or is corrupt, raises GGUFFormatError; one that cannot be
+    read, OSError."""
     where = os.fspath(path)
     with open(where, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         if size == 0:
             raise GGUFFormatError("the file is empty")
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
-            whole = np.memmap(where, np.uint8, mode="r") if data else None
-            fields, tensors, data_offset = _parse(_Cursor(buf, size), whole)
+            # The header is parsed from `buf` (faster to unpack from than an array);
+            # the tensors' data are views of `mapped`, read only where they are used.
+            mapped = np.memmap(where, np.uint8, mode="r")
+            fields, tensors, data_offset = _parse(_Cursor(buf, size), mapped, data)
     return GGUFFile(where, fields, tensors, data_offset)

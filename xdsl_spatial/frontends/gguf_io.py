@@ -125,8 +125,8 @@ def open_gguf(path: str | os.PathLike[str]) -> GGUFFile:
 
 def read_header(path: str | os.PathLike[str]) -> GGUFFile:
     """The header of the GGUF file `path`: its metadata and its tensors' names, types
-    and shapes, read with bounds checks and nothing past it (a file cut short after its
-    header reads whole; the tensors' `data` is None), or GGUFError."""
+    and shapes, read with bounds checks; a file cut short after its header reads whole
+    (a tensor whose data the file does not hold has `data` None), or GGUFError."""
     return _read(path, data=False)
 
 
@@ -173,7 +173,7 @@ def _tensor(reader: GGUFFile, path: str, name: str) -> GGUFTensor:
     for t in reader.tensors:
         if t.name == name:
             if t.data is None:
-                raise GGUFError(f"{path}: tensor {name}: only the file's header was read")
+                raise GGUFError(f"{path}: tensor {name}: the file ends before its data")
             return t
     raise GGUFError(f"{path}: no tensor {name} in the file")
 

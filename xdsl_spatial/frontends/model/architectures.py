@@ -153,6 +153,11 @@ def _rope_factors(m: _Metadata, n_rot: int) -> tuple[float, ...]:
             f"{'x'.join(map(str, dims))}; RoPE's factors are F32, one per rotated pair "
             f"({n_rot // 2})"
         )
+    if t.data is None:
+        raise ModelError(
+            f"{m.path}: tensor rope_freqs.weight: the file ends before its data, and RoPE's "
+            "factors are that data (give the whole file, or its config.json)"
+        )
     factors = np.asarray(t.data, np.float64).reshape(-1)
     if not np.all(np.isfinite(factors) & (factors > 0)):
         raise ModelError(f"{m.path}: tensor rope_freqs.weight has a factor that is not > 0")
