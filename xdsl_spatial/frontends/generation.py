@@ -15,8 +15,10 @@ tokens is one call of `@prefill` at its first position, its rows past the chunk'
 padded. A padded row writes keys and values at positions past the chunk, but no real
 row attends to them (the mask is causal), and the step that reaches such a position
 writes its own there before it reads it: the cache holds exactly what one token at a
-time would have written. Where a whole chunk would run past the cache (or one token is
-left), the remaining prompt tokens are fed one at a time through `@decode`.
+time would have written. Where a whole chunk would run past the cache, or few tokens
+are left (`Model.few_tokens`: a quarter of a chunk, which a padded chunk costs about as
+much as), the remaining prompt tokens are fed one at a time through `@decode`: a short
+prompt calls no `@prefill`, which is then never compiled.
 
 The last prompt position's logits give the first generated token; each decode step
 feeds the last token at the next position and gives one more: greedily (the largest
@@ -350,15 +352,23 @@ class Model:
         calls = {"prefill" if n > 1 else "decode" for _, n in self.plan(prompt_len)}
         return [e for e in ENTRIES if e in calls or (e == "decode" and steps)]
 
+    @property
+    def few_tokens(self) -> int:
+        """Tokens few enough to read one `@decode` step each: a `@prefill` chunk
+        computes all its `batch` rows, padded or not, and costs about what `batch / 4`
+        decode steps do (SmolLM2, native, a chunk of 32: 6-8 steps); so a short prompt
+        needs no `@prefill`, and a first run does not wait to compile it."""
+        return max(1, self.batch // 4)
+
     def plan(self, prompt_len: int) -> list[tuple[int, int]]:
         """How a prompt of `prompt_len` tokens is read: (first position, tokens) of each
-        call, a `@prefill` chunk where more than one token is left and a whole chunk
-        fits the cache, else one `@decode` step a token."""
+        call, a `@prefill` chunk where more than `few_tokens` are left and a whole
+        chunk fits the cache, else one `@decode` step a token."""
         out = []
         pos = 0
         while pos < prompt_len:
             left = prompt_len - pos
-            if left > 1 and pos + self.batch <= self.positions:
+            if left > self.few_tokens and pos + self.batch <= self.positions:
                 n = min(left, self.batch)
             else:
                 n = 1
