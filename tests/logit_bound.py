@@ -12,6 +12,13 @@ GELU table), so its logits are one more draw of rounding around the fp64 ones. I
 greedy token must be ours wherever its top-1/top-2 margin is LLAMA_CPP_MARGIN or more
 and at least twice the step's B; a closer margin could flip under either side's
 rounding and says nothing.
+
+llama.cpp on the same weights dequantised to f32 (`write_f32_gguf`) with an f32 cache
+rounds nothing beyond fp32 but its GELU, whose input and result it rounds to f16 (a
+table): u = 2^-11 at the FFN's points alone, against the 2^-8 at every product input B
+is measured with. By the same linearisation its logits lie within F32_SHARE x B of the
+fp64 ones, and its greedy token is fp64's wherever fp64's margin exceeds twice that: a
+check of the architecture's graph against llama.cpp's own, with its rounding taken out.
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ FACTOR = 2.0
 """B over the largest deviation of a perturbed copy."""
 LLAMA_CPP_MARGIN = 0.5
 """The least llama.cpp top-1/top-2 margin (logits) at which its token must be ours."""
+F32_SHARE = 2.0**-11 / 2.0**-8
+"""llama.cpp's bound on f32 weights as a share of B (the module's docstring)."""
 
 
 def weights_by_name(model: Model) -> dict[str, np.ndarray]:
@@ -66,6 +75,19 @@ def margin(row: np.ndarray) -> float:
 def llama_cpp_decides(llama_margin: float, bound: float) -> bool:
     """Whether llama.cpp's greedy token must be ours at a step (the module's rule)."""
     return llama_margin >= max(LLAMA_CPP_MARGIN, 2 * bound)
+
+
+def f32_faults(scores: np.ndarray, exact: np.ndarray, bound: np.ndarray) -> list[int]:
+    """The steps where llama.cpp's logits on f32 weights (`scores`) are further from
+    the fp64 ones (`exact`) than F32_SHARE x B, or its greedy token is not fp64's where
+    fp64's margin exceeds twice that."""
+    tight = F32_SHARE * bound
+    faults = []
+    for i, (row, ref) in enumerate(zip(scores, exact)):
+        far = np.abs(row - ref).max() > tight[i]
+        if far or (margin(ref) > 2 * tight[i] and np.argmax(row) != np.argmax(ref)):
+            faults.append(i)
+    return faults
 
 
 def llama_cpp_scores(llm: Any, prompt: Sequence[int], tokens: Sequence[int]) -> np.ndarray:

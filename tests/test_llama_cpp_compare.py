@@ -3,8 +3,11 @@
 step by step under the rule of `tests/logit_bound.py`: the rule itself; the script on a
 tiny gemma3 (llama-cpp-python needed); and on the packaged Gemma 3 270M over two
 prompts besides the one `tests/test_architectures.py` compares (the gemma package too).
-The script's exit status is 1 when a step the rule decides parts, so each run here
-asserts that none does, and that the rule decided enough steps to say something.
+The script's exit status is 1 when a step the rule decides parts, or (`--f32`) when
+llama.cpp on the weights dequantised to f32 is further from the fp64 logits than its
+share of B, so each run here asserts that neither happens, and that the rule decided
+enough steps to say something; that the f32 check sees a one-position change of the
+sliding window is tested apart.
 """
 
 from __future__ import annotations
@@ -15,10 +18,19 @@ import sys
 from pathlib import Path
 
 import pytest
-from logit_bound import LLAMA_CPP_MARGIN, llama_cpp_decides
+from logit_bound import (
+    LLAMA_CPP_MARGIN,
+    f32_faults,
+    llama_cpp_decides,
+    llama_cpp_scores,
+    reference_logits,
+    step_bound,
+)
 from tiny_llama import write_tiny_gemma3
 
-from xdsl_spatial.frontends.gguf_io import packaged_gguf
+from xdsl_spatial.frontends.generation import generate, load_model
+from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
+from xdsl_spatial.frontends.llama import write_f32_gguf
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "compare_llama_cpp.py"
 TOKENS = "104,101,108,108,111,33"
@@ -56,6 +68,40 @@ def test_the_script_on_a_tiny_gemma3(tmp_path):
     assert n == agree and n >= 4, r.stdout
 
 
+def test_llama_cpp_on_f32_weights_sees_a_window_one_position_wider(tmp_path):
+    """llama.cpp on the exact f32 weights is within F32_SHARE x B of the fp64 logits
+    of the same file, and not of a file that differs only in its sliding window (5
+    positions instead of 4: the same weights, written from the same seed)."""
+    llama_cpp = pytest.importorskip("llama_cpp")
+    prompt = [int(t) for t in TOKENS.split(",")]
+    files = {}
+    for window in (4, 5):
+        path = tmp_path / f"w{window}.gguf"
+        write_tiny_gemma3(path, untied=True, softcap=30.0, window=window, merges=("s h",))
+        files[window] = tmp_path / f"w{window}-f32.gguf"
+        write_f32_gguf(open_gguf(path), str(path), str(files[window]))
+    path = str(tmp_path / "w4.gguf")
+    model = load_model(path, len(prompt), 32, requantize=True)
+    run = generate(model, prompt, 8)
+    ref = reference_logits(path, model, run)
+    faults = {}
+    for window, f32 in files.items():
+        llm = llama_cpp.Llama(
+            model_path=str(f32),
+            n_ctx=32,
+            n_threads=1,
+            logits_all=True,
+            verbose=False,
+            type_k=0,
+            type_v=0,
+        )
+        faults[window] = f32_faults(
+            llama_cpp_scores(llm, prompt, run.tokens), ref[0], step_bound(ref)
+        )
+    assert faults[4] == []
+    assert faults[5], "a window one position wider goes unseen"
+
+
 def test_the_script_refuses_bad_tokens_in_one_line(tmp_path):
     pytest.importorskip("llama_cpp")
     path = write_tiny_gemma3(tmp_path / "g.gguf", merges=("s h",))
@@ -75,6 +121,7 @@ def test_gemma3_270m_matches_llama_cpp_on_two_more_prompts():
         "Once upon a time, there was a little",
         "--prompt",
         "def fibonacci(n):",
+        "--f32",
     )
     assert r.returncode == 0, r.stdout + r.stderr
     n, agree = decided(r.stdout)
