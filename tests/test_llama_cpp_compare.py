@@ -17,7 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+from gguf import GGMLQuantizationType
 from logit_bound import (
     LLAMA_CPP_MARGIN,
     f32_faults,
@@ -29,7 +31,7 @@ from logit_bound import (
 from tiny_llama import write_tiny_gemma3
 
 from xdsl_spatial.frontends.generation import generate, load_model
-from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
+from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf, q8_0_parts
 from xdsl_spatial.frontends.llama import write_f32_gguf
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "compare_llama_cpp.py"
@@ -55,6 +57,30 @@ def test_the_rule_wants_half_a_logit_and_twice_the_bound():
     assert not llama_cpp_decides(0.49, 0.1)  # under half a logit
     assert not llama_cpp_decides(0.79, 0.4)  # under 2B
     assert not llama_cpp_decides(0.16, 0.3)
+
+
+def test_the_f32_copy_holds_the_q8_0_values_exactly(tmp_path):
+    """Each product of `write_f32_gguf`'s copy is its Q8_0 values times their f16
+    scales, bit for bit (exact in f32: 8 bits times 11); everything else is copied."""
+    path = write_tiny_gemma3(tmp_path / "g.gguf", untied=True, merges=("s h",))
+    write_f32_gguf(open_gguf(path), str(path), str(tmp_path / "f32.gguf"))
+    src, f32 = open_gguf(path), open_gguf(tmp_path / "f32.gguf")
+    assert f32.fields["gemma3.attention.sliding_window"].contents() == 4
+    tensors = {t.name: t for t in f32.tensors}
+    assert [t.name for t in src.tensors] == list(tensors)
+    products = 0
+    for t in src.tensors:
+        if t.tensor_type == GGMLQuantizationType.Q8_0:
+            products += 1
+            values, scales = q8_0_parts(src, t.name)
+            k, n = values.shape
+            want = values.reshape(k // 32, 32, n) * scales.astype(np.float64)[:, None, :]
+            got = np.asarray(tensors[t.name].data)
+            assert got.dtype == np.float32 and got.shape == (n, k)
+            assert np.array_equal(got.T.astype(np.float64), want.reshape(k, n)), t.name
+        else:
+            assert np.array_equal(np.asarray(tensors[t.name].data), np.asarray(t.data)), t.name
+    assert products == 6 * 7 + 2  # every layer's seven, the embedding and the head
 
 
 def test_the_script_on_a_tiny_gemma3(tmp_path):
