@@ -14,9 +14,9 @@ and at least twice the step's B; a closer margin could flip under either side's
 rounding and says nothing.
 
 llama.cpp on the same weights dequantised to f32 (`write_f32_gguf`) with an f32 cache
-rounds nothing beyond fp32 but its GELU, whose input and result it rounds to f16 (a
-table): u = 2^-11 at the FFN's points alone, against the 2^-8 at every product input B
-is measured with. By the same linearisation its logits lie within F32_SHARE x B of the
+rounds nothing beyond fp32 but its GELU (gemma3's), whose input and result it rounds to
+f16 (a table): u = 2^-11 at the FFN's points alone, against the 2^-8 at every product
+input B is measured with. By the same linearisation its logits lie within F32_SHARE x B of the
 fp64 ones, and its greedy token is fp64's wherever fp64's margin exceeds twice that: a
 check of the architecture's graph against llama.cpp's own, with its rounding taken out.
 """
