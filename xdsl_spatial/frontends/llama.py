@@ -54,7 +54,7 @@ from xdsl_spatial.frontends.model.config import (
     describe,
     weight_args,
 )
-from xdsl_spatial.frontends.model.q8_file import write_q8_0_gguf
+from xdsl_spatial.frontends.model.q8_file import write_f32_gguf, write_q8_0_gguf
 from xdsl_spatial.frontends.model.step import build_model, check_signatures, signature
 
 LlamaConfig = ModelConfig
@@ -80,5 +80,6 @@ __all__ = [
     "read_config",
     "signature",
     "weight_args",
+    "write_f32_gguf",
     "write_q8_0_gguf",
 ]

@@ -1,7 +1,8 @@
 """
 The same weights as a Q8_0 GGUF file, for llama.cpp: what `--requantize` binds, written
 so that llama.cpp runs exactly the chip's weights (the tests and benchmarks compare
-with it on such a file).
+with it on such a file); or the same values dequantised to f32, where llama.cpp adds no
+rounding of its activations.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from xdsl_spatial.frontends.model.config import ModelError
 
 MOSTLY_Q8_0 = 7
 """`general.file_type` of a file whose tensors are mostly Q8_0 (llama.cpp's LLAMA_FTYPE_MOSTLY_Q8_0)."""
+ALL_F32 = 0
+"""`general.file_type` of a file whose tensors are all f32 (LLAMA_FTYPE_ALL_F32)."""
 
 
 def write_q8_0_gguf(reader: Any, path: str, out: str, *, requantize: bool = True) -> None:
@@ -25,6 +28,18 @@ def write_q8_0_gguf(reader: Any, path: str, out: str, *, requantize: bool = True
     Q8_0 exactly as the chip binds them: the file's Q8_0 tensors as they are, any other
     re-quantised with GGML's rule (the same values `--requantize` binds); every other
     tensor and all metadata copied. Written beside `out` and renamed into place."""
+    _write_copy(reader, path, out, requantize, f32=False)
+
+
+def write_f32_gguf(reader: Any, path: str, out: str, *, requantize: bool = True) -> None:
+    """`write_q8_0_gguf`'s copy with each product's Q8_0 values dequantised to f32
+    (int8 times an f16 scale: exact in f32), so that llama.cpp computes with the chip's
+    weights and no rounding of its own beyond fp32 (it quantises the activations a Q8_0
+    product reads to Q8_0, but not those an f32 product reads)."""
+    _write_copy(reader, path, out, requantize, f32=True)
+
+
+def _write_copy(reader: Any, path: str, out: str, requantize: bool, f32: bool) -> None:
     from gguf import GGMLQuantizationType, GGUFValueType, GGUFWriter
 
     from xdsl_spatial.frontends.gguf_io import q8_0_parts, requantized_parts
@@ -39,7 +54,7 @@ def write_q8_0_gguf(reader: Any, path: str, out: str, *, requantize: bool = True
             if key.startswith("GGUF.") or key == "general.architecture":
                 continue
             if key == "general.file_type":
-                w.add_key_value(key, MOSTLY_Q8_0, GGUFValueType.UINT32)
+                w.add_key_value(key, ALL_F32 if f32 else MOSTLY_Q8_0, GGUFValueType.UINT32)
                 continue
             vtype = f.types[0]
             sub = f.types[1] if vtype == GGUFValueType.ARRAY and len(f.types) > 1 else None
@@ -53,6 +68,11 @@ def write_q8_0_gguf(reader: Any, path: str, out: str, *, requantize: bool = True
                 else:
                     raise ModelError(f"{path}: tensor {t.name} is {t.tensor_type.name}, not Q8_0")
                 k, n = values.shape
+                if f32:
+                    blocked = values.reshape(k // Q8_BLOCK, Q8_BLOCK, n).astype(np.float32)
+                    blocked *= scales.astype(np.float32)[:, None, :]
+                    w.add_tensor(t.name, np.ascontiguousarray(blocked.reshape(k, n).T))
+                    continue
                 blocks = np.empty((n, k // Q8_BLOCK, 2 + Q8_BLOCK), np.uint8)
                 blocks[:, :, :2] = (
                     scales.astype("<f2").T.copy().view(np.uint8).reshape(n, k // Q8_BLOCK, 2)
