@@ -116,3 +116,29 @@ def test_the_export_without_a_mask_runs_its_scan_natively():
     b = execute(masked, "main", margs, engine="native").outputs[0]
     # the same weights and tokens; the mask of ones and the packed-sequence check agree
     assert np.abs(a - b).max() <= FP32_REL * float(np.abs(b).max())
+
+
+def test_a_cache_position_past_the_end_is_a_diagnostic_natively(tmp_path):
+    """torch-mlir's top-level cf.asserts (torch._check's bounds of the KV cache's write
+    position in `examples/torch/llama_tiny.mlir`) are checked before the code runs:
+    upstream's own lowering of them would abort the process."""
+    from tiny_llama import write_tiny_llama
+
+    from xdsl_spatial.frontends.generation import load_model
+    from xdsl_spatial.interpreters.options import RunOptions
+
+    tiny = str(write_tiny_llama(tmp_path / "tiny.gguf"))
+    text = (HF.parent / "torch" / "llama_tiny.mlir").read_text()
+    options = RunOptions(engine="native")
+    native = load_model(tiny, 3, 24, lower=False, text=text, options=options)
+    compiled = load_model(tiny, 3, 24, lower=False, text=text, weights=native.weights)
+    caches = [np.zeros((2, 64, 24), np.float32), np.zeros((2, 24, 64), np.float32)] * 2
+
+    def decode(model, pos):
+        args = [np.array([5], np.int32), np.array([pos], np.int32), *model.weights, *caches]
+        return model._run("decode", args)
+
+    with pytest.raises(RunError, match=r"cf\.assert: assertion failed: Runtime assertion"):
+        decode(native, 24)
+    got, want = decode(native, 5).outputs[0], decode(compiled, 5).outputs[0]
+    assert np.abs(got - want).max() <= FP32_REL * float(np.abs(want).max())
