@@ -123,11 +123,11 @@ def run_phase(path: str, out: Path, prompt: list[int], steps: int, engine: str) 
     """The module side on `engine`, in a process of its own (no torch)."""
     from xdsl_spatial.frontends.generation import generate
     from xdsl_spatial.frontends.hf_window import load_window_model
-    from xdsl_spatial.interpreters.options import RunOptions
+    from xdsl_spatial.interpreters.options import RunOptions, engine_of
 
     phase = Phases()
     text = (out / "smollm2_hf.mlir").read_text()
-    options = RunOptions(engine=engine)
+    options = RunOptions(engine=engine_of(engine))
     with phase("load (read, parse, bind, raise + lower)"):
         model = load_window_model(path, text, out / "smollm2_hf.npz", options=options)
     with phase("compile @main"):

@@ -125,11 +125,11 @@ def test_a_cache_position_past_the_end_is_a_diagnostic_natively(tmp_path):
     from tiny_llama import write_tiny_llama
 
     from xdsl_spatial.frontends.generation import load_model
-    from xdsl_spatial.interpreters.options import RunOptions
+    from xdsl_spatial.interpreters.options import Engine, RunOptions
 
     tiny = str(write_tiny_llama(tmp_path / "tiny.gguf"))
     text = (HF.parent / "torch" / "llama_tiny.mlir").read_text()
-    options = RunOptions(engine="native")
+    options = RunOptions(engine=Engine.NATIVE)
     native = load_model(tiny, 3, 24, lower=False, text=text, options=options)
     compiled = load_model(tiny, 3, 24, lower=False, text=text, weights=native.weights)
     caches = [np.zeros((2, 64, 24), np.float32), np.zeros((2, 24, 64), np.float32)] * 2
