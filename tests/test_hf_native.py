@@ -142,3 +142,22 @@ def test_a_cache_position_past_the_end_is_a_diagnostic_natively(tmp_path):
         decode(native, 24)
     got, want = decode(native, 5).outputs[0], decode(compiled, 5).outputs[0]
     assert np.abs(got - want).max() <= FP32_REL * float(np.abs(want).max())
+
+
+def test_the_checks_travel_with_a_kept_executable():
+    """A built model kept on disk holds its native executables (their code from the
+    compile cache) with their checks, and no IR (`model_cache`'s pickler refuses it)."""
+    import pickle
+
+    from xdsl_spatial.frontends.model_cache import _Pickler
+    from xdsl_spatial.interpreters.runner import call, compile_module, find_function
+
+    _, module, args, eager = load("llama")
+    exe = compile_module(module, "main", "native")
+    back = pickle.loads(_Pickler().dumps(exe))
+    scale = float(np.abs(eager).max())
+    assert np.abs(back(*args).outputs[0] - eager).max() <= EAGER_REL * scale
+    bad = args[0].copy()
+    bad[0, 1] = eager.shape[-1]
+    with pytest.raises(RunError, match=r"cf\.assert: assertion failed: index must be smaller"):
+        call(back, find_function(module, "main"), [bad, *args[1:]])
