@@ -188,7 +188,7 @@ def strip_asserts(module: ModuleOp) -> None:
                 if (
                     m.parent is not None
                     and not m.regions
-                    and not any(r.uses for r in m.results)
+                    and all(r.first_use is None for r in m.results)
                     and _pure(m)
                 ):
                     dead.append(m)
