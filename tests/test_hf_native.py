@@ -88,6 +88,12 @@ def test_an_assert_on_a_computed_value_is_refused_naming_it():
     assert execute(module, "main", [x]).outputs[0].tolist() == [2.0] * 4
     with pytest.raises(RunError, match=r'cf\.assert "not negative".*reads linalg\.add'):
         execute(module, "main", [x], engine="native")
+    on_output = text.replace("ins(%y : tensor<4xf32>) outs(%e", "ins(%x : tensor<4xf32>) outs(%y")
+    on_output = on_output.replace("arith.cmpf oge, %v, %c0", "arith.cmpf oge, %o, %c0")
+    module = parse_module(on_output)
+    assert execute(module, "main", [x]).outputs[0].tolist() == [1.0] * 4
+    with pytest.raises(RunError, match=r'cf\.assert "not negative".*reads the output of'):
+        execute(module, "main", [x], engine="native")
 
 
 @pytest.mark.parametrize("inclusive", [True, False])

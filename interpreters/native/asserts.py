@@ -25,8 +25,8 @@ What an assert's condition reads must come from the function's arguments through
 that stay in the entry (`outline_kernels.stays_in_entry`: constants, scalar ops,
 reshapes, a scalar `tensor.extract`) or through the body of the generic that holds it
 (its inputs, the values it captures). An assert whose condition reads a value another
-op computes (a product, another generic), or one inside a generic with reduction
-loops, is refused when the function is prepared, naming it and that op.
+op computes (a product, another generic) or its generic's output, or one inside a
+generic with reduction loops, is refused when the function is prepared, naming it.
 """
 
 from __future__ import annotations
@@ -79,10 +79,11 @@ def _body_slice(
 def _pruned(
     g: GenericOp, ops: set[Operation], args: set[int], mapping: dict[SSAValue, SSAValue]
 ) -> list[Operation]:
-    """`g` reading only the inputs the asserts need, computing only their slice of its
-    body and yielding its outputs unchanged (fresh empty tensors of their types)."""
+    """`g` reading only the inputs the asserts need (`args`: none of its outputs),
+    computing only their slice of its body and yielding its outputs unchanged (fresh
+    empty tensors of their types)."""
     n_in = len(g.inputs)
-    keep = sorted(i for i in args if i < n_in)
+    keep = sorted(args)
     body = g.body.block
     empties = [tensor.EmptyOp([], o.type) for o in g.outputs]
     block = Block(
@@ -137,8 +138,10 @@ def assert_checks(fn: func.FuncOp) -> func.FuncOp | None:
     work: list[tuple[SSAValue, cf.AssertOp]] = [(a.arg, a) for a in tops]
     for g, asserts in holders.items():
         ops, args, outer = _body_slice(g, asserts)
+        if any(i >= len(g.inputs) for i in args):
+            raise _refuse(asserts[0], f"its condition reads the output of {g.name}")
         slices[g] = (ops, args)
-        work.extend((g.inputs[i], asserts[0]) for i in args if i < len(g.inputs))
+        work.extend((g.inputs[i], asserts[0]) for i in args)
         work.extend((v, asserts[0]) for v in outer)
     while work:
         v, why = work.pop()
