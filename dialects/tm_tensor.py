@@ -15,13 +15,14 @@ holds for Hugging Face models, as torch-mlir prints them.
 when a model is exported without an `attention_mask`): along `dimension`, each
 output element is the accumulator combined with the inputs up to it (`inclusive`) or
 before it; the second result is the accumulator after the last. The project reads it
-(`passes/convert_tm_tensor.py` rewrites an additive scan as `linalg.generic`s when a
-module is read) and refuses, naming it, any other op of the dialect
-(`core.mlir_text.unread_op`).
+(the engines run it as `interpreters/tm_tensor.py` does; for the native engine,
+`passes/convert_tm_tensor.py` rewrites an additive scan as `linalg.generic`s) and
+refuses, naming it, any other op of the dialect (`core.mlir_text.unread_op`).
 """
 
 from __future__ import annotations
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import I64, BoolAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
@@ -103,6 +104,18 @@ class YieldOp(IRDLOperation):
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
     traits = traits_def(IsTerminator(), HasParent(ScanOp))
+
+
+def scan_combiner(op: ScanOp) -> str | None:
+    """Why the scan's body is not a sum of its two arguments (None: it is)."""
+    body = op.region.block
+    ops = list(body.ops)
+    if len(ops) != 2 or not isinstance(ops[0], arith.AddiOp | arith.AddfOp):
+        names = ", ".join(o.name for o in ops[:-1]) or "nothing"
+        return f"the scan combines by {names}; only a sum (arith.addi, arith.addf: torch.cumsum) is read"
+    if set(ops[0].operands) != set(body.args) or ops[1].operands[0] is not ops[0].results[0]:
+        return "the scan's body does not add its two arguments"
+    return None
 
 
 TMTensor = Dialect("tm_tensor", [ScanOp, YieldOp])

@@ -20,11 +20,11 @@ from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
 def _assert(op: cf.AssertOp) -> Kernel:
     """Nothing, or the op's own message as an error when its condition is false (at
     any element, for a condition over a generic's space)."""
-    message = op.msg.data
+    name, message = op.name, op.msg.data  # not the op: an executable holds no IR
 
     def run(args: Any) -> tuple[Any, ...]:
         if not np.all(args[0]):
-            raise KernelError(op, f"assertion failed: {message}")
+            raise KernelError(name, f"assertion failed: {message}")
         return ()
 
     return run

@@ -14,23 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from xdsl_spatial.dialects.tm_tensor import ScanOp
+from xdsl_spatial.dialects.tm_tensor import ScanOp, scan_combiner
 from xdsl_spatial.interpreters.kernels import Kernel, KernelError, kernel
 from xdsl_spatial.interpreters.values import numpy_dtype
-
-
-def scan_combiner(op: ScanOp) -> str | None:
-    """Why the scan's body is not a sum of its two arguments (None: it is)."""
-    from xdsl.dialects import arith
-
-    body = op.region.block
-    ops = list(body.ops)
-    if len(ops) != 2 or not isinstance(ops[0], arith.AddiOp | arith.AddfOp):
-        names = ", ".join(o.name for o in ops[:-1]) or "nothing"
-        return f"the scan combines by {names}; only a sum (arith.addi, arith.addf: torch.cumsum) is read"
-    if set(ops[0].operands) != set(body.args) or ops[1].operands[0] is not ops[0].results[0]:
-        return "the scan's body does not add its two arguments"
-    return None
 
 
 @kernel(ScanOp)

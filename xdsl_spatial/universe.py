@@ -128,6 +128,12 @@ def _contiguous_output():
     return ContiguousOutputInnermostPass
 
 
+def _convert_tm_tensor():
+    from xdsl_spatial.passes.convert_tm_tensor import ConvertTMTensorPass
+
+    return ConvertTMTensorPass
+
+
 def _q8_raise():
     from xdsl_spatial.passes.q8_raise import Q8RaisePass
 
@@ -147,6 +153,7 @@ SPATIAL_UNIVERSE = SpatialUniverse(
         "spatial-multicast": _multicast,
         "convert-q8-to-linalg": _convert_q8_to_linalg,
         "convert-spatial-to-linalg": _convert_spatial_to_linalg,
+        "convert-tm-tensor-to-linalg": _convert_tm_tensor,
         "spatial-native-kernels": _native_kernels,
         "outline-kernels": _outline_kernels,
         "tensor-slices-as-copies": _slices_as_copies,

@@ -34,7 +34,12 @@ from xdsl.dialects.builtin import TensorType
 from xdsl_spatial.core.ir_io import op_location
 from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.core.progress import Progress, quiet
-from xdsl_spatial.interpreters.executable import Execution
+from xdsl_spatial.interpreters.executable import (
+    CompileError,
+    Executable,
+    Execution,
+    compile_function,
+)
 from xdsl_spatial.interpreters.native import jit
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
@@ -101,6 +106,9 @@ class NativeExecutable:
     kept: tuple[CompileCache, str, int] | None = None
     """Where the compile cache keeps this code (the cache, its key, the threads it was
     compiled for), if it does: what a pickle of this holds in place of the code."""
+    checks: Executable | None = None
+    """The function's `cf.assert`s, run by the compiled engine before each call
+    (`asserts.py`): a false one is a `KernelError` naming it, and the code is not run."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A pickle that loads the code from the compile cache again (`restore`): a
@@ -109,7 +117,10 @@ class NativeExecutable:
             raise pickle.PicklingError(
                 f"@{self.name}'s machine code is in no compile cache ({CACHE_ENV}=off)"
             )
-        return (restore, (self.name, self.programs, self.caller.ins, self.caller.outs, self.kept))
+        return (
+            restore,
+            (self.name, self.programs, self.caller.ins, self.caller.outs, self.kept, self.checks),
+        )
 
     @property
     def arity(self) -> int:
@@ -118,7 +129,10 @@ class NativeExecutable:
     def __call__(self, *arrays: Any) -> Execution:
         if len(arrays) != self.arity:
             raise TypeError(f"@{self.name} takes {self.arity} arguments, got {len(arrays)}")
-        outs = self.caller([np.asarray(a) for a in arrays])
+        arrays = tuple(np.asarray(a) for a in arrays)
+        if self.checks is not None:
+            self.checks(*arrays)
+        outs = self.caller(arrays)
         traffic = Traffic([_copy(p) for p in self.programs])
         return Execution(outs, traffic)
 
@@ -129,6 +143,7 @@ def restore(
     ins: Sequence[Slot],
     outs: Sequence[Slot],
     kept: tuple[CompileCache, str, int],
+    checks: Executable | None = None,
 ) -> NativeExecutable:
     """A pickled `NativeExecutable`, its code loaded from the compile cache; an
     `ObjectError` when the cache no longer holds it (the pickle's owner builds anew)."""
@@ -140,9 +155,8 @@ def restore(
     image = cache.load(key, f"_mlir_{name}")
     if image is None:
         raise ObjectError(f"@{name}'s machine code is no longer in the compile cache")
-    return NativeExecutable(
-        name, programs, image, Caller(image.symbol(f"_mlir_{name}"), ins, outs), True, {}, kept
-    )
+    caller = Caller(image.symbol(f"_mlir_{name}"), ins, outs)
+    return NativeExecutable(name, programs, image, caller, True, {}, kept, checks)
 
 
 def _copy(p: ProgramTraffic) -> ProgramTraffic:
@@ -194,10 +208,16 @@ def start_native(
     t0 = time.perf_counter()
     with collector_paused():
         prepared = prepare(fn)
+        try:
+            checks = None if prepared.checks is None else compile_function(prepared.checks)
+        except CompileError as e:
+            raise PrepareError(f"@{name}'s asserts: {e}") from None
     seconds["prepare"] = time.perf_counter() - t0
     key = cache.key(prepared.source, f"{pipeline(threads, chosen.amx)} kernels={chosen.name}")
     kept = (cache, key, threads) if cache.folder is not None else None
-    job = Compiling(name, prepared.programs, ins, outs, cache, key, seconds, kept, op_location(fn))
+    job = Compiling(
+        name, prepared.programs, ins, outs, cache, key, seconds, kept, op_location(fn), checks
+    )
     t0 = time.perf_counter()
     image = cache.load(key, job.symbol)
     if image is not None:
@@ -229,6 +249,7 @@ class Compiling:
     seconds: dict[str, float]
     kept: tuple[CompileCache, str, int] | None
     location: object | None = None
+    checks: Executable | None = None
     done: NativeExecutable | None = None
     process: subprocess.Popen[bytes] | None = None
     folder: tempfile.TemporaryDirectory[str] | None = None
@@ -243,7 +264,7 @@ class Compiling:
         where = code.symbol(self.symbol) if address is None else address
         caller = Caller(where, self.ins, self.outs)
         return NativeExecutable(
-            self.name, self.programs, code, caller, cached, self.seconds, self.kept
+            self.name, self.programs, code, caller, cached, self.seconds, self.kept, self.checks
         )
 
     def refused(self, e: JitError) -> JitError:

@@ -37,6 +37,9 @@ guards each move through such a table (made only inside its tensor and, a store,
 inside what its item owns), so a position past the cache writes nothing rather than
 out of bounds.
 
+A `cf.assert` (torch-mlir's bounds checks) is checked on the host before each call
+and taken out of the code (`asserts.py` says why and what it takes).
+
 A module that still holds an op of another dialect after that (a `q8.quantize
 exact`, whose run-time refusal no generic can make) is refused here, naming the op.
 """
@@ -54,11 +57,13 @@ from xdsl_spatial.analysis.tables import table_reads
 from xdsl_spatial.core.ir_io import op_text
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.dynamic import DynamicCompiler, runs_dynamically
+from xdsl_spatial.interpreters.native.asserts import AssertError, assert_checks, strip_asserts
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
 from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
 from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+from xdsl_spatial.passes.convert_tm_tensor import ConvertTMTensorPass
 from xdsl_spatial.passes.native_kernels import NativeKernelsPass
 from xdsl_spatial.passes.outline_kernels import Outlined, ir_text, outline
 from xdsl_spatial.passes.slices_as_copies import SlicesAsCopiesPass
@@ -96,6 +101,9 @@ class Prepared:
     source: str
     """The outlined module before conversion, printed: what decides the machine code
     (the compile cache's key), made without converting anything."""
+    checks: func.FuncOp | None = None
+    """The function's `cf.assert`s and what their conditions read, run before each
+    call (`asserts.assert_checks`); the outlined module holds none."""
     text: str = ""
     """The converted module, printed: what upstream MLIR parses (after `convert`)."""
 
@@ -124,11 +132,16 @@ def check_tables(program: ProgramOp) -> None:
 
 
 def prepare(fn: func.FuncOp) -> Prepared:
-    """`fn` (verified, one block) outlined into kernels, the same ones merged; `fn` is
-    unchanged."""
+    """`fn` (verified, one block) outlined into kernels, the same ones merged, its
+    `cf.assert`s taken out into the checks run before each call; `fn` is unchanged."""
     programs = tuple(program_traffic(o) for o in fn.body.block.ops if isinstance(o, ProgramOp))
+    try:
+        checks = assert_checks(fn)
+    except AssertError as e:
+        raise PrepareError(str(e)) from None
     out = outline(fn)
-    return Prepared(fn.sym_name.data, out, programs, ir_text(out.module))
+    strip_asserts(out.module)
+    return Prepared(fn.sym_name.data, out, programs, ir_text(out.module), checks)
 
 
 def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -> str:
@@ -145,6 +158,7 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
     NativeKernelsPass(kind).apply(ctx, out.module)
     ConvertSpatialToLinalgPass(parallel=parallel).apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)
+    ConvertTMTensorPass().apply(ctx, out.module)
     SlicesAsCopiesPass().apply(ctx, out.module)
     ContiguousOutputInnermostPass().apply(ctx, out.module)
     for k in out.kernels:
