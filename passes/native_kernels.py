@@ -94,7 +94,7 @@ def choose(run: Sequence[StageOp], kind: str) -> str | None:
         return None
     if kind == "amx" and row_count(run) >= AMX_ROWS and lanes_fit(run):
         return AMX
-    if kind == "bf16" and row_count(run) >= DOT_ROWS and lanes_fit(run, DOT_ROWS):
+    if kind == "bf16" and row_count(run) >= DOT_ROWS and lanes_fit(run, DOT_ROWS, split=False):
         return DOT
     return STREAM
 

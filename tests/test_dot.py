@@ -91,13 +91,14 @@ def int8_copies(mod: ModuleOp) -> int:
 
 @pytest.mark.parametrize("optimize", [False, True])
 def test_the_lanes_of_8_rows_are_dot_products(optimize):
-    """m = 8: the lanes' loop is gone; 8 rows x 2 groups of 16 columns, a `dot` each a
-    pair; the activation not widened; upstream lowers it. Optimised (a fold's rows one
-    stage), the weights are read where they are, not copied into a page first."""
+    """m = 8, N = 128: the lanes' loop is gone; the item's 128 columns in 4 loops over
+    the pairs, each 8 rows x 2 groups of 16 columns, a `dot` each; the activation not
+    widened; upstream lowers it. Optimised (a fold's rows one stage), the weights are
+    read where they are, not copied into a page first."""
     plain = converted(8, "bf16", optimize, "loop")
     dots = converted(8, "bf16", optimize, "bf16")
     assert lanes_loops(plain) and not lanes_loops(dots)
-    assert sum(isinstance(o, DotBF16Op) for o in dots.walk()) == 16
+    assert sum(isinstance(o, DotBF16Op) for o in dots.walk()) == 4 * 16
     if optimize:
         assert int8_copies(plain) and not int8_copies(dots)
     lower_to_llvm(str(dots), x86=True)

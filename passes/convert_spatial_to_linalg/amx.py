@@ -130,10 +130,11 @@ def amx_lanes(
     return AmxLanes(rows[0].stage, x_page, tuple(f[1] for f in found), stride, q_page, fq)
 
 
-def lanes_fit(run: Sequence[StageOp], least: int = AMX_ROWS) -> bool:
+def lanes_fit(run: Sequence[StageOp], least: int = AMX_ROWS, split: bool = True) -> bool:
     """Whether the sums of siblings `run` (`loops.siblings`) can be tile products: planned
     as `stages.stages` plans them (their rows, loops, where the sum factors), their
-    lanes are what `amx_lanes` takes, `least` rows or more. What
+    lanes are what `amx_lanes` takes, `least` rows or more (the columns in blocks of
+    `loops.COLUMNS`, or without `split` all of them at once). What
     `spatial-native-kernels` asks before it marks them `amx` or `dot`."""
     first = run[0]
     if not sums(first):
@@ -151,7 +152,7 @@ def lanes_fit(run: Sequence[StageOp], least: int = AMX_ROWS) -> bool:
                 Row(o, tuple(f.fixed(by_row, r) for f in fs), o.result, (by_row, r))
                 for r in range(o.iter_extents[by_row])
             ]
-    loops = loop_axes(first, by_row)
+    loops = loop_axes(first, by_row, split)
     factored = factored_at(rows, loops)
     if factored is None:
         return False

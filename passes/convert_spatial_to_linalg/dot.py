@@ -53,6 +53,10 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 LANES = 16
 """f32 sums a 512-bit `dot` holds: the columns of one accumulator."""
 
+CHUNK = 32
+"""Columns a row's accumulators cover at once (two `dot`s a pair): with 8 rows, 16
+accumulators."""
+
 ACCUMULATORS = 16
 """Accumulators held in vector registers at once (of AVX-512's 32: the rest hold the
 weights' pairs and the broadcast activations)."""
@@ -76,7 +80,9 @@ def dot_sums(
     columns `h` stored at `j * columns + 16 h` of `scratch`, where `lane_sums` would
     have summed them."""
     lane, cols = loops
-    pairs, groups = lane.extent // 2, cols.extent // LANES
+    pairs = lane.extent // 2
+    width = CHUNK if cols.extent % CHUNK == 0 else LANES
+    groups = width // LANES
     _, words = pair_words(pt, b, lanes, loops, outer)
     x_page = pt.values[lanes.x_page]
     rows, stride = lanes.x_rows, lanes.x_stride
@@ -86,19 +92,20 @@ def dot_sums(
         x = Generic(b, pt, lanes.stage.iter_kinds, [lane], outer).strided(x_page, rows[r0])[0]
         xs = view(b, x, 0, (n, lane.extent), (stride, 1))
         drop(x)  # only its offset was wanted
-        sums = pair_loop(b, words, xs, n, groups, pairs)
-        for j in range(n):
-            for h in range(groups):
-                at = idx(b, (r0 + j) * cols.extent + h * LANES)
-                b.insert(vector.StoreOp(sums[j * groups + h], scratch, [at]))
+        for c0 in range(0, cols.extent, width):
+            sums = pair_loop(b, words, xs, n, groups, pairs, c0)
+            for j in range(n):
+                for h in range(groups):
+                    at = idx(b, (r0 + j) * cols.extent + c0 + h * LANES)
+                    b.insert(vector.StoreOp(sums[j * groups + h], scratch, [at]))
 
 
 def pair_loop(
-    b: Builder, words: SSAValue, xs: SSAValue, rows: int, groups: int, pairs: int
+    b: Builder, words: SSAValue, xs: SSAValue, rows: int, groups: int, pairs: int, c0: int
 ) -> list[SSAValue]:
     """`rows x groups` accumulators, row `j` column group `h`: the sum over the
-    `pairs` lane pairs `p` of `dot(xs[j, 2p : 2p + 2] broadcast, words[p, 16h : 16h + 16])`,
-    an `scf.for` over `p` carrying them."""
+    `pairs` lane pairs `p` of `dot(xs[j, 2p : 2p + 2] broadcast, words[p, c : c + 16])`,
+    `c = c0 + 16 h`, an `scf.for` over `p` carrying them."""
     acc_t = VectorType(f32, (LANES,))
     pair_t = VectorType(BFloat16Type(), (2 * LANES,))
     word_t = VectorType(i32, (LANES,))
@@ -109,7 +116,7 @@ def pair_loop(
     p, accs = blk.args[0], blk.args[1:]
     ws = []
     for h in range(groups):
-        w = body.insert(vector.LoadOp(words, [p, idx(body, h * LANES)], word_t)).result
+        w = body.insert(vector.LoadOp(words, [p, idx(body, c0 + h * LANES)], word_t)).result
         ws.append(body.insert(vector.BitcastOp(w, pair_t)).result)
     k = body.insert(arith.MuliOp(p, idx(body, 2))).result
     out: list[SSAValue] = []

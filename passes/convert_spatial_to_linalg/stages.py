@@ -116,8 +116,10 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         raise pt.fail(
             first, f"stage '{first.stage_name.data}': axis d{missing[0]} is read by no map"
         )
-    # A streamed row sums all of its columns at once: no registers to share.
-    loops = loop_axes(first, by_row, split=not (kernel == STREAM and len(rows) == 1))
+    # A streamed row sums all of its columns at once: no registers to share; dots hold
+    # their sums in registers themselves, and read each weight row's columns at once.
+    whole = (kernel == STREAM and len(rows) == 1) or kernel == DOT
+    loops = loop_axes(first, by_row, split=not whole)
     factored = factored_at(rows, loops) if summed else None
     tiles = None
     if kernel in (AMX, DOT):
