@@ -16,8 +16,9 @@ against this machine's memory bandwidth.
   one stage, its K trips summed at once where the site holds them);
 - **(p)** (o) with the kernels `generic`: the conversion as the chip's programs are
   written, every page copied (the plain path the chosen kernels are tested against);
-- **(g)** on a CPU with AMX-BF16, where (n) and (o) sum a block's lanes on its tiles
-  (at m >= 8): (o) with the kernels `loop` (the lanes' loop) instead;
+- **(g)** where the kernels chosen are not `loop` and change this product (`amx`, the
+  lanes on AMX-BF16 tiles at m >= 8; `bf16`, as AVX512-BF16 dot products at m >= 8):
+  (o) with the kernels `loop` (the lanes' loop) instead;
 - **(u)** the module before `q8-lower` (dequantise, then `linalg.matmul`), compiled by
   the same upstream pipeline;
 - **(t)** with `--threads N`: (o) with each program's items on N OpenMP threads.
@@ -62,6 +63,7 @@ from xdsl_spatial.interpreters.native import compile_native
 from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import AMX_ROWS
+from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 BANDWIDTH_BYTES = 512 << 20
@@ -114,8 +116,9 @@ def bench(
         native("o", "(o) native, optimize=true", True, optimize=True),
     ]
     cands.append(native("p", "(p) (o), generic kernels", True, True, kernels="generic"))
-    if choose_kernels().amx and m >= AMX_ROWS:
-        cands.append(native("g", "(g) (o), no AMX tiles", True, True, kernels="loop"))
+    chosen = choose_kernels().name
+    if m >= {"amx": AMX_ROWS, "bf16": DOT_ROWS}.get(chosen, m + 1):
+        cands.append(native("g", "(g) (o), kernels loop", True, True, kernels="loop"))
     if threads > 1:
         cands.append(native("t", f"(t) (o) on {threads} threads", True, True, threads))
     if m == 1 or k * n <= 1 << 22:
@@ -157,8 +160,8 @@ def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, 
     )
     if "g" in by:
         lines.append(
-            f"(g)/(o) = {by['g'].median / by['o'].median:.2f} (AMX tiles against the "
-            f"lanes' loop), (a)/(g) = {by['a'].median / by['g'].median:.2f}"
+            f"(g)/(o) = {by['g'].median / by['o'].median:.2f} (the chosen kernels against "
+            f"loop), (a)/(g) = {by['a'].median / by['g'].median:.2f}"
         )
     if "t" in by:
         lines.append(

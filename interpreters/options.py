@@ -203,9 +203,11 @@ def add_run_options(p: argparse.ArgumentParser, *, model: bool = False) -> None:
         choices=CHOICES,
         help="with --engine native: how a Q8_0 product's sums are laid out for this CPU "
         "(default: $XDSL_SPATIAL_KERNELS, else auto): auto (amx where the CPU has AMX-BF16, "
-        "else loop), loop (a product of one row streams its weight, the rest in blocks of "
-        "8 rows x 32 columns), amx (loop, with 8 rows or more on AMX tiles) or generic (the "
-        "conversion as the chip's programs are written), the kind of the pass "
+        "else bf16 where it has AVX512-BF16, else loop), loop (a product of one row streams "
+        "its weight, the rest in blocks of 8 rows x 32 columns), bf16 (loop, with 8 rows or "
+        "more as AVX512-BF16 dot products, a pair of lanes an instruction), amx (loop, with "
+        "8 rows or more on AMX tiles) or generic (the conversion as the chip's programs are "
+        "written), the kind of the pass "
         "spatial-native-kernels the engine runs; the same numbers, within the fp32 "
         "summation bound",
     )

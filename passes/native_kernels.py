@@ -1,5 +1,5 @@
 """
-`spatial-native-kernels{kind=generic|loop|amx}`: the kernels a CPU runs a program's
+`spatial-native-kernels{kind=generic|loop|bf16|amx}`: the kernels a CPU runs a program's
 sums as, chosen for the native engine's host (`interpreters/native/host.py` picks
 `kind` from the CPU's features), before `convert-spatial-to-linalg` builds them.
 
@@ -7,12 +7,15 @@ The conversion is target-neutral: it builds every stage the plain way (every pag
 copied, a block's lanes summed `COLUMNS` columns and `ROWS` rows at a time) unless a
 stage is marked for another kernel. This pass makes that choice and marks it, each
 summing stage of a program (with its siblings, which one generic computes) gets
-`kernel = "stream"` or `kernel = "amx"` (`loops.KERNEL`):
+`kernel = "stream"`, `"dot"` or `"amx"` (`loops.KERNEL`):
 
 - `generic`: no marks (it removes any): the plain kernels, on any CPU.
 - `loop`: every summing stage `stream`: a product of one row reads the pages only its
   sum reads, each element once, where the weight holds them (no copy), and runs a
   block's lanes over all of an item's columns at once. Plain loops: any CPU.
+- `bf16`: as `loop`, but a run of `DOT_ROWS` rows or more whose lanes are a Q8_0
+  block's bf16 x int8 terms (`amx.lanes_fit`) `dot`: its lanes' sums AVX512-BF16 dot
+  products, a pair of lanes an instruction (a CPU that has AVX512-BF16).
 - `amx`: as `loop`, but a run of `AMX_ROWS` rows or more whose lanes are a Q8_0
   block's bf16 x int8 terms (`amx.lanes_fit`) `amx`: its lanes' sums tile products of
   x86's AMX-BF16 unit (a CPU that has it).
@@ -52,8 +55,10 @@ from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.dialects.spatial import KLoopOp, ProgramOp, StageOp
 from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AMX_ROWS, lanes_fit
+from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     AMX,
+    DOT,
     KERNEL,
     STREAM,
     item_ops,
@@ -62,7 +67,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     sums,
 )
 
-KINDS = ("generic", "loop", "amx")
+KINDS = ("generic", "loop", "bf16", "amx")
 """The kinds of kernels the pass chooses between (`kind`)."""
 
 
@@ -89,6 +94,8 @@ def choose(run: Sequence[StageOp], kind: str) -> str | None:
         return None
     if kind == "amx" and row_count(run) >= AMX_ROWS and lanes_fit(run):
         return AMX
+    if kind == "bf16" and row_count(run) >= DOT_ROWS and lanes_fit(run, DOT_ROWS, split=False):
+        return DOT
     return STREAM
 
 
@@ -122,7 +129,8 @@ class NativeKernelsPass(ModulePass):
 
     Options:
       kind  generic (no marks: the plain kernels), loop (a product of one row streams
-            its weight; any CPU) or amx (loop, and the lanes of 8 rows or more on
+            its weight; any CPU), bf16 (loop, and the lanes of 8 rows or more as
+            AVX512-BF16 dot products) or amx (loop, and the lanes of 8 rows or more on
             AMX-BF16 tiles). The native engine picks it from the host's features.
     """
 

@@ -38,6 +38,7 @@ CONVERSIONS = {
     "": "convert-spatial-to-linalg",
     "parallel": "convert-spatial-to-linalg{parallel=true}",
     "amx": "spatial-native-kernels{kind=amx},convert-spatial-to-linalg",
+    "bf16": "spatial-native-kernels{kind=bf16},convert-spatial-to-linalg",
     "stream": "spatial-native-kernels{kind=loop},convert-spatial-to-linalg",
 }
 """The plain conversion, its items in parallel, and after each of the native engine's
@@ -47,6 +48,7 @@ ENGINE = {
     "": (False, "generic"),
     "parallel": (True, "generic"),
     "amx": (False, "amx"),
+    "bf16": (False, "bf16"),
     "stream": (False, "loop"),
     "parallel stream": (True, "loop"),
 }

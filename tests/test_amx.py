@@ -36,7 +36,7 @@ from xdsl_spatial.dialects.x86_amx import (
     TileZeroOp,
 )
 from xdsl_spatial.interpreters.native import amx, compile_native, host
-from xdsl_spatial.interpreters.native.jit import AMX, lower_to_llvm, pipeline
+from xdsl_spatial.interpreters.native.jit import X86, lower_to_llvm, pipeline
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import (
     AMX_ROWS,
@@ -77,7 +77,7 @@ def test_the_tile_ops_print_as_upstream_mlir_reads_them():
     text = str(mod)
     assert "x86.amx.tile_mulf %" in text
     assert "!x86.amx.tile<8x32xbf16>" in text
-    llvm = str(lower_to_llvm(text, amx=True))
+    llvm = str(lower_to_llvm(text, x86=True))
     for intrinsic in ("tileloadd64", "tdpbf16ps", "tilestored64"):
         assert intrinsic in llvm
 
@@ -143,7 +143,7 @@ def test_the_lanes_of_8_rows_are_tile_products(optimize):
         if isinstance(g, GenericOp)
         for o in g.body.walk()
     )
-    lower_to_llvm(str(tiles), amx=True)
+    lower_to_llvm(str(tiles), x86=True)
 
 
 @pytest.mark.parametrize(
@@ -162,8 +162,8 @@ def test_the_engine_uses_tiles_unless_told_not_to(monkeypatch):
     assert not host.choose_kernels().amx
     monkeypatch.setenv(amx.AMX_ENV, "on")
     assert host.choose_kernels().amx == host.amx_available()
-    assert AMX in pipeline(1, amx=True) and AMX not in pipeline(1)
-    assert AMX in pipeline(2, amx=True)
+    assert X86 in pipeline(1, x86=True) and X86 not in pipeline(1)
+    assert X86 in pipeline(2, x86=True)
 
 
 # --------------------------------------------------------------------------------------

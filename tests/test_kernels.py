@@ -35,9 +35,12 @@ from xdsl_spatial.passes.q8_lower import lower_q8
 
 GEMV = str(Path(__file__).resolve().parents[1] / "examples" / "gemv_q8.mlir")
 
+needs_bf16 = pytest.mark.skipif(not host.bf16_available(), reason="this CPU has no AVX512-BF16")
+
 KERNELS = [
     "generic",
     "loop",
+    pytest.param("bf16", marks=needs_bf16),
     pytest.param(
         "amx",
         marks=pytest.mark.skipif(
@@ -64,6 +67,7 @@ def run(m, k, n, act, scale, arrays, optimize: bool, kernels: str) -> np.ndarray
         (1, 37, 144, "bf16", "f16"),  # K with a tail, N not a multiple of 32
         (1, 12, 96, "f32", "f32"),  # an f32 view
         (9, 37, 192, "bf16", "f32"),  # a group of 8 rows and one
+        (32, 12, 160, "bf16", "f16"),  # 32 rows, N not a multiple of 32
     ],
 )
 def test_each_kernel_gives_the_plain_kernels_numbers(
@@ -118,7 +122,8 @@ def test_the_choice_is_named_and_checked(monkeypatch):
     monkeypatch.delenv(host.KERNELS_ENV, raising=False)
     monkeypatch.delenv(amx.AMX_ENV, raising=False)
     auto = host.choose_kernels()
-    assert auto.name == ("amx" if host.amx_available() else "loop")
+    best = "bf16" if host.bf16_available() else "loop"
+    assert auto.name == ("amx" if host.amx_available() else best)
     assert auto.pass_text == f"spatial-native-kernels{{kind={auto.name}}}"
     plain = host.choose_kernels("generic")
     assert not plain.amx and plain.pass_text == "spatial-native-kernels{kind=generic}"
@@ -129,8 +134,21 @@ def test_the_choice_is_named_and_checked(monkeypatch):
     with pytest.raises(host.KernelsError, match=r"unknown kernels 'fast' \(XDSL_SPATIAL_KERNELS\)"):
         host.choose_kernels()
     monkeypatch.delenv(host.KERNELS_ENV)
-    monkeypatch.setenv(amx.AMX_ENV, "off")  # as before the choice was named: the loop
-    assert host.choose_kernels() == host.choose_kernels("loop")
+    monkeypatch.setenv(amx.AMX_ENV, "off")  # the tiles passed over
+    assert host.choose_kernels().name == best
+
+
+def test_a_cpu_without_avx512_bf16_gets_the_loop(monkeypatch):
+    """On a CPU whose flags lack AVX512-BF16 (this one's, with it taken out), `auto`
+    chooses `loop` and `bf16` is refused, naming the CPU."""
+    model, flags = host.cpu_info()
+    without = flags - {"avx512_bf16", "amx_tile", "amx_bf16"}
+    monkeypatch.setattr(host, "cpu_info", lambda: (model or "a CPU", without))
+    monkeypatch.delenv(host.KERNELS_ENV, raising=False)
+    assert not host.bf16_available()
+    assert host.choose_kernels().name == "loop"
+    with pytest.raises(host.KernelsError, match="kernels 'bf16' need a CPU with AVX512-BF16"):
+        host.choose_kernels("bf16")
 
 
 @pytest.mark.skipif(host.amx_available(), reason="this CPU has AMX-BF16: amx is not refused")

@@ -69,6 +69,7 @@ FILES = [
     *sorted((ROOT / "examples" / "frontends").glob("*.mlir")),
     ROOT / "lit_tests" / "dialects" / "linalg" / "batch_matmul.mlir",
     ROOT / "lit_tests" / "dialects" / "x86_amx" / "ops.mlir",
+    ROOT / "lit_tests" / "dialects" / "x86_avx512" / "ops.mlir",
 ]
 
 
@@ -101,7 +102,8 @@ def test_xdsl_opt_reads_the_frontend_inputs_as_without_the_plugin(path: Path):
 
 
 def test_the_project_reads_what_xdsl_does_not():
-    """The project's context reads MLIR's mixed matmul, batch_matmul and x86.amx."""
+    """The project's context reads MLIR's mixed matmul, batch_matmul, x86.amx and
+    x86.avx512.dot."""
     from xdsl_spatial.core.ir_io import make_context
     from xdsl_spatial.dialects.linalg_extra import BatchMatmulOp, ResultsGenericOp
     from xdsl_spatial.dialects.linalg_mixed import MixedMatmulOp
@@ -111,6 +113,7 @@ def test_the_project_reads_what_xdsl_does_not():
     assert ctx.get_op("linalg.generic") is ResultsGenericOp
     assert ctx.get_op("linalg.batch_matmul") is BatchMatmulOp
     assert ctx.get_optional_op("x86.amx.tile_mulf") is not None
+    assert ctx.get_optional_op("x86.avx512.dot") is not None
 
 
 def test_the_plugin_changes_no_class_or_dialect_of_xdsl():

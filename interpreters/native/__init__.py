@@ -213,7 +213,7 @@ def start_native(
         except CompileError as e:
             raise PrepareError(f"@{name}'s asserts: {e}") from None
     seconds["prepare"] = time.perf_counter() - t0
-    key = cache.key(prepared.source, f"{pipeline(threads, chosen.amx)} kernels={chosen.name}")
+    key = cache.key(prepared.source, f"{pipeline(threads, chosen.x86)} kernels={chosen.name}")
     kept = (cache, key, threads) if cache.folder is not None else None
     job = Compiling(
         name, prepared.programs, ins, outs, cache, key, seconds, kept, op_location(fn), checks
@@ -230,9 +230,9 @@ def start_native(
         text = convert(prepared, threads > 1, chosen.name)
     seconds["convert"] = time.perf_counter() - t0
     if background:
-        job.start(text, threads, chosen.amx, runtime)
+        job.start(text, threads, chosen.x86, runtime)
         return job
-    job.done = job.here(text, threads, chosen.amx, runtime, say)
+    job.done = job.here(text, threads, chosen.x86, runtime, say)
     return job
 
 
@@ -274,14 +274,14 @@ class Compiling:
         )
 
     def here(
-        self, text: str, threads: int, amx: bool, runtime: list[str], say: Progress = quiet
+        self, text: str, threads: int, x86: bool, runtime: list[str], say: Progress = quiet
     ) -> NativeExecutable:
         """Compiled by this process's JIT, the object kept in the compile cache."""
         _, _, execution_engine = bindings()
         say(f"compiling @{self.name}: upstream MLIR's passes to LLVM")
         t0 = time.perf_counter()
         try:
-            module = lower_to_llvm(text, threads, amx)
+            module = lower_to_llvm(text, threads, x86)
         except JitError as e:
             raise self.refused(e) from None
         self.seconds["lower"] = time.perf_counter() - t0
@@ -306,13 +306,13 @@ class Compiling:
                     self.cache.store(self.key, self.symbol, f.read())
         return self.executable(engine, False, address)
 
-    def start(self, text: str, threads: int, amx: bool, runtime: list[str]) -> None:
+    def start(self, text: str, threads: int, x86: bool, runtime: list[str]) -> None:
         """Hand `text` to another process (`jit.py` run as a script) to compile."""
         self.folder = tempfile.TemporaryDirectory(prefix="xdsl-spatial-jit-")
         where = self.folder.name
         with open(os.path.join(where, "module.mlir"), "w", encoding="utf-8") as f:
             f.write(text)
-        request = {"name": self.name, "threads": threads, "amx": amx, "libs": runtime}
+        request = {"name": self.name, "threads": threads, "x86": x86, "libs": runtime}
         with open(os.path.join(where, "request.json"), "w", encoding="utf-8") as f:
             json.dump(request, f)
         self.started = time.perf_counter()

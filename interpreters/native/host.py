@@ -4,7 +4,7 @@ place that reads the CPU's features and makes the choice.
 
 ```python
 chosen = choose_kernels()          # XDSL_SPATIAL_KERNELS, else what this CPU has
-chosen.name, chosen.pass_text      # "loop", "spatial-native-kernels{kind=loop}"
+chosen.name, chosen.pass_text      # "bf16", "spatial-native-kernels{kind=bf16}"
 choose_kernels("generic")          # the plain conversion, on any CPU
 ```
 
@@ -19,13 +19,16 @@ what they compute: it is the `kind` of the pass `spatial-native-kernels`
 - `loop`: a product of one row streams its weight (the pages only its sum reads once
   are read where the weight is, and a block's lanes run over all of an item's
   columns), the other rows as in `generic`. Plain loops: on every CPU.
+- `bf16`: `loop`, and the lanes of 8 rows or more as AVX512-BF16 dot products
+  (`VDPBF16PS`: a pair of lanes an instruction, bf16 activations times int8 weights,
+  both exact in bf16); on a CPU that has it (Xeon from Cooper Lake on, AMD from Zen 4).
 - `amx`: `loop`, and the lanes of 8 rows or more on the AMX-BF16 tile unit; on a CPU
   that has it (Xeon from Sapphire Rapids on).
 - `auto` (the default): `amx` where the CPU has AMX-BF16 and Linux grants the tiles,
-  else `loop`.
+  else `bf16` where it has AVX512-BF16, else `loop`.
 
 `XDSL_SPATIAL_KERNELS` (or `--kernels` of `spatial-run` and `spatial-generate`) names
-one; `XDSL_SPATIAL_AMX=off` makes `auto` mean `loop`, as it kept the lanes' loop before.
+one; `XDSL_SPATIAL_AMX=off` makes `auto` pass over the tiles (`bf16` or `loop`).
 The vector instructions themselves are LLVM's choice for the host it compiles on (the
 JIT targets the host CPU: AVX-512 where it has it, at 512 bits, `outline.VECTOR_BITS`).
 """
@@ -40,7 +43,10 @@ from functools import cache
 from xdsl_spatial.interpreters.native.amx import AMX_ENV, tiles_granted
 
 KERNELS_ENV = "XDSL_SPATIAL_KERNELS"
-CHOICES = ("auto", "generic", "loop", "amx")
+CHOICES = ("auto", "generic", "loop", "bf16", "amx")
+
+BF16_FLAGS = frozenset({"avx512f", "avx512_bf16"})
+"""The CPU flags `x86.avx512.dot` (`VDPBF16PS` on 512 bits) needs."""
 
 
 class KernelsError(Exception):
@@ -69,6 +75,11 @@ def amx_available() -> bool:
     return {"amx_tile", "amx_bf16"} <= cpu_info()[1] and tiles_granted()
 
 
+def bf16_available() -> bool:
+    """Whether this CPU has AVX512-BF16 (`BF16_FLAGS`), which the kernels `bf16` use."""
+    return cpu_info()[1] >= BF16_FLAGS
+
+
 def host_cpu() -> str:
     """What the JIT tunes for: the machine, the CPU's model and its feature flags."""
     model, flags = cpu_info()
@@ -77,8 +88,8 @@ def host_cpu() -> str:
 
 @dataclass(frozen=True)
 class Kernels:
-    """A kernel choice (`choose_kernels`): `generic`, `loop` or `amx`, the `kind` of
-    `spatial-native-kernels`."""
+    """A kernel choice (`choose_kernels`): `generic`, `loop`, `bf16` or `amx`, the
+    `kind` of `spatial-native-kernels`."""
 
     name: str
 
@@ -87,6 +98,12 @@ class Kernels:
         """Whether the code uses AMX tiles (LLVM's lowering must know, and the
         process must have asked for them)."""
         return self.name == "amx"
+
+    @property
+    def x86(self) -> bool:
+        """Whether the code holds upstream's `x86` ops (tiles or `dot`), which LLVM's
+        lowering must convert (`jit.X86`)."""
+        return self.name in ("amx", "bf16")
 
     @property
     def pass_text(self) -> str:
@@ -104,7 +121,15 @@ def choose_kernels(choice: str | None = None) -> Kernels:
         )
     if asked == "auto":
         tiles_off = os.environ.get(AMX_ENV, "").lower() == "off"
-        asked = "amx" if not tiles_off and amx_available() else "loop"
+        if not tiles_off and amx_available():
+            asked = "amx"
+        else:
+            asked = "bf16" if bf16_available() else "loop"
+    elif asked == "bf16" and not bf16_available():
+        raise KernelsError(
+            "kernels 'bf16' need a CPU with AVX512-BF16; "
+            f"this one ({cpu_info()[0] or platform.machine()}) has none: use auto or loop"
+        )
     elif asked == "amx" and not amx_available():
         raise KernelsError(
             "kernels 'amx' need a CPU with AMX-BF16 whose tiles Linux grants this process; "

@@ -36,9 +36,9 @@ library (`memrefCopy`, `printMemref`), which the wheel does not ship.
 The bindings hold Python's lock while MLIR's passes and LLVM run, so two functions
 compile at once only in two processes: run as a script, `python jit.py DIR` (which
 imports nothing of this package) reads `DIR/request.json` (the function's name,
-threads, AMX, the shared libraries) and `DIR/module.mlir` (the prepared module),
-compiles it as `object_code` does and writes the ELF object to `DIR/code.o`, or
-`JitError: ...` to its error output and exit code 1.
+threads, whether it holds `x86` ops, the shared libraries) and `DIR/module.mlir` (the
+prepared module), compiles it as `object_code` does and writes the ELF object to
+`DIR/code.o`, or `JitError: ...` to its error output and exit code 1.
 """
 
 from __future__ import annotations
@@ -64,9 +64,10 @@ BUFFERS = (
     "expand-strided-metadata",
     "lower-affine",
 )
-AMX = "convert-vector-to-llvm{enable-x86}"
-"""The `x86.amx` ops (the stages `spatial-native-kernels{kind=amx}` marks) as LLVM's AMX intrinsics,
-whose tile shapes LLVM then configures (`ldtilecfg`) in each function that uses them."""
+X86 = "convert-vector-to-llvm{enable-x86}"
+"""The `x86` ops (the stages `spatial-native-kernels{kind=amx|bf16}` marks: `x86.amx` tiles,
+`x86.avx512.dot`) as LLVM's AMX and AVX512-BF16 intrinsics (LLVM configures the tiles'
+shapes, `ldtilecfg`, in each function that uses them)."""
 TO_LLVM = (
     "convert-scf-to-cf",
     "finalize-memref-to-llvm",
@@ -78,7 +79,7 @@ TO_LLVM = (
 )
 
 
-def pipeline(threads: int = 1, amx: bool = False) -> str:
+def pipeline(threads: int = 1, x86: bool = False) -> str:
     """From the prepared module (upstream dialects on tensors) to the LLVM dialect.
 
     With `threads` > 1, each program's items (an `scf.parallel`, see
@@ -88,8 +89,8 @@ def pipeline(threads: int = 1, amx: bool = False) -> str:
     lower before `scf` becomes blocks (a scope holds one block); and
     `convert-openmp-to-llvm`, which also converts functions (with memref
     descriptors), runs after `convert-func-to-llvm` has made them take bare
-    pointers. With `amx`, the tile ops become LLVM's first (`AMX`)."""
-    tiles = (AMX,) if amx else ()
+    pointers. With `x86`, the `x86` ops become LLVM's first (`X86`)."""
+    tiles = (X86,) if x86 else ()
     if threads == 1:
         return ",".join((*BUFFERS, *tiles, *TO_LLVM))
     return ",".join(
@@ -136,7 +137,7 @@ def bindings() -> Any:
     return ir, passmanager, execution_engine
 
 
-def lower_to_llvm(text: str, threads: int = 1, amx: bool = False) -> Any:
+def lower_to_llvm(text: str, threads: int = 1, x86: bool = False) -> Any:
     """The prepared module's text, parsed by upstream MLIR and lowered to the LLVM
     dialect (a `torch_mlir.ir.Module`, alive while its context is)."""
     ir, passmanager, _ = bindings()
@@ -144,7 +145,7 @@ def lower_to_llvm(text: str, threads: int = 1, amx: bool = False) -> Any:
     with ctx:
         try:
             module = ir.Module.parse(text)
-            steps = pipeline(threads, amx)
+            steps = pipeline(threads, x86)
             passmanager.PassManager.parse(f"builtin.module({steps})").run(module.operation)
         except ir.MLIRError as e:
             raise JitError(_diagnostic(e, text)) from None
@@ -177,13 +178,13 @@ def _diagnostic(e: Exception, text: str) -> str:
 
 
 def object_code(
-    text: str, name: str, threads: int = 1, amx: bool = False, shared_libs: Sequence[str] = ()
+    text: str, name: str, threads: int = 1, x86: bool = False, shared_libs: Sequence[str] = ()
 ) -> bytes:
     """The prepared module's machine code for this host, as the ELF object
     `ExecutionEngine.dump_to_object_file` writes (what the compile cache keeps and
     `objects.load_object` loads)."""
     _, _, execution_engine = bindings()
-    module = lower_to_llvm(text, threads, amx)
+    module = lower_to_llvm(text, threads, x86)
     with module.context:
         try:
             engine = execution_engine.ExecutionEngine(
@@ -207,7 +208,7 @@ def main(folder: str) -> int:
     with open(os.path.join(folder, "module.mlir"), encoding="utf-8") as f:
         text = f.read()
     try:
-        code = object_code(text, head["name"], head["threads"], head["amx"], head["libs"])
+        code = object_code(text, head["name"], head["threads"], head["x86"], head["libs"])
     except (JitError, NativeUnavailable) as e:
         print(f"{type(e).__name__}: {e}", file=sys.stderr)
         return 1

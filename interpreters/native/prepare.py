@@ -79,6 +79,7 @@ UPSTREAM_DIALECTS = frozenset(
         "memref",
         "scf",
         "bufferization",
+        "vector",
         "x86",
     }
 )
@@ -147,7 +148,7 @@ def prepare(fn: func.FuncOp) -> Prepared:
 def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -> str:
     """The kernels converted to upstream dialects (the checks of programs that read
     through tables first; with `parallel`, each program's items an `scf.parallel`;
-    `kind` the kernels `spatial-native-kernels` chooses: `generic`, `loop`, `amx`); the
+    `kind` the kernels `spatial-native-kernels` chooses: `generic`, `loop`, `bf16`, `amx`); the
     module's text, also kept in `prepared.text`."""
     out = prepared.outlined
     for k in out.kernels:

@@ -85,14 +85,16 @@ def amx_lanes(
     terms: Sequence[tuple[SSAValue, SSAValue]],
     split: int,
     loops: Sequence[LoopAxis],
+    least: int = AMX_ROWS,
 ) -> AmxLanes | None:
     """Whether the lanes' sums of a factored sum (`factored_at`) can be AMX tile
     products, and what they read: each row's `a` is `extf(x) * sitofp(q)` of a bf16
     `x` and an int8 `q` (a Q8_0 block's terms, exact in bf16), the loops summed are
     32 lanes then columns in whole tiles of 16, `x` runs along the lanes (contiguous)
     with the rows at one stride, and every row reads the same
-    weights, contiguous along the columns. Else None: `lane_sums` sums them."""
-    if len(loops) - split != 2 or len(rows) < AMX_ROWS:
+    weights, contiguous along the columns; and there are at least `least` rows. Else
+    None: `lane_sums` sums them."""
+    if len(loops) - split != 2 or len(rows) < least:
         return None
     lanes, cols = loops[split:]
     if lanes.extent != 32 or lanes.step != 1 or cols.step != 1 or cols.extent % TILE_COLUMNS:
@@ -128,11 +130,12 @@ def amx_lanes(
     return AmxLanes(rows[0].stage, x_page, tuple(f[1] for f in found), stride, q_page, fq)
 
 
-def lanes_fit(run: Sequence[StageOp]) -> bool:
+def lanes_fit(run: Sequence[StageOp], least: int = AMX_ROWS, split: bool = True) -> bool:
     """Whether the sums of siblings `run` (`loops.siblings`) can be tile products: planned
     as `stages.stages` plans them (their rows, loops, where the sum factors), their
-    lanes are what `amx_lanes` takes. What `spatial-native-kernels{kind=amx}` asks
-    before it marks them."""
+    lanes are what `amx_lanes` takes, `least` rows or more (the columns in blocks of
+    `loops.COLUMNS`, or without `split` all of them at once). What
+    `spatial-native-kernels` asks before it marks them `amx` or `dot`."""
     first = run[0]
     if not sums(first):
         return False
@@ -149,9 +152,11 @@ def lanes_fit(run: Sequence[StageOp]) -> bool:
                 Row(o, tuple(f.fixed(by_row, r) for f in fs), o.result, (by_row, r))
                 for r in range(o.iter_extents[by_row])
             ]
-    loops = loop_axes(first, by_row)
+    loops = loop_axes(first, by_row, split)
     factored = factored_at(rows, loops)
-    return factored is not None and amx_lanes(rows, factored[1], factored[0], loops) is not None
+    if factored is None:
+        return False
+    return amx_lanes(rows, factored[1], factored[0], loops, least) is not None
 
 
 def vnni(
@@ -167,13 +172,8 @@ def vnni(
     (`interleave`, into a byte scratch that `memref.view` reads as words and as
     bf16)."""
     lanes, cols = loops
-    kinds = tiles.stage.iter_kinds
-    q = Generic(b, pt, kinds, loops, outer).strided(pt.values[tiles.q_page], tiles.q_form)[0]
     pairs, n = lanes.extent // 2, TILE_COLUMNS
-    scratch = pt.scratch("q8_vnni", 4 * pairs * cols.extent, i8)
-    words = b.insert(memref.ViewOp(scratch, idx(b, 0), [], MemRefType(i32, (pairs, cols.extent))))
-    interleave(b, q, tiles.q_form.dims[lanes.axis], words.result)
-    drop(q)  # only its offset was wanted: the pairs view the page anew
+    scratch, _ = pair_words(pt, b, tiles, loops, outer)
     both_t = MemRefType(BFloat16Type(), (pairs, 2 * cols.extent))
     both = b.insert(memref.ViewOp(scratch, idx(b, 0), [], both_t))
     tile_t = TileType(pairs, 2 * n, BFloat16Type())
@@ -182,6 +182,28 @@ def vnni(
         at = view(b, both.result, 2 * n * h, tile_t.dims, (2 * cols.extent, 1))
         out.append(b.insert(TileLoadOp(at, [idx(b, 0), idx(b, 0)], tile_t)).res)
     return out
+
+
+def pair_words(
+    pt: ProgramScope,
+    b: Builder,
+    tiles: AmxLanes,
+    loops: Sequence[LoopAxis],
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+) -> tuple[SSAValue, SSAValue]:
+    """This trip's block of int8 weights (`loops`: its 32 lanes, its columns) as bf16
+    lane pairs, word `(p, c)` lanes `2p` and `2p + 1` of column `c` (`interleave`), in
+    a byte scratch: the scratch (which `memref.view` also reads as bf16) and its words.
+    What the AMX unit and AVX512-BF16's `dot` (`dot.py`) multiply."""
+    lanes, cols = loops
+    kinds = tiles.stage.iter_kinds
+    q = Generic(b, pt, kinds, loops, outer).strided(pt.values[tiles.q_page], tiles.q_form)[0]
+    pairs = lanes.extent // 2
+    scratch = pt.scratch("q8_vnni", 4 * pairs * cols.extent, i8)
+    words = b.insert(memref.ViewOp(scratch, idx(b, 0), [], MemRefType(i32, (pairs, cols.extent))))
+    interleave(b, q, tiles.q_form.dims[lanes.axis], words.result)
+    drop(q)  # only its offset was wanted: the pairs view the page anew
+    return scratch, words.result
 
 
 def tile_sums(

@@ -56,7 +56,11 @@ where its tensor holds it, and a sum of one row runs over all its columns at onc
 AMX = "amx"
 """A stage's lanes' sums are tile products of x86's AMX-BF16 unit (`amx.amx_lanes`)."""
 
-KERNELS = (STREAM, AMX)
+DOT = "dot"
+"""A stage's lanes' sums are AVX512-BF16 dot products, a pair of lanes an instruction
+(`dot.dot_sums`)."""
+
+KERNELS = (STREAM, AMX, DOT)
 
 
 def stage_forms(o: StageOp) -> list[LinearForm]:

@@ -48,6 +48,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     view,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
+    DOT,
     STREAM,
     item_ops,
     read_widened,
@@ -358,7 +359,9 @@ class ProgramTranslation(ProgramScope):
         (a stage marked `kernel = "stream"`, `loops.STREAM`): that one sum of one row
         reads it, directly and not to widen it, each element once (its map reaches no
         element twice and carries from no tile row into the next), and the block is
-        whole tile rows a fixed stride apart. Else None: the page is copied."""
+        whole tile rows a fixed stride apart. A stage marked `kernel = "dot"`
+        (`loops.DOT`) may sum many rows: its weights are read once a trip, to pair
+        them (`amx.pair_words`). Else None: the page is copied."""
         tr, tc = self.tile
         cols = held.plan.padded[1]
         tpr = cols // tc
@@ -370,14 +373,15 @@ class ProgramTranslation(ProgramScope):
         if bh > 1 and stride % tpr:
             return None
         stage, i = uses[0].operation, uses[0].index
-        if not isinstance(stage, StageOp) or stage_kernel(stage) != STREAM:
+        if not isinstance(stage, StageOp) or stage_kernel(stage) not in (STREAM, DOT):
             return None
         if stage.indirect_of[i] >= 0 or i in stage.indirect_of:
             return None
         kinds, ext = stage.iter_kinds, stage.iter_extents
         pars = [d for d, e in enumerate(ext) if e > 1 and kinds[d] == IterKind.PAR]
         summed = any(e > 1 and kinds[d] == IterKind.SUM for d, e in enumerate(ext))
-        if len(pars) != 1 or not summed or read_widened(stage.body.block.args[i], arith.ExtFOp):
+        one_row = len(pars) == 1 or stage_kernel(stage) == DOT
+        if not one_row or not summed or read_widened(stage.body.block.args[i], arith.ExtFOp):
             return None
         assert held.read is not None
         rows = min(tr, cast(MemRefType[Attribute], held.read.type).get_shape()[0])

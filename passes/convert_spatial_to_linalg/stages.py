@@ -3,7 +3,8 @@ A program's stages as `linalg.generic`s: one stage, or siblings (`loops.siblings
 their rows `ROWS` at a time; a sum that factors (a Q8_0 block: its lanes' sum, scaled
 once) as two generics inside `scf.for`s over the loops outside its lanes, with what
 it reads only widened (a bf16 activation, int8 weights many rows share) widened once
-into a scratch; with the `amx` option, the lanes' sums as tile products (`amx.py`).
+into a scratch; a stage marked `amx` or `dot`, the lanes' sums as tile products
+(`amx.py`) or AVX512-BF16 dot products (`dot.py`).
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     idx,
     inside,
 )
+from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS, dot_sums
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     AMX,
+    DOT,
     KERNEL,
     KERNELS,
     ROWS,
@@ -113,24 +116,27 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         raise pt.fail(
             first, f"stage '{first.stage_name.data}': axis d{missing[0]} is read by no map"
         )
-    # A streamed row sums all of its columns at once: no registers to share.
-    loops = loop_axes(first, by_row, split=not (kernel == STREAM and len(rows) == 1))
+    # A streamed row sums all of its columns at once: no registers to share; dots hold
+    # their sums in registers themselves, and read each weight row's columns at once.
+    whole = (kernel == STREAM and len(rows) == 1) or kernel == DOT
+    loops = loop_axes(first, by_row, split=not whole)
     factored = factored_at(rows, loops) if summed else None
     tiles = None
-    if kernel == AMX:
+    if kernel in (AMX, DOT):
+        least = AMX_ROWS if kernel == AMX else DOT_ROWS
         if factored is not None:
-            tiles = amx_lanes(rows, factored[1], factored[0], loops)
+            tiles = amx_lanes(rows, factored[1], factored[0], loops, least)
         if tiles is None:
             raise pt.fail(
                 first,
-                f"stage '{first.stage_name.data}' is marked {KERNEL} = \"{AMX}\", but its "
-                f"sum is not {AMX_ROWS} or more rows of a bf16 x int8 Q8_0 block's 32 lanes",
+                f"stage '{first.stage_name.data}' is marked {KERNEL} = \"{kernel}\", but its "
+                f"sum is not {least} or more rows of a bf16 x int8 Q8_0 block's 32 lanes",
             )
     # What the tiles read is the bf16 page itself.
     skip = {tiles.x_page} if tiles is not None else set()
     pt.widened = widen(pt, b, run, forms, loops, skip) if summed else {}
     if factored is not None:
-        factored_sums(pt, b, rows, loops, *factored, tiles)
+        factored_sums(pt, b, rows, loops, *factored, tiles, kernel == DOT)
         return
     for g in range(0, len(rows), ROWS):
         generic_rows(pt, b, rows[g : g + ROWS], loops, summed, maxed)
@@ -188,6 +194,7 @@ def factored_sums(
     split: int,
     terms: Terms,
     tiles: AmxLanes | None = None,
+    dots: bool = False,
 ) -> None:
     """Each row's sum of `a * b`, where `b` is the same all along loop `split`
     (`factored_at`), as the sum of `a` along it times `b`: the loops outside it are
@@ -197,7 +204,9 @@ def factored_sums(
     inside `split`). One multiplication a term where there were two, as the
     reference computes a Q8_0 block: its lanes' sum, scaled once. With more than
     `ROWS` rows, the int8 values they all read are widened once a trip for all of
-    them (`slices`)."""
+    them (`slices`). With `tiles`, the lanes' sums are tile products (`amx.tile_sums`),
+    or with `dots` AVX512-BF16 dot products (`dot.dot_sums`), all of them stored
+    before the first group is scaled."""
     kinds = rows[0].stage.iter_kinds
     rest = loops[split + 1 :]
     shape = [a.extent for a in rest]
@@ -217,7 +226,8 @@ def factored_sums(
             inner.insert(scf.YieldOp())
             return
         if tiles is not None:
-            tile_sums(pt, b, tiles, loops[split:], outer, scratch)
+            lanes = dot_sums if dots else tile_sums
+            lanes(pt, b, tiles, loops[split:], outer, scratch)
         wide = tiles is None and len(groups) > 1
         given = slices(pt, b, rows, terms, loops[split:], outer) if wide else {}
         for g, part in enumerate(groups):

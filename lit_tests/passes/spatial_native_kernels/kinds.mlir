@@ -1,12 +1,15 @@
 // spatial-native-kernels{kind=...}: each summing stage marked with the kernel a CPU
-// runs it as (`kernel = "stream"` or `"amx"`), which convert-spatial-to-linalg builds.
-// kind=loop marks every summing stage `stream`; kind=amx marks a run of 8 rows or more
-// whose lanes are a Q8_0 block's bf16 x int8 terms `amx`, the others `stream`;
+// runs it as (`kernel = "stream"`, `"dot"` or `"amx"`), which convert-spatial-to-linalg
+// builds. kind=loop marks every summing stage `stream`; kind=amx (kind=bf16) marks a run
+// of 8 rows or more whose lanes are a Q8_0 block's bf16 x int8 terms `amx` (`dot`), the
+// others `stream`;
 // kind=generic leaves (or makes) them unmarked. Stages that do not sum are not marked.
 // The marks print and parse: the converted IR of a marked module read back is the
 // chosen kernel's.
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=loop}' %s | filecheck %s --check-prefix=LOOP
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | filecheck %s --check-prefix=AMX
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=bf16}' %s | filecheck %s --check-prefix=BF16
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=bf16}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=DOTS
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | xdsl-opt -p 'spatial-native-kernels{kind=generic}' | filecheck %s --check-prefix=GENERIC
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=TILES
 
@@ -59,3 +62,15 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // TILES-NOT:   x86.amx
 // TILES-LABEL: func.func @gemm_8x256x256(
 // TILES:       x86.amx.tile_mulf
+
+// BF16-LABEL: func.func @gemv_1x256x256(
+// BF16:         %{{.*}} = spatial.stage "tail" iters(sum 8, par 256, sum 32)
+// BF16-NEXT:      ins({{.*}}) into %{{.*}}[d1] : ({{.*}}) -> !spatial.page<8xf32> attributes {kernel = "stream"} {
+// BF16-LABEL: func.func @gemm_8x256x256(
+// BF16:         %{{.*}} = spatial.stage "tail" iters(par 8, sum 8, par 256, sum 32)
+// BF16-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "dot"} {
+
+// DOTS-LABEL: func.func @gemv_1x256x256(
+// DOTS-NOT:   x86.avx512.dot
+// DOTS-LABEL: func.func @gemm_8x256x256(
+// DOTS:       x86.avx512.dot

@@ -1,0 +1,148 @@
+"""A Q8_0 block's lanes' sum as AVX512-BF16 dot products (`spatial-native-kernels{kind=bf16}`,
+`dialects/x86_avx512.py`, `passes/convert_spatial_to_linalg/dot.py`): the op and its
+verifier, the IR the conversion writes, that upstream MLIR lowers it (no AVX512-BF16
+needed), and, on a CPU with AVX512-BF16, its numbers against the lanes' loop and fp64.
+
+Bits are claimed only on integer-exact inputs (every partial sum exact in fp32, so
+neither the instruction's order of summation nor its rounding changes one); random
+inputs are held to the fp32 summation bound of an fp64 reference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not installed")
+
+from q8_operands import check_q8_result, q8_fp64
+from test_engines import operands, product
+from xdsl.context import Context
+from xdsl.dialects import test as xdsl_test
+from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType, bf16, f16, f32
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import CopyOp, GenericOp
+from xdsl.utils.exceptions import VerifyException
+
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
+from xdsl_spatial.interpreters.native import compile_native, host
+from xdsl_spatial.interpreters.native.jit import lower_to_llvm
+from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
+from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS
+from xdsl_spatial.passes.native_kernels import NativeKernelsPass
+from xdsl_spatial.passes.q8_lower import lower_q8
+
+needs_bf16 = pytest.mark.skipif(not host.bf16_available(), reason="this CPU has no AVX512-BF16")
+
+
+def values(*types):
+    return xdsl_test.TestOp(result_types=types).results
+
+
+@pytest.mark.parametrize(
+    ("acc", "pairs", "why"),
+    [
+        (VectorType(f32, [4]), VectorType(bf16, [8]), "accumulates into vector<8xf32> or"),
+        (VectorType(f32, [16]), VectorType(f16, [32]), "multiplies vector<32xbf16> pairs"),
+        (VectorType(f32, [16]), VectorType(bf16, [16]), "multiplies vector<32xbf16> pairs"),
+    ],
+)
+def test_the_dot_op_verifies_its_shapes(acc, pairs, why):
+    a, x = values(acc, pairs)
+    with pytest.raises(VerifyException, match=why):
+        DotBF16Op(a, x, x).verify()
+
+
+def test_the_dot_op_takes_both_widths():
+    for lanes in (8, 16):
+        a, x = values(VectorType(f32, [lanes]), VectorType(bf16, [2 * lanes]))
+        DotBF16Op(a, x, x).verify()
+
+
+def converted(m: int, act: str, optimize: bool, kind: str, n: int = 128) -> ModuleOp:
+    mod = product(m, 256, n, act, "f32")
+    lower_q8(mod, act=act, optimize=optimize)
+    out = parse_module(str(mod))
+    NativeKernelsPass(kind).apply(Context(), out)
+    ConvertSpatialToLinalgPass().apply(Context(), out)
+    return out
+
+
+def lanes_loops(mod: ModuleOp) -> list[GenericOp]:
+    """The generics that sum a block's lanes (a reduction outside a parallel axis)."""
+    return [
+        g
+        for g in mod.walk()
+        if isinstance(g, GenericOp)
+        and [t.data for t in g.iterator_types] == [IteratorType.REDUCTION, IteratorType.PARALLEL]
+    ]
+
+
+def int8_copies(mod: ModuleOp) -> int:
+    return sum(
+        isinstance(o, CopyOp)
+        and isinstance(t := o.outputs[0].type, MemRefType)
+        and str(t.element_type) == "i8"
+        for o in mod.walk()
+    )
+
+
+@pytest.mark.parametrize("optimize", [False, True])
+def test_the_lanes_of_8_rows_are_dot_products(optimize):
+    """m = 8, N = 128: the lanes' loop is gone; the item's 128 columns in 4 loops over
+    the pairs, each 8 rows x 2 groups of 16 columns, a `dot` each; the activation not
+    widened; upstream lowers it. Optimised (a fold's rows one stage), the weights are
+    read where they are, not copied into a page first."""
+    plain = converted(8, "bf16", optimize, "loop")
+    dots = converted(8, "bf16", optimize, "bf16")
+    assert lanes_loops(plain) and not lanes_loops(dots)
+    assert sum(isinstance(o, DotBF16Op) for o in dots.walk()) == 4 * 16
+    if optimize:
+        assert int8_copies(plain) and not int8_copies(dots)
+    lower_to_llvm(str(dots), x86=True)
+
+
+@pytest.mark.parametrize(
+    ("m", "act", "why"),
+    [(DOT_ROWS - 1, "bf16", "too few rows"), (8, "f32", "f32 activations are not exact in bf16")],
+)
+def test_the_lanes_stay_a_loop_where_dots_do_not_pay_or_would_round(m, act, why):
+    mod = converted(m, act, True, "bf16", n=512)
+    assert lanes_loops(mod), why
+    assert not any(isinstance(o, DotBF16Op) for o in mod.walk()), why
+
+
+def run_native(m, k, n, x, q, s, kernels: str, threads: int = 1) -> np.ndarray:
+    mod = product(m, k, n, "bf16", "f32")
+    lower_q8(mod, act="bf16", optimize=True)
+    exe = compile_native(verified(mod, "mm"), threads=threads, kernels=kernels)
+    return exe(*coerce_args(find_function(mod, "mm"), [x, q, s])).outputs[0]
+
+
+@needs_bf16
+@pytest.mark.parametrize("exact", [True, False])
+@pytest.mark.parametrize(("m", "blocks", "n"), [(8, 8, 128), (17, 37, 144), (32, 64, 320)])
+def test_dots_give_the_lanes_loops_numbers(m, blocks, n, exact):
+    """A second group of rows (17), K with a tail (37 blocks), N not a multiple of 32
+    (144): the dots and the lanes' loop, each the bits of fp64 rounded once on
+    integer-exact inputs (the same bits), within the fp32 bound else."""
+    k = 32 * blocks
+    rng = np.random.default_rng(m * 1000 + blocks)
+    x, q, s = operands(m, k, n, "f32", exact, rng)
+    want, mag = q8_fp64(x, q, s, "bf16")
+    dots, loop = (run_native(m, k, n, x, q, s, kind) for kind in ("bf16", "loop"))
+    for y in (dots, loop):
+        check_q8_result(y, want, mag, k, exact)
+    if exact:
+        assert dots.tobytes() == loop.tobytes()
+
+
+@needs_bf16
+def test_dots_on_threads():
+    """Items on 2 OpenMP threads: the bits of fp64 on integer-exact inputs."""
+    m, k, n = 8, 32 * 16, 256
+    x, q, s = operands(m, k, n, "f32", True, np.random.default_rng(8))
+    want, mag = q8_fp64(x, q, s, "bf16")
+    check_q8_result(run_native(m, k, n, x, q, s, "bf16", threads=2), want, mag, k, True)
