@@ -13,10 +13,10 @@ print([r.tokens for r in runs.runs], runs.tokens_per_second)
 
 The caches are one batched tensor per layer and kind (`batched_cache_shapes`: a
 leading dim of N, row r sequence r's cache), not N caches: the step's attention reads
-row r's keys through one indexing map, and each row's write is one cache write at a
-static row and the sequence's own position, which `spatial-lower-ops` lowers like the
-one-sequence write. Each sequence has its own position and attends causally to its
-own positions only.
+row r's keys through one indexing map, and each layer writes all N rows' keys (and
+values) with one map a cache, row r's at the sequence's own position (`step.py`'s
+`_write_rows`), which `spatial-lower-ops` lowers like any map. Each sequence has its
+own position and attends causally to its own positions only.
 
 A sequence that ends (a stop token, NaN logits, or its steps run out) stops while the
 others go on: its row of the step idles (its last token fed again at its last
