@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 from test_llama import FACTOR, margin, reference_logits
 from tiny_llama import write_tiny_llama
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType, i32
+from xdsl.dialects.linalg.ops import GenericOp
 
 from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.batched import batched_model, generate_batch
@@ -61,6 +63,13 @@ def test_the_batched_step_is_lowered_whole(tiny):
         ("tokens", TensorType(i32, [4])),
         ("pos", TensorType(i32, [4])),
     ]
+    # each layer's caches written by one op each for all the sequences, no insert a row
+    assert not any(isinstance(op, tensor.InsertSliceOp) for op in fn.walk())
+    caches = [a for a in args if "cache" in (a.name_hint or "")]
+    assert len(caches) == 2 * c.n_layer
+    for a in caches:
+        [use] = a.uses
+        assert isinstance(use.operation, GenericOp) and use.operation.results[0].type == a.type
     lowered = load_model(str(tiny), 4, CONTEXT)
     b = batched_model(lowered, 4)
     assert b.lowered_count == len(c.products()) and not b.declined
