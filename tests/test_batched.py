@@ -12,8 +12,11 @@ import numpy as np
 import pytest
 from test_llama import FACTOR, margin, reference_logits
 from tiny_llama import write_tiny_llama
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType, i32
+from xdsl.dialects.linalg.ops import GenericOp
 
+from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.batched import batched_model, generate_batch
 from xdsl_spatial.frontends.generation import Model, Sampler, generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf
@@ -60,6 +63,13 @@ def test_the_batched_step_is_lowered_whole(tiny):
         ("tokens", TensorType(i32, [4])),
         ("pos", TensorType(i32, [4])),
     ]
+    # each layer's caches written by one op each for all the sequences, no insert a row
+    assert not any(isinstance(op, tensor.InsertSliceOp) for op in fn.walk())
+    caches = [a for a in args if "cache" in (a.name_hint or "")]
+    assert len(caches) == 2 * c.n_layer
+    for a in caches:
+        [use] = a.uses
+        assert isinstance(use.operation, GenericOp) and use.operation.results[0].type == a.type
     lowered = load_model(str(tiny), 4, CONTEXT)
     b = batched_model(lowered, 4)
     assert b.lowered_count == len(c.products()) and not b.declined
@@ -131,6 +141,32 @@ def test_a_sequence_that_ends_stops_while_the_others_go_on(model):
     assert len(run.step_ms) == 6  # the others went on to their steps
 
 
+def test_a_kept_model_keeps_its_batched_model(tiny, tmp_path):
+    """With the disk cache, a run of N sequences keeps `@decode_batch` for N beside the
+    model (its executable; not the weights, which are the model's); the next load's run
+    of N sequences reads it back (nothing built, lowered or compiled) and decodes the
+    same bits (the same code on the same inputs); another N builds its own."""
+    where = tmp_path / "cache"
+    model = load_model(str(tiny), 4, CONTEXT, options=RunOptions(cache=where))
+    first = generate_batch(model, PROMPTS, STEPS)
+    assert not first.model.cached and "lower" in first.model.seconds
+    kept = sorted(p.name for p in where.glob("*.model"))
+    assert len(kept) == 2
+    again = load_model(str(tiny), 4, CONTEXT, options=RunOptions(cache=where))
+    assert again.cached and again.kept_as == model.kept_as
+    second = generate_batch(again, PROMPTS, STEPS)
+    b = second.model
+    assert b.cached and b.module is None and set(b.seconds) == {"cache"}
+    assert b.weights is again.weights and b.lowered_count == first.model.lowered_count
+    assert sorted(p.name for p in where.glob("*.model")) == kept  # nothing written again
+    for one, two in zip(first.runs, second.runs, strict=True):
+        assert one.tokens == two.tokens and one.logits.tobytes() == two.logits.tobytes()
+    entry = model_cache.load(where, b.kept_as or "", Model)
+    assert isinstance(entry, Model) and entry.weights == [] and entry.entries == (BATCH_ENTRY,)
+    third = generate_batch(again, PROMPTS[:3], STEPS[:3])
+    assert not third.model.cached and len(list(where.glob("*.model"))) == 3
+
+
 def test_generate_batch_refuses_bad_input(model):
     with pytest.raises(ModelError, match="no prompt"):
         generate_batch(model, [], 4)
@@ -184,6 +220,23 @@ def test_cli_with_one_line_draws_what_one_prompt_draws(tiny, tmp_path, capsys):
     one = capsys.readouterr().out
     ids = next(x for x in one.splitlines() if x.startswith("generated ids: "))
     assert f"line 1: 6 tokens (its steps ran out): {ids.split(': ')[1]}" in batch
+
+
+def test_cli_reads_the_batched_model_from_the_cache(tiny, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDSL_SPATIAL_CACHE", str(tmp_path / "cache"))
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("hello there\nab\n")
+    args = [str(tiny), "--context", str(CONTEXT), "--batch", "4", "--prompts", str(prompts)]
+    assert spatial_generate.main([*args, "--steps", "3"]) == 0
+    cold = capsys.readouterr()
+    assert "sequences: built and lowered)" in cold.err
+    assert spatial_generate.main([*args, "--steps", "3"]) == 0
+    warm = capsys.readouterr()
+    assert "@decode_batch for 2 sequences: read from the cache)" in warm.err
+    assert "lowered in" in warm.out and "(when the cached model was built)" in warm.out
+    assert [x for x in warm.out.splitlines() if x.startswith("line ")] == [
+        x for x in cold.out.splitlines() if x.startswith("line ")
+    ]
 
 
 @pytest.mark.parametrize(

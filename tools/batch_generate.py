@@ -234,6 +234,7 @@ def _report(args: argparse.Namespace, options: RunOptions, run: BatchRun) -> lis
         lines.append(
             f"q8-lower: {b.lowered_count} of {b.lowered_count + len(b.declined)} products of "
             f"@decode_batch lowered in {b.lower_s:.2f} s"
+            + (" (when the cached model was built)" if b.cached else "")
         )
     if b.whole_step:
         left = ", ".join(f"@{e} {k}" for e, k in b.host_ops.items())
@@ -266,11 +267,15 @@ def _timings(model: Any, run: BatchRun, load_s: float) -> list[str]:
     prompt_ms = sum(r.prompt_ms for r in run.runs)
     prompt_n = sum(len(r.prompt) for r in run.runs)
     made = run.model.seconds
-    lowering = sum(made.get(k, 0.0) for k in ("build", "lower", "lower_ops"))
+    if run.model.cached:
+        built, how = made.get("cache", 0.0), "read from the cache"
+    else:
+        built = sum(made.get(k, 0.0) for k in ("build", "lower", "lower_ops"))
+        how = "built and lowered"
     lines = [
         f"load time        = {load_s * 1e3:10.2f} ms",
-        f"batch build time = {lowering * 1e3:10.2f} ms (@decode_batch for {run.sequences} "
-        "sequences: built and lowered)",
+        f"batch build time = {built * 1e3:10.2f} ms (@decode_batch for {run.sequences} "
+        f"sequences: {how})",
     ]
     if "compile" in model.seconds or "compile" in run.model.seconds:
         s = model.seconds.get("compile", 0.0) + run.model.seconds.get("compile", 0.0)

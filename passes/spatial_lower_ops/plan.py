@@ -330,7 +330,9 @@ def with_trips(space: Space, axis: int | None, trips: int) -> Space:
 def item_choices(spec: OpSpec, space: Space, tile, acc_tiles: int) -> list[Space]:
     """Spaces with item axes, most items first: every parallel axis each access steps
     along in whole tiles, and the result's contiguous column axis cut into groups of
-    `w` tiles, `w` from `acc_tiles` down (no cut: one group)."""
+    `w` tiles, `w` from `acc_tiles` down (no cut: one group); then, where those
+    leave an item's rows of the result apart (`outer_items`), the same with only
+    the item axes outside every stage axis of the result's rows."""
     tc = tile[1]
     read = spec.body.index_dims()
     accesses = [*spec.ins, spec.out]
@@ -345,33 +347,50 @@ def item_choices(spec: OpSpec, space: Space, tile, acc_tiles: int) -> list[Space
                 sp = sp.with_role(i, "item")
         return sp
 
+    def grouped(base: Space) -> list[Space]:
+        _, out_c = rowcol(base, spec.out)
+        col_axes = [
+            i
+            for i, a in enumerate(base.axes)
+            if a.role == "stage"
+            and out_c.dims[i] == 1
+            and a.dim not in spec.reduced
+            and a.dim not in read
+            and a.extent > tc
+            and a.extent % tc == 0
+        ]
+        out: list[Space] = []
+        if col_axes:
+            x = col_axes[0]
+            tiles = base.axes[x].extent // tc
+            for w in _divisors_desc(tiles, acc_tiles):
+                if w == tiles:
+                    continue
+                try:
+                    sp = settle(base.cut(x, w * tc), accesses)
+                    if aligned(sp, [rowcol(sp, a) for a in accesses], x, tile):
+                        out.append(sp.with_role(x, "item"))
+                except NotLinear:
+                    continue
+        out.append(base)
+        return out
+
     base = natural(space)
-    _, out_c = rowcol(base, spec.out)
-    col_axes = [
-        i
-        for i, a in enumerate(base.axes)
-        if a.role == "stage"
-        and out_c.dims[i] == 1
-        and a.dim not in spec.reduced
-        and a.dim not in read
-        and a.extent > tc
-        and a.extent % tc == 0
-    ]
-    out: list[Space] = []
-    if col_axes:
-        x = col_axes[0]
-        tiles = base.axes[x].extent // tc
-        for w in _divisors_desc(tiles, acc_tiles):
-            if w == tiles:
-                continue
-            try:
-                sp = settle(base.cut(x, w * tc), accesses)
-                if aligned(sp, [rowcol(sp, a) for a in accesses], x, tile):
-                    out.append(sp.with_role(x, "item"))
-            except NotLinear:
-                continue
-    out.append(base)
-    return out
+    outer = outer_items(base, rowcol(base, spec.out)[0])
+    return grouped(base) + (grouped(outer) if outer != base else [])
+
+
+def outer_items(space: Space, out_row: LinearForm) -> Space:
+    """`space` with every item axis that steps the result's rows by less than a stage
+    axis does made a stage axis: an item's rows of the result are then one run of
+    tile rows (a batched cache's write: its rows a sequence of heads of positions, the
+    sequences a stage axis since the new values' rows step one row a sequence)."""
+    stage_steps = [out_row.dims[i] for i in space.of_role("stage") if space.axes[i].extent > 1]
+    widest = max(stage_steps, default=0)
+    for i in space.of_role("item"):
+        if 0 < out_row.dims[i] < widest:
+            space = space.with_role(i, "stage")
+    return space
 
 
 # --------------------------------------------------------------------------------------

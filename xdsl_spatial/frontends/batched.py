@@ -13,10 +13,10 @@ print([r.tokens for r in runs.runs], runs.tokens_per_second)
 
 The caches are one batched tensor per layer and kind (`batched_cache_shapes`: a
 leading dim of N, row r sequence r's cache), not N caches: the step's attention reads
-row r's keys through one indexing map, and each row's write is one cache write at a
-static row and the sequence's own position, which `spatial-lower-ops` lowers like the
-one-sequence write. Each sequence has its own position and attends causally to its
-own positions only.
+row r's keys through one indexing map, and each layer writes all N rows' keys (and
+values) with one map a cache, row r's at the sequence's own position (`step.py`'s
+`_write_rows`), which `spatial-lower-ops` lowers like any map. Each sequence has its
+own position and attends causally to its own positions only.
 
 A sequence that ends (a stop token, NaN logits, or its steps run out) stops while the
 others go on: its row of the step idles (its last token fed again at its last
@@ -27,7 +27,11 @@ same whichever are left. Sampling is per sequence: sequence i draws from its own
 
 The batched function is built, lowered (as `load_model` lowers: `q8-lower`, then
 `spatial-lower-ops` when the model's whole step is lowered) and compiled when a model
-first decodes N sequences together (`batched_model`); it is not kept in the disk cache.
+first decodes N sequences together (`batched_model`). A model kept in the disk cache
+keeps its batched model for N sequences there too, once a run has compiled it
+(`generate_batch`; the entry holds its executable, not the weights, which are the
+model's): a second run of N sequences reads it back instead of building, lowering
+and compiling it again.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import numpy as np
 
 from xdsl_spatial.core.memory import collector_frozen, collector_paused
 from xdsl_spatial.core.progress import Progress, quiet
+from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.generation import (
     Generation,
     Model,
@@ -61,6 +66,17 @@ def batched_model(model: Model, sequences: int, progress: Progress = quiet) -> M
     `sequences` sequences, lowered as `model` is."""
     if model.options.chips > 1 or model.options.distributed is not Distribution.LOCAL:
         raise ModelError("sequences decode together on one chip of this host (--chips 1)")
+    where, key = model.options.cache_dir, None
+    if where is not None and model.kept_as is not None:
+        key = model_cache.batched_key(model.kept_as, BATCH_ENTRY, sequences)
+        progress(f"reading @{BATCH_ENTRY} for {sequences} sequences from the cache")
+        t0 = time.perf_counter()
+        kept = model_cache.load(where, key, Model)
+        if isinstance(kept, Model):
+            seconds = {"cache": time.perf_counter() - t0}
+            return dataclasses.replace(
+                kept, weights=model.weights, options=model.options, seconds=seconds, kept_as=key
+            )
     progress(f"building @{BATCH_ENTRY} for {sequences} sequences")
     t0 = time.perf_counter()
     with collector_paused():
@@ -93,7 +109,9 @@ def batched_model(model: Model, sequences: int, progress: Progress = quiet) -> M
         executables={},
         signatures={},
         compiling={},
-        keep_in=None,
+        keep_in=None if where is None or key is None else (where, key),
+        kept_as=key,
+        entries=(BATCH_ENTRY,),
         cached=False,
         seconds=seconds,
         lowered_count=sum(1 for d in decisions if d.lowered),
@@ -179,7 +197,7 @@ def generate_batch(
     samplers = [Sampler(temperature, top_k, top_p, (base.seed or 0) + i) for i in range(n)]
     if batched is None:
         batched = batched_model(model, n, progress)
-    elif batched.batch != n or batched.module is None:
+    elif batched.batch != n or batched.entries != (BATCH_ENTRY,):
         raise ModelError(f"the batched model decodes {batched.batch} sequences, not {n}")
     if model.options.compiles:  # compiled before the clocks start, as `generate` does
         entries = list(dict.fromkeys(e for p in prompts for e in model.used(len(p), 0)))
@@ -236,6 +254,7 @@ def generate_batch(
             for i in live:
                 times[i].append(ms)
                 choose(i, out[i])
+    batched.keep(progress)  # (a model kept in the disk cache: its batched model too)
     runs = []
     for i, (p, rd) in enumerate(zip(prompts, reads, strict=True)):
         logits = np.stack(rows[i]) if rows[i] else np.zeros((0, model.config.vocab), np.float32)

@@ -184,6 +184,11 @@ class Model:
     """The functions another process is compiling (`start`)."""
     keep_in: tuple[Path, str] | None = None
     """The disk cache and key `keep` writes the model to (None: not kept, or kept)."""
+    kept_as: str | None = None
+    """Its key in the disk cache (None: no cache), which a batched model's derives from."""
+    entries: tuple[str, ...] = ENTRIES
+    """Its functions: `@prefill` and `@decode`, or a batched model's `@decode_batch`,
+    whose weights are its base model's (its disk cache entry holds none)."""
 
     @property
     def chips(self) -> int:
@@ -251,15 +256,16 @@ class Model:
         if self.keep_in is None:
             return
         where, key = self.keep_in
-        self.start(ENTRIES, progress)
-        for entry in ENTRIES:
+        self.start(self.entries, progress)
+        for entry in self.entries:
             if entry not in self.executables:
                 progress(f"compiling @{entry}")
                 self.compile(entry, progress)
         progress("writing the model to the cache")
         t0 = time.perf_counter()
+        weights = self.weights if self.entries == ENTRIES else []  # (a batched model's: none)
         kept = dataclasses.replace(
-            self, module=None, decisions=[], seconds={}, compiling={}, keep_in=None
+            self, module=None, weights=weights, decisions=[], seconds={}, compiling={}, keep_in=None
         )
         kept.cached = True
         if model_cache.store(where, key, kept):  # (else it warned: nothing written)
@@ -507,7 +513,7 @@ def load_model(
         progress("reading the model from the cache")
         model = model_cache.load(where, key, Model)
         if isinstance(model, Model):
-            model.seconds = {"cache": time.perf_counter() - t0}
+            model.seconds, model.kept_as = {"cache": time.perf_counter() - t0}, key
             model.options = options  # the kept options, with this run's address and stats
             if check is not None:
                 check(model.config, model.tokenizer)
@@ -623,7 +629,7 @@ def load_model(
         seconds=seconds,
     )
     if where is not None and key is not None:
-        model.keep_in = (where, key)
+        model.keep_in, model.kept_as = (where, key), key
         if keep:
             model.keep(progress)
     return model

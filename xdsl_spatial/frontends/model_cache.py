@@ -53,7 +53,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl_spatial.core import disk_cache
 from xdsl_spatial.core.disk_cache import CACHE_ENV
 
-__all__ = ["CACHE_ENV", "cache_dir", "load", "model_key", "store"]
+__all__ = ["CACHE_ENV", "batched_key", "cache_dir", "load", "model_key", "store"]
 
 FORMAT = 2
 """The layout of an entry; a new one makes every older entry a miss."""
@@ -89,6 +89,13 @@ def model_key(path: str | os.PathLike[str], **options: Any) -> str:
         "numpy": np.__version__,
         "xdsl": str(getattr(xdsl, "__version__", "unknown")),
     }
+    return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:40]
+
+
+def batched_key(key: str, entry: str, sequences: int) -> str:
+    """The key of the batched model (`entry` for `sequences` sequences) of the model
+    kept under `key`: its file, options and code are that model's."""
+    ident = {"format": FORMAT, "model": key, "entry": entry, "sequences": sequences}
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:40]
 
 

@@ -30,7 +30,7 @@ column t of `token_embd.weight` [times `embed_scale`].
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, func, shard, tensor
 from xdsl.dialects.builtin import (
@@ -57,7 +57,7 @@ from xdsl_spatial.frontends.model.config import (
     check_step,
     weight_args,
 )
-from xdsl_spatial.frontends.model.ir import Func, collapse, expand, ty
+from xdsl_spatial.frontends.model.ir import Func, In, amap, collapse, expand, index, ty
 from xdsl_spatial.frontends.model.layers import Layers
 
 
@@ -72,34 +72,52 @@ def _product(g: Layers, layer: int, xf: SSAValue, name: str, hint: str) -> SSAVa
     return y
 
 
-def _position(g: Layers, pos: SSAValue, r: int) -> SSAValue:
-    """`pos[r]` as an index: where row r (batched; else the first row) writes."""
+def _position(g: Layers, pos: SSAValue) -> SSAValue:
+    """`pos[0]` as an index: where the step's first row writes."""
     f = g.f
-    at = f.const(("index", r), IntegerAttr(r, IndexType()))
-    p = f.op(f"p{r}", tensor.ExtractOp(pos, [at], i32))
+    at = f.const(("index", 0), IntegerAttr(0, IndexType()))
+    p = f.op("p0", tensor.ExtractOp(pos, [at], i32))
     return f.op("offset", arith.IndexCastOp(p, IndexType()))
 
 
 def _write_rows(
-    g: Layers,
-    kt: SSAValue,
-    vt: SSAValue,
-    k_cache: SSAValue,
-    v_cache: SSAValue,
-    offsets: list[SSAValue],
+    g: Layers, kt: SSAValue, vt: SSAValue, k_cache: SSAValue, v_cache: SSAValue, pos: SSAValue
 ) -> tuple[SSAValue, SSAValue]:
-    """A batched step's cache writes: row r's key (n_kv x head_dim of `kt`'s column r)
-    and value (row r of each head of `vt`) into row r of the caches at `offsets[r]`."""
-    c, f = g.c, g.f
-    kv, hd = c.n_kv, c.head_dim
-    for r, offset in enumerate(offsets):
-        ks = f.op("k_row", tensor.ExtractSliceOp.from_static_parameters(kt, [0, 0, r], [kv, hd, 1]))
-        vs = f.op("v_row", tensor.ExtractSliceOp.from_static_parameters(vt, [0, r, 0], [kv, 1, hd]))
-        k1 = f.op("k_row", expand(ks, [[0, 1], [2], [3]], (1, kv, hd, 1)))
-        v1 = f.op("v_row", expand(vs, [[0, 1], [2], [3]], (1, kv, 1, hd)))
-        k_cache = g.insert(k1, k_cache, (1, kv, hd, 1), 3, offset, r)
-        v_cache = g.insert(v1, v_cache, (1, kv, 1, hd), 2, offset, r)
-    return k_cache, v_cache
+    """A batched step's cache writes, one op a cache for all N rows: row r of the new
+    caches holds row r's key (n_kv x head_dim of `kt`'s column r) and value (row r of
+    each head of `vt`) at its position `pos[r]`, the old cache elsewhere. One op, not
+    an insert a row: each insert's result is a whole new batched cache, so N inserts
+    copy the cache N times where this reads and writes it once."""
+    c, f, m = g.c, g.f, g.m
+    kv, hd, n = c.n_kv, c.head_dim, g.positions
+
+    def written(position_dim: int) -> Callable[[list[SSAValue]], SSAValue]:
+        def body(a: list[SSAValue]) -> SSAValue:
+            p = arith.IndexCastOp(a[1], IndexType()).result
+            here = arith.CmpiOp(index(position_dim), p, "eq").result
+            return arith.SelectOp(here, a[0], a[2]).result
+
+        return body
+
+    # keys (r, b, d, j): the cache's j-th column of row r is kt[b, d, r] where j = pos[r]
+    k_new = f.generic(
+        "cache",
+        4,
+        (),
+        [In(kt, amap(4, [1, 2, 0])), In(pos, amap(4, [0])), In(k_cache, amap(4, [0, 1, 2, 3]))],
+        (f.empty((m, kv, hd, n), "f32"), [0, 1, 2, 3]),
+        written(3),
+    )
+    # values (r, b, j, d): the cache's j-th row of head b of row r is vt[b, r, d]
+    v_new = f.generic(
+        "cache",
+        4,
+        (),
+        [In(vt, amap(4, [1, 0, 3])), In(pos, amap(4, [0])), In(v_cache, amap(4, [0, 1, 2, 3]))],
+        (f.empty((m, kv, n, hd), "f32"), [0, 1, 2, 3]),
+        written(2),
+    )
+    return k_new, v_new
 
 
 def step(
@@ -112,7 +130,7 @@ def step(
     kv, grp, hd = c.n_kv, c.group, c.head_dim
     kinds = sorted({c.sliding(i) for i in range(c.n_layer)})
     tables = {sliding: g.rope_tables(pos, sliding) for sliding in kinds}
-    offsets = [_position(g, pos, r) for r in range(m if g.batched else 1)]
+    offset = None if g.batched else _position(g, pos)
     x = g.embed(tokens)
     new_caches = []
     for i in range(c.n_layer):
@@ -137,11 +155,11 @@ def step(
             f"{b}v_heads",
             TransposeOp(vh, f.empty((kv, m, hd), "f32"), DenseArrayBase.from_list(i64, [1, 0, 2])),
         )
-        if g.batched:
-            k_new, v_new = _write_rows(g, kt, vt, caches[2 * i], caches[2 * i + 1], offsets)
+        if offset is None:
+            k_new, v_new = _write_rows(g, kt, vt, caches[2 * i], caches[2 * i + 1], pos)
         else:
-            k_new = g.insert(kt, caches[2 * i], (kv, hd, m), 2, offsets[0])
-            v_new = g.insert(vt, caches[2 * i + 1], (kv, m, hd), 1, offsets[0])
+            k_new = g.insert(kt, caches[2 * i], (kv, hd, m), 2, offset)
+            v_new = g.insert(vt, caches[2 * i + 1], (kv, m, hd), 1, offset)
         new_caches += [k_new, v_new]
         att = g.attention(qh, k_new, v_new, pos, g.positions, i, c.window(i))
         af = g.widen(att, c.q_dim, f"{b}attn_out.f32")
