@@ -16,9 +16,7 @@ padded. A padded row writes keys and values at positions past the chunk, but no 
 row attends to them (the mask is causal), and the step that reaches such a position
 writes its own there before it reads it: the cache holds exactly what one token at a
 time would have written. Where a whole chunk would run past the cache, or few tokens
-are left (`Model.few_tokens`: a quarter of a chunk, which a padded chunk costs about as
-much as), the remaining prompt tokens are fed one at a time through `@decode`: a short
-prompt calls no `@prefill`, which is then never compiled.
+are left (`Model.few_tokens`), the rest are fed one at a time through `@decode`.
 
 The last prompt position's logits give the first generated token; each decode step
 feeds the last token at the next position and gives one more: greedily (the largest
@@ -360,10 +358,8 @@ class Model:
 
     @property
     def few_tokens(self) -> int:
-        """Tokens few enough to read one `@decode` step each: a `@prefill` chunk
-        computes all its `batch` rows, padded or not, and costs about what `batch / 4`
-        decode steps do (SmolLM2, native, a chunk of 32: 6-8 steps); so a short prompt
-        needs no `@prefill`, and a first run does not wait to compile it."""
+        """Tokens few enough to read a `@decode` step each: a padded `@prefill` chunk
+        costs about `batch / 4` steps (docs/model.md), and is then never compiled."""
         return max(1, self.batch // 4)
 
     def plan(self, prompt_len: int) -> list[tuple[int, int]]:
