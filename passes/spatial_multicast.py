@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
 from xdsl_spatial.core.geometry import K_INDEX, single_linear
-from xdsl_spatial.dialects.spatial import LoadOp, ProgramOp
+from xdsl_spatial.dialects.spatial import LoadOp, ProgramOp, outside_programs
 
 
 def same_for_every_item(load: LoadOp) -> bool:
@@ -50,7 +50,7 @@ def mark_multicast(module: ModuleOp) -> int:
     """Mark every load of `module` that all of its program's items read at one
     address; how many were marked."""
     marked = 0
-    for program in module.walk():
+    for program in outside_programs(module.body):
         if not isinstance(program, ProgramOp) or program.num_items < 2:
             continue
         for op in program.body.walk():

@@ -121,6 +121,7 @@ from xdsl_spatial.dialects.spatial.traits import (
     IsProgram,
     enclosing_program,
     is_program,
+    outside_programs,
 )
 from xdsl_spatial.dialects.spatial.types import (
     BufferType,
@@ -217,6 +218,7 @@ __all__ = [
     "is_element",
     "is_program",
     "linear_terms",
+    "outside_programs",
     "parse_linear",
     "parse_numerics_body",
     "parse_shape",

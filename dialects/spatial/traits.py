@@ -4,10 +4,11 @@ them) and no op module imports the programs it lies in."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, Region
 from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
@@ -29,6 +30,18 @@ def enclosing_program(op: Operation) -> ProgramOp | None:
     while p is not None and not is_program(p):
         p = p.parent_op()
     return cast("ProgramOp | None", p)
+
+
+def outside_programs(region: Region) -> Iterator[Operation]:
+    """The ops of `region`, at any depth, that are programs or lie outside them, in
+    order (each before its regions): the host's ops and the programs, never a
+    program's body."""
+    for block in region.blocks:
+        for op in block.ops:
+            yield op
+            if not is_program(op):
+                for r in op.regions:
+                    yield from outside_programs(r)
 
 
 @dataclass(frozen=True)

@@ -55,10 +55,12 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, RewritePattern
 
 from xdsl_spatial.core.memory import collector_paused
+from xdsl_spatial.dialects.spatial import outside_programs
 from xdsl_spatial.passes.q8_lower.options import TargetOptions, fields_of, resolve_target
 from xdsl_spatial.passes.spatial_lower_ops.pattern import (
     LowerElementwise,
@@ -81,19 +83,33 @@ def lower_ops(module: ModuleOp, **options: object) -> list[Decision]:
     run = Lowering(resolve_target(module, **fields_of(TargetOptions, dict(options))))
     patterns = [LowerGeneric(run), LowerElementwise(run), LowerInsertSlice(run)]
     with collector_paused():
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns),
-            apply_recursively=False,
-        ).rewrite_module(module)
+        _rewrite_once(module, GreedyRewritePatternApplier(patterns))
         # A transpose read through by every op that read it has gone with them; one
         # the host still reads is copied on the chip.
-        PatternRewriteWalker(LowerTranspose(run), apply_recursively=False).rewrite_module(module)
+        _rewrite_once(module, LowerTranspose(run))
         fold_round_trips(module)
     for fn in module.ops:
         if isinstance(fn, func.FuncOp) and not fn.is_declaration:
             report_the_rest(run, fn)
     mark_multicast(module)
     return run.decisions
+
+
+def _rewrite_once(module: ModuleOp, pattern: RewritePattern) -> None:
+    """`pattern` once on each op of `module` outside the programs (a walker's
+    `apply_recursively=False` pass, without visiting the programs' bodies: the pass's
+    output, never its input, and most of a lowered step's ops), in order; an op an
+    earlier rewrite took out of the module is passed over."""
+    for op in list(outside_programs(module.body)):
+        if _in(op, module):
+            pattern.match_and_rewrite(op, PatternRewriter(op))
+
+
+def _in(op: Operation, root: Operation) -> bool:
+    p: Operation | None = op
+    while p is not None and p is not root:
+        p = p.parent_op() if p.parent is not None else None
+    return p is root
 
 
 @dataclass(frozen=True)

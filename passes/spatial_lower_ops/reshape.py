@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from xdsl_spatial.dialects.spatial import outside_programs
 from xdsl_spatial.passes.spatial_lower_ops.access import chip_shape, shape_of
 
 
@@ -86,12 +87,15 @@ def to_chip(v: SSAValue) -> list[Operation]:
     return reshaped(v, chip_shape(shape_of(v)))
 
 
-def fold_round_trips(scope: Operation) -> None:
+def fold_round_trips(module: ModuleOp) -> None:
     """Replace each reshape whose result has the type of a tensor it was reshaped from
     (through reshapes only: a program's 2-d result read back at its type and reshaped
-    to 2-d again) by that tensor, and drop the reshapes nothing reads any more."""
+    to 2-d again) by that tensor, and drop the reshapes nothing reads any more (the
+    host's: a program's body holds none)."""
     reshapes = [
-        o for o in scope.walk() if isinstance(o, tensor.ExpandShapeOp | tensor.CollapseShapeOp)
+        o
+        for o in outside_programs(module.body)
+        if isinstance(o, tensor.ExpandShapeOp | tensor.CollapseShapeOp)
     ]
     for o in reshapes:
         v = o.results[0]
