@@ -47,12 +47,15 @@ def test_a_cold_load_tells_every_phase_with_its_share(tmp_path):
         progress=said.append,
     )
     phases = list(dict.fromkeys(s.split(":")[0] for s in said))
-    assert phases == [
+    # Re-quantising is told by the process that binds the weights, as it goes, while
+    # this one builds and lowers: after binding began, in any order with the rest.
+    requantising = "re-quantising to Q8_0"
+    assert phases.index(requantising) > phases.index("binding the weights")
+    assert [p for p in phases if p != requantising] == [
         "checking the disk cache",
         "reading the model from the cache",
         f"reading {path} (5 MB)",
         "binding the weights",
-        "re-quantising to Q8_0",
         "building the model (2 layers, 15 products)",
         "q8-lower",
         "lowering the rest of the step with spatial-lower-ops",

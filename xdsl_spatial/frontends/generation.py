@@ -57,9 +57,11 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.core.memory import collector_paused
-from xdsl_spatial.core.progress import Count, Progress, quiet
+from xdsl_spatial.core.progress import Progress, quiet
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
+from xdsl_spatial.frontends.binding import bind_apart
+from xdsl_spatial.frontends.binding import bind_model as bind_model  # (importable from here too)
 from xdsl_spatial.frontends.llama import (
     LlamaConfig,
     ModelError,
@@ -67,7 +69,6 @@ from xdsl_spatial.frontends.llama import (
     cache_shapes,
     check_signatures,
     read_config,
-    weight_args,
 )
 from xdsl_spatial.frontends.model.step import BATCH_ENTRY
 from xdsl_spatial.frontends.sampling import Sampler as Sampler  # (importable from here too)
@@ -379,60 +380,6 @@ class Model:
         return out
 
 
-def bind_model(
-    reader: Any,
-    path: str,
-    config: LlamaConfig,
-    *,
-    requantize: bool = False,
-    on_requantize: Callable[[Any], None] | None = None,
-    progress: Progress | None = None,
-) -> list[np.ndarray]:
-    """Arrays for the functions' weight arguments (`weight_args`), read from the file:
-    Q8_0 parts by `bind_weights` (repacked exactly, or re-quantised when asked, each
-    told to `progress`), norm weights as f32 (F16 and BF16 ones widen exactly), none of
-    them a view of the file."""
-    from gguf import GGMLQuantizationType
-    from gguf.quants import dequantize
-
-    from xdsl_spatial.frontends.gguf_io import GGUFError, bind_weights
-
-    args = weight_args(config)
-    dtypes = {"i8": np.int8, "f16": np.float16, "f32": np.float32}
-    wanted = {n: (shape, dtypes[e]) for n, shape, e in args if stored_part(n) is not None}
-    by_name = {t.name: t for t in reader.tensors}
-    stored = {part[0] for n in wanted if (part := stored_part(n)) is not None}
-    others = [w for w in stored if w in by_name and by_name[w].tensor_type.name != "Q8_0"]
-    count = Count(progress, "re-quantising to Q8_0", len(others), "weights")
-    done: list[Any] = []
-
-    def requantized(r: Any) -> None:
-        done.append(r)
-        count(len(done))
-        if on_requantize is not None:
-            on_requantize(r)
-
-    if requantize and others:
-        count(0)
-    bound = bind_weights(reader, wanted, requantize=requantize, on_requantize=requantized)
-    plain = (GGMLQuantizationType.F32, GGMLQuantizationType.F16, GGMLQuantizationType.BF16)
-    for name, shape, _ in args:
-        if name in bound:
-            continue
-        t = by_name.get(name)
-        if t is None:
-            raise GGUFError(f"{path}: no tensor {name} in the file")
-        if t.tensor_type not in plain:
-            raise GGUFError(
-                f"{path}: tensor {name} is {t.tensor_type.name}; a vector (a norm weight or a bias) must be F32, F16 or BF16"
-            )
-        data = np.asarray(t.data)
-        v = data if t.tensor_type == GGMLQuantizationType.F32 else dequantize(data, t.tensor_type)
-        # A copy: a view would keep the whole file mapped (and its read pages resident).
-        bound[name] = np.array(v, np.float32).reshape(shape)
-    return [bound[n] for n, _, _ in args]
-
-
 def _timed(f: Callable[[], Any]) -> tuple[Any, float]:
     """`f()` and the seconds it took."""
     t0 = time.perf_counter()
@@ -470,9 +417,9 @@ def load_model(
     (`q8-lower`) and every other op (`spatial-lower-ops`); with `whole_step=False`, or
     over several chips, only the products (the other ops run on the host). An open
     `reader`, and the `config` and bound `weights` of a model of the same file, are
-    reused. The weights are bound on a thread of their own while the module is built
-    and lowered (its reader, which holds all the file's metadata, let go once they
-    are). `text` is a module to run
+    reused. The weights are bound by a process of their own (`binding.bind_apart`)
+    while the module is built and lowered (the reader, which holds all the file's
+    metadata, let go first). `text` is a module to run
     instead of the built one (e.g. the PyTorch model torch-mlir exported,
     `spatial-gguf --emit-model --frontend torch`; read from the file `text_name`, which
     its diagnostics name): its functions must have the built model's arguments and
@@ -541,15 +488,15 @@ def load_model(
     if chips > 1:
         config.check_chips(chips)  # before the seconds that binding takes
     seconds["read"] = time.perf_counter() - t0
-    # Binding is numpy on whole arrays, which lets go of Python's lock, and building
-    # and lowering are Python: on two cores the two take the time of the longer.
+    # Binding runs in another process (binding.py says why), which a thread here
+    # waits for, telling its progress as it comes: on two cores binding and lowering
+    # take the time of the longer.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="xdsl-spatial-bind") as pool:
         bound = None
         if weights is None:
             progress("binding the weights")
             bind = partial(
-                bind_model,
-                reader,
+                bind_apart,
                 str(path),
                 config,
                 requantize=requantize,

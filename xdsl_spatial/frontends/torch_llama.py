@@ -13,7 +13,7 @@ decode(tokens: 1 x i32, pos: 1 x i32, weights..., caches)  -> (logits 1 x V, k, 
 
 the weights in `llama.weight_args` order and named as there (`NAME__q8`, K x N int8;
 `NAME__q8_scale`, K/32 x N f16; norm weights f32), so one binding from the GGUF file
-(`generation.bind_model`) serves both, and `spatial-run --weights` binds them. Every
+(`binding.bind_model`) serves both, and `spatial-run --weights` binds them. Every
 product is a weight-only Q8_0 linear written the PyTorch way,
 
 ```python
