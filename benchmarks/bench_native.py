@@ -5,6 +5,7 @@ against this machine's memory bandwidth.
     python benchmarks/bench_native.py            # K = N = 4096, m = 1, 8, 32 (~2 min)
     python benchmarks/bench_native.py --quick    # K = N = 1024, 3 rounds
     python benchmarks/bench_native.py --threads 2   # also (o) with its items on 2 threads
+    python benchmarks/bench_native.py --m 1 --wide  # also (w): one item as wide as W
 
 `y = x . W` (x m x K bf16, W K x N Q8_0, fp32 scales), four ways:
 
@@ -21,7 +22,11 @@ against this machine's memory bandwidth.
   (o) with the kernels `loop` (the lanes' loop) instead;
 - **(u)** the module before `q8-lower` (dequantise, then `linalg.matmul`), compiled by
   the same upstream pipeline;
-- **(t)** with `--threads N`: (o) with each program's items on N OpenMP threads.
+- **(t)** with `--threads N`: (o) with each program's items on N OpenMP threads;
+- **(w)** with `--wide`: (o) lowered for a site that holds all N columns
+  (`acc-tiles` N/32, local memory to match), so its one item reads every row of W
+  whole where (o)'s items each read a strip of 8 tiles (256 columns) of every row:
+  how much the strips cost a CPU, which reads the items one after another.
 
 Every output is checked against fp64 within the fp32 summation bound first; then the
 candidates run interleaved from cold caches (`bench_gemv.interleaved`: a 64 MiB read
@@ -61,6 +66,7 @@ from xdsl_spatial.core.memory import keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.interpreters.native import compile_native
 from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
+from xdsl_spatial.interpreters.native.prepare import PrepareError
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import AMX_ROWS
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS
@@ -86,7 +92,7 @@ def bandwidth(repeats: int = 5) -> tuple[float, float]:
 
 
 def bench(
-    m: int, k: int, n: int, rounds: int, threads: int = 1
+    m: int, k: int, n: int, rounds: int, threads: int = 1, wide: bool = False
 ) -> tuple[list[Candidate], dict[str, float]]:
     rng = np.random.default_rng(4321 + m)
     x = rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16).astype(np.float32)
@@ -100,10 +106,12 @@ def bench(
         optimize: bool = False,
         threads: int = 1,
         kernels: str | None = None,
+        wide: bool = False,
     ) -> Candidate:
         module = parse_module(module_text(m, k, n, "f32"))
         if lower:
-            lower_q8(module, optimize=optimize)
+            site = {"acc_tiles": n // 32, "local_mem": 4 * k * n} if wide else {}
+            lower_q8(module, optimize=optimize, **site)
         t0 = time.perf_counter()
         exe = compile_native(verified(module, "gemv"), threads=threads, kernels=kernels)
         compile_s[key] = time.perf_counter() - t0
@@ -121,6 +129,11 @@ def bench(
         cands.append(native("g", "(g) (o), kernels loop", True, True, kernels="loop"))
     if threads > 1:
         cands.append(native("t", f"(t) (o) on {threads} threads", True, True, threads))
+    if wide:
+        try:
+            cands.append(native("w", "(w) (o), one item as wide as W", True, True, wide=True))
+        except PrepareError as e:  # (its buffers past what the stack holds: m > 1)
+            print(f"(w) not run: {e}"[:160])
     if m == 1 or k * n <= 1 << 22:
         # the naive loops of an unlowered matmul: slow at m > 1
         cands.append(native("u", "(u) native, unlowered", False))
@@ -168,6 +181,11 @@ def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, 
             f"(o)/(t) = {by['o'].median / by['t'].median:.2f} (threads against one), "
             f"(a)/(t) = {by['a'].median / by['t'].median:.2f}"
         )
+    if "w" in by:
+        lines.append(
+            f"(o)/(w) = {by['o'].median / by['w'].median:.2f} (whole rows against strips), "
+            f"(w) streams at {weight / by['w'].median / 1e9:.1f} GB/s"
+        )
     return "\n".join(lines)
 
 
@@ -178,6 +196,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, help="interleaved rounds (default 15; 3 with --quick)")
     p.add_argument(
         "--threads", type=int, default=1, help="also (o) with its items on this many threads"
+    )
+    p.add_argument(
+        "--wide", action="store_true", help="also (w): (o) with one item as wide as the weight"
     )
     args = p.parse_args(argv)
     k = n = 1024 if args.quick else 4096
@@ -190,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"GB/s, copy {bw[1]:.1f} GB/s; kernels {choose_kernels().name}"
     )
     for m in (int(v) for v in args.m.split(",")):
-        cands, compile_s = bench(m, k, n, rounds, args.threads)
+        cands, compile_s = bench(m, k, n, rounds, args.threads, args.wide)
         print()
         print(report(m, k, n, cands, compile_s, bw))
         sys.stdout.flush()

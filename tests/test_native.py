@@ -311,6 +311,17 @@ func.func @f(%a: tensor<32x64xf32>) -> tensor<32x32xf32> {
         native_run(mod, "f", [a])
 
 
+def test_buffers_past_what_the_stack_holds_are_refused_not_run():
+    """A site's buffers are allocas on the stack of the thread that runs the item: a
+    `local-mem` far past the chips' (here 6 MiB of pages in one item, m = 8, every page
+    copied as the generic kernels do) is a diagnostic naming the program and the option,
+    where it would end the process."""
+    mod = product(8, 4096, 1024, "bf16", "f32")
+    lower_q8(mod, optimize=True, acc_tiles=32, local_mem=64 << 20)
+    with pytest.raises(RunError, match=r"spatial.fold: .* keeps on the stack .* local-mem"):
+        compile_module(mod, "mm", Engine.NATIVE, kernels="generic")
+
+
 def test_a_scalar_argument_is_refused():
     mod = parse_module(
         "func.func @f(%x: f32) -> f32 {\n  %y = arith.addf %x, %x : f32\n"

@@ -46,16 +46,19 @@ exact`, whose run-time refusal no generic can make) is refused here, naming the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.ir import Operation
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.ir import Attribute, Operation
 
 from xdsl_spatial.analysis.tables import table_reads
 from xdsl_spatial.core.ir_io import op_text
-from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.dialects.spatial import ProgramOp, element_bytes
 from xdsl_spatial.interpreters.dynamic import DynamicCompiler, runs_dynamically
 from xdsl_spatial.interpreters.native.asserts import AssertError, assert_checks, strip_asserts
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
@@ -84,6 +87,27 @@ UPSTREAM_DIALECTS = frozenset(
     }
 )
 """The dialects the converted module may hold: upstream MLIR's own."""
+
+
+STACK_BYTES = 3 << 20
+"""The bytes of a kernel's `memref.alloca`s (a site's buffers, a sum's scratch) the
+native engine runs at most: they live on the stack of the thread that runs the
+kernel, 8 MiB for a process's first thread and 4 MiB for an OpenMP worker's (LLVM's
+`libomp`). The chips' presets give a site 1.5 MiB; a larger `local-mem` could
+overflow it, which would end the process."""
+
+
+def stack_bytes(kernel: func.FuncOp) -> int:
+    """What `kernel`'s allocas that something reads or writes take (an alloca nothing
+    uses is dropped by LLVM: a page read in place declares a buffer it never fills)."""
+    total = 0
+    for o in kernel.walk():
+        if isinstance(o, memref.AllocaOp) and o.memref.first_use is not None:
+            t = cast(MemRefType[Attribute], o.memref.type)
+            elem = t.element_type
+            size = 8 if isinstance(elem, IndexType) else element_bytes(elem)
+            total += math.prod(t.get_shape()) * size
+    return total
 
 
 class PrepareError(Exception):
@@ -163,6 +187,16 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
     SlicesAsCopiesPass().apply(ctx, out.module)
     ContiguousOutputInnermostPass().apply(ctx, out.module)
     for k in out.kernels:
+        used = stack_bytes(k)
+        if used > STACK_BYTES:
+            src = out.sources[k.sym_name.data][0]
+            raise PrepareError(
+                f"{src.name}: cannot run natively: its buffers and scratch take "
+                f"{used:,} bytes, which the native engine keeps on the stack "
+                f"({STACK_BYTES:,} at most): lower it for a site of less local memory "
+                f"(q8-lower's local-mem) or run it with the compiled engine "
+                f"({op_text(src)[:120]})"
+            )
         bad = _foreign(k.walk())
         if bad is not None:
             src = out.sources[k.sym_name.data][0]
