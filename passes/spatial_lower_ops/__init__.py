@@ -106,9 +106,10 @@ def _rewrite_once(module: ModuleOp, pattern: RewritePattern) -> None:
 
 
 def _in(op: Operation, root: Operation) -> bool:
+    """Whether `op` still lies in `root` (no rewrite detached it or an op around it)."""
     p: Operation | None = op
     while p is not None and p is not root:
-        p = p.parent_op() if p.parent is not None else None
+        p = p.parent_op()
     return p is root
 
 
