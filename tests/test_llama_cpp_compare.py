@@ -28,7 +28,7 @@ from logit_bound import (
     reference_logits,
     step_bound,
 )
-from tiny_llama import write_tiny_gemma3
+from tiny_llama import write_tiny_gemma3, write_tiny_qwen2
 
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf, q8_0_parts
@@ -83,9 +83,16 @@ def test_the_f32_copy_holds_the_q8_0_values_exactly(tmp_path):
     assert products == 6 * 7 + 2  # every layer's seven, the embedding and the head
 
 
-def test_the_script_on_a_tiny_gemma3(tmp_path):
+TINY = {
+    "gemma3": lambda p: write_tiny_gemma3(p, untied=True, softcap=30.0, merges=("s h",)),
+    "qwen2": lambda p: write_tiny_qwen2(p, merges=("s h",)),  # biases on q, k and v
+}
+
+
+@pytest.mark.parametrize("arch", sorted(TINY))
+def test_the_script_on_a_tiny_model_of_each_architecture(tmp_path, arch):
     pytest.importorskip("llama_cpp")
-    path = write_tiny_gemma3(tmp_path / "g.gguf", untied=True, softcap=30.0, merges=("s h",))
+    path = TINY[arch](tmp_path / f"{arch}.gguf")
     r = run_script(str(path), "--tokens", TOKENS, "--steps", "8")
     assert r.returncode == 0, r.stdout + r.stderr
     rows = [line for line in r.stdout.splitlines() if re.match(r"\s+\d+ ", line)]
