@@ -48,6 +48,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -110,7 +111,7 @@ def bench(
     ) -> Candidate:
         module = parse_module(module_text(m, k, n, "f32"))
         if lower:
-            site = {"acc_tiles": n // 32, "local_mem": 4 * k * n} if wide else {}
+            site: dict[str, Any] = {"acc_tiles": n // 32, "local_mem": 4 * k * n} if wide else {}
             lower_q8(module, optimize=optimize, **site)
         t0 = time.perf_counter()
         exe = compile_native(verified(module, "gemv"), threads=threads, kernels=kernels)
