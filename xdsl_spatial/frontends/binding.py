@@ -111,8 +111,11 @@ def bind_apart(
         )
         assert proc.stdin is not None and proc.stdout is not None
         try:
-            with proc.stdin:
-                pickle.dump((path, config, requantize), proc.stdin)
+            try:
+                with proc.stdin:
+                    pickle.dump((path, config, requantize), proc.stdin)
+            except BrokenPipeError:
+                pass  # it ended before it read the request: said below, from its exit
             while True:
                 try:
                     kind, value = pickle.load(proc.stdout)
