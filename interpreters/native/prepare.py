@@ -53,16 +53,16 @@ from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute, Operation
 
 from xdsl_spatial.analysis.tables import table_reads
 from xdsl_spatial.core.ir_io import op_text
-from xdsl_spatial.dialects.spatial import ProgramOp, element_bytes
+from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.dynamic import DynamicCompiler, runs_dynamically
 from xdsl_spatial.interpreters.native.asserts import AssertError, assert_checks, strip_asserts
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
-from xdsl_spatial.interpreters.values import SpatialRuntimeError
+from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
 from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
@@ -104,9 +104,7 @@ def stack_bytes(kernel: func.FuncOp) -> int:
     for o in kernel.walk():
         if isinstance(o, memref.AllocaOp) and o.memref.first_use is not None:
             t = cast(MemRefType[Attribute], o.memref.type)
-            elem = t.element_type
-            size = 8 if isinstance(elem, IndexType) else element_bytes(elem)
-            total += math.prod(t.get_shape()) * size
+            total += math.prod(t.get_shape()) * numpy_dtype(t.element_type).itemsize
     return total
 
 
