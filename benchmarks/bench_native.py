@@ -23,6 +23,9 @@ against this machine's memory bandwidth.
 - **(u)** the module before `q8-lower` (dequantise, then `linalg.matmul`), compiled by
   the same upstream pipeline;
 - **(t)** with `--threads N`: (o) with each program's items on N OpenMP threads;
+- **(s)** (o) on copies of W's values and scales placed 16 bytes past a cache line,
+  where numpy (glibc) puts a large array's data: what a caller's own arrays cost.
+  The others read W on cache lines (`memory.aligned`), as a model's weights are;
 - **(w)** with `--wide`: (o) lowered for a site that holds all N columns
   (`acc-tiles` N/32, local memory to match), so its one item reads every row of W
   whole where (o)'s items each read a strip of 8 tiles (256 columns) of every row:
@@ -63,7 +66,7 @@ from bench_gemv import (
 )
 
 from xdsl_spatial.core.ir_io import parse_module
-from xdsl_spatial.core.memory import keep_freed_memory
+from xdsl_spatial.core.memory import LINE, aligned, keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.interpreters.native import compile_native
 from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
@@ -92,12 +95,25 @@ def bandwidth(repeats: int = 5) -> tuple[float, float]:
     return BANDWIDTH_BYTES / read / 1e9, 2 * BANDWIDTH_BYTES / copy / 1e9
 
 
+def off_a_line(a: np.ndarray) -> np.ndarray:
+    """A copy of `a` whose data starts 16 bytes past a cache line (numpy's own placement
+    of a large array: glibc's block header)."""
+    buf = np.empty(a.nbytes + LINE, np.uint8)
+    start = (16 - buf.ctypes.data) % LINE
+    out = buf[start : start + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
 def bench(
     m: int, k: int, n: int, rounds: int, threads: int = 1, wide: bool = False
 ) -> tuple[list[Candidate], dict[str, float]]:
     rng = np.random.default_rng(4321 + m)
     x = rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16).astype(np.float32)
     q, s = quantize_q8_0(rng.standard_normal((k, n)).astype(np.float32) * 0.02, np.float32)
+    # on cache lines, as a model's weights are (`Model`): numpy's start 16 bytes past one
+    x, q, s = aligned(x), aligned(q), aligned(s)
+    q16, s16 = off_a_line(q), off_a_line(s)
     compile_s: dict[str, float] = {}
 
     def native(
@@ -108,6 +124,7 @@ def bench(
         threads: int = 1,
         kernels: str | None = None,
         wide: bool = False,
+        off: bool = False,
     ) -> Candidate:
         module = parse_module(module_text(m, k, n, "f32"))
         if lower:
@@ -116,7 +133,7 @@ def bench(
         t0 = time.perf_counter()
         exe = compile_native(verified(module, "gemv"), threads=threads, kernels=kernels)
         compile_s[key] = time.perf_counter() - t0
-        args = coerce_args(find_function(module, "gemv"), [x, q, s])
+        args = coerce_args(find_function(module, "gemv"), [x, *((q16, s16) if off else (q, s))])
         return Candidate(key, label, lambda: exe(*args).outputs[0])
 
     cands = [
@@ -125,6 +142,7 @@ def bench(
         native("o", "(o) native, optimize=true", True, optimize=True),
     ]
     cands.append(native("p", "(p) (o), generic kernels", True, True, kernels="generic"))
+    cands.append(native("s", "(s) (o), W off a line", True, True, off=True))
     chosen = choose_kernels().name
     if m >= {"amx": AMX_ROWS, "bf16": DOT_ROWS}.get(chosen, m + 1):
         cands.append(native("g", "(g) (o), kernels loop", True, True, kernels="loop"))
@@ -165,7 +183,8 @@ def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, 
     lines.append(
         f"(a)/(n) = {by['a'].median / by['n'].median:.2f}, (a)/(o) = "
         f"{by['a'].median / by['o'].median:.2f} (goal >= 2), (p)/(o) = "
-        f"{by['p'].median / by['o'].median:.2f} (the chosen kernels against the generic)"
+        f"{by['p'].median / by['o'].median:.2f} (the chosen kernels against the generic), "
+        f"(s)/(o) = {by['s'].median / by['o'].median:.2f} (W off a cache line against on one)"
     )
     lines.append(
         f"(o) streams the weight ({weight / 2**20:.1f} MiB) at {gbs:.1f} GB/s (its fastest "

@@ -21,11 +21,12 @@ pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not
 from q8_operands import check_q8_result, q8_fp64
 from test_engines import operands, product
 from xdsl.context import Context
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr
 from xdsl.dialects.linalg.ops import CopyOp
 
 from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.dialects.memref_extra import PrefetchOp
 from xdsl_spatial.dialects.spatial import StageOp
 from xdsl_spatial.interpreters.native import amx, compile_native, host
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
@@ -116,6 +117,15 @@ def test_a_streamed_row_reads_its_weight_in_place():
     assert not copies_into(streamed, "in_q8")
     assert "memref<256xf32>" in str(streamed)  # the lanes' sums of the item's 256 columns
     assert "memref<32xf32>" in str(plain)
+    # each lane asks for its 256 columns 32 rows on, a line each, never past the end
+    asks = [o for o in streamed.walk() if isinstance(o, PrefetchOp)]
+    assert asks and not any(isinstance(o, PrefetchOp) for o in plain.walk())
+    for o in asks:
+        (at,) = o.indices
+        assert isinstance(clamp := at.owner, arith.MinUIOp)
+        assert isinstance(last := clamp.rhs.owner, arith.ConstantOp)
+        assert last.value == IntegerAttr(2048 * 512 - 1, IndexType())
+    assert len(asks) == 256 // 64 * len({o.parent_op() for o in asks})
 
 
 def test_the_choice_is_named_and_checked(monkeypatch):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from tiny_llama import write_tiny_llama
 
+from xdsl_spatial.core.memory import LINE
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.tokenizer import Vocabulary
@@ -36,6 +37,9 @@ def test_a_second_load_is_served_from_the_disk_cache(tiny, tmp_path, monkeypatch
     [entry] = where.iterdir()
     second = load_model(str(path), 4, 24, options=RunOptions(cache=where))
     assert second.cached and second.module is None and set(second.seconds) == {"cache"}
+    # the weights start on cache lines, built or unpickled (numpy's start on 16 bytes)
+    for model in (first, second):
+        assert all(w.ctypes.data % LINE == 0 and w.flags.c_contiguous for w in model.weights)
     a = generate(first, [104, 101, 108, 108, 111, 33], 4)
     b = generate(second, [104, 101, 108, 108, 111, 33], 4)
     assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()

@@ -2,9 +2,10 @@
 
 Only what is the package's own: the `q8` and `spatial` dialects and the passes. The
 forms of upstream dialects that xDSL 0.75 does not read (a mixed-precision
-`linalg.matmul`, `linalg.batch_matmul`, `x86.amx`) are the universe's `read_as`,
-which only the project's own contexts read (`core.ir_io.make_context`), so `xdsl-opt`
-behaves the same with the package installed as without it.
+`linalg.matmul`, `linalg.batch_matmul`, `x86.amx`, `memref.prefetch`) are the
+universe's `read_as`, which only the project's own contexts read
+(`core.ir_io.make_context`), so `xdsl-opt` behaves the same with the package
+installed as without it.
 """
 
 from collections.abc import Callable
@@ -141,7 +142,7 @@ def _q8_raise():
 
 
 SPATIAL_UNIVERSE = SpatialUniverse(
-    read_as={"linalg": _read("linalg"), "x86": _read("x86")},
+    read_as={"linalg": _read("linalg"), "memref": _read("memref"), "x86": _read("x86")},
     all_dialects={"q8": _q8, "spatial": _spatial, "tm_tensor": _tm_tensor},
     all_passes={
         "q8-lower": _q8_lower,

@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from xdsl_spatial.core.memory import aligned_empty
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -52,7 +54,8 @@ class Caller:
 
     def __call__(self, arrays: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
         """`arrays` of the inputs' shapes and types (C-contiguous ones are read in
-        place, others copied once); the results, freshly allocated."""
+        place, others copied once); the results, freshly allocated, each starting on
+        a cache line (`memory.aligned_empty`: a result is often the next call's input)."""
         bound, pointers = self.bound, self.pointers
         for i, a in enumerate(arrays):
             if a is not bound[i]:
@@ -61,7 +64,7 @@ class Caller:
                 pointers[i] = a.ctypes.data
                 bound[i] = a
         k = len(self.ins)
-        outs = tuple(np.empty(s.shape, s.dtype) for s in self.outs)
+        outs = tuple(aligned_empty(s.shape, s.dtype) for s in self.outs)
         for j, o in enumerate(outs):
             pointers[k + j] = o.ctypes.data
         self.fn(ctypes.addressof(self.packed))

@@ -121,14 +121,7 @@ def view(
     `memref.reinterpret_cast` of the buffer `mem` is or views (its offset read from
     the IR when `mem` is a page a loop carries)."""
     t = cast(MemRefType[Attribute], mem.type)
-    owner = mem.owner
-    if isinstance(owner, memref.ReinterpretCastOp) and len(owner.offsets) == 1:
-        base, start = owner.source, add(b, owner.offsets[0], offset)
-    elif isinstance(t.layout, NoneAttr):
-        base, start = mem, offset if isinstance(offset, SSAValue) else idx(b, offset)
-    else:
-        meta = b.insert(memref.ExtractStridedMetaDataOp(mem))
-        base, start = meta.base_buffer, add(b, meta.offset, offset)
+    base, start = storage(b, mem, offset)
     cast_op = memref.ReinterpretCastOp(
         base,
         [start],
@@ -140,6 +133,18 @@ def view(
         strided_type(t.element_type, sizes, strides),
     )
     return b.insert(cast_op).result
+
+
+def storage(b: Builder, mem: SSAValue, offset: SSAValue | int) -> tuple[SSAValue, SSAValue]:
+    """The buffer `mem` is or views, and where element `offset` of `mem` is in it."""
+    t = cast(MemRefType[Attribute], mem.type)
+    owner = mem.owner
+    if isinstance(owner, memref.ReinterpretCastOp) and len(owner.offsets) == 1:
+        return owner.source, add(b, owner.offsets[0], offset)
+    if isinstance(t.layout, NoneAttr):
+        return mem, offset if isinstance(offset, SSAValue) else idx(b, offset)
+    meta = b.insert(memref.ExtractStridedMetaDataOp(mem))
+    return meta.base_buffer, add(b, meta.offset, offset)
 
 
 def dense(b: Builder, mem: SSAValue, offset: int, shape: Sequence[int]) -> SSAValue:

@@ -58,6 +58,18 @@ class Reads:
     """The inputs read already converted to f32 (`widen`, `slices`)."""
 
 
+def outer_offset(
+    b: Builder, outer: Sequence[tuple[LoopAxis, SSAValue]], f: LinearForm
+) -> SSAValue | int:
+    """The element map `f` reads first in a trip of the loops `outer` (with their
+    induction variables): its constant, plus each loop's step along it."""
+    offset: SSAValue | int = f.const
+    for a, iv in outer:
+        if f.dims[a.axis]:
+            offset = add(b, mul(b, iv, f.dims[a.axis] * a.step), offset)
+    return offset
+
+
 class Generic:
     """A `linalg.generic` under construction at `b`: `loops`, the stage loops it runs
     (its dims, outermost first), inside `outer`, the `scf.for`s of the loops outside
@@ -99,10 +111,7 @@ class Generic:
         loops outside it fix the view's offset, its own loops are the view's dims."""
         b = self.b
         picks = self.picks(f)
-        offset: SSAValue | int = f.const
-        for a, iv in self.outer:
-            if f.dims[a.axis]:
-                offset = add(b, mul(b, iv, f.dims[a.axis] * a.step), offset)
+        offset = outer_offset(b, self.outer, f)
         sizes = [self.loops[j].extent for j in picks]
         strides = [f.dims[self.loops[j].axis] * self.loops[j].step for j in picks]
         self.spanned.update(picks)

@@ -57,6 +57,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     stage_kernel,
     sums,
 )
+from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import prefetch_ahead, streamed
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
 Terms = Sequence[tuple[SSAValue, SSAValue]]
@@ -136,7 +137,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
     skip = {tiles.x_page} if tiles is not None else set()
     pt.widened = widen(pt, b, run, forms, loops, skip) if summed else {}
     if factored is not None:
-        factored_sums(pt, b, rows, loops, *factored, tiles, kernel == DOT)
+        factored_sums(pt, b, rows, loops, *factored, tiles, kernel)
         return
     for g in range(0, len(rows), ROWS):
         generic_rows(pt, b, rows[g : g + ROWS], loops, summed, maxed)
@@ -194,7 +195,7 @@ def factored_sums(
     split: int,
     terms: Terms,
     tiles: AmxLanes | None = None,
-    dots: bool = False,
+    kernel: str | None = None,
 ) -> None:
     """Each row's sum of `a * b`, where `b` is the same all along loop `split`
     (`factored_at`), as the sum of `a` along it times `b`: the loops outside it are
@@ -205,8 +206,9 @@ def factored_sums(
     reference computes a Q8_0 block: its lanes' sum, scaled once. With more than
     `ROWS` rows, the int8 values they all read are widened once a trip for all of
     them (`slices`). With `tiles`, the lanes' sums are tile products (`amx.tile_sums`),
-    or with `dots` AVX512-BF16 dot products (`dot.dot_sums`), all of them stored
-    before the first group is scaled."""
+    or for a `kernel` `dot` AVX512-BF16 dot products (`dot.dot_sums`), all of them
+    stored before the first group is scaled. For a `kernel` `stream`, each lane's trip
+    first asks for the weight's rows ahead (`prefetch.prefetch_ahead`)."""
     kinds = rows[0].stage.iter_kinds
     rest = loops[split + 1 :]
     shape = [a.extent for a in rest]
@@ -226,7 +228,7 @@ def factored_sums(
             inner.insert(scf.YieldOp())
             return
         if tiles is not None:
-            lanes = dot_sums if dots else tile_sums
+            lanes = dot_sums if kernel == DOT else tile_sums
             lanes(pt, b, tiles, loops[split:], outer, scratch)
         wide = tiles is None and len(groups) > 1
         given = slices(pt, b, rows, terms, loops[split:], outer) if wide else {}
@@ -234,7 +236,7 @@ def factored_sums(
             first = g * ROWS if tiles is not None else 0
             sums = [dense(b, scratch, (first + j) * size, shape) for j in range(len(part))]
             if tiles is None:
-                lane_sums(pt, b, part, sums, loops[split:], outer, given)
+                lane_sums(pt, b, part, sums, loops[split:], outer, given, kernel == STREAM)
             scaled(pt, b, part, sums, kinds, rest, outer)
 
     nest(b, 0, [])
@@ -274,15 +276,44 @@ def lane_sums(
     loops: Sequence[LoopAxis],
     outer: Sequence[tuple[LoopAxis, SSAValue]],
     given: Given,
+    ahead: bool = False,
 ) -> None:
     """Each row's sum of its `a` over `loops` (a block's lanes, then its columns)
-    into its scratch `sums`: one generic for the rows of `part`."""
-    kinds = part[0][0].stage.iter_kinds
+    into its scratch `sums`: one generic for the rows of `part`. With `ahead`, where
+    they read a weight where it is held (`prefetch.streamed`), the lanes are an
+    `scf.for` instead, each trip the prefetches of the rows ahead
+    (`prefetch.prefetch_ahead`) and a generic over the columns: the same sums."""
     for v in sums:
         fill(b, 0, f32, v)
+    lane, *rest = loops
+    pages = streamed(pt, [r for r, _ in part], [a for _, (a, _) in part], lane, rest)
+    if not (ahead and pages):
+        lane_generic(pt, b, part, sums, loops, outer, given, 1)
+        return
+    blk = Block(arg_types=[INDEX])
+    b.insert(scf.ForOp(idx(b, 0), idx(b, lane.extent), idx(b, 1), [], blk))
+    trip = inside(blk)
+    outer = [*outer, (lane, blk.args[0])]
+    prefetch_ahead(pt, trip, pages, lane, outer, rest[0])
+    lane_generic(pt, trip, part, sums, rest, outer, given, 0)
+    trip.insert(scf.YieldOp())
+
+
+def lane_generic(
+    pt: ProgramScope,
+    b: Builder,
+    part: Sequence[tuple[Row, tuple[SSAValue, SSAValue]]],
+    sums: Sequence[SSAValue],
+    loops: Sequence[LoopAxis],
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+    given: Given,
+    skip: int,
+) -> None:
+    """`lane_sums`' generic over `loops`, its scratch over those from `skip` on."""
+    kinds = part[0][0].stage.iter_kinds
     lanes = Generic(b, pt, kinds, loops, outer, given)
     reads = [lanes.add_reads(r, [a]) for r, (a, _) in part]
-    into = [lanes.add_scratch(v, 1, output=True) for v in sums]
+    into = [lanes.add_scratch(v, skip, output=True) for v in sums]
 
     def body(b: Builder, ins: Sequence[SSAValue], accs: Sequence[SSAValue]) -> list[SSAValue]:
         return [

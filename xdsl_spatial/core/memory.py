@@ -8,6 +8,12 @@ physical memory, or `XDSL_SPATIAL_MEMORY_LIMIT` (bytes, or with a K, M, G or T
 suffix: `512M`) when set; a setting that is not a byte count is an error naming the
 variable, and a refusal says which of the two the limit came from.
 
+`aligned` and `aligned_empty` give arrays whose data starts on a 64-byte cache line:
+numpy's large arrays start 16 bytes past a page (glibc's header), and the native
+engine's kernels read a weight that starts so at a third of the speed (a strip of a
+row then spans one line more, and the lines the CPU fetches ahead are the wrong ones:
+docs/native.md).
+
 `keep_freed_memory` tunes glibc's allocator for a process that allocates the same large
 arrays again and again (a decode step's results); `collector_paused` keeps Python's
 cyclic collector off while a step makes many IR objects.
@@ -17,10 +23,14 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
 
 from xdsl_spatial.core.files import ToolError
 
@@ -87,6 +97,30 @@ def format_bytes(n: int) -> str:
 def plural(n: int, word: str, words: str | None = None) -> str:
     """`1 item`, `2 items`, `1,024 tiles`."""
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+LINE = 64
+"""Bytes of a cache line: where `aligned` arrays start."""
+
+
+def aligned_empty(shape: Sequence[int], dtype: Any) -> np.ndarray:
+    """An uninitialised C-contiguous array of `shape` whose data starts on a `LINE`
+    (an empty one has no data to place)."""
+    dt = np.dtype(dtype)
+    size = math.prod(shape) * dt.itemsize
+    buf = np.empty(size + LINE, np.uint8)
+    start = -buf.ctypes.data % LINE
+    return buf[start : start + size].view(dt).reshape(tuple(shape))
+
+
+def aligned(a: np.ndarray) -> np.ndarray:
+    """`a` itself when its data is C-contiguous and starts on a `LINE`, else a copy
+    that is (the same values)."""
+    if a.flags.c_contiguous and a.ctypes.data % LINE == 0:
+        return a
+    out = aligned_empty(a.shape, a.dtype)
+    out[...] = a
+    return out
 
 
 def keep_freed_memory() -> str:

@@ -56,7 +56,7 @@ from typing import Any, cast
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 
-from xdsl_spatial.core.memory import collector_paused
+from xdsl_spatial.core.memory import aligned, collector_paused
 from xdsl_spatial.core.progress import Progress, quiet
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
@@ -137,7 +137,8 @@ class Model:
     """The functions as IR (None for a model loaded from the disk cache, which holds
     their executables instead)."""
     weights: list[np.ndarray]
-    """The weight arguments in the functions' order (after the tokens and position)."""
+    """The weight arguments in the functions' order (after the tokens and position),
+    each starting on a cache line (`memory.aligned`)."""
     batch: int
     """Tokens one `@prefill` chunk takes."""
     positions: int
@@ -188,6 +189,16 @@ class Model:
     entries: tuple[str, ...] = ENTRIES
     """Its functions: `@prefill` and `@decode`, or a batched model's `@decode_batch`,
     whose weights are its base model's (its disk cache entry holds none)."""
+
+    def __post_init__(self) -> None:
+        moved = [aligned(w) for w in self.weights]
+        if any(a is not w for a, w in zip(moved, self.weights)):
+            self.weights = moved  # (else the same list: a batched model shares its base's)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled (from the disk cache): its weights aligned as `__init__`'s are."""
+        self.__dict__.update(state)
+        self.__post_init__()
 
     @property
     def chips(self) -> int:

@@ -3,7 +3,9 @@
 // int8 and scale pages, which only the row's sum reads, each element once, are read
 // where the weight holds them (a view of the tensor at the item's columns, no copy), and
 // a block's 32 lanes run over all of the item's 256 columns into one scratch row, then
-// scaled once. Unmarked, the pages are copied and the lanes run 32 columns at a time.
+// scaled once. Each lane first asks for the same columns 32 rows on (memref.prefetch,
+// 16384 elements ahead, never past the weight's last element), a cache line each.
+// Unmarked, the pages are copied and the lanes run 32 columns at a time.
 // The same sums in the same order (tests/test_kernels.py).
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=loop},convert-spatial-to-linalg' %s | filecheck %s
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},convert-spatial-to-linalg' %s | filecheck %s --check-prefix=PLAIN
@@ -29,8 +31,18 @@ func.func @gemv_1x2048x512(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x512xi8>,
 // CHECK:         scf.for %[[GROUP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:           scf.for %[[BLOCK:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:             %[[ROWS:.*]] = memref.reinterpret_cast %[[SUMS]] to offset: [%{{.*}}], sizes: [256], strides: [1]
-// CHECK:             %[[LANES:.*]] = memref.reinterpret_cast %[[WQ]] to offset: [%{{.*}}], sizes: [32, 256], strides: [512, 1]
-// CHECK-NEXT:        linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.*}}, %[[LANES]] : memref<32xf32, {{.*}}>, memref<32x256xi8, {{.*}}>) outs(%[[ROWS]] : memref<256xf32, {{.*}}>)
+// CHECK:             linalg.fill ins(%{{.*}} : f32) outs(%[[ROWS]] : memref<256xf32, {{.*}}>)
+// CHECK:             scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:               %[[FLAT:.*]] = memref.reinterpret_cast %[[WQ]] to offset: [%{{.*}}], sizes: [1048576], strides: [1]
+// CHECK-NEXT:          %[[AHEAD:.*]] = arith.constant 16384 : index
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %{{.*}}, %[[AHEAD]] : index
+// CHECK-NEXT:          %[[LAST:.*]] = arith.constant 1048575 : index
+// CHECK-NEXT:          %[[AT0:.*]] = arith.minui %[[AT]], %[[LAST]] : index
+// CHECK-NEXT:          memref.prefetch %[[FLAT]][%[[AT0]]], read, locality<2>, data : memref<1048576xi8, strided<[1], offset: ?>>
+// CHECK-COUNT-3:       memref.prefetch %[[FLAT]][%{{.*}}], read, locality<2>, data
+// CHECK:               %[[LANES:.*]] = memref.reinterpret_cast %[[WQ]] to offset: [%{{.*}}], sizes: [256], strides: [1]
+// CHECK-NEXT:          linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%{{.*}}, %[[LANES]] : memref<f32, {{.*}}>, memref<256xi8, {{.*}}>) outs(%[[ROWS]] : memref<256xf32, {{.*}}>)
+// CHECK:             }
 // CHECK:             %[[SCALES:.*]] = memref.reinterpret_cast %[[WS]] to offset: [%{{.*}}], sizes: [256], strides: [1]
 // CHECK:             linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%[[SCALES]], %[[ROWS]] : {{.*}})
 

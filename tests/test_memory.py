@@ -1,0 +1,58 @@
+"""Arrays on cache lines (`core.memory.aligned`), which the native kernels read fastest,
+and the native engine's results, which start on one too."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from xdsl_spatial.core.memory import LINE, aligned, aligned_empty
+
+
+@pytest.mark.parametrize("shape", [(0,), (1,), (3, 5), (1000, 4096), (2, 0, 7)])
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.int64])
+def test_aligned_empty_starts_on_a_line(shape, dtype):
+    a = aligned_empty(shape, dtype)
+    assert a.shape == shape and a.dtype == dtype and a.flags.c_contiguous
+    assert a.ctypes.data % LINE == 0 or a.size == 0  # (an empty one has no data)
+    a[...] = 1  # writable, and the whole of it
+    assert (a == 1).all()
+
+
+def test_aligned_copies_only_what_is_off_a_line():
+    rng = np.random.default_rng(0)
+    big = rng.integers(-127, 128, (512, 1024), dtype=np.int8)
+    off = np.empty(big.nbytes + LINE, np.uint8)
+    start = (16 - off.ctypes.data) % LINE  # 16 bytes past a line, as glibc's large blocks
+    moved = off[start : start + big.nbytes].view(np.int8).reshape(big.shape)
+    moved[...] = big
+    assert moved.ctypes.data % LINE == 16
+    fixed = aligned(moved)
+    assert fixed.ctypes.data % LINE == 0 and fixed.tobytes() == big.tobytes()
+    assert aligned(fixed) is fixed  # on a line already: itself
+    strided = big[:, ::2]  # not contiguous: a contiguous copy on a line
+    got = aligned(strided)
+    assert got.flags.c_contiguous and got.ctypes.data % LINE == 0
+    assert np.array_equal(got, strided)
+
+
+def test_native_results_start_on_a_line():
+    pytest.importorskip("torch_mlir")
+    from xdsl_spatial.core.ir_io import parse_module
+    from xdsl_spatial.interpreters.native import compile_native
+    from xdsl_spatial.interpreters.runner import verified
+
+    text = """
+    func.func @twice(%x: tensor<300x7xf32>) -> (tensor<300x7xf32>, tensor<5xf32>) {
+      %y = arith.addf %x, %x : tensor<300x7xf32>
+      %z = arith.constant dense<1.0> : tensor<5xf32>
+      func.return %y, %z : tensor<300x7xf32>, tensor<5xf32>
+    }
+    """
+    module = parse_module(text)
+    exe = compile_native(verified(module, "twice"))
+    x = np.arange(2100, dtype=np.float32).reshape(300, 7)
+    for _ in range(3):
+        y, z = exe(x).outputs
+        assert y.ctypes.data % LINE == 0 and z.ctypes.data % LINE == 0
+        assert np.array_equal(y, 2 * x) and np.array_equal(z, np.ones(5, np.float32))
