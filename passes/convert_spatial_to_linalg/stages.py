@@ -286,8 +286,9 @@ def lane_sums(
     for v in sums:
         fill(b, 0, f32, v)
     lane, *rest = loops
-    pages = streamed(pt, [r for r, _ in part], [a for _, (a, _) in part], lane, rest)
-    if not (ahead and pages):
+    rows, roots = [r for r, _ in part], [a for _, (a, _) in part]
+    pages = streamed(pt, rows, roots, lane, rest) if ahead else []
+    if not pages:
         lane_generic(pt, b, part, sums, loops, outer, given, 1)
         return
     blk = Block(arg_types=[INDEX])
