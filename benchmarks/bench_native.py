@@ -66,7 +66,7 @@ from bench_gemv import (
 )
 
 from xdsl_spatial.core.ir_io import parse_module
-from xdsl_spatial.core.memory import LINE, aligned, keep_freed_memory
+from xdsl_spatial.core.memory import aligned, aligned_empty, keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.interpreters.native import compile_native
 from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
@@ -98,9 +98,7 @@ def bandwidth(repeats: int = 5) -> tuple[float, float]:
 def off_a_line(a: np.ndarray) -> np.ndarray:
     """A copy of `a` whose data starts 16 bytes past a cache line (numpy's own placement
     of a large array: glibc's block header)."""
-    buf = np.empty(a.nbytes + LINE, np.uint8)
-    start = (16 - buf.ctypes.data) % LINE
-    out = buf[start : start + a.nbytes].view(a.dtype).reshape(a.shape)
+    out = aligned_empty(a.shape, a.dtype, past=16)
     out[...] = a
     return out
 

@@ -50,14 +50,19 @@ class PrefetchOp(IRDLOperation):
     isDataCache = prop_def(BoolAttr)
 
     def __init__(
-        self, mem: SSAValue, indices: Sequence[SSAValue], locality: int, write: bool = False
+        self,
+        mem: SSAValue,
+        indices: Sequence[SSAValue],
+        locality: int,
+        write: bool = False,
+        data: bool = True,
     ):
         super().__init__(
             operands=[mem, indices],
             properties={
                 "isWrite": BoolAttr.from_bool(write),
                 "localityHint": IntegerAttr(locality, i32),
-                "isDataCache": BoolAttr.from_bool(True),
+                "isDataCache": BoolAttr.from_bool(data),
             },
         )
 
@@ -107,15 +112,13 @@ class PrefetchOp(IRDLOperation):
         parser.parse_punctuation(":")
         mem_t = parser.parse_type()
         index = IndexType()
-        op = cls(
+        return cls(
             parser.resolve_operand(mem, mem_t),
             [parser.resolve_operand(i, index) for i in indices],
             locality,
             write is not None,
+            instr is None,
         )
-        if instr is not None:
-            op.properties["isDataCache"] = BoolAttr.from_bool(False)
-        return op
 
 
 PREFETCH_OPS = (PrefetchOp,)

@@ -22,9 +22,7 @@ def test_aligned_empty_starts_on_a_line(shape, dtype):
 def test_aligned_copies_only_what_is_off_a_line():
     rng = np.random.default_rng(0)
     big = rng.integers(-127, 128, (512, 1024), dtype=np.int8)
-    off = np.empty(big.nbytes + LINE, np.uint8)
-    start = (16 - off.ctypes.data) % LINE  # 16 bytes past a line, as glibc's large blocks
-    moved = off[start : start + big.nbytes].view(np.int8).reshape(big.shape)
+    moved = aligned_empty(big.shape, big.dtype, past=16)  # as glibc places large blocks
     moved[...] = big
     assert moved.ctypes.data % LINE == 16
     fixed = aligned(moved)

@@ -288,31 +288,15 @@ def lane_sums(
     lane, *rest = loops
     rows, roots = [r for r, _ in part], [a for _, (a, _) in part]
     pages = streamed(pt, rows, roots, lane, rest) if ahead else []
-    if not pages:
-        lane_generic(pt, b, part, sums, loops, outer, given, 1)
-        return
-    blk = Block(arg_types=[INDEX])
-    b.insert(scf.ForOp(idx(b, 0), idx(b, lane.extent), idx(b, 1), [], blk))
-    trip = inside(blk)
-    outer = [*outer, (lane, blk.args[0])]
-    prefetch_ahead(pt, trip, pages, lane, outer, rest[0])
-    lane_generic(pt, trip, part, sums, rest, outer, given, 0)
-    trip.insert(scf.YieldOp())
-
-
-def lane_generic(
-    pt: ProgramScope,
-    b: Builder,
-    part: Sequence[tuple[Row, tuple[SSAValue, SSAValue]]],
-    sums: Sequence[SSAValue],
-    loops: Sequence[LoopAxis],
-    outer: Sequence[tuple[LoopAxis, SSAValue]],
-    given: Given,
-    skip: int,
-) -> None:
-    """`lane_sums`' generic over `loops`, its scratch over those from `skip` on."""
+    at, skip = b, 1  # the scratch spans the loops from `skip` on
+    if pages:
+        blk = Block(arg_types=[INDEX])
+        b.insert(scf.ForOp(idx(b, 0), idx(b, lane.extent), idx(b, 1), [], blk))
+        at, loops, skip = inside(blk), rest, 0
+        outer = [*outer, (lane, blk.args[0])]
+        prefetch_ahead(pt, at, pages, lane, outer, rest[0])
     kinds = part[0][0].stage.iter_kinds
-    lanes = Generic(b, pt, kinds, loops, outer, given)
+    lanes = Generic(at, pt, kinds, loops, outer, given)
     reads = [lanes.add_reads(r, [a]) for r, (a, _) in part]
     into = [lanes.add_scratch(v, skip, output=True) for v in sums]
 
@@ -323,6 +307,8 @@ def lane_generic(
         ]
 
     lanes.build(body)
+    if pages:
+        at.insert(scf.YieldOp())
 
 
 def slices(

@@ -10,9 +10,8 @@ variable, and a refusal says which of the two the limit came from.
 
 `aligned` and `aligned_empty` give arrays whose data starts on a 64-byte cache line:
 numpy's large arrays start 16 bytes past a page (glibc's header), and the native
-engine's kernels read a weight that starts so at a third of the speed (a strip of a
-row then spans one line more, and the lines the CPU fetches ahead are the wrong ones:
-docs/native.md).
+engine's stream kernels read a weight that starts so about 1.5x slower (a strip of a
+row then spans one line more than the lines asked for ahead: docs/native.md).
 
 `keep_freed_memory` tunes glibc's allocator for a process that allocates the same large
 arrays again and again (a decode step's results); `collector_paused` keeps Python's
@@ -103,13 +102,13 @@ LINE = 64
 """Bytes of a cache line: where `aligned` arrays start."""
 
 
-def aligned_empty(shape: Sequence[int], dtype: Any) -> np.ndarray:
-    """An uninitialised C-contiguous array of `shape` whose data starts on a `LINE`
-    (an empty one has no data to place)."""
+def aligned_empty(shape: Sequence[int], dtype: Any, past: int = 0) -> np.ndarray:
+    """An uninitialised C-contiguous array of `shape` whose data starts on a `LINE`,
+    or `past` bytes after one (an empty one has no data to place)."""
     dt = np.dtype(dtype)
     size = math.prod(shape) * dt.itemsize
     buf = np.empty(size + LINE, np.uint8)
-    start = -buf.ctypes.data % LINE
+    start = (past - buf.ctypes.data) % LINE
     return buf[start : start + size].view(dt).reshape(tuple(shape))
 
 
