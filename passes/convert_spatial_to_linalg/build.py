@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, memref
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -58,6 +58,14 @@ exact where both were, so integer-exact inputs keep their bits)."""
 def inside(block: Block) -> Builder:
     """A builder appending to `block`."""
     return Builder(InsertPoint.at_end(block))
+
+
+def counted(b: Builder, extent: int) -> tuple[Builder, SSAValue]:
+    """An `scf.for` from 0 to `extent` by 1 without results: a builder into its body
+    (the caller ends it with `scf.yield`) and its induction variable."""
+    blk = Block(arg_types=[INDEX])
+    b.insert(scf.ForOp(idx(b, 0), idx(b, extent), idx(b, 1), [], blk))
+    return inside(blk), blk.args[0]
 
 
 def idx(b: Builder, v: int) -> SSAValue:

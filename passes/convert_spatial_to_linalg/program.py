@@ -39,6 +39,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     INDEX,
     add,
     copy,
+    counted,
     element,
     fill,
     idx,
@@ -124,11 +125,9 @@ class ProgramTranslation(ProgramScope):
         if axis == len(grid):
             self.ops(b, self.body_ops())
             return
-        blk = Block(arg_types=[INDEX])
-        blk.args[0].name_hint = body.args[axis].name_hint
-        self.values[body.args[axis]] = blk.args[0]
-        b.insert(scf.ForOp(idx(b, 0), idx(b, grid[axis]), idx(b, 1), [], blk))
-        inner = inside(blk)
+        inner, item = counted(b, grid[axis])
+        item.name_hint = body.args[axis].name_hint
+        self.values[body.args[axis]] = item
         self.items(inner, axis + 1)
         inner.insert(scf.YieldOp())
 
@@ -285,15 +284,12 @@ class ProgramTranslation(ProgramScope):
             p_view = view(b, page, 0, shape, p_strides)
             copy(b, t_view, p_view) if load else copy(b, p_view, t_view)
             return
-        blk = Block(arg_types=[INDEX])
-        inner = inside(blk)
-        a = blk.args[0]
+        inner, a = counted(b, bh)
         t = add(inner, t0, mul(inner, a, stride))
         t_view = view(inner, tensor_mem, first(inner, t), (tr, w), (cols, 1))
         p_view = view(inner, page, mul(inner, a, w), (tr, w), (page_w, 1))
         copy(inner, t_view, p_view) if load else copy(inner, p_view, t_view)
         inner.insert(scf.YieldOp())
-        b.insert(scf.ForOp(idx(b, 0), idx(b, bh), idx(b, 1), [], blk))
 
     def inside_tensor(self, b: Builder, held: Held, o: TileMoveOp, t0: SSAValue) -> SSAValue:
         """Whether the block of `o` from tile `t0` (linear) lies inside its tensor's

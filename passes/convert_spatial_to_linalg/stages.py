@@ -16,7 +16,7 @@ from typing import cast
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerType, MemRefType, f32
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.spatial import IterKind, PageType, StageOp
@@ -27,13 +27,11 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.amx import (
     tile_sums,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
-    INDEX,
     accumulate,
     convert,
+    counted,
     dense,
     fill,
-    idx,
-    inside,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS, dot_sums
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
@@ -221,10 +219,8 @@ def factored_sums(
 
     def nest(b: Builder, at: int, outer: list[tuple[LoopAxis, SSAValue]]) -> None:
         if at < split:
-            blk = Block(arg_types=[INDEX])
-            b.insert(scf.ForOp(idx(b, 0), idx(b, loops[at].extent), idx(b, 1), [], blk))
-            inner = inside(blk)
-            nest(inner, at + 1, [*outer, (loops[at], blk.args[0])])
+            inner, i = counted(b, loops[at].extent)
+            nest(inner, at + 1, [*outer, (loops[at], i)])
             inner.insert(scf.YieldOp())
             return
         if tiles is not None:
@@ -290,10 +286,9 @@ def lane_sums(
     pages = streamed(pt, rows, roots, lane, rest) if ahead else []
     at, skip = b, 1  # the scratch spans the loops from `skip` on
     if pages:
-        blk = Block(arg_types=[INDEX])
-        b.insert(scf.ForOp(idx(b, 0), idx(b, lane.extent), idx(b, 1), [], blk))
-        at, loops, skip = inside(blk), rest, 0
-        outer = [*outer, (lane, blk.args[0])]
+        at, i = counted(b, lane.extent)
+        loops, skip = rest, 0
+        outer = [*outer, (lane, i)]
         prefetch_ahead(pt, at, pages, lane, outer, rest[0])
     kinds = part[0][0].stage.iter_kinds
     lanes = Generic(at, pt, kinds, loops, outer, given)
