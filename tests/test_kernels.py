@@ -21,7 +21,7 @@ pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not
 from q8_operands import check_q8_result, q8_fp64
 from test_engines import operands, product
 from xdsl.context import Context
-from xdsl.dialects import arith, memref
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr
 from xdsl.dialects.linalg.ops import CopyOp
 
@@ -126,6 +126,31 @@ def test_a_streamed_row_reads_its_weight_in_place():
         assert isinstance(last := clamp.rhs.owner, arith.ConstantOp)
         assert last.value == IntegerAttr(2048 * 512 - 1, IndexType())
     assert len(asks) == 256 // 64 * len({o.parent_op() for o in asks})
+
+
+def test_a_dot_kernel_asks_for_the_next_block():
+    """`spatial-native-kernels{kind=bf16}` at m = 8: before a trip interleaves its
+    block of weights, an `scf.for` over the block's 32 lanes asks for the same columns
+    32 rows on (the next block), a line each, clamped to the weight's last byte."""
+    mod = product(8, 2048, 512, "bf16", "f32")
+    lower_q8(mod, act="bf16", optimize=True)
+    out = parse_module(str(mod))
+    NativeKernelsPass("bf16").apply(Context(), out)
+    assert StringAttr("dot") in {o.attributes.get("kernel") for o in out.walk()}
+    ConvertSpatialToLinalgPass().apply(Context(), out)
+    asks = [o for o in out.walk() if isinstance(o, PrefetchOp)]
+    assert asks
+    loops = {o.parent_op() for o in asks}
+    for o in asks:
+        (at,) = o.indices
+        assert isinstance(clamp := at.owner, arith.MinUIOp)
+        assert isinstance(last := clamp.rhs.owner, arith.ConstantOp)
+        assert last.value == IntegerAttr(2048 * 512 - 1, IndexType())
+    for loop in loops:
+        assert isinstance(loop, scf.ForOp)
+        assert isinstance(ub := loop.ub.owner, arith.ConstantOp)
+        assert ub.value == IntegerAttr(32, IndexType())
+    assert len(asks) == 256 // 64 * len(loops)  # an item's 256 columns, a line each
 
 
 def test_the_choice_is_named_and_checked(monkeypatch):

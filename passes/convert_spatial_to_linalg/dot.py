@@ -48,6 +48,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, pair_wor
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import drop, idx, inside, view
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis
+from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import prefetch_block
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
 LANES = 16
@@ -83,6 +84,7 @@ def dot_sums(
     pairs = lane.extent // 2
     width = CHUNK if cols.extent % CHUNK == 0 else LANES
     groups = width // LANES
+    prefetch_block(pt, b, lanes.q_page, lanes.q_form, loops, outer)
     _, words = pair_words(pt, b, lanes, loops, outer)
     x_page = pt.values[lanes.x_page]
     rows, stride = lanes.x_rows, lanes.x_stride

@@ -27,14 +27,14 @@ from collections.abc import Sequence
 from typing import cast
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute, SSAValue
 
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.memref_extra import PrefetchOp
 from xdsl_spatial.dialects.spatial import element_bytes
-from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, storage, view
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, counted, idx, storage, view
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import outer_offset
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row, body_slice
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
@@ -75,6 +75,26 @@ def streamed(
             if f.dims[cols.axis] * cols.step == 1 and f.dims[lane.axis]:
                 found[page] = f
     return list(found.items())
+
+
+def prefetch_block(
+    pt: ProgramScope,
+    b: Builder,
+    page: SSAValue,
+    f: LinearForm,
+    loops: Sequence[LoopAxis],
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+) -> None:
+    """In a trip of `outer`, before a kernel reads a whole block of `page` (`loops`:
+    its lanes, then its columns, contiguous) at once, an `scf.for` over the lanes
+    asking for the same columns `AHEAD` rows on (`prefetch_ahead`): the next block,
+    while this one is summed. Nothing where `page` is not read where it is held."""
+    if page not in pt.in_place:
+        return
+    lane, cols = loops
+    inner, at = counted(b, lane.extent)
+    prefetch_ahead(pt, inner, [(page, f)], lane, [*outer, (lane, at)], cols)
+    inner.insert(scf.YieldOp())
 
 
 def prefetch_ahead(
