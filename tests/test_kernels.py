@@ -22,7 +22,7 @@ from q8_operands import check_q8_result, q8_fp64
 from test_engines import operands, product
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StringAttr
 from xdsl.dialects.linalg.ops import CopyOp
 
 from xdsl_spatial.core.ir_io import parse_module
@@ -117,40 +117,53 @@ def test_a_streamed_row_reads_its_weight_in_place():
     assert not copies_into(streamed, "in_q8")
     assert "memref<256xf32>" in str(streamed)  # the lanes' sums of the item's 256 columns
     assert "memref<32xf32>" in str(plain)
-    # each lane asks for its 256 columns 32 rows on, a line each, never past the end
-    asks = [o for o in streamed.walk() if isinstance(o, PrefetchOp)]
-    assert asks and not any(isinstance(o, PrefetchOp) for o in plain.walk())
-    for o in asks:
-        (at,) = o.indices
-        assert isinstance(clamp := at.owner, arith.MinUIOp)
-        assert isinstance(last := clamp.rhs.owner, arith.ConstantOp)
-        assert last.value == IntegerAttr(2048 * 512 - 1, IndexType())
-    assert len(asks) == 256 // 64 * len({o.parent_op() for o in asks})
+    # each lane asks for its 256 columns 32 rows on, a line each, never past the end;
+    # each trip for the next block's 256 scales (f32), a line each
+    assert not any(isinstance(o, PrefetchOp) for o in plain.walk())
+    rows, scales = asks_by_page(streamed, 2048 * 512, 2048 // 32 * 512)
+    assert len(rows) == 256 // 64 * len({o.parent_op() for o in rows})
+    assert len(scales) == 256 * 4 // 64 * len({o.parent_op() for o in scales})
+    assert all(isinstance(o.parent_op(), scf.ForOp) for o in rows)
+
+
+def asks_by_page(mod, weights: int, scales: int) -> tuple[list[PrefetchOp], list[PrefetchOp]]:
+    """The prefetches of `mod`, of the int8 weights (`weights` elements) and of the
+    scales (`scales`), each index clamped to its tensor's last element; both found."""
+    by: dict[str, list[PrefetchOp]] = {"i8": [], "f32": []}
+    for o in mod.walk():
+        if isinstance(o, PrefetchOp):
+            (at,) = o.indices
+            assert isinstance(clamp := at.owner, arith.MinUIOp)
+            assert isinstance(last := clamp.rhs.owner, arith.ConstantOp)
+            t = o.memref.type
+            assert isinstance(t, MemRefType)
+            elem = str(t.element_type)
+            total = weights if elem == "i8" else scales
+            assert last.value == IntegerAttr(total - 1, IndexType())
+            by[elem].append(o)
+    assert by["i8"] and by["f32"]
+    return by["i8"], by["f32"]
 
 
 def test_a_dot_kernel_asks_for_the_next_block():
     """`spatial-native-kernels{kind=bf16}` at m = 8: before a trip interleaves its
     block of weights, an `scf.for` over the block's 32 lanes asks for the same columns
-    32 rows on (the next block), a line each, clamped to the weight's last byte."""
+    32 rows on (the next block), a line each, clamped to the weight's last byte; and
+    for the next block's scales."""
     mod = product(8, 2048, 512, "bf16", "f32")
     lower_q8(mod, act="bf16", optimize=True)
     out = parse_module(str(mod))
     NativeKernelsPass("bf16").apply(Context(), out)
     assert StringAttr("dot") in {o.attributes.get("kernel") for o in out.walk()}
     ConvertSpatialToLinalgPass().apply(Context(), out)
-    asks = [o for o in out.walk() if isinstance(o, PrefetchOp)]
-    assert asks
+    asks, scales = asks_by_page(out, 2048 * 512, 2048 // 32 * 512)
     loops = {o.parent_op() for o in asks}
-    for o in asks:
-        (at,) = o.indices
-        assert isinstance(clamp := at.owner, arith.MinUIOp)
-        assert isinstance(last := clamp.rhs.owner, arith.ConstantOp)
-        assert last.value == IntegerAttr(2048 * 512 - 1, IndexType())
     for loop in loops:
         assert isinstance(loop, scf.ForOp)
         assert isinstance(ub := loop.ub.owner, arith.ConstantOp)
         assert ub.value == IntegerAttr(32, IndexType())
     assert len(asks) == 256 // 64 * len(loops)  # an item's 256 columns, a line each
+    assert len(scales) == 256 * 4 // 64 * len({o.parent_op() for o in scales})
 
 
 def test_the_choice_is_named_and_checked(monkeypatch):

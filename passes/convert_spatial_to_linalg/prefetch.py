@@ -2,7 +2,10 @@
 A streamed weight asked for ahead (`memref.prefetch`): in a stage marked `kernel =
 "stream"`, each trip of a block's lanes (a row of the weight: an item's columns of it)
 first asks the CPU for the same columns `AHEAD` rows further on, a cache line at a
-time, then sums its row.
+time, then sums its row. A stage marked `dot` asks for the next block's rows the same
+way, in a loop of their own before it interleaves this block's (`prefetch_block`). And
+both first ask, each trip of the loop outside the lanes, for the factors (a block's
+scales) that the next trip will read, which lie a row of scales (a page or more) on.
 
 ```mlir
 scf.for %lane = %c0 to %c32 step %c1 {
@@ -60,8 +63,9 @@ def streamed(
     rest: Sequence[LoopAxis],
 ) -> list[tuple[SSAValue, LinearForm]]:
     """The pages read where their tensor holds them that computing `roots` (a row's
-    each) reads along `lane`, with their maps, each once: what `prefetch_ahead` asks
-    for. Only where `rest` is one loop that reads such a page contiguously."""
+    each) reads along `lane` (a loop: its next trips read elsewhere), with their maps,
+    each once: what `prefetch_ahead` asks for. Only where `rest` is one loop that
+    reads such a page contiguously."""
     if len(rest) != 1:
         return []
     (cols,) = rest
@@ -93,7 +97,7 @@ def prefetch_block(
         return
     lane, cols = loops
     inner, at = counted(b, lane.extent)
-    prefetch_ahead(pt, inner, [(page, f)], lane, [*outer, (lane, at)], cols)
+    prefetch_ahead(pt, inner, [(page, f)], lane, AHEAD, [*outer, (lane, at)], cols)
     inner.insert(scf.YieldOp())
 
 
@@ -101,20 +105,22 @@ def prefetch_ahead(
     pt: ProgramScope,
     b: Builder,
     pages: Sequence[tuple[SSAValue, LinearForm]],
-    lane: LoopAxis,
+    along: LoopAxis,
+    trips: int,
     outer: Sequence[tuple[LoopAxis, SSAValue]],
     cols: LoopAxis,
 ) -> None:
-    """In a trip of `outer` (the last of them `lane`), the prefetches of `pages`
-    (`streamed`): the elements a trip of `cols` reads there, `AHEAD` rows on, a line
-    at a time, none past the tensor's last element."""
+    """In a trip of `outer` (among them `along`), the prefetches of `pages`
+    (`streamed`): the elements a trip of `cols` reads there, as `along`'s trip
+    `trips` on will read them, a line at a time, none past the tensor's last
+    element."""
     for page, f in pages:
         base, first = storage(b, pt.values[page], outer_offset(b, outer, f))
         t = cast(MemRefType[Attribute], base.type)
         total = math.prod(t.get_shape())
         line = max(1, LINE // element_bytes(t.element_type))
         flat = view(b, base, 0, (total,), (1,))
-        ahead = add(b, first, AHEAD * f.dims[lane.axis] * lane.step)
+        ahead = add(b, first, trips * f.dims[along.axis] * along.step)
         for c in range(0, cols.extent, line):
             at = b.insert(arith.MinUIOp(add(b, ahead, c), idx(b, total - 1))).result
             b.insert(PrefetchOp(flat, [at], LOCALITY))

@@ -55,7 +55,11 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     stage_kernel,
     sums,
 )
-from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import prefetch_ahead, streamed
+from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import (
+    AHEAD,
+    prefetch_ahead,
+    streamed,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
 Terms = Sequence[tuple[SSAValue, SSAValue]]
@@ -206,7 +210,9 @@ def factored_sums(
     them (`slices`). With `tiles`, the lanes' sums are tile products (`amx.tile_sums`),
     or for a `kernel` `dot` AVX512-BF16 dot products (`dot.dot_sums`), all of them
     stored before the first group is scaled. For a `kernel` `stream`, each lane's trip
-    first asks for the weight's rows ahead (`prefetch.prefetch_ahead`)."""
+    first asks for the weight's rows ahead (`prefetch.prefetch_ahead`); for `stream`
+    and `dot`, each trip first asks for the factors (a block's scales) the next trip
+    will read."""
     kinds = rows[0].stage.iter_kinds
     rest = loops[split + 1 :]
     shape = [a.extent for a in rest]
@@ -223,6 +229,11 @@ def factored_sums(
             nest(inner, at + 1, [*outer, (loops[at], i)])
             inner.insert(scf.YieldOp())
             return
+        if kernel in (STREAM, DOT) and outer:
+            # the next trip's factors (a block's scales), asked for while this one sums
+            trip = outer[-1][0]
+            if factors := streamed(pt, rows, [f for _, f in terms], trip, rest):
+                prefetch_ahead(pt, b, factors, trip, 1, outer, rest[0])
         if tiles is not None:
             lanes = dot_sums if kernel == DOT else tile_sums
             lanes(pt, b, tiles, loops[split:], outer, scratch)
@@ -289,7 +300,7 @@ def lane_sums(
         at, i = counted(b, lane.extent)
         loops, skip = rest, 0
         outer = [*outer, (lane, i)]
-        prefetch_ahead(pt, at, pages, lane, outer, rest[0])
+        prefetch_ahead(pt, at, pages, lane, AHEAD, outer, rest[0])
     kinds = part[0][0].stage.iter_kinds
     lanes = Generic(at, pt, kinds, loops, outer, given)
     reads = [lanes.add_reads(r, [a]) for r, (a, _) in part]

@@ -4,7 +4,8 @@
 // where the weight holds them (a view of the tensor at the item's columns, no copy), and
 // a block's 32 lanes run over all of the item's 256 columns into one scratch row, then
 // scaled once. Each lane first asks for the same columns 32 rows on (memref.prefetch,
-// 16384 elements ahead, never past the weight's last element), a cache line each.
+// 16384 elements ahead, never past the weight's last element), a cache line each; each
+// block first asks for the next block's scales (a row of 512 on), a line each.
 // Unmarked, the pages are copied and the lanes run 32 columns at a time.
 // The same sums in the same order (tests/test_kernels.py).
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=loop},convert-spatial-to-linalg' %s | filecheck %s
@@ -30,6 +31,13 @@ func.func @gemv_1x2048x512(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x512xi8>,
 // CHECK-NOT:     linalg.copy ins(%{{.*}} : memref<{{.*}}xi8
 // CHECK:         scf.for %[[GROUP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:           scf.for %[[BLOCK:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             %[[SFLAT:.*]] = memref.reinterpret_cast %[[WS]] to offset: [%{{.*}}], sizes: [32768], strides: [1]
+// CHECK-NEXT:        %[[NEXT:.*]] = arith.constant 512 : index
+// CHECK-NEXT:        %[[SAT:.*]] = arith.addi %{{.*}}, %[[NEXT]] : index
+// CHECK-NEXT:        %[[SLAST:.*]] = arith.constant 32767 : index
+// CHECK-NEXT:        %[[SAT0:.*]] = arith.minui %[[SAT]], %[[SLAST]] : index
+// CHECK-NEXT:        memref.prefetch %[[SFLAT]][%[[SAT0]]], read, locality<2>, data : memref<32768xf32, strided<[1], offset: ?>>
+// CHECK-COUNT-15:    memref.prefetch %[[SFLAT]][%{{.*}}], read, locality<2>, data
 // CHECK:             %[[ROWS:.*]] = memref.reinterpret_cast %[[SUMS]] to offset: [%{{.*}}], sizes: [256], strides: [1]
 // CHECK:             linalg.fill ins(%{{.*}} : f32) outs(%[[ROWS]] : memref<256xf32, {{.*}}>)
 // CHECK:             scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
