@@ -88,10 +88,10 @@ def lower_ops(module: ModuleOp, **options: object) -> list[Decision]:
         # the host still reads is copied on the chip.
         _rewrite_once(module, LowerTranspose(run))
         fold_round_trips(module)
-    for fn in module.ops:
-        if isinstance(fn, func.FuncOp) and not fn.is_declaration:
-            report_the_rest(run, fn)
-    mark_multicast(module)
+        for fn in module.ops:
+            if isinstance(fn, func.FuncOp) and not fn.is_declaration:
+                report_the_rest(run, fn)
+        mark_multicast(module)
     return run.decisions
 
 
