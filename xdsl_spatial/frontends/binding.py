@@ -9,9 +9,15 @@ binding SmolLM2's weights ended about when it would have after them. In a proces
 its own it runs on the other core (`bench_startup.py`: the cold first token 2.0-4.0 s
 sooner in three pairs of runs, benchmarks/README.md). That process opens the
 file itself and writes to its standard output, pickled: each progress line, each
-weight's re-quantisation cost, then the arrays, or the error that stopped it, raised
-here as it was raised there. Only the two ends of that private pipe read and write its
-pickles: what is unpickled here is what the child this process started wrote.
+weight's re-quantisation cost, then that it is done, or the error that stopped it,
+raised here as it was raised there. The arrays it writes, pickled, to a file without a
+name that this process made and handed to it (its descriptor), which this one reads
+once it is told they are there, mapped and unpickled in one call. Through the pipe,
+each 64 KiB that arrived waited for Python's lock, which the building and lowering
+beside it held, and each read of a file does too: SmolLM2's arrays came after lowering
+had ended, where mapped they come 0.3 s after the last weight is re-quantised. Only
+the two processes read and write those pickles: what is unpickled here is what the
+child this process started wrote.
 
 ```python
 weights = bind_apart("model.gguf", config, requantize=True, progress=print)
@@ -20,6 +26,7 @@ weights = bind_apart("model.gguf", config, requantize=True, progress=print)
 
 from __future__ import annotations
 
+import mmap
 import os
 import pickle
 import subprocess
@@ -101,19 +108,20 @@ def bind_apart(
     arrays, progress lines and re-quantisation costs (told here as they come), and the
     same error if it fails."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    with tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as arrays:
         proc = subprocess.Popen(
             [sys.executable, "-m", __name__],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=err,
             env=env,
+            pass_fds=(arrays.fileno(),),
         )
         assert proc.stdin is not None and proc.stdout is not None
         try:
             try:
                 with proc.stdin:
-                    pickle.dump((path, config, requantize), proc.stdin)
+                    pickle.dump((path, config, requantize, arrays.fileno()), proc.stdin)
             except BrokenPipeError:
                 pass  # it ended before it read the request: said below, from its exit
             while True:
@@ -136,7 +144,9 @@ def bind_apart(
                 elif kind == "error":
                     raise value
                 else:
-                    return value
+                    # Mapped and unpickled in one call: no read lets go of the lock.
+                    with mmap.mmap(arrays.fileno(), 0, access=mmap.ACCESS_READ) as m:
+                        return pickle.loads(m)
         finally:
             if proc.poll() is None:
                 proc.kill()
@@ -145,14 +155,15 @@ def bind_apart(
 
 
 def _serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
-    """`bind_apart`'s other side: the request from `stdin`, the messages to `stdout`."""
+    """`bind_apart`'s other side: the request from `stdin`, the messages to `stdout`,
+    the arrays to the file whose descriptor the request gives."""
     from xdsl_spatial.frontends.gguf_io import open_gguf
 
     def send(kind: str, value: object) -> None:
         pickle.dump((kind, value), stdout, protocol=pickle.HIGHEST_PROTOCOL)
         stdout.flush()
 
-    path, config, requantize = pickle.load(stdin)
+    path, config, requantize, arrays = pickle.load(stdin)
     try:
         weights = bind_model(
             open_gguf(path),
@@ -169,7 +180,9 @@ def _serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
             e = ModelError(f"{type(e).__name__}: {e}")
         send("error", e)
         return
-    send("done", weights)
+    with os.fdopen(arrays, "wb", closefd=False) as out:
+        pickle.dump(weights, out, protocol=pickle.HIGHEST_PROTOCOL)
+    send("done", None)
 
 
 if __name__ == "__main__":
