@@ -95,7 +95,7 @@ from xdsl.utils.lexer import Input, Location, Span
 
 from xdsl_spatial.core import resources
 from xdsl_spatial.core.hex_literals import has_hex, parse_dense_with_hex
-from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
+from xdsl_spatial.core.memory import collector_paused, format_bytes, limit_text, memory_limit
 from xdsl_spatial.core.mlir_text import unread_op
 
 # --------------------------------------------------------------------------------------
@@ -532,19 +532,21 @@ def _check_structure(op: Operation) -> None:
 
 def verify_module(module: Operation) -> None:
     """Verify `module` and every op in it, as `module.verify()` does, plus dominance;
-    the first failure is an `IRError` naming its op."""
-    verify_dominance(module)
-    for op in module.walk(region_first=True):
-        try:
-            _check_structure(op)
-            op.verify_()
-        except IRError:
-            raise
-        except VerifyException as e:
-            raise op_error(op, str(e)) from None
-        except OverflowError as e:
-            # A number in the op too large for the verifier's int64 arithmetic.
-            raise op_error(op, f"holds a number too large to check ({e})") from None
+    the first failure is an `IRError` naming its op. (The collector paused meanwhile:
+    `memory.collector_paused`.)"""
+    with collector_paused():
+        verify_dominance(module)
+        for op in module.walk(region_first=True):
+            try:
+                _check_structure(op)
+                op.verify_()
+            except IRError:
+                raise
+            except VerifyException as e:
+                raise op_error(op, str(e)) from None
+            except OverflowError as e:
+                # A number in the op too large for the verifier's int64 arithmetic.
+                raise op_error(op, f"holds a number too large to check ({e})") from None
 
 
 def _value_name(v: SSAValue) -> str:
