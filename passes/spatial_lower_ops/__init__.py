@@ -79,7 +79,8 @@ __all__ = ["Decision", "SpatialLowerOpsPass", "host_ops", "lower_ops"]
 
 def lower_ops(module: ModuleOp, **options: object) -> list[Decision]:
     """Lower every op of `module` the pass lowers, in place; a decision per op it
-    looked at. `options`: the fields of `TargetOptions`."""
+    looked at. `options`: the fields of `TargetOptions`. Python's collector is paused
+    throughout (`memory.collector_paused`): callers need not pause it."""
     run = Lowering(resolve_target(module, **fields_of(TargetOptions, dict(options))))
     patterns = [LowerGeneric(run), LowerElementwise(run), LowerInsertSlice(run)]
     with collector_paused():

@@ -96,8 +96,7 @@ def batched_model(model: Model, sequences: int, progress: Progress = quiet) -> M
 
             progress(f"lowering the rest of @{BATCH_ENTRY} with spatial-lower-ops")
             t0 = time.perf_counter()
-            with collector_paused():
-                ops = lower_ops(module)
+            ops = lower_ops(module)
             seconds["lower_ops"] = time.perf_counter() - t0
             host = {BATCH_ENTRY: len(host_ops(find_function(module, BATCH_ENTRY)))}
     return dataclasses.replace(

@@ -552,8 +552,7 @@ def load_model(
 
                 progress("lowering the rest of the step with spatial-lower-ops")
                 t0 = time.perf_counter()
-                with collector_paused():
-                    ops = lower_ops(module)
+                ops = lower_ops(module)
                 seconds["lower_ops"] = time.perf_counter() - t0
                 ops_lowered = sum(1 for d in ops if d.lowered)
                 ops_declined = [d.line() for d in ops if not d.lowered]
