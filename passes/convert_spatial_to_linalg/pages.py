@@ -37,12 +37,17 @@ class PlanError(DiagnosticException):
 
 @dataclass(frozen=True)
 class TensorPlan:
-    """How a `spatial.tensor` is held: its tile-padded shape and which buffers it needs."""
+    """How a `spatial.tensor` is held: its tile-padded shape, which buffers it needs,
+    and whether what reads it may read its padding."""
 
     dims: tuple[int, int]
     padded: tuple[int, int]
     loaded: bool
     stored: bool
+    live_reads: bool = False
+    """Whether every read is of its rows alone: a tensor shorter than one tile row,
+    its columns whole tiles, read only by loads whose pages stages read, directly,
+    in their first `dims[0]` rows (`reads_live_rows`)."""
 
     @property
     def whole_tiles(self) -> bool:
@@ -58,7 +63,42 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
         for u in uses
     )
     stored = any(isinstance(u, StoreOp) and u.tensor is op.result for u in uses)
-    return TensorPlan(op.handle.dims, (rows * tile[0], cols * tile[1]), loaded, stored)
+    padded = (rows * tile[0], cols * tile[1])
+    live = rows == 1 and padded[1] == op.handle.dims[1] and reads_live_rows(op, tile)
+    return TensorPlan(op.handle.dims, padded, loaded, stored, live)
+
+
+def reads_live_rows(op: TensorOp, tile: tuple[int, int]) -> bool:
+    """Whether every read of tensor `op` reaches only its first `dims[0]` rows of each
+    tile: each of its loads' pages read only by stages, directly (not through a table,
+    not as one), within that many page rows (a page row is that row of every tile of
+    the block, `bh * bw * tile[1]` elements). A store does not read it; a table, a
+    carry or a store of the page may read any row."""
+    live = op.handle.dims[0]
+    for use in op.result.uses:
+        load = use.operation
+        if isinstance(load, StoreOp) and load.tensor is op.result:
+            continue
+        if not isinstance(load, LoadOp) or load.tensor is not op.result:
+            return False
+        bh, bw = load.block_shape
+        page_row = bh * bw * tile[1]
+        for read in load.result.uses:
+            stage = read.operation
+            if not isinstance(stage, StageOp):
+                return False
+            for i, v in enumerate(stage.ins):
+                if v is not load.result:
+                    continue
+                if stage.indirect_of[i] >= 0 or i in stage.indirect_of:
+                    return False
+                m = stage.in_maps[i]
+                form = geometry.linear_form(m.results[0], m.num_dims, m.num_symbols)
+                if form is None or any(form.syms):
+                    return False
+                if form.bounds(stage.iter_extents)[1] >= live * page_row:
+                    return False
+    return True
 
 
 @dataclass(frozen=True)

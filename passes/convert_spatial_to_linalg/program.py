@@ -169,7 +169,9 @@ class ProgramTranslation(ProgramScope):
             given = b.insert(buf).memref
             given.name_hint = o.tensor_name.data
             read = given
-            if not plan.whole_tiles:
+            # Read as it is given when its reads are of its rows alone (its loads copy
+            # those), else from a zero-padded copy: a read of padding finds zeros.
+            if not plan.whole_tiles and not (plan.live_reads and not plan.stored):
                 padded = b.insert(memref.AllocOp([], [], full)).memref
                 fill(b, 0, elem, padded)
                 copy(b, given, self._live(b, padded, plan))
@@ -271,7 +273,8 @@ class ProgramTranslation(ProgramScope):
         def first(b: Builder, t: SSAValue) -> SSAValue:
             return self.block_start(b, held, t)
 
-        # A store into an output held as its live rows (`tensor`) writes those alone.
+        # A tensor held as its live rows (an output, or an input whose reads are of
+        # those alone: `tensor`) is moved those alone.
         rows = min(tr, cast(MemRefType[Attribute], tensor_mem.type).get_shape()[0])
         if bh == 1 or stride % tpr == 0:
             rows_apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
@@ -286,8 +289,8 @@ class ProgramTranslation(ProgramScope):
             return
         inner, a = counted(b, bh)
         t = add(inner, t0, mul(inner, a, stride))
-        t_view = view(inner, tensor_mem, first(inner, t), (tr, w), (cols, 1))
-        p_view = view(inner, page, mul(inner, a, w), (tr, w), (page_w, 1))
+        t_view = view(inner, tensor_mem, first(inner, t), (rows, w), (cols, 1))
+        p_view = view(inner, page, mul(inner, a, w), (rows, w), (page_w, 1))
         copy(inner, t_view, p_view) if load else copy(inner, p_view, t_view)
         inner.insert(scf.YieldOp())
 
