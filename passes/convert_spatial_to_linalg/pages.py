@@ -24,6 +24,7 @@ from xdsl_spatial.dialects.spatial import (
     LoadOp,
     PageType,
     ProgramOp,
+    Role,
     StageOp,
     StoreOp,
     TensorOp,
@@ -48,6 +49,10 @@ class TensorPlan:
     """Whether every read is of its rows alone: a tensor shorter than one tile row,
     its columns whole tiles, read only by loads whose pages stages read, directly,
     in their first `dims[0]` rows (`reads_live_rows`)."""
+    written_rows: int = 0
+    """The rows of the buffer its stores write: an output shorter than one tile row (a
+    product's m rows) is held as its live rows, and its stores write those alone
+    (nothing reads a padding row of it); any other tensor its padded rows."""
 
     @property
     def whole_tiles(self) -> bool:
@@ -65,7 +70,9 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
     stored = any(isinstance(u, StoreOp) and u.tensor is op.result for u in uses)
     padded = (rows * tile[0], cols * tile[1])
     live = rows == 1 and padded[1] == op.handle.dims[1] and reads_live_rows(op, tile)
-    return TensorPlan(op.handle.dims, padded, loaded, stored, live)
+    output = Role(op.handle.role.data) == Role.OUTPUT and op.values is None
+    written = op.handle.dims[0] if rows == 1 and output else padded[0]
+    return TensorPlan(op.handle.dims, padded, loaded, stored, live, written)
 
 
 def reads_live_rows(op: TensorOp, tile: tuple[int, int]) -> bool:

@@ -184,12 +184,7 @@ class ProgramTranslation(ProgramScope):
             fill(b, 0, elem, read)
         write = None
         if plan.stored:
-            # An output of one tile row taller than the tensor (a product's m rows) is
-            # held as its live rows: its stores write no padding row (nothing reads one).
-            one_row = plan.padded[0] == self.tile[0] and plan.dims[0] < self.tile[0]
-            live_only = one_row and Role(o.handle.role.data) == Role.OUTPUT and o.values is None
-            rows = plan.dims[0] if live_only else plan.padded[0]
-            made = memref.AllocOp([], [], MemRefType(elem, (rows, plan.padded[1])))
+            made = memref.AllocOp([], [], MemRefType(elem, (plan.written_rows, plan.padded[1])))
             write = b.insert(made).memref
             write.name_hint = o.tensor_name.data
             if Role(o.handle.role.data) != Role.OUTPUT or o.values is not None:

@@ -98,7 +98,9 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         page = pt.page(b, o)
         page.name_hint = o.result.name_hint
         written = math.prod(e for d, e in enumerate(ext) if kinds[d] == IterKind.PAR)
-        if written < pt.tile[0] * pt.tile[1] * out_t.tiles.data and read_outside(o, fs[-1]):
+        if written < pt.tile[0] * pt.tile[1] * out_t.tiles.data and read_outside(
+            o, fs[-1], pt.tile
+        ):
             fill(b, 0, out_elem, page)  # what it does not write is zeros
         elif summed:
             fill(b, 0, out_elem, Generic(b, pt, kinds, every, []).strided(page, fs[-1])[0])
