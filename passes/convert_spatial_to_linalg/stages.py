@@ -369,9 +369,12 @@ def widen(
     for all of its innermost loop (a fold's activation, one value times a row of
     weights), each widened once into an f32 scratch: the inner loop then reads an
     f32, which the CPU broadcasts as it loads, where a bf16 would be widened and
-    broadcast anew for every row of weights. The same values: `extf` is exact."""
+    broadcast anew for every row of weights. The same values: `extf` is exact. Only
+    the page's rows the sum reads are widened (a decode step's activation fills a few
+    rows of its page: the others hold nothing)."""
     inner = loops[-1].axis
     fit: dict[SSAValue, bool] = {}
+    last: dict[SSAValue, int] = {}
     for o, fs in zip(run, forms):
         tables = {v for v in o.indirect_of if v >= 0}
         for a in o.body.block.args:
@@ -383,13 +386,17 @@ def widen(
                 and read_widened(a, arith.ExtFOp)
             )
             fit[o.ins[i]] = fit.get(o.ins[i], True) and ok
+            last[o.ins[i]] = max(last.get(o.ins[i], 0), fs[i].bounds(o.iter_extents)[1])
     widened: dict[SSAValue, SSAValue] = {}
     for page, ok in fit.items():
         if not ok or page in skip:
             continue
         rows, cols = cast(MemRefType[Attribute], pt.values[page].type).get_shape()
+        src = pt.values[page]
+        if (read := last[page] // cols + 1) < rows:
+            rows, src = read, dense(b, src, 0, (read, cols))
         scratch = pt.scratch(f"{page.name_hint or 'page'}_f32", rows * cols)
         wide = dense(b, scratch, 0, (rows, cols))
-        convert(b, pt.values[page], wide, arith.ExtFOp)
+        convert(b, src, wide, arith.ExtFOp)
         widened[page] = wide
     return widened
