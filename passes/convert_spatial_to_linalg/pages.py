@@ -46,9 +46,10 @@ class TensorPlan:
     loaded: bool
     stored: bool
     live_reads: bool = False
-    """Whether every read is of its rows alone: a tensor shorter than one tile row,
-    its columns whole tiles, read only by loads whose pages stages read, directly,
-    in their first `dims[0]` rows (`reads_live_rows`)."""
+    """Whether it is read as it is given, not from a zero-padded copy: a tensor
+    shorter than one tile row, its columns whole tiles, that no store writes, read
+    only by loads whose pages stages read, directly, in their first `dims[0]` rows
+    (`reads_live_rows`)."""
     written_rows: int = 0
     """The rows of the buffer its stores write: an output shorter than one tile row (a
     product's m rows) is held as its live rows, and its stores write those alone
@@ -69,7 +70,8 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
     )
     stored = any(isinstance(u, StoreOp) and u.tensor is op.result for u in uses)
     padded = (rows * tile[0], cols * tile[1])
-    live = rows == 1 and padded[1] == op.handle.dims[1] and reads_live_rows(op, tile)
+    whole_cols = padded[1] == op.handle.dims[1]
+    live = rows == 1 and whole_cols and not stored and reads_live_rows(op, tile)
     output = Role(op.handle.role.data) == Role.OUTPUT and op.values is None
     written = op.handle.dims[0] if rows == 1 and output else padded[0]
     return TensorPlan(op.handle.dims, padded, loaded, stored, live, written)
@@ -79,13 +81,11 @@ def reads_live_rows(op: TensorOp, tile: tuple[int, int]) -> bool:
     """Whether every read of tensor `op` reaches only its first `dims[0]` rows of each
     tile: each of its loads' pages read only by stages, directly (not through a table,
     not as one), within that many page rows (a page row is that row of every tile of
-    the block, `bh * bw * tile[1]` elements). A store does not read it; a table, a
-    carry or a store of the page may read any row."""
+    the block, `bh * bw * tile[1]` elements). A table, a carry or a store of the
+    page may read any row."""
     live = op.handle.dims[0]
     for use in op.result.uses:
         load = use.operation
-        if isinstance(load, StoreOp) and load.tensor is op.result:
-            continue
         if not isinstance(load, LoadOp) or load.tensor is not op.result:
             return False
         bh, bw = load.block_shape

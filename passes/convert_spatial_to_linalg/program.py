@@ -171,7 +171,7 @@ class ProgramTranslation(ProgramScope):
             read = given
             # Read as it is given when its reads are of its rows alone (its loads copy
             # those), else from a zero-padded copy: a read of padding finds zeros.
-            if not plan.whole_tiles and not (plan.live_reads and not plan.stored):
+            if not plan.whole_tiles and not plan.live_reads:
                 padded = b.insert(memref.AllocOp([], [], full)).memref
                 fill(b, 0, elem, padded)
                 copy(b, given, self._live(b, padded, plan))
