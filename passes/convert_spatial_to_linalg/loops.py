@@ -8,7 +8,7 @@ block: its lanes' sum, scaled once). Numbers and values read from the IR, no op 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -30,7 +30,6 @@ from xdsl_spatial.dialects.spatial import (
     TensorOp,
     YieldOp,
 )
-from xdsl_spatial.passes.convert_spatial_to_linalg.pages import tensor_plan
 
 COLUMNS = 32
 """Outputs the innermost loop of a summing generic covers: two 512-bit vectors of f32."""
@@ -198,17 +197,20 @@ def generic_order(stage: StageOp) -> list[int]:
     return sums + pars
 
 
-def read_outside(o: StageOp, out: LinearForm, tile: tuple[int, int]) -> bool:
+def read_outside(
+    o: StageOp, out: LinearForm, tile: tuple[int, int], written_rows: Callable[[SSAValue], int]
+) -> bool:
     """Whether something may read stage `o`'s page outside the elements the stage
     writes, which are zeros: a carry reads it whole, a store the rows of each tile its
-    tensor's buffer holds (`TensorPlan.written_rows`: an output shorter than a tile row
-    its live rows), a stage what its map reaches (a fold's block sums are read where
-    they are written, and so need no zeros around them)."""
+    tensor's buffer holds (`written_rows` of the tensor, its plan's
+    `TensorPlan.written_rows`: an output shorter than a tile row its live rows), a
+    stage what its map reaches (a fold's block sums are read where they are written,
+    and so need no zeros around them)."""
     written = np.unique(out.over_axes(o.iter_extents))
     for use in o.result.uses:
         user = use.operation
-        if isinstance(user, StoreOp) and isinstance(target := user.tensor.owner, TensorOp):
-            rows = min(tile[0], tensor_plan(target, tile).written_rows)
+        if isinstance(user, StoreOp):
+            rows = min(tile[0], written_rows(user.tensor))
             bh, bw = user.block_shape
             # page row r is row r of each of the block's tiles: bh * bw * tile[1] elements
             if not np.isin(np.arange(rows * bh * bw * tile[1]), written).all():

@@ -99,7 +99,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         page.name_hint = o.result.name_hint
         written = math.prod(e for d, e in enumerate(ext) if kinds[d] == IterKind.PAR)
         if written < pt.tile[0] * pt.tile[1] * out_t.tiles.data and read_outside(
-            o, fs[-1], pt.tile
+            o, fs[-1], pt.tile, lambda t: pt.held[t].plan.written_rows
         ):
             fill(b, 0, out_elem, page)  # what it does not write is zeros
         elif summed:
