@@ -201,6 +201,22 @@ def test_stores_inside_a_k_loop():
     assert (p.loaded, p.stored) == ({"x": 8192}, {"y": 8192, "acc": 8192})
 
 
+def test_each_call_has_traffic_records_of_its_own():
+    """A compiled function's records are copied for each call when first read: a
+    record changed by one caller is not another call's, nor the next one's."""
+    mod = parse_module(COPY_BY_K)
+    x, acc = (np.ones((32, 64), np.float32) for _ in range(2))
+    exe = compile_module(mod, "copy_k", Engine.NATIVE)
+    first, second = exe(x, acc), exe(x, acc)
+    (p,) = first.traffic.programs
+    p.add_load("x", 1)
+    assert p.loaded == {"x": 8193}
+    (q,) = second.traffic.programs
+    assert q.loaded == {"x": 8192} and q is not p
+    (r,) = exe(x, acc).traffic.programs
+    assert r.loaded == {"x": 8192}
+
+
 ATTENTION_PV = """
 func.func @pv(%p: tensor<3x3x1x200xf32>, %v: tensor<3x200x64xf32>) -> tensor<3x3x1x64xf32> {
   %z = arith.constant 0.0 : f32

@@ -133,8 +133,7 @@ class NativeExecutable:
         if self.checks is not None:
             self.checks(*arrays)
         outs = self.caller(arrays)
-        traffic = Traffic([_copy(p) for p in self.programs])
-        return Execution(outs, traffic)
+        return Execution(outs, Traffic.copies(self.programs))
 
 
 def restore(
@@ -157,10 +156,6 @@ def restore(
         raise ObjectError(f"@{name}'s machine code is no longer in the compile cache")
     caller = Caller(image.symbol(f"_mlir_{name}"), ins, outs)
     return NativeExecutable(name, programs, image, caller, True, {}, kept, checks)
-
-
-def _copy(p: ProgramTraffic) -> ProgramTraffic:
-    return p.copy()
 
 
 def compile_native(
