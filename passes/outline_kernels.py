@@ -40,6 +40,11 @@ dozen functions, not a thousand, and each is converted and compiled once.
 Each function is `llvm.no_inline` (which `convert-func-to-llvm` hands to LLVM):
 inlined back into the entry, a whole model is one function of thousands of loops,
 which LLVM at -O3 takes many minutes over. The entry itself is `llvm.optimize_none`.
+
+A result that only reshapes a computed value is returned as that value (`unreshaped`):
+the entry's result types are those values', the same elements in the same order, so
+the caller's arrays are the same bytes (the native engine makes them in the declared
+shapes), and bufferized, the kernel writes straight into them.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
     DictionaryAttr,
+    FunctionType,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -189,6 +195,18 @@ def fingerprint(op: Operation, args: list[SSAValue]) -> tuple[object, ...]:
     return tuple(out)
 
 
+def unreshaped(v: SSAValue) -> SSAValue:
+    """The value `v` reshapes (through `tensor.expand_shape`s and `collapse_shape`s), or
+    `v`: the entry returns that, the same elements in the same order. A result is
+    written where the caller says (`buffer-results-to-out-params`) only when the
+    function returns the buffer made for it, not a reshaped view of one, which is
+    copied: a decode step's caches (3 x 64 x 256 for the 192 x 256 its cache write
+    makes) were copied whole at every step."""
+    while isinstance(v.owner, tensor.ExpandShapeOp | tensor.CollapseShapeOp):
+        v = v.owner.src
+    return v
+
+
 def outline(fn: func.FuncOp) -> Outlined:
     """`fn` (one block, ending in `func.return`) as an entry calling a kernel per
     computing op, ops that compute the same calling one kernel (`fingerprint`), in a
@@ -211,7 +229,10 @@ def outline(fn: func.FuncOp) -> Outlined:
         if isinstance(op, shard.ShardOp):
             mapping[op.result] = mapping[op.src]
             continue
-        if isinstance(op, func.ReturnOp) or stays_in_entry(op):
+        if isinstance(op, func.ReturnOp):
+            block.add_op(func.ReturnOp(*(unreshaped(mapping[v]) for v in op.operands)))
+            continue
+        if stays_in_entry(op):
             block.add_op(op.clone(value_mapper=mapping))
             mapping.update(zip(op.results, cast(Operation, block.last_op).results))
             continue
@@ -230,6 +251,10 @@ def outline(fn: func.FuncOp) -> Outlined:
             c.name_hint = r.name_hint
     for k in out.kernels:
         module.body.block.add_op(k)
+    returned = cast(func.ReturnOp, block.last_op).operands
+    entry.properties["function_type"] = FunctionType.from_lists(
+        fn.function_type.inputs.data, [v.type for v in returned]
+    )
     # The entry only calls, allocates and frees: optimising it buys nothing and costs
     # LLVM time (a decode step calls ~1,100 kernels).
     entry.attributes["llvm.no_inline"] = UnitAttr()

@@ -17,9 +17,13 @@ The pipeline, in order (each an upstream pass):
   update of one is preceded by a copy, and the caller's arrays are never written;
 - `canonicalize`, `cse`: the copy an `insert_slice` of its own subview leaves (see
   `prepare.py`) is a copy of a buffer onto itself, erased;
-- `buffer-results-to-out-params` (public functions too, static allocations hoisted
-  into the caller): a result is written where the caller says, so the entry's results
-  are arrays Python made and a kernel's are its caller's allocations;
+- `buffer-results-to-out-params` (static allocations hoisted into the caller), first
+  for the kernels, then for the entry too: a result is written where the caller says,
+  so a kernel writes its result straight into the array Python made for the entry's
+  (the entry returns the kernel's buffer itself, not a reshaped view of it:
+  `outline_kernels.unreshaped`). Run once for all functions, the entry returned the
+  kernels' results before their calls were given buffers, and copied each into
+  Python's array: a decode step's caches, whole, at every step;
 - `buffer-deallocation-pipeline`: every allocation freed after its last use;
 - `convert-linalg-to-loops`, `expand-strided-metadata`, `lower-affine`,
   `convert-scf-to-cf`, then each dialect to LLVM, `reconcile-unrealized-casts`;
@@ -61,6 +65,7 @@ BUFFERS = (
     "canonicalize",
     "cse",
     "canonicalize",
+    "buffer-results-to-out-params{hoist-static-allocs}",
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}",
     "buffer-deallocation-pipeline",
     "convert-linalg-to-loops",

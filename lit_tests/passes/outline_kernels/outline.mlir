@@ -24,3 +24,19 @@ func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:  }
 // CHECK-NEXT:  func.func private @[[MUL]](
 // CHECK-NEXT:    arith.mulf
+
+// A result that only reshapes a computed value is returned as that value (the same
+// elements in the same order, so the caller's array is the same bytes): bufferized,
+// the kernel then writes it where the caller says, where a reshaped view of its
+// buffer was copied there.
+func.func @g(%x: tensor<2x64xf32>) -> tensor<2x2x32xf32> {
+  %a = arith.addf %x, %x : tensor<2x64xf32>
+  %b = tensor.expand_shape %a [[0], [1, 2]] output_shape [2, 2, 32] : tensor<2x64xf32> into tensor<2x2x32xf32>
+  func.return %b : tensor<2x2x32xf32>
+}
+
+// CHECK-LABEL: func.func @g(
+// CHECK-SAME:      %[[X:.*]]: tensor<2x64xf32> {bufferization.writable = false}) -> tensor<2x64xf32>
+// CHECK-NEXT:    %[[A:.*]] = func.call @g__k0(%[[X]]) : (tensor<2x64xf32>) -> tensor<2x64xf32>
+// CHECK-NEXT:    %{{.*}} = tensor.expand_shape %[[A]]
+// CHECK-NEXT:    func.return %[[A]] : tensor<2x64xf32>
