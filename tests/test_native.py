@@ -33,12 +33,13 @@ from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, SSAValue
 
-from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.core.ir_io import apply_pipeline, parse_module
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import packaged_gguf
 from xdsl_spatial.interpreters import native
 from xdsl_spatial.interpreters.native import openmp
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
+from xdsl_spatial.interpreters.native.donate import updated_states
 from xdsl_spatial.interpreters.native.objects import ObjectError, load_object
 from xdsl_spatial.interpreters.native.prepare import UPSTREAM_DIALECTS, convert, prepare
 from xdsl_spatial.interpreters.options import Engine, RunOptions
@@ -623,6 +624,81 @@ def test_a_native_model_is_kept_and_read_back(tmp_path, threads):
         again = load_model(path, 3, 24, options=RunOptions(Engine.NATIVE, threads, cache=where))
     assert not again.cached
     assert load_model(path, 3, 24, options=RunOptions(Engine.NATIVE, threads, cache=where)).cached
+
+
+def test_a_step_writes_the_caches_it_is_given(tmp_path):
+    """`donate=True`: the native step writes the new keys and values into the caches it
+    is given and returns those arrays, the same bits as a step that fills new ones
+    (the same code; only the copy of each cache into its new array is not made).
+    Without it, or for a cache it cannot write (read-only), the given caches are left
+    as they were."""
+    path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
+    # (64 positions: every cache write a program; the values' cache of 24 is written
+    # on the host, and a new array as before)
+    model = load_model(path, 3, 64, options=RunOptions(Engine.NATIVE))
+    prompt = [104, 101, 108]
+    fresh_logits, caches, _ = model.prefill(prompt, 0, model.new_caches())
+    given = model.new_caches()
+    logits, written, _ = model.prefill(prompt, 0, given, donate=True)
+    assert all(w is g for w, g in zip(written, given, strict=True))
+    assert logits.tobytes() == fresh_logits.tobytes()
+    assert [w.tobytes() for w in written] == [c.tobytes() for c in caches]
+
+    before = [c.copy() for c in caches]
+    fresh_logits, fresh, _ = model.decode(108, 3, caches)
+    assert [c.tobytes() for c in caches] == [b.tobytes() for b in before]
+    given = [c.copy() for c in caches]
+    logits, written, _ = model.decode(108, 3, given, donate=True)
+    assert all(w is g for w, g in zip(written, given, strict=True))
+    assert logits.tobytes() == fresh_logits.tobytes()
+    assert [w.tobytes() for w in written] == [f.tobytes() for f in fresh]
+
+    frozen = [c.copy() for c in caches]
+    for c in frozen:
+        c.flags.writeable = False
+    logits, got, _ = model.decode(108, 3, frozen, donate=True)
+    assert not any(g is f for g, f in zip(got, frozen, strict=True))
+    assert [g.tobytes() for g in got] == [f.tobytes() for f in fresh]
+    assert [f.tobytes() for f in frozen] == [c.tobytes() for c in caches]
+
+
+CACHE_AND_OLD_KEYS = """
+func.func @cache(%k: tensor<3x64x1xf32>, %v: tensor<1x192xf32>, %kc: tensor<3x64x256xf32>, %vc: tensor<3x256x64xf32>, %pos: tensor<1xi32>) -> (tensor<3x64x256xf32>, tensor<3x256x64xf32>, tensor<3x64x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %p0 = tensor.extract %pos[%c0] : tensor<1xi32>
+  %off = arith.index_cast %p0 : i32 to index
+  %rows = tensor.expand_shape %v [[0], [1, 2]] output_shape [1, 3, 64] : tensor<1x192xf32> into tensor<1x3x64xf32>
+  %e = tensor.empty() : tensor<3x1x64xf32>
+  %heads = linalg.transpose ins(%rows : tensor<1x3x64xf32>) outs(%e : tensor<3x1x64xf32>) permutation = [1, 0, 2]
+  %k2 = tensor.insert_slice %k into %kc[0, 0, %off] [3, 64, 1] [1, 1, 1] : tensor<3x64x1xf32> into tensor<3x64x256xf32>
+  %v2 = tensor.insert_slice %heads into %vc[0, %off, 0] [3, 1, 64] [1, 1, 1] : tensor<3x1x64xf32> into tensor<3x256x64xf32>
+  %old = arith.addf %kc, %kc : tensor<3x64x256xf32>
+  func.return %k2, %v2, %old : tensor<3x64x256xf32>, tensor<3x256x64xf32>, tensor<3x64x256xf32>
+}
+"""
+
+
+def test_a_cache_read_after_its_write_is_not_written_in_place():
+    """Two KV cache writes lowered to programs (`spatial-lower-ops`): the values'
+    cache is written where it lies when donated, the keys' cache is not, because the
+    function also reads the keys as they were (its third result): with the keys
+    written in place, that read would see the new column."""
+    mod = parse_module(CACHE_AND_OLD_KEYS)
+    apply_pipeline(mod, "spatial-lower-ops")
+    assert updated_states(find_function(mod, "cache")) == ((1, 3),)
+    rng = np.random.default_rng(7)
+    k, v, kc, vc = (
+        rng.integers(-8, 9, s).astype(np.float32)
+        for s in ((3, 64, 1), (1, 192), (3, 64, 256), (3, 256, 64))
+    )
+    pos = np.array([5], np.int32)
+    want = execute(mod, "cache", [k, v, kc, vc, pos], engine="reference").outputs
+    exe = cast(native.NativeExecutable, compile_module(mod, "cache", Engine.NATIVE))
+    given = [k, v, kc.copy(), vc.copy(), pos]
+    got = exe(*given, donate=True).outputs
+    assert got[1] is given[3] and got[0] is not given[2]
+    assert [g.tobytes() for g in got] == [w.tobytes() for w in want]
+    assert given[2].tobytes() == kc.tobytes()
 
 
 def test_a_native_model_without_a_compile_cache_is_not_kept(tmp_path, monkeypatch):

@@ -43,6 +43,7 @@ from xdsl_spatial.interpreters.executable import (
 from xdsl_spatial.interpreters.native import jit
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
+from xdsl_spatial.interpreters.native.donate import updated_states
 from xdsl_spatial.interpreters.native.host import KernelsError, amx_available, choose_kernels
 from xdsl_spatial.interpreters.native.jit import (
     OPT_LEVEL,
@@ -119,20 +120,33 @@ class NativeExecutable:
             )
         return (
             restore,
-            (self.name, self.programs, self.caller.ins, self.caller.outs, self.kept, self.checks),
+            (
+                self.name,
+                self.programs,
+                self.caller.ins,
+                self.caller.outs,
+                self.kept,
+                self.checks,
+                self.caller.states,
+            ),
         )
 
     @property
     def arity(self) -> int:
         return len(self.caller.ins)
 
-    def __call__(self, *arrays: Any) -> Execution:
+    def __call__(self, *arrays: Any, donate: bool = False) -> Execution:
+        """The results of the function on `arrays`. With `donate`, the caller gives
+        up the arrays of the states the function updates (`donate.updated_states`: a
+        KV cache), and each such result is written into its argument's array, which
+        is returned as it, where a new array would be filled with a copy of it first;
+        the arrays must share memory with no other argument."""
         if len(arrays) != self.arity:
             raise TypeError(f"@{self.name} takes {self.arity} arguments, got {len(arrays)}")
         arrays = tuple(np.asarray(a) for a in arrays)
         if self.checks is not None:
             self.checks(*arrays)
-        outs = self.caller(arrays)
+        outs = self.caller(arrays, donate)
         return Execution(outs, Traffic.copies(self.programs))
 
 
@@ -143,6 +157,7 @@ def restore(
     outs: Sequence[Slot],
     kept: tuple[CompileCache, str, int],
     checks: Executable | None = None,
+    states: tuple[tuple[int, int], ...] = (),
 ) -> NativeExecutable:
     """A pickled `NativeExecutable`, its code loaded from the compile cache; an
     `ObjectError` when the cache no longer holds it (the pickle's owner builds anew)."""
@@ -154,7 +169,7 @@ def restore(
     image = cache.load(key, f"_mlir_{name}")
     if image is None:
         raise ObjectError(f"@{name}'s machine code is no longer in the compile cache")
-    caller = Caller(image.symbol(f"_mlir_{name}"), ins, outs)
+    caller = Caller(image.symbol(f"_mlir_{name}"), ins, outs, states)
     return NativeExecutable(name, programs, image, caller, True, {}, kept, checks)
 
 
@@ -211,7 +226,17 @@ def start_native(
     key = cache.key(prepared.source, f"{pipeline(threads, chosen.x86)} kernels={chosen.name}")
     kept = (cache, key, threads) if cache.folder is not None else None
     job = Compiling(
-        name, prepared.programs, ins, outs, cache, key, seconds, kept, op_location(fn), checks
+        name,
+        prepared.programs,
+        ins,
+        outs,
+        cache,
+        key,
+        seconds,
+        kept,
+        op_location(fn),
+        checks,
+        states=updated_states(fn),
     )
     t0 = time.perf_counter()
     image = cache.load(key, job.symbol)
@@ -245,6 +270,8 @@ class Compiling:
     kept: tuple[CompileCache, str, int] | None
     location: object | None = None
     checks: Executable | None = None
+    states: tuple[tuple[int, int], ...] = ()
+    """The results the code may write over their arguments (`Caller.states`)."""
     done: NativeExecutable | None = None
     process: subprocess.Popen[bytes] | None = None
     folder: tempfile.TemporaryDirectory[str] | None = None
@@ -257,7 +284,7 @@ class Compiling:
     def executable(self, code: Any, cached: bool, address: int | None = None) -> NativeExecutable:
         """The executable of `code` (a loaded image, or the JIT's engine at `address`)."""
         where = code.symbol(self.symbol) if address is None else address
-        caller = Caller(where, self.ins, self.outs)
+        caller = Caller(where, self.ins, self.outs, self.states)
         return NativeExecutable(
             self.name, self.programs, code, caller, cached, self.seconds, self.kept, self.checks
         )

@@ -39,11 +39,21 @@ class Slot:
 
 class Caller:
     """Calls the packed wrapper at `address` with arrays for `ins`, returning new
-    arrays for `outs`."""
+    arrays for `outs` (or, donated, the arrays given for the arguments that `states`
+    pairs with results)."""
 
-    def __init__(self, address: int, ins: Sequence[Slot], outs: Sequence[Slot]):
+    def __init__(
+        self,
+        address: int,
+        ins: Sequence[Slot],
+        outs: Sequence[Slot],
+        states: Sequence[tuple[int, int]] = (),
+    ):
         self.ins = tuple(ins)
         self.outs = tuple(outs)
+        self.states = tuple(states)
+        """(result, argument): a result the code may write into its argument's array
+        (`donate.updated_states`)."""
         n = len(self.ins) + len(self.outs)
         self.pointers = (ctypes.c_void_p * max(n, 1))()
         base = ctypes.addressof(self.pointers)
@@ -52,10 +62,15 @@ class Caller:
         self.bound: list[Any] = [None] * n
         """The array each pointer points into now (kept alive while it does)."""
 
-    def __call__(self, arrays: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    def __call__(
+        self, arrays: Sequence[np.ndarray], donate: bool = False
+    ) -> tuple[np.ndarray, ...]:
         """`arrays` of the inputs' shapes and types (C-contiguous ones are read in
         place, others copied once); the results, freshly allocated, each starting on
-        a cache line (`memory.aligned_empty`: a result is often the next call's input)."""
+        a cache line (`memory.aligned_empty`: a result is often the next call's input).
+        With `donate`, a result `states` pairs with an argument is written into that
+        argument's array and returned as it, when the array can take it (writable,
+        C-contiguous, the result's shape and type, given for no other argument)."""
         bound, pointers = self.bound, self.pointers
         for i, a in enumerate(arrays):
             if a is not bound[i]:
@@ -64,8 +79,28 @@ class Caller:
                 pointers[i] = a.ctypes.data
                 bound[i] = a
         k = len(self.ins)
-        outs = tuple(aligned_empty(s.shape, s.dtype) for s in self.outs)
+        given = self.donated(arrays) if donate else {}
+        outs = tuple(
+            given[j] if j in given else aligned_empty(s.shape, s.dtype)
+            for j, s in enumerate(self.outs)
+        )
         for j, o in enumerate(outs):
             pointers[k + j] = o.ctypes.data
         self.fn(ctypes.addressof(self.packed))
         return outs
+
+    def donated(self, arrays: Sequence[np.ndarray]) -> dict[int, np.ndarray]:
+        """The results to write into the arrays given for their arguments."""
+        given: dict[int, np.ndarray] = {}
+        starts = self.pointers[: len(self.ins)]  # (the arrays' data, set above)
+        for j, i in self.states:
+            a, want = arrays[i], self.outs[j]
+            if (
+                a is self.bound[i]
+                and a.flags.writeable
+                and a.shape == want.shape
+                and a.dtype == want.dtype
+                and starts.count(starts[i]) == 1
+            ):
+                given[j] = a
+        return given

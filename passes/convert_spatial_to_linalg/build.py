@@ -180,6 +180,20 @@ def copy(b: Builder, src: SSAValue, dst: SSAValue) -> None:
     b.insert(CopyOp([src], [dst], ()))
 
 
+def copy_unless_same(b: Builder, src: SSAValue, dst: SSAValue) -> None:
+    """`copy`, made only when `dst` is not `src`'s buffer itself: a caller may hand a
+    state's own array for its result (the native engine's `donate`), which holds the
+    state already."""
+    at = [
+        b.insert(memref.ExtractAlignedPointerAsIndexOp.get(v)).aligned_pointer for v in (src, dst)
+    ]
+    apart = b.insert(arith.CmpiOp(at[0], at[1], "ne")).result
+    blk = Block()
+    b.insert(scf.IfOp(apart, [], [blk]))
+    copy(inside(blk), src, dst)
+    inside(blk).insert(scf.YieldOp())
+
+
 def dims_map(n: int, picks: Sequence[int]) -> AffineMapAttr:
     """The map from `n` loops to the ones in `picks`."""
     return AffineMapAttr(AffineMap(n, 0, tuple(AffineExpr.dimension(p) for p in picks)))

@@ -39,6 +39,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     INDEX,
     add,
     copy,
+    copy_unless_same,
     counted,
     element,
     fill,
@@ -159,6 +160,7 @@ class ProgramTranslation(ProgramScope):
         elem = o.handle.element_type
         full = MemRefType(elem, plan.padded)
         read: SSAValue | None = None
+        given: SSAValue | None = None
         if o.source is not None:
             src = self.values[o.source]
             buf = bufferization.ToBufferOp.build(
@@ -166,15 +168,15 @@ class ProgramTranslation(ProgramScope):
                 result_types=[MemRefType(elem, plan.dims)],
                 properties={"read_only": UnitAttr()},
             )
-            given = b.insert(buf).memref
-            given.name_hint = o.tensor_name.data
-            read = given
+            mem = b.insert(buf).memref
+            mem.name_hint = o.tensor_name.data
+            read = given = mem
             # Read as it is given when its reads are of its rows alone (its loads copy
             # those), else from a zero-padded copy: a read of padding finds zeros.
             if not plan.whole_tiles and not plan.live_reads:
                 padded = b.insert(memref.AllocOp([], [], full)).memref
                 fill(b, 0, elem, padded)
-                copy(b, given, self._live(b, padded, plan))
+                copy(b, mem, self._live(b, padded, plan))
                 read = padded
         elif o.values is not None:
             g = self.globals[o]
@@ -191,6 +193,8 @@ class ProgramTranslation(ProgramScope):
                 # A state keeps what no store writes; an output is written whole.
                 if read is None:
                     fill(b, 0, elem, write)
+                elif read is given:
+                    copy_unless_same(b, read, write)
                 else:
                     copy(b, read, write)
         if read is not None and read.name_hint is None:

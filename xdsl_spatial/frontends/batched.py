@@ -244,7 +244,7 @@ def generate_batch(
             pos[live] += 1
             progress(f"decode step {len(step_ms) + 1}: {len(live)} of {n} sequences")
             t0 = time.perf_counter()
-            out, caches, traffic = batched.decode_batch(feed, pos, caches)
+            out, caches, traffic = batched.decode_batch(feed, pos, caches, donate=True)
             ms = (time.perf_counter() - t0) * 1e3
             step_ms.append(ms)
             if first is None:

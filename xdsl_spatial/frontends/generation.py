@@ -282,8 +282,10 @@ class Model:
             self.seconds["cache"] = time.perf_counter() - t0
         self.keep_in = None
 
-    def _run(self, entry: str, args: list[Any]) -> Any:
-        """One call of the function `entry`: the one place a step reaches the engine."""
+    def _run(self, entry: str, args: list[Any], donate: bool = False) -> Any:
+        """One call of the function `entry`: the one place a step reaches the engine.
+        `donate`: the caches among `args` are the caller's no longer, and the native
+        engine writes the new ones where they lie (`NativeExecutable`'s `donate`)."""
         if self.options.distributed is Distribution.RAY:
             exe = self.executables.get(entry)
             if exe is None:
@@ -304,7 +306,11 @@ class Model:
                     f"{dtype} {shape}"
                 )
         try:
-            return exe(*args)
+            return (
+                exe(*args, donate=True)
+                if donate and self.options.engine is Engine.NATIVE
+                else exe(*args)
+            )
         except (SpatialRuntimeError, KernelError) as e:
             raise RunError(str(e)) from None
 
@@ -323,10 +329,13 @@ class Model:
         return [np.zeros(s, np.float32) for s in cache_shapes(self.config, self.positions)]
 
     def prefill(
-        self, tokens: Sequence[int], pos: int, caches: Sequence[np.ndarray]
+        self, tokens: Sequence[int], pos: int, caches: Sequence[np.ndarray], donate: bool = False
     ) -> tuple[np.ndarray, list[np.ndarray], Any]:
         """One chunk of up to `batch` tokens at positions `pos`...: their logits (one
-        row per token), the caches with their keys and values, and the traffic."""
+        row per token), the caches with their keys and values, and the traffic. With
+        `donate`, `caches` are given up: the native engine writes the new keys and
+        values into them and returns them (no copy of each whole cache), so they must
+        not be read for the old state afterwards (`decode` and `decode_batch` too)."""
         n = len(tokens)
         if not 1 <= n <= self.batch:
             raise ModelError(f"a prefill chunk takes 1 to {self.batch} tokens, got {n}")
@@ -337,26 +346,30 @@ class Model:
         padded = np.zeros(self.batch, np.int32)
         padded[:n] = tokens
         pos_arg = np.array([pos], np.int32)
-        r = self._run("prefill", [padded, pos_arg, *self.weights, *caches])
+        r = self._run("prefill", [padded, pos_arg, *self.weights, *caches], donate)
         return r.outputs[0][:n], list(r.outputs[1:]), r.traffic
 
     def decode(
-        self, token: int, pos: int, caches: Sequence[np.ndarray]
+        self, token: int, pos: int, caches: Sequence[np.ndarray], donate: bool = False
     ) -> tuple[np.ndarray, list[np.ndarray], Any]:
         if not 0 <= pos < self.positions:
             raise ModelError(f"position {pos} is outside the cache's {self.positions} positions")
         args = [np.array([token], np.int32), np.array([pos], np.int32), *self.weights, *caches]
-        r = self._run("decode", args)
+        r = self._run("decode", args, donate)
         return r.outputs[0], list(r.outputs[1:]), r.traffic
 
     def decode_batch(
-        self, tokens: np.ndarray, pos: np.ndarray, caches: Sequence[np.ndarray]
+        self,
+        tokens: np.ndarray,
+        pos: np.ndarray,
+        caches: Sequence[np.ndarray],
+        donate: bool = False,
     ) -> tuple[np.ndarray, list[np.ndarray], Any]:
         """One `@decode_batch` step (`batched.py`): a token of each sequence at its own
         position, its own row of the batched caches."""
         if pos.min() < 0 or pos.max() >= self.positions:
             raise ModelError(f"a position is outside the cache's {self.positions} positions")
-        r = self._run(BATCH_ENTRY, [tokens, pos, *self.weights, *caches])
+        r = self._run(BATCH_ENTRY, [tokens, pos, *self.weights, *caches], donate)
         return r.outputs[0], list(r.outputs[1:]), r.traffic
 
     def decode_entry(self) -> str:
@@ -712,7 +725,7 @@ def generate(
         compiled(model.decode_entry())
         progress(f"decode step {s + 1}/{steps}")
         t0 = time.perf_counter()
-        out, caches, traffic = model.decode(feed, len(prompt) + s, caches)
+        out, caches, traffic = model.decode(feed, len(prompt) + s, caches, donate=True)
         times.append((time.perf_counter() - t0) * 1e3)
         if s == 0:
             first = traffic
@@ -750,9 +763,9 @@ def read_prompt(
         chunk = list(prompt[pos : pos + n])
         progress(f"reading the prompt: tokens {pos + 1}-{pos + n} of {len(prompt)}")
         if n > 1:
-            logits, caches, traffic = model.prefill(chunk, pos, caches)
+            logits, caches, traffic = model.prefill(chunk, pos, caches, donate=True)
         else:
-            logits, caches, traffic = model.decode(chunk[0], pos, caches)
+            logits, caches, traffic = model.decode(chunk[0], pos, caches, donate=True)
         rows.append(logits)
         first = traffic if first is None else first
     return np.concatenate(rows), caches, (time.perf_counter() - t0) * 1e3, first

@@ -124,10 +124,10 @@ class WindowModel(Model):
         r = self._run(ENTRY, [*inputs, *self.weights])
         return r.outputs[0][0, pos : pos + n], [window], r.traffic
 
-    def prefill(self, tokens, pos, caches):  # pyright: ignore[reportIncompatibleMethodOverride]
+    def prefill(self, tokens, pos, caches, donate=False):  # pyright: ignore[reportIncompatibleMethodOverride]
         return self._step(tokens, pos, caches)
 
-    def decode(self, token, pos, caches):  # pyright: ignore[reportIncompatibleMethodOverride]
+    def decode(self, token, pos, caches, donate=False):  # pyright: ignore[reportIncompatibleMethodOverride]
         return self._step([token], pos, caches)
 
 
