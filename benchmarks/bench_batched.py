@@ -131,12 +131,12 @@ def main() -> None:
     lowering: dict[str, float] = {}
 
     # the one-sequence function: sequence 0
-    caches0 = list(reads[0][1])
+    caches0 = [c.copy() for c in reads[0][1]]  # (its own: each step writes them)
     state0 = {"tok": int(single[0]), "pos": len(prompts[0])}
 
     def one() -> None:
         nonlocal caches0
-        out, caches0, _ = model.decode(state0["tok"], state0["pos"], caches0)
+        out, caches0, _ = model.decode(state0["tok"], state0["pos"], caches0, donate=True)
         state0["tok"], state0["pos"] = int(np.argmax(out[0])), state0["pos"] + 1
 
     model.compile("decode")

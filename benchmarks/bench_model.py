@@ -252,11 +252,11 @@ def main() -> None:
     caches = {"lowered": low_cache, "unlowered": plain_cache}
 
     def lowered_step(token: int, pos: int) -> int:
-        out, caches["lowered"], _ = lowered.decode(token, pos, caches["lowered"])
+        out, caches["lowered"], _ = lowered.decode(token, pos, caches["lowered"], donate=True)
         return greedy(out[0])
 
     def unlowered_step(token: int, pos: int) -> None:
-        _, caches["unlowered"], _ = unlowered.decode(token, pos, caches["unlowered"])
+        _, caches["unlowered"], _ = unlowered.decode(token, pos, caches["unlowered"], donate=True)
 
     def reference_step(token: int, pos: int) -> None:
         ref.step([token], pos, ref_cache)
@@ -448,7 +448,8 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
 
     def model_step(m):
         def step(token, pos, cs):
-            out, new, _ = m.decode(token, pos, cs)
+            # as a generation steps: the native engine writes the caches it is given
+            out, new, _ = m.decode(token, pos, cs, donate=True)
             return out, new
 
         return step
@@ -474,10 +475,10 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     llm = llama_cpp_model(reader, args.file, args.context, requantize, args.threads)
     if llm is not None:
         llm.eval(prompt)
-    for name in steppers:
-        state[name] = list(caches)
+    for name in steppers:  # (caches of its own: a step writes them)
+        state[name] = [c.copy() for c in caches]
     for fn in steppers.values():  # a first, untimed call of each (pages, caches)
-        fn(greedy(logits[-1]), len(prompt), list(caches))
+        fn(greedy(logits[-1]), len(prompt), [c.copy() for c in caches])
 
     def stepped(name: str) -> Callable[[int, int], int]:
         def step(token: int, pos: int) -> int:
