@@ -259,8 +259,9 @@ def outline(fn: func.FuncOp) -> Outlined:
     # LLVM time (a decode step calls ~1,100 kernels).
     entry.attributes["llvm.no_inline"] = UnitAttr()
     entry.attributes["llvm.optimize_none"] = UnitAttr()
-    # The caller's arrays are read, never written: bufferization copies before an
-    # in-place update of an argument (a KV cache's insert_slice).
+    # The caller's arrays are read, never written (but a state the native engine's
+    # caller donates: its program writes it, interpreters/native/donate.py):
+    # bufferization copies before an in-place update of an argument (an insert_slice).
     read_only = DictionaryAttr({"bufferization.writable": BoolAttr.from_bool(False)})
     entry.arg_attrs = ArrayAttr([read_only] * len(block.args))
     return out

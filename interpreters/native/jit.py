@@ -14,7 +14,8 @@ The pipeline, in order (each an upstream pass):
   `math.cos` of a tensor) as `linalg.generic`s;
 - `one-shot-bufferize` with function boundaries and identity layouts: every tensor a
   buffer, the entry's arguments read-only (`prepare` marks them), so an in-place
-  update of one is preceded by a copy, and the caller's arrays are never written;
+  update of one is preceded by a copy, and the caller's arrays are never written
+  (but for the states a caller donates, which the programs write: `donate.py`);
 - `canonicalize`, `cse`: the copy an `insert_slice` of its own subview leaves (see
   `prepare.py`) is a copy of a buffer onto itself, erased;
 - `buffer-results-to-out-params` (static allocations hoisted into the caller), first
