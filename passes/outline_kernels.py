@@ -195,16 +195,23 @@ def fingerprint(op: Operation, args: list[SSAValue]) -> tuple[object, ...]:
     return tuple(out)
 
 
+def reshape_chain(v: SSAValue) -> list[SSAValue]:
+    """`v`, then the value it reshapes, and so on back through `tensor.expand_shape`s
+    and `collapse_shape`s: the last is not a reshape's result."""
+    chain = [v]
+    while isinstance(owner := chain[-1].owner, tensor.ExpandShapeOp | tensor.CollapseShapeOp):
+        chain.append(owner.src)
+    return chain
+
+
 def unreshaped(v: SSAValue) -> SSAValue:
-    """The value `v` reshapes (through `tensor.expand_shape`s and `collapse_shape`s), or
-    `v`: the entry returns that, the same elements in the same order. A result is
-    written where the caller says (`buffer-results-to-out-params`) only when the
-    function returns the buffer made for it, not a reshaped view of one, which is
-    copied: a decode step's caches (3 x 64 x 256 for the 192 x 256 its cache write
-    makes) were copied whole at every step."""
-    while isinstance(v.owner, tensor.ExpandShapeOp | tensor.CollapseShapeOp):
-        v = v.owner.src
-    return v
+    """The value `v` reshapes (`reshape_chain`'s last), or `v`: the entry returns that,
+    the same elements in the same order. A result is written where the caller says
+    (`buffer-results-to-out-params`) only when the function returns the buffer made
+    for it, not a reshaped view of one, which is copied: a decode step's caches
+    (3 x 64 x 256 for the 192 x 256 its cache write makes) were copied whole at every
+    step."""
+    return reshape_chain(v)[-1]
 
 
 def outline(fn: func.FuncOp) -> Outlined:

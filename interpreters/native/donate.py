@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from xdsl.dialects import func, tensor
+from xdsl.dialects import func
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from xdsl_spatial.dialects.spatial import (
@@ -43,7 +43,7 @@ from xdsl_spatial.dialects.spatial import (
 )
 from xdsl_spatial.dialects.spatial.attributes import Role
 from xdsl_spatial.dialects.spatial.loop import enclosing_loop
-from xdsl_spatial.passes.outline_kernels import unreshaped
+from xdsl_spatial.passes.outline_kernels import reshape_chain, unreshaped
 
 
 def updated_states(fn: func.FuncOp) -> tuple[tuple[int, int], ...]:
@@ -80,13 +80,10 @@ def updated_argument(v: SSAValue, fn: func.FuncOp) -> BlockArgument | None:
         return None
     if not isinstance(t.source, BlockArgument) or not in_place(prog, t):
         return None
-    value = prog.ins[t.source.index - len(prog.grid_shape)]
     # Back through reshapes to the argument, each value on the way read by one op.
-    while value.has_one_use() and isinstance(
-        value.owner, tensor.ExpandShapeOp | tensor.CollapseShapeOp
-    ):
-        value = value.owner.src
-    if not value.has_one_use() or not isinstance(value, BlockArgument):
+    chain = reshape_chain(prog.ins[t.source.index - len(prog.grid_shape)])
+    value = chain[-1]
+    if not all(c.has_one_use() for c in chain) or not isinstance(value, BlockArgument):
         return None
     return value if value.owner is fn.body.block else None
 
