@@ -190,8 +190,9 @@ def copy_unless_same(b: Builder, src: SSAValue, dst: SSAValue) -> None:
     apart = b.insert(arith.CmpiOp(at[0], at[1], "ne")).result
     blk = Block()
     b.insert(scf.IfOp(apart, [], [blk]))
-    copy(inside(blk), src, dst)
-    inside(blk).insert(scf.YieldOp())
+    then = inside(blk)
+    copy(then, src, dst)
+    then.insert(scf.YieldOp())
 
 
 def dims_map(n: int, picks: Sequence[int]) -> AffineMapAttr:
