@@ -20,6 +20,7 @@ takes or gives one (see docs/native.md).
 from __future__ import annotations
 
 import ctypes
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -93,6 +94,9 @@ class Caller:
         """The results to write into the arrays given for their arguments."""
         given: dict[int, np.ndarray] = {}
         starts = self.pointers[: len(self.ins)]  # (the arrays' data, set above)
+        # How many arguments start at each address, counted once: a count per state
+        # (SmolLM2's 60 caches among 550 arguments) took 0.4 ms a step.
+        uses = Counter(starts)
         for j, i in self.states:
             a, want = arrays[i], self.outs[j]
             if (
@@ -100,7 +104,7 @@ class Caller:
                 and a.flags.writeable
                 and a.shape == want.shape
                 and a.dtype == want.dtype
-                and starts.count(starts[i]) == 1
+                and uses[starts[i]] == 1
             ):
                 given[j] = a
         return given
