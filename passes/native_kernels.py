@@ -12,7 +12,9 @@ summing stage of a program (with its siblings, which one generic computes) gets
 - `generic`: no marks (it removes any): the plain kernels, on any CPU.
 - `loop`: every summing stage `stream`: a product of one row reads the pages only its
   sum reads, each element once, where the weight holds them (no copy), and runs a
-  block's lanes over all of an item's columns at once. Plain loops: any CPU.
+  block's lanes over all of an item's columns at once; a sum of several rows that
+  reads its pages as they are (attention's, of the KV caches) reads them in place
+  too. Plain loops: any CPU.
 - `bf16`: as `loop`, but a run of `DOT_ROWS` rows or more whose lanes are a Q8_0
   block's bf16 x int8 terms (`amx.lanes_fit`) `dot`: its lanes' sums AVX512-BF16 dot
   products, a pair of lanes an instruction (a CPU that has AVX512-BF16).
@@ -129,9 +131,10 @@ class NativeKernelsPass(ModulePass):
 
     Options:
       kind  generic (no marks: the plain kernels), loop (a product of one row streams
-            its weight; any CPU), bf16 (loop, and the lanes of 8 rows or more as
-            AVX512-BF16 dot products) or amx (loop, and the lanes of 8 rows or more on
-            AMX-BF16 tiles). The native engine picks it from the host's features.
+            its weight, attention reads the caches in place; any CPU), bf16 (loop,
+            and the lanes of 8 rows or more as AVX512-BF16 dot products) or amx
+            (loop, and the lanes of 8 rows or more on AMX-BF16 tiles). The native
+            engine picks it from the host's features.
     """
 
     name = "spatial-native-kernels"

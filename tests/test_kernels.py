@@ -13,12 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
 pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not installed")
 
-from q8_operands import check_q8_result, q8_fp64
+from lower_ops_modules import attention
+from q8_operands import check_q8_result, fp32_bound, q8_fp64
 from test_engines import operands, product
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
@@ -33,6 +35,7 @@ from xdsl_spatial.interpreters.runner import coerce_args, find_function, verifie
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 from xdsl_spatial.passes.native_kernels import NativeKernelsPass
 from xdsl_spatial.passes.q8_lower import lower_q8
+from xdsl_spatial.passes.spatial_lower_ops import lower_ops
 
 GEMV = str(Path(__file__).resolve().parents[1] / "examples" / "gemv_q8.mlir")
 
@@ -124,6 +127,55 @@ def test_a_streamed_row_reads_its_weight_in_place():
     assert len(rows) == 256 // 64 * len({o.parent_op() for o in rows})
     assert len(scales) == 256 * 4 // 64 * len({o.parent_op() for o in scales})
     assert all(isinstance(o.parent_op(), scf.ForOp) for o in rows)
+
+
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_attention_reads_its_cache_in_place(kernels):
+    """Attention's scores read each cached key once a query head, and `p . v` each
+    cached value once a query row: with a kind that streams (every one but
+    `generic`), the pages of the caches are read where the caches lie, not copied,
+    and the numbers are the plain kernels': their bits on integers (bf16 holds them
+    exactly, every sum exact), the fp32 bound of fp64 on bf16-rounded factors
+    otherwise."""
+    kv, g, m, hd, c = 3, 3, 1, 64, 256  # SmolLM2's heads, a 256-position cache
+
+    def lowered():
+        mod = parse_module(attention(kv, g, m, hd, c), "<attention>")
+        lower_ops(mod)
+        return mod
+
+    def copied(kind: str) -> set[str | None]:
+        """The names of the tensors a page is copied from."""
+        mod = lowered()
+        NativeKernelsPass(kind).apply(Context(), mod)
+        ConvertSpatialToLinalgPass().apply(Context(), mod)
+        return {
+            src.source.name_hint
+            for o in mod.walk()
+            if isinstance(o, CopyOp)
+            and isinstance(src := o.inputs[0].owner, memref.ReinterpretCastOp)
+        }
+
+    assert {"kc", "vc"} <= copied("generic")
+    if kernels != "generic":
+        assert not {"kc", "vc"} & copied(kernels)
+    rng = np.random.default_rng(0)
+    shapes = [(kv, g, m, hd), (kv, hd, c), (kv, g, m, c), (kv, c, hd)]
+    mod = lowered()
+    args = [rng.integers(-4, 5, size=s).astype(np.float32) for s in shapes]
+    want = compile_native(verified(mod, "attention"), kernels="generic")(*args).outputs
+    got = compile_native(verified(mod, "attention"), kernels=kernels)(*args).outputs
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))
+    args = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    got = compile_native(verified(mod, "attention"), kernels=kernels)(*args).outputs
+    r = [a.astype(ml_dtypes.bfloat16).astype(np.float64) for a in args]
+    s64 = np.einsum("hgmd,hdc->hgmc", r[0], r[1])
+    smag = np.einsum("hgmd,hdc->hgmc", np.abs(r[0]), np.abs(r[1]))
+    assert (np.abs(got[0] - s64) <= fp32_bound(smag, hd + 1)).all()
+    o64 = np.einsum("hgmc,hcd->hgmd", r[2], r[3])
+    omag = np.einsum("hgmc,hcd->hgmd", np.abs(r[2]), np.abs(r[3]))
+    assert (np.abs(got[1] - o64) <= fp32_bound(omag, c + 1)).all()
 
 
 def asks_by_page(mod, weights: int, scales: int) -> tuple[list[PrefetchOp], list[PrefetchOp]]:

@@ -51,8 +51,10 @@ KERNEL = "kernel"
 a target's pass (`spatial-native-kernels`); a stage without it is built the plain way."""
 
 STREAM = "stream"
-"""A stage's sum streams its weight: a page only it reads, each element once, is read
-where its tensor holds it, and a sum of one row runs over all its columns at once."""
+"""A stage's sum streams what it reads: a page only it reads is read where its tensor
+holds it (a product of one row's weight, each element once; attention's caches, which
+a sum of several rows reads as they are), and a sum of one row runs over all its
+columns at once."""
 
 AMX = "amx"
 """A stage's lanes' sums are tile products of x86's AMX-BF16 unit (`amx.amx_lanes`)."""

@@ -354,12 +354,16 @@ class ProgramTranslation(ProgramScope):
 
     def read_in_place(self, o: LoadOp, held: Held) -> InPlace | None:
         """Where the page of load `o` is in its tensor, when it need not be copied
-        (a stage marked `kernel = "stream"`, `loops.STREAM`): that one sum of one row
-        reads it, directly and not to widen it, each element once (its map reaches no
-        element twice and carries from no tile row into the next), and the block is
-        whole tile rows a fixed stride apart. A stage marked `kernel = "dot"`
-        (`loops.DOT`) may sum many rows: its weights are read once a trip, to pair
-        them (`amx.pair_words`). Else None: the page is copied."""
+        (a stage marked `kernel = "stream"`, `loops.STREAM`): that one sum reads it,
+        directly and not to widen it (its map carries from no tile row into the
+        next), and the block is whole tile rows a fixed stride apart; the sum is of
+        one row (a product's: each weight element read once), or it reads the page's
+        elements as they are (attention's scores read each cached key once a query
+        head, `p . v` each cached value once a query row: a copy would move each once
+        more), where a product of several rows converts its int8 and scales by block
+        from pages. A stage marked `kernel = "dot"` (`loops.DOT`) may sum many rows:
+        its weights are read once a trip, to pair them (`amx.pair_words`). Else None:
+        the page is copied."""
         tr, tc = self.tile
         cols = held.plan.padded[1]
         tpr = cols // tc
@@ -378,8 +382,10 @@ class ProgramTranslation(ProgramScope):
         kinds, ext = stage.iter_kinds, stage.iter_extents
         pars = [d for d, e in enumerate(ext) if e > 1 and kinds[d] == IterKind.PAR]
         summed = any(e > 1 and kinds[d] == IterKind.SUM for d, e in enumerate(ext))
-        one_row = len(pars) == 1 or stage_kernel(stage) == DOT
-        if not one_row or not summed or read_widened(stage.body.block.args[i], arith.ExtFOp):
+        arg = stage.body.block.args[i]
+        widens = any(isinstance(u.operation, (arith.ExtFOp, arith.SIToFPOp)) for u in arg.uses)
+        many = len(pars) > 1 and stage_kernel(stage) != DOT
+        if not summed or read_widened(arg, arith.ExtFOp) or (many and widens):
             return None
         assert held.read is not None
         rows = min(tr, cast(MemRefType[Attribute], held.read.type).get_shape()[0])
