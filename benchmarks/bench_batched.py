@@ -154,7 +154,10 @@ def main() -> None:
         }
 
         def batch(b=b, state=state) -> None:
-            out, state["caches"], _ = b.decode_batch(state["tok"], state["pos"], state["caches"])
+            # as generate_batch steps: the native engine writes the caches it is given
+            out, state["caches"], _ = b.decode_batch(
+                state["tok"], state["pos"], state["caches"], donate=True
+            )
             state["tok"] = np.argmax(out, axis=1).astype(np.int32)
             state["pos"] = state["pos"] + 1
 
