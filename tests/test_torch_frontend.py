@@ -425,6 +425,4 @@ def test_the_cache_is_written_as_the_emitted_model_writes_it(tiny):
     model = load_model(str(tiny), 3, 24, lower=False, text=text)
     caches = [np.zeros((2, 64, 24), np.float32), np.zeros((2, 24, 64), np.float32)] * 2
     with pytest.raises(RunError, match="cf.assert: assertion failed: Runtime assertion failed"):
-        model._run(
-            "decode", [np.array([5], np.int32), np.array([24], np.int32), *model.weights, *caches]
-        )
+        model._run("decode", [np.array([5], np.int32), np.array([24], np.int32)], caches)

@@ -33,7 +33,7 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 
-from xdsl_spatial.frontends.generation import Model, Progress
+from xdsl_spatial.frontends.generation import Model, Progress, check_arrays
 from xdsl_spatial.frontends.llama import ModelError, read_config
 from xdsl_spatial.frontends.tokenizer import read_metadata
 from xdsl_spatial.interpreters.options import DEFAULT, RunOptions
@@ -98,6 +98,15 @@ class WindowModel(Model):
     def decode_entry(self) -> str:
         return ENTRY
 
+    def check_weights(self) -> None:
+        """That the weights are `@main`'s arguments after the tokens (and mask)."""
+        args = find_function(self.module, ENTRY).body.block.args
+        want = [
+            (shape, dtype, a.name_hint or f"argument {a.index}")
+            for (shape, dtype), a in zip(self.signature(ENTRY), args)
+        ]
+        check_arrays("weight", self.weights, want[1 + self.mask :])
+
     def used(self, prompt_len: int, steps: int) -> list[str]:
         return [ENTRY]
 
@@ -121,7 +130,7 @@ class WindowModel(Model):
         inputs = [window]
         if self.mask:
             inputs.append(np.ones_like(window))
-        r = self._run(ENTRY, [*inputs, *self.weights])
+        r = self._run(ENTRY, inputs, [])
         return r.outputs[0][0, pos : pos + n], [window], r.traffic
 
     def prefill(self, tokens, pos, caches, donate=False):  # pyright: ignore[reportIncompatibleMethodOverride]
