@@ -86,8 +86,9 @@ The output is target-neutral: the kernels a CPU prefers are chosen by a pass of 
 native pipeline before this one, `spatial-native-kernels` (`passes/native_kernels.py`),
 which marks the stages it chooses for (`kernel = "stream"`: a product of one row reads
 its weight in place and sums all its columns at once, attention reads the caches in
-place; `kernel = "amx"`: a block's lanes on AMX tiles). This pass builds a marked stage as its mark says, or declines, naming
-it, where the mark cannot be honoured; an unmarked stage the plain way.
+place; `kernel = "amx"`: a block's lanes on AMX tiles). This pass builds a marked
+stage as its mark says, or declines, naming it, where the mark cannot be honoured; an
+unmarked stage the plain way.
 
 A stage's generic runs its axes in another order than the stage lists them: the
 `sum` axes outside, the parallel ones inside, the one along which the output is
