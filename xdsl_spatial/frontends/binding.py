@@ -40,6 +40,7 @@ import numpy as np
 from xdsl_spatial.core.progress import Count, Progress
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends.llama import LlamaConfig, ModelError, weight_args
+from xdsl_spatial.frontends.model.config import WEIGHT_DTYPES
 
 
 def bind_model(
@@ -61,8 +62,7 @@ def bind_model(
     from xdsl_spatial.frontends.gguf_io import GGUFError, bind_weights
 
     args = weight_args(config)
-    dtypes = {"i8": np.int8, "f16": np.float16, "f32": np.float32}
-    wanted = {n: (shape, dtypes[e]) for n, shape, e in args if stored_part(n) is not None}
+    wanted = {n: (shape, WEIGHT_DTYPES[e]) for n, shape, e in args if stored_part(n) is not None}
     by_name = {t.name: t for t in reader.tensors}
     stored = {part[0] for n in wanted if (part := stored_part(n)) is not None}
     others = [w for w in stored if w in by_name and by_name[w].tensor_type.name != "Q8_0"]

@@ -70,8 +70,7 @@ from xdsl_spatial.frontends.llama import (
     check_signatures,
     read_config,
 )
-from xdsl_spatial.frontends.model.config import weight_args
-from xdsl_spatial.frontends.model.ir import ty
+from xdsl_spatial.frontends.model.config import WEIGHT_DTYPES, weight_args
 from xdsl_spatial.frontends.model.step import BATCH_ENTRY
 from xdsl_spatial.frontends.sampling import Sampler as Sampler  # (importable from here too)
 from xdsl_spatial.frontends.sampling import greedy, has_nan
@@ -219,10 +218,7 @@ class Model:
         none (its base model's are given to it when it is read back)."""
         if not self.weights:
             return
-        want = [
-            (shape, numpy_dtype(ty(shape, elem).element_type), name)
-            for name, shape, elem in weight_args(self.config)
-        ]
+        want = [(shape, WEIGHT_DTYPES[e], name) for name, shape, e in weight_args(self.config)]
         check_arrays("weight", self.weights, want)
 
     def __setstate__(self, state: dict[str, Any]) -> None:

@@ -222,6 +222,10 @@ class ModelConfig:
         return self.rope_freqs()
 
 
+WEIGHT_DTYPES = {"i8": np.dtype(np.int8), "f16": np.dtype(np.float16), "f32": np.dtype(np.float32)}
+"""The numpy type that holds each element type `weight_args` names."""
+
+
 def weight_args(c: ModelConfig) -> list[tuple[str, tuple[int, ...], str]]:
     """(argument name, shape, element type) of every weight, in the functions' order:
     the products' Q8_0 parts (the embedding's first), then the vectors."""
