@@ -6,6 +6,7 @@ KV cache writes at a run-time position, an embedding gather, and ops on tensors.
 from __future__ import annotations
 
 M1 = "affine_map<(d0, d1) -> (d0, d1)>"
+ID4 = "affine_map<(r, b, i, j) -> (r, b, i, j)>"
 
 
 def norm(m: int, k: int) -> str:
@@ -168,6 +169,40 @@ func.func @cache(%k: tensor<{kv}x{hd}x{m}xf32>, %v: tensor<{m}x{kv * hd}xf32>, %
   %k2 = tensor.insert_slice %k into %kc[0, 0, %off] [{kv}, {hd}, {m}] [1, 1, 1] : tensor<{kv}x{hd}x{m}xf32> into tensor<{kv}x{hd}x{c}xf32>
   %v2 = tensor.insert_slice %heads into %vc[0, %off, 0] [{kv}, {m}, {hd}] [1, 1, 1] : tensor<{kv}x{m}x{hd}xf32> into tensor<{kv}x{c}x{hd}xf32>
   func.return %k2, %v2 : tensor<{kv}x{hd}x{c}xf32>, tensor<{kv}x{c}x{hd}xf32>
+}}
+"""
+
+
+def row_write(n: int, kv: int, hd: int, c: int) -> str:
+    """A batched step's KV cache writes as `@decode_batch` makes them: one map a
+    cache for the `n` sequences, row `r` of each cache written with row `r`'s key
+    (column `r` of `%k`, `kv x hd x n`) or value (row `r` of `%v`, read through the
+    transpose to heads) at its own position `pos[r]`, the old cache elsewhere."""
+    row = f"{n}x{kv}x{hd}x{c}"
+    vrow = f"{n}x{kv}x{c}x{hd}"
+
+    def write(new: str, new_t: str, new_map: str, pos_dim: int, cache: str, t: str, e: str) -> str:
+        return f"""linalg.generic {{indexing_maps = [{new_map}, affine_map<(r, b, i, j) -> (r)>, {ID4}, {ID4}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins({new}, %pos, {cache} : {new_t}, tensor<{n}xi32>, tensor<{t}xf32>) outs({e} : tensor<{t}xf32>) {{
+  ^bb0(%new: f32, %p: i32, %old: f32, %acc: f32):
+    %at = arith.index_cast %p : i32 to index
+    %j = linalg.index {pos_dim} : index
+    %here = arith.cmpi eq, %j, %at : index
+    %w = arith.select %here, %new, %old : f32
+    linalg.yield %w : f32
+  }} -> tensor<{t}xf32>"""
+
+    k_map = "affine_map<(r, b, d, j) -> (b, d, r)>"
+    v_map = "affine_map<(r, b, j, d) -> (b, r, d)>"
+    return f"""
+func.func @rows(%k: tensor<{kv}x{hd}x{n}xf32>, %v: tensor<{n}x{kv * hd}xf32>, %kc: tensor<{row}xf32>, %vc: tensor<{vrow}xf32>, %pos: tensor<{n}xi32>) -> (tensor<{row}xf32>, tensor<{vrow}xf32>) {{
+  %ek = tensor.empty() : tensor<{row}xf32>
+  %ev = tensor.empty() : tensor<{vrow}xf32>
+  %k2 = {write("%k", f"tensor<{kv}x{hd}x{n}xf32>", k_map, 3, "%kc", row, "%ek")}
+  %rows = tensor.expand_shape %v [[0], [1, 2]] output_shape [{n}, {kv}, {hd}] : tensor<{n}x{kv * hd}xf32> into tensor<{n}x{kv}x{hd}xf32>
+  %eh = tensor.empty() : tensor<{kv}x{n}x{hd}xf32>
+  %heads = linalg.transpose ins(%rows : tensor<{n}x{kv}x{hd}xf32>) outs(%eh : tensor<{kv}x{n}x{hd}xf32>) permutation = [1, 0, 2]
+  %v2 = {write("%heads", f"tensor<{kv}x{n}x{hd}xf32>", v_map, 2, "%vc", vrow, "%ev")}
+  func.return %k2, %v2 : tensor<{row}xf32>, tensor<{vrow}xf32>
 }}
 """
 

@@ -16,12 +16,14 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType, i32
 from xdsl.dialects.linalg.ops import GenericOp
 
+from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.batched import batched_model, generate_batch
 from xdsl_spatial.frontends.generation import Model, Sampler, generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf
 from xdsl_spatial.frontends.llama import ModelError, read_config
 from xdsl_spatial.frontends.model.step import BATCH_ENTRY, build_batched
+from xdsl_spatial.interpreters.native.donate import updated_states
 from xdsl_spatial.interpreters.options import Engine, RunOptions
 from xdsl_spatial.interpreters.runner import find_function, native_available
 from xdsl_spatial.tools import spatial_generate
@@ -54,7 +56,9 @@ def _engine(name: str, tiny: Path, weights: list[np.ndarray]) -> Model:
 
 def test_the_batched_step_is_lowered_whole(tiny):
     """Every product (one m = N product per weight) and every other op of
-    `@decode_batch` lowered: nothing of the step is left on the host."""
+    `@decode_batch` lowered: nothing of the step is left on the host. Each cache's
+    write of every sequence's row is a cache write (each row's window alone, at its
+    own position), which the native engine makes where a donated cache lies."""
     c = read_config(open_gguf(str(tiny)), str(tiny))
     m = build_batched(c, 4, CONTEXT)
     fn = find_function(m, BATCH_ENTRY)
@@ -75,6 +79,17 @@ def test_the_batched_step_is_lowered_whole(tiny):
     assert b.lowered_count == len(c.products()) and not b.declined
     assert b.ops_lowered > 0 and not b.ops_declined
     assert b.host_ops == {BATCH_ENTRY: 0}
+    assert b.module is not None
+    low = find_function(b.module, BATCH_ENTRY)
+    writes = [
+        p.program_name.data
+        for p in low.walk()
+        if isinstance(p, ProgramOp) and p.program_name.data.startswith("cache_write")
+    ]
+    assert len(writes) == 2 * c.n_layer
+    # every cache (after the tokens, the positions and the weights) updated in place
+    first = len(low.body.block.args) - len(caches)
+    assert updated_states(low) == tuple((1 + i, first + i) for i in range(len(caches)))
 
 
 @pytest.mark.parametrize("engine", ["compiled", "native", "reference"])

@@ -14,7 +14,16 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from lower_ops_modules import attention, cache_write, gather, norm, rope, softmax, tensor_ops
+from lower_ops_modules import (
+    attention,
+    cache_write,
+    gather,
+    norm,
+    rope,
+    row_write,
+    softmax,
+    tensor_ops,
+)
 from q8_operands import fp32_bound
 
 from xdsl_spatial.core.ir_io import parse_module
@@ -306,6 +315,106 @@ def test_positions_a_head_not_whole_tiles_stay_with_a_reason():
     assert by["%k2"].lowered
     assert not by["%v2"].lowered
     assert "40 positions a head are not whole tiles" in by["%v2"].reason
+
+
+ROW_WRITES = [
+    (1, 2, 64, [17]),
+    (2, 3, 64, [5, 40]),
+    (4, 2, 96, [0, 31, 32, 95]),
+    (8, 3, 64, [1, 2, 3, 4, 60, 63, 0, 33]),
+]
+"""Batched caches: sequences, KV heads, positions, and each sequence's position (tile
+edges and equal positions in different rows included)."""
+
+
+def row_write_arrays(n: int, kv: int, c: int, pos, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [
+        rng.standard_normal((kv, 64, n)).astype(np.float32),
+        rng.standard_normal((n, kv * 64)).astype(np.float32),
+        rng.standard_normal((n, kv, 64, c)).astype(np.float32),
+        rng.standard_normal((n, kv, c, 64)).astype(np.float32),
+        np.array(pos, np.int32),
+    ]
+
+
+def cache_programs(low) -> dict[str, ProgramOp]:
+    """The lowered module's cache writes, by the cache they write."""
+    out = {}
+    for p in find_function(low, "rows").walk():
+        if isinstance(p, ProgramOp) and p.program_name.data.startswith("cache_write"):
+            out[program_traffic(p).stored.popitem()[0]] = p
+    return out
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("n, kv, c, pos", ROW_WRITES)
+def test_row_write(way, n, kv, c, pos):
+    """A batched step's write of every sequence's key and value, each at its own
+    position (one map a cache: `cache.match_row_write`), as a cache write: an item a
+    sequence (and head), each row's window through its own entry of the position's
+    tables. The same bits as the map, moving each row's window alone."""
+    mod, low, decisions = lowered(row_write(n, kv, 64, c))
+    all_lowered(decisions)
+    assert [d.program for d in decisions if d.program.startswith("cache_write")] == [
+        f"cache_write_{kv}x64x{n}",
+        f"cache_write_{kv}x{n}x64",
+    ]
+    arrays = row_write_arrays(n, kv, c, pos, n)
+    for a, b in zip(
+        outputs(low, "rows", arrays, way), outputs(mod, "rows", arrays, unlowered(way)), strict=True
+    ):
+        same_bits(a, b)
+    # a row's window a head: the key's a tile column of the head's 64 rows, the value's
+    # a tile row of its 64 columns, two tiles each (not the whole cache)
+    window = n * kv * 2 * 32 * 32 * 4
+    for name, cache in cache_programs(low).items():
+        moved = program_traffic(cache)
+        assert moved.loaded[name] == moved.stored[name] == window, name
+
+
+@pytest.mark.parametrize("way", CHECKING)
+@pytest.mark.parametrize("bad", [64, 63 + 2, -1])
+def test_a_row_past_the_cache_is_refused(way, bad):
+    """One sequence's position past its cache (or before it) is a diagnostic naming
+    the write and the cache, as for one sequence."""
+    _, low, decisions = lowered(row_write(2, 3, 64, 64))
+    all_lowered(decisions)
+    arrays = row_write_arrays(2, 3, 64, [5, bad], 3)
+    with pytest.raises((RunError, SpatialRuntimeError), match=r"cache_write.*outside tensor 'kc'"):
+        outputs(low, "rows", arrays, way)
+
+
+def test_the_native_engine_writes_the_other_rows_of_a_row_past_the_cache():
+    """Machine code leaves a move outside its tensor or its item's tiles out: a
+    sequence whose position is past its cache keeps its rows as they were, and the
+    other sequences' rows are written as the map writes them."""
+    mod, low, decisions = lowered(row_write(4, 2, 64, 64))
+    all_lowered(decisions)
+    arrays = row_write_arrays(4, 2, 64, [3, 64, 40, -1], 4)
+    k2, v2 = outputs(low, "rows", arrays, "native")
+    want_k, want_v = outputs(mod, "rows", arrays, "native")
+    for got, want, old in ((k2, want_k, arrays[2]), (v2, want_v, arrays[3])):
+        for r in (0, 2):
+            same_bits(got[r], want[r])
+        for r in (1, 3):
+            same_bits(got[r], old[r])
+
+
+def test_a_map_like_a_row_write_but_not_one_stays_a_map():
+    """A map of the same form whose rows read positions other than their own (here
+    each row at `pos[0]`'s) is no row write: it is lowered as the map it is."""
+    text = row_write(2, 3, 64, 64).replace(
+        "affine_map<(r, b, i, j) -> (r)>", "affine_map<(r, b, i, j) -> (0)>"
+    )
+    mod, low, decisions = lowered(text)
+    all_lowered(decisions)
+    assert not any(d.program.startswith("cache_write") for d in decisions)
+    arrays = row_write_arrays(2, 3, 64, [5, 40], 5)
+    for a, b in zip(
+        outputs(low, "rows", arrays, "compiled"), outputs(mod, "rows", arrays, "compiled")
+    ):
+        same_bits(a, b)
 
 
 @pytest.mark.parametrize("way", WAYS)

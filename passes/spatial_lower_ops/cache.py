@@ -34,18 +34,28 @@ rows (a window of rows: the values, each head's positions whole tiles); or, in a
 batched cache (a leading dim of sequences), one row of the dims before the
 position's at a static index, `%cache_k[2, 0, 0, %offset] [1, 3, 64, 1]`: the
 same write, its window's tiles moved to that row's.
+
+A batched step writes every row of a batched cache at once, each at its own position
+(`match_row_write`: one `linalg.generic` a cache, row `r` the new value where the
+position dim equals `%pos[r]`, the old cache elsewhere). That is the same write with
+the rows an item axis: item `r` loads its window through entry `r` of the `at` table
+(`%at[%r]`) and reads tile `r` of the lane table (`lane_row_value`: its lane, then `r`,
+its row's place in the new values' page, which holds every row's). So a step moves
+each row's window alone, never the rest of the cache, and the native engine writes a
+donated cache where it lies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from xdsl_spatial.core.geometry import LinearForm
@@ -66,6 +76,7 @@ from xdsl_spatial.passes.spatial_lower_ops.access import (
     Access,
     chip_shape,
     element_of,
+    map_forms,
     resolve,
     row_major,
     shape_of,
@@ -81,6 +92,9 @@ from xdsl_spatial.passes.spatial_lower_ops.plan import (
     settle,
 )
 from xdsl_spatial.passes.spatial_lower_ops.spec import Body, Kind, OpSpec, index_value, synthetic
+
+Table = Callable[[SSAValue, Callable[[int], SSAValue]], SSAValue]
+"""An index program's element: from the run-time offset and the map's index."""
 
 
 @dataclass(frozen=True)
@@ -126,9 +140,13 @@ def _const(v: SSAValue) -> int | None:
 
 @dataclass
 class InsertSpec:
-    """A write of `size` positions along dim `dim` of `dest` at a run-time offset."""
+    """A write of `size` positions along dim `dim` of `dest` at a run-time offset:
+    `source`'s values (read at `source_index`, forms of `dest`'s dims and the
+    position in `source`; None: `source` is `dest`'s slice)."""
 
-    op: tensor.InsertSliceOp
+    op: Operation
+    dest: SSAValue
+    source: SSAValue
     dim: int
     size: int
     extent: int
@@ -136,6 +154,15 @@ class InsertSpec:
     at: tuple[int, ...]
     """The static offset along each dim (0 along the position's): a batched cache's
     row of one sequence, its dims before the position's, one at a static index."""
+    source_index: tuple[LinearForm, ...] | None = None
+    row_dim: int | None = None
+    """A write of every row of a batched cache (`match_row_write`): the dim of its
+    rows, row `r` written at the offset `offset` reads plus `r` elements on."""
+
+    @property
+    def rows(self) -> int:
+        """The rows written each at its own offset (0: one offset)."""
+        return shape_of(self.dest)[self.row_dim] if self.row_dim is not None else 0
 
 
 def match_insert(op: tensor.InsertSliceOp) -> InsertSpec | str:
@@ -164,7 +191,68 @@ def match_insert(op: tensor.InsertSliceOp) -> InsertSpec | str:
     if isinstance(off, str):
         return off
     rows = tuple(0 if k == d else o for k, o in enumerate(offsets))
-    return InsertSpec(op, d, sizes[d], dest[d], off, rows)
+    return InsertSpec(op, op.dest, op.source, d, sizes[d], dest[d], off, rows)
+
+
+def match_row_write(op: linalg.GenericOp) -> InsertSpec | None:
+    """The write a batched step's `linalg.generic` is when it writes each row `r` of
+    a cache at its own run-time position `pos[r]`, the old cache elsewhere:
+
+    ```mlir
+    %k2 = linalg.generic {indexing_maps = [(r, b, d, j) -> (b, d, r), (r, ...) -> (r),
+                                           id, id], iterator_types = [parallel x 4]}
+        ins(%k, %pos, %kc) outs(%e) {
+    ^bb0(%new: f32, %p: i32, %old: f32, %out: f32):
+      %at = arith.index_cast %p : i32 to index
+      %here = arith.cmpi eq, (linalg.index 3), %at : index
+      linalg.yield (arith.select %here, %new, %old) : f32
+    }
+    ```
+
+    (None: it is not one.)"""
+    body = op.body.block
+    ret = body.last_op
+    if len(op.inputs) != 3 or len(op.outputs) != 1 or not isinstance(ret, linalg.YieldOp):
+        return None
+    sel = ret.operands[0].owner if len(ret.operands) == 1 else None
+    if not isinstance(sel, arith.SelectOp):
+        return None
+    cond = sel.cond.owner
+    if not isinstance(cond, arith.CmpiOp) or cond.predicate.value.data != 0:  # eq
+        return None
+    sides = [x.owner for x in (cond.lhs, cond.rhs)]
+    at = [o for o in sides if isinstance(o, linalg.IndexOp)]
+    cast_op = [o for o in sides if isinstance(o, arith.IndexCastOp)]
+    args = [sel.lhs, sel.rhs, cast_op[0].input if cast_op else None]
+    if len(at) != 1 or len(cast_op) != 1 or not all(a in body.args for a in args):
+        return None
+    new, old, pos = (body.args.index(cast(BlockArgument, a)) for a in args)
+    if len({new, old, pos}) != 3 or pos > 2 or new > 2 or old > 2:
+        return None
+    if any(str(k.data) != "parallel" for k in op.iterator_types):
+        return None
+    maps = [m.data for m in op.indexing_maps]
+    dest, out = op.inputs[old], op.results[0]
+    shape = shape_of(out)
+    n = len(shape)
+    d = at[0].dim.value.data
+    pos_forms, new_forms = map_forms(maps[pos]), map_forms(maps[new])
+    every = AffineMap.identity(n)
+    if maps[old] != every or maps[3] != every or shape_of(dest) != shape:
+        return None
+    if body.args[new].type != element_of(out) or pos_forms is None or new_forms is None:
+        return None
+    if len(pos_forms) != 1 or len(shape_of(op.inputs[pos])) != 1:
+        return None
+    rows = [k for k, c in enumerate(pos_forms[0].dims) if c]
+    if len(rows) != 1 or pos_forms[0].dims[rows[0]] != 1 or pos_forms[0].const:
+        return None
+    if rows[0] == d or any(f.dims[d] for f in new_forms):
+        return None
+    index = tuple(LinearForm(f.const, (*f.dims, 0), ()) for f in new_forms)
+    zeros = (0,) * n
+    offset = Offset(op.inputs[pos], 0, 0)
+    return InsertSpec(op, dest, op.inputs[new], d, 1, shape[d], offset, zeros, index, rows[0])
 
 
 @dataclass
@@ -179,10 +267,13 @@ class InsertPlan:
     space: Space
     tile: tuple[int, int]
     tensors: list[TensorPlan]
-    """The cache (read and written), the new values, the window's first tile, the
-    lane, and (several positions) the rows of the new values each position reads."""
+    """The cache (read and written), the new values, the window's first tile (a row
+    write's: a row's each), the lane (a row write's: a tile a row, `lane_row_value`),
+    and (several positions) the rows of the new values each position reads."""
     old: Move
     new: Move
+    lane: Move
+    """The lane's tile (a row write's: its row's)."""
     old_offset: LinearForm
     new_offset: LinearForm
     new_step: int
@@ -211,8 +302,7 @@ def plan_insert(spec: InsertSpec, target: TargetAttr) -> InsertPlan | str:
     """The plan of a cache write, or why there is none."""
     tile = target.tile
     tr, tc = tile
-    op = spec.op
-    dest, src = op.dest, op.source
+    dest, src = spec.dest, spec.source
     shape = shape_of(dest)
     n = len(shape)
     rows, cols = chip_shape(shape)
@@ -232,7 +322,7 @@ def plan_insert(spec: InsertSpec, target: TargetAttr) -> InsertPlan | str:
     width = window * (tr if along == "rows" else tc)
     extents = [*shape, spec.size]
     for k, o in enumerate(spec.at):
-        if o or shape_of(src)[k] != shape[k]:
+        if spec.row_dim is None and (o or shape_of(src)[k] != shape[k]):
             extents[k] = 1  # one row of a batched cache
     extents[d] = width
     ndims = n + 1
@@ -249,7 +339,7 @@ def plan_insert(spec: InsertSpec, target: TargetAttr) -> InsertPlan | str:
         else:
             col_form = _plus(col_form, at, strides[k])
     old = Access(dest, (rows, cols), (row_form, col_form), None)
-    src_index = [unit[k] if k != d else unit[n] for k in range(n)]
+    src_index = spec.source_index or [unit[k] if k != d else unit[n] for k in range(n)]
     new = resolve(src, src_index, ndims)
     if isinstance(new, str):
         return new
@@ -258,7 +348,7 @@ def plan_insert(spec: InsertSpec, target: TargetAttr) -> InsertPlan | str:
     for g in gather:
         space = space.with_role(g, "gather")
     try:
-        space = settle(space, [old, new])
+        space = _settle(space, spec, old, new)
     except NotLinear as e:
         return str(e)
     last = "no grouping of its items fits"
@@ -272,6 +362,35 @@ def plan_insert(spec: InsertSpec, target: TargetAttr) -> InsertPlan | str:
             return plan
         last = "its buffers do not fit a site's local memory"
     return last
+
+
+def _rows_axis(space: Space, spec: InsertSpec) -> int | None:
+    """The axis of a row write's rows (None: one offset, or one row)."""
+    if spec.row_dim is None:
+        return None
+    found = space.of_dim(spec.row_dim)
+    return found[0] if found else None
+
+
+def _as(space: Space, spec: InsertSpec, role: str) -> Space:
+    """The space with a row write's rows axis in `role`: an item of the cache's
+    write (each row's window its own, through its own table entry), a `gather` axis
+    of the new values (every row's in the item's page, read at the row's place)."""
+    axis = _rows_axis(space, spec)
+    return space if axis is None else space.with_role(axis, role)
+
+
+def _settle(space: Space, spec: InsertSpec, old: Access, new: Access) -> Space:
+    """`settle` for the cache's accesses and the new values', the rows axis of a row
+    write an item of the first and a gather axis of the second (so never cut)."""
+    if spec.row_dim is None:
+        return settle(space, [old, new])
+    while True:
+        before = space
+        space = settle(_as(space, spec, "item"), [old])
+        space = _as(settle(_as(space, spec, "gather"), [new]), spec, "item")
+        if space == before:
+            return space
 
 
 def _plus(a: LinearForm, b: LinearForm, scale: int) -> LinearForm:
@@ -310,8 +429,9 @@ def _attempt(
             old_mv, old_off, table = move_of(space, r, c, old.dims, tile, 0)
             if table is not None or old_mv.stride != -(-old.dims[1] // tc):
                 raise NotLinear("the window's tiles an item writes are not a rectangle")
-            r2, c2 = rowcol(space, new)
-            new_mv, new_off, table2 = move_of(space, r2, c2, new.dims, tile, 1)
+            view = _as(space, spec, "gather")
+            r2, c2 = rowcol(view, new)
+            new_mv, new_off, table2 = move_of(view, r2, c2, new.dims, tile, 1)
             if table2 is not None:
                 raise NotLinear("the new values' rows are not linear in tiles")
             break
@@ -319,7 +439,12 @@ def _attempt(
             if space.axes[n.axis].role not in ("stage", "gather"):
                 raise NotLinear("an item axis would have to be cut") from None
             space = space.cut(n.axis, n.by)
-    gather = space.of_role("gather")
+    items = space.of_role("item")
+    rows = _rows_axis(space, spec)
+    if rows is not None:  # the new values' page holds every row: no step along them
+        steps = iter(new_mv.per_item)
+        new_mv = replace(new_mv, per_item=tuple(0 if x == rows else next(steps) for x in items))
+    gather = view.of_role("gather")
     step = new_off.dims[gather[0]] if gather else 0
     new_off = LinearForm(
         new_off.const, tuple(0 if k in gather else x for k, x in enumerate(new_off.dims)), ()
@@ -327,27 +452,30 @@ def _attempt(
     tpr = -(-old.dims[1] // tc)
     first_r, first_c = divmod(old_mv.first, tpr)
     h, w = old_mv.block
-    items = space.of_role("item")
     per_item = tuple((r.dims[x] // tr, c.dims[x] // tc) for x in items)
     if along == "cols":
         owns_first, owns_size = (first_r, 0), (h, tpr)
     else:
         head = spec.extent // tr
         owns_first, owns_size = (first_r, first_c), (head, w)
-    src_elem = element_of(new.root) if new.root is not None else element_of(spec.op.source)
+    src_elem = element_of(new.root) if new.root is not None else element_of(spec.source)
+    n = max(spec.rows, 1)
     tensors = [
-        TensorPlan(old.root, old.dims, element_of(spec.op.dest), old.reshaped),
+        TensorPlan(old.root, old.dims, element_of(spec.dest), old.reshaped),
         TensorPlan(new.root, new.dims, src_elem, new.reshaped),
-        TensorPlan(None, (1, 1), i32),
-        TensorPlan(None, (1, 1), i32),
+        TensorPlan(None, (1, n), i32),
+        TensorPlan(None, (1, n * tc if spec.rows else 1), i32),
     ]
     width = window * (tr if along == "rows" else tc)
-    moves = [old_mv, new_mv, Move(3, 0, (0,) * len(items), 0, (1, 1), 1)]
+    # a row write's lane tile is its row's (`lane_row_value`), one tile a row
+    lane_steps = tuple(1 if x == rows else 0 for x in items)
+    lane = Move(3, 0, lane_steps, 0, (1, 1), n)
+    moves = [old_mv, new_mv, lane]
     if spec.size > 1:
         tiles = -(-width // tc)
         tensors.append(TensorPlan(None, (1, width), i32))
         moves.append(Move(4, 0, (0,) * len(items), 0, (1, tiles), tiles))
-    result = element_of(spec.op.dest)
+    result = element_of(spec.dest)
     return InsertPlan(
         spec,
         along,
@@ -357,6 +485,7 @@ def _attempt(
         tensors,
         old_mv,
         new_mv,
+        lane,
         old_off,
         new_off,
         step,
@@ -376,14 +505,19 @@ def index_spec(
     op: Operation,
     offset: Offset,
     shape: tuple[int, ...],
-    value: Callable[[SSAValue, Callable[[int], SSAValue]], SSAValue],
+    value: Table,
+    row: int | None = None,
+    wanted: Sequence[tuple[int, int]] = (),
 ) -> OpSpec:
     """A map of `shape` (i32) whose element is `value(offset, index)`, `offset` the
-    run-time index in `index` arithmetic (a program reading the position's tensor)."""
+    run-time index in `index` arithmetic (a program reading the position's tensor;
+    `row`: the dim along which it reads the next element, a row write's next row's),
+    written as the first 2-d shape of `wanted` that fits (`output_shape`)."""
     from xdsl_spatial.passes.spatial_lower_ops.spec import result_access
 
     ndims = len(shape)
-    pos = resolve(offset.tensor, [LinearForm(offset.at, (0,) * ndims, ())], ndims)
+    along = tuple(1 if k == row else 0 for k in range(ndims))
+    pos = resolve(offset.tensor, [LinearForm(offset.at, along, ())], ndims)
     assert not isinstance(pos, str), "a tensor of any rank reads as its row-major elements"
     unit = [
         LinearForm(0, tuple(1 if j == k else 0 for j in range(ndims)), ()) for k in range(ndims)
@@ -397,7 +531,8 @@ def index_spec(
         return arith.IndexCastOp(value(off, index), i32).result
 
     body: Body = synthetic([elem], i32, build)
-    return OpSpec(op, Kind.MAP, shape, frozenset(), [pos], result_access(shape, unit, ndims), body)
+    out = result_access(shape, unit, ndims, wanted)
+    return OpSpec(op, Kind.MAP, shape, frozenset(), [pos], out, body)
 
 
 def _index(v: int) -> SSAValue:
@@ -413,7 +548,7 @@ def window_start(plan: InsertPlan, off: SSAValue) -> SSAValue:
     return arith.MinSIOp(t, _index(along_tiles - plan.window)).result
 
 
-def at_value(plan: InsertPlan) -> Callable[[SSAValue, Callable[[int], SSAValue]], SSAValue]:
+def at_value(plan: InsertPlan) -> Table:
     """The table the window's loads and stores add to their origin: its first tile
     (times the tiles per row along rows), or, for an offset outside `0 ... extent -
     size`, the cache's tile count (one past its last tile: the load refuses it)."""
@@ -435,7 +570,7 @@ def at_value(plan: InsertPlan) -> Callable[[SSAValue, Callable[[int], SSAValue]]
     return value
 
 
-def lane_value(plan: InsertPlan) -> Callable[[SSAValue, Callable[[int], SSAValue]], SSAValue]:
+def lane_value(plan: InsertPlan) -> Table:
     """The offset's place in the window: `offset - 32 * first tile`."""
     tr, tc = plan.tile
     step = tr if plan.along == "rows" else tc
@@ -447,7 +582,19 @@ def lane_value(plan: InsertPlan) -> Callable[[SSAValue, Callable[[int], SSAValue
     return value
 
 
-def rows_value(plan: InsertPlan) -> Callable[[SSAValue, Callable[[int], SSAValue]], SSAValue]:
+def lane_row_value(plan: InsertPlan) -> Table:
+    """A row write's lane table, a tile row `r` (dim 0) of the rows': its lane, then
+    `r` (the row's place among the new values' rows of the item's page)."""
+    lane = lane_value(plan)
+
+    def value(off: SSAValue, index: Callable[[int], SSAValue]) -> SSAValue:
+        first = arith.CmpiOp(index(1), _index(0), "eq").result
+        return arith.SelectOp(first, lane(off, index), index(0)).result
+
+    return value
+
+
+def rows_value(plan: InsertPlan) -> Table:
     """For window position `x` (dim 1), the new values' position it reads:
     `x - lane`, clamped into `0 ... size - 1` (a position outside the write reads any
     row: the write keeps the old value there)."""
@@ -495,9 +642,19 @@ def build_insert(
         coords = p.coords
 
         def through_table(mv: Move) -> tuple[AffineMap, list[SSAValue], AffineMap]:
+            """The window's origin and where in the `at` table it reads its first
+            tile: entry 0, or a row write's row's."""
             steps = [(coords[k], s) for k, s in enumerate(mv.per_item) if s]
             at, vars_ = origin(mv.first, steps)
-            return at, vars_, AffineMap(0, len(vars_), (AffineExpr.constant(0),))
+            rows = _rows_axis(space, spec)
+            entry = AffineExpr.constant(0)
+            if rows is not None:
+                row = coords[space.of_role("item").index(rows)]
+                if row not in vars_:
+                    vars_.append(row)
+                at = AffineMap(0, len(vars_), at.results)
+                entry = AffineExpr.symbol(vars_.index(row))
+            return at, vars_, AffineMap(0, len(vars_), (entry,))
 
         at, vars_, table_at = through_table(plan.old)
         old = LoadOp(
@@ -512,7 +669,9 @@ def build_insert(
             nmv.block,
             nmv.stride,
         )
-        lane = p.load(tensors[3], bufs[2], 0, [], (1, 1), 1)
+        lmv = plan.lane
+        lane_steps = [(coords[k], s) for k, s in enumerate(lmv.per_item) if s]
+        lane = p.load(tensors[3], bufs[2], 0, lane_steps, lmv.block, lmv.stride)
         x_form = AffineExpr.constant(0)
         for a in x_axes:
             x_form = x_form + AffineExpr.dimension(position[a]) * space.axes[a].scale
@@ -523,7 +682,11 @@ def build_insert(
             (lane, AffineExpr.constant(0)),
         ]
         via = [-1, -1, -1]
-        if spec.size > 1:
+        if spec.rows:  # each row's values at its place in the page, the lane tile's next
+            ins[1] = (new, new_map + AffineExpr.symbol(0) * plan.new_step)
+            via = [-1, 3, -1, -1]
+            ins.append((lane, AffineExpr.constant(1)))
+        elif spec.size > 1:
             mv = p.load(
                 tensors[4], bufs[3], 0, [], (1, plan.buffers[3].tiles), plan.buffers[3].tiles
             )

@@ -23,11 +23,15 @@ from xdsl_spatial.passes.cleanup import erase_if_unused
 from xdsl_spatial.passes.spatial_lower_ops.access import Access, shape_of
 from xdsl_spatial.passes.spatial_lower_ops.build import build_program
 from xdsl_spatial.passes.spatial_lower_ops.cache import (
+    InsertSpec,
+    Table,
     at_value,
     build_insert,
     index_spec,
+    lane_row_value,
     lane_value,
     match_insert,
+    match_row_write,
     plan_insert,
     rows_value,
 )
@@ -237,6 +241,11 @@ class LowerGeneric(RewritePattern):
         if any(isinstance(o, tensor.ExtractOp) for o in op.body.block.ops):
             self.run.decisions.append(lower_gather(self.run, op, rewriter))
             return
+        write = match_row_write(op)
+        made = lower_cache_write(self.run, write, rewriter) if write is not None else None
+        if made is not None:
+            self.run.decisions.append(made)
+            return
         spec = spec_of_generic(op, self.run.target.act)
         if isinstance(spec, str):
             self.run.decisions.append(Decision(self.run.where(op), "", False, spec))
@@ -272,46 +281,70 @@ class LowerInsertSlice(RewritePattern):
         if not isinstance(op, tensor.InsertSliceOp) or _inside_program(op):
             return
         run = self.run
-        where, shape = run.where(op), "x".join(str(e) for e in shape_of(op.source))
         spec = match_insert(op)
         if isinstance(spec, str):
-            run.decisions.append(Decision(where, shape, False, spec))
+            shape = "x".join(str(e) for e in shape_of(op.source))
+            run.decisions.append(Decision(run.where(op), shape, False, spec))
             return
-        plan = plan_insert(spec, run.target)
-        if isinstance(plan, str):
-            run.decisions.append(Decision(where, shape, False, plan))
-            return
-        tables = [("at", at_value(plan), (1, 1)), ("lane", lane_value(plan), (1, 1))]
-        if spec.size > 1:
-            tables.append(("rows", rows_value(plan), (1, plan.tensors[4].dims[1])))
-        values: list[SSAValue] = []
-        for what, value, dims in tables:
-            key: tuple[object, ...] = (spec.offset, what, spec.extent, spec.size, plan.window)
-            if what == "at":  # the window's first tile, scaled by the cache's row of tiles
-                key += (plan.along, plan.tensors[0].dims)
-            if key not in run.indices:
-                made = emit_program(
-                    run,
-                    index_spec(op, spec.offset, dims, value),
-                    f"{INDEX}{what}",
-                    rewriter,
-                    op,
-                    f"{what}",
-                    OpKind.CACHE,
-                )
-                assert not isinstance(made, str), "a map of one position fits any site"
-                run.indices[key] = made[0]
-            values.append(run.indices[key])
-        bound = [on_chip(run, cast(SSAValue, t.value), rewriter) for t in plan.tensors[:2]]
-        names = unique_names(
-            [tensor_name(plan.tensors[0].value, 0), tensor_name(plan.tensors[1].value, 1)]
-            + [f"{w}" for w, _, _ in tables]
-        )
-        name = program_name(OpKind.CACHE, "write", shape_of(op.source))
-        program = build_insert(plan, [*bound, *values], names, name, run.target)
-        result = place_program(run, program, OpKind.CACHE, op, op.results[0].name_hint, rewriter)
-        replace_by_chip_value(op, result, rewriter)
-        run.decisions.append(Decision(where, shape, True, "", None, name))
+        made = lower_cache_write(run, spec, rewriter)
+        if made is not None:
+            run.decisions.append(made)
+
+
+def lower_cache_write(
+    run: Lowering, spec: InsertSpec, rewriter: PatternRewriter
+) -> Decision | None:
+    """A cache write (`cache.py`) -> the programs that find where it lands and the
+    write of those tiles (its decision); a row write that has no plan: None (it is
+    lowered as the map it is), an insert's: the reason."""
+    op = spec.op
+    where, shape = run.where(op), "x".join(str(e) for e in shape_of(spec.source))
+    plan = plan_insert(spec, run.target)
+    if isinstance(plan, str):
+        return None if spec.rows else Decision(where, shape, False, plan)
+    n = spec.rows
+    tables: list[tuple[str, Table, tuple[int, ...], int | None, list[tuple[int, int]]]]
+    if n:  # a row write: an entry a row, a lane tile a row (`lane_row_value`)
+        tile_cols = run.target.tile[1]
+        tables = [
+            ("at", at_value(plan), (1, n), 1, []),
+            ("lane", lane_row_value(plan), (n, tile_cols), 0, [(1, n * tile_cols)]),
+        ]
+    else:
+        tables = [
+            ("at", at_value(plan), (1, 1), None, []),
+            ("lane", lane_value(plan), (1, 1), None, []),
+        ]
+    if spec.size > 1:
+        tables.append(("rows", rows_value(plan), (1, plan.tensors[4].dims[1]), None, []))
+    values: list[SSAValue] = []
+    for what, value, dims, row, wanted in tables:
+        key: tuple[object, ...] = (spec.offset, n, what, spec.extent, spec.size, plan.window)
+        if what == "at":  # the window's first tile, scaled by the cache's row of tiles
+            key += (plan.along, plan.tensors[0].dims)
+        if key not in run.indices:
+            made = emit_program(
+                run,
+                index_spec(op, spec.offset, dims, value, row, wanted),
+                f"{INDEX}{what}",
+                rewriter,
+                op,
+                f"{what}",
+                OpKind.CACHE,
+            )
+            assert not isinstance(made, str), "a map of one position a row fits any site"
+            run.indices[key] = made[0]
+        values.append(run.indices[key])
+    bound = [on_chip(run, cast(SSAValue, t.value), rewriter) for t in plan.tensors[:2]]
+    names = unique_names(
+        [tensor_name(plan.tensors[0].value, 0), tensor_name(plan.tensors[1].value, 1)]
+        + [f"{w}" for w, *_ in tables]
+    )
+    name = program_name(OpKind.CACHE, "write", shape_of(spec.source))
+    program = build_insert(plan, [*bound, *values], names, name, run.target)
+    result = place_program(run, program, OpKind.CACHE, op, op.results[0].name_hint, rewriter)
+    replace_by_chip_value(op, result, rewriter)
+    return Decision(where, shape, True, "", None, name)
 
 
 def lower_gather(run: Lowering, op: linalg.GenericOp, rewriter: PatternRewriter) -> Decision:

@@ -15,8 +15,9 @@ The caches are one batched tensor per layer and kind (`batched_cache_shapes`: a
 leading dim of N, row r sequence r's cache), not N caches: the step's attention reads
 row r's keys through one indexing map, and each layer writes all N rows' keys (and
 values) with one map a cache, row r's at the sequence's own position (`step.py`'s
-`_write_rows`), which `spatial-lower-ops` lowers like any map. Each sequence has its
-own position and attends causally to its own positions only.
+`_write_rows`), which `spatial-lower-ops` lowers as a cache write of every row (each
+row's window of tiles alone, where a donated cache lies). Each sequence has its own
+position and attends causally to its own positions only.
 
 A sequence that ends (a stop token, NaN logits, or its steps run out) stops while the
 others go on: its row of the step idles (its last token fed again at its last

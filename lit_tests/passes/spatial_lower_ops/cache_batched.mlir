@@ -4,8 +4,8 @@
 // sequence (2 sequences, 3 KV heads of 64, 256 positions), and sequence 1 writes its
 // key and value into its row at its own position %pos[1], each read through a static
 // slice of the step's keys (column 1 of the 2 rows' keys) and values (row 1, heads
-// first). (The model's batched step writes every row with one map a cache instead:
-// cache_rows.mlir.)
+// first). (The model's batched step writes every row with one map a cache instead,
+// which lowers to one write of every row's window: cache_rows.mlir.)
 
 func.func @batched(%k: tensor<3x64x2xf32>, %v: tensor<2x192xf32>, %kc: tensor<2x3x64x256xf32>, %vc: tensor<2x3x256x64xf32>, %pos: tensor<2xi32>) -> (tensor<2x3x64x256xf32>, tensor<2x3x256x64xf32>) {
   %c1 = arith.constant 1 : index

@@ -33,19 +33,31 @@ func.func @rows(%k: tensor<3x64x2xf32>, %v: tensor<2x192xf32>, %kc: tensor<2x3x6
   func.return %k2, %v2 : tensor<2x3x64x64xf32>, tensor<2x3x64x64xf32>
 }
 
-// The keys: one item whose 12 x 2 tiles are the whole cache (the sequences' rows of
-// the new keys a column each of %k's 192 x 2 rows, so the sequences are a stage axis).
+// Each cache's write is a cache write of every row (`cache.match_row_write`), not a
+// map over the whole cache: an item a sequence and head (r, b), its window loaded
+// through entry r of the `at` table (a row's window first tile), merged and stored
+// back; the lane and r itself (the row's place in the new values' page: a column of
+// %k's 192 x 2, a row of %v's 2 x 192) read from tile r of the lane table.
 // CHECK-LABEL: func.func @rows(
-// CHECK:         %[[K2:.*]] = spatial.map "ew_map_2x3x64x64" grid [1] owns (d0) -> (0, 0) size [12, 2]
-// CHECK:           ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<192x2xf32>, tensor<1x2xi32>, tensor<384x64xf32>) -> tensor<384x64xf32> {
-// CHECK:           spatial.stage "map" iters(par 2, par 3, par 2, par 32, par 64)
-// CHECK:           spatial.store %{{.*}} to %{{.*}}[0] block 12x2 stride 2 repeat 1
-// The values: a row of %v (read through the transpose to the heads) a sequence, one
-// row apart, so the sequences are a stage axis, and the heads, whose rows of the
-// result lie inside each sequence's, are one too: an item a column tile of every row.
-// CHECK:         %[[V2:.*]] = spatial.map "ew_map_2x3x64x64" grid [2] owns (d0) -> (0, d0) size [12, 1]
-// CHECK:           ins(%v, %{{.*}}, %{{.*}} : tensor<2x192xf32>, tensor<1x2xi32>, tensor<384x64xf32>) -> tensor<384x64xf32> {
-// CHECK:           spatial.load %{{.*}}[%[[I:.*]]] block 12x1 stride 2 repeat 1 into
-// CHECK:           spatial.store %{{.*}} to %{{.*}}[%[[I]]] block 12x1 stride 2 repeat 1
+// CHECK:         %[[AT:.*]] = spatial.map "cache_index_at_1x2" grid [1]
+// CHECK:         %[[LANE:.*]] = spatial.map "cache_index_lane_2x32" grid [1]
+// CHECK:           ins(%{{.*}} : tensor<1x2xi32>) -> tensor<1x64xi32>
+// CHECK:         spatial.map "cache_write_3x64x2" grid [2, 3] owns (d0, d1) -> (d0 * 6 + d1 * 2, 0) size [2, 2]
+// CHECK:           ins(%{{.*}}, %{{.*}}, %[[AT]], %[[LANE]] : tensor<384x64xf32>, tensor<192x2xf32>, tensor<1x2xi32>, tensor<1x64xi32>) -> tensor<384x64xf32> {
+// CHECK:           %[[W:.*]] = spatial.load %{{.*}}[%[[R:.*]] * 12 + %[[B:.*]] * 4 + %{{.*}}[%[[R]]]] block 2x1 stride 2 repeat 1 into
+// CHECK:           spatial.load %{{.*}}[%[[B]] * 2] block 2x1 stride 1 repeat 1 into
+// CHECK:           %[[L:.*]] = spatial.load %{{.*}}[%[[R]]] block 1x1 stride 2 repeat 1 into
+// CHECK:           spatial.stage "write"
+// CHECK-NEXT:        ins(%[[W]][d1 * 64 + d0 * 32 + d2], %{{.*}}[d1 * 64 + d0 * 32 + s0 | s0 = in3], %[[L]][0], %[[L]][1])
+// CHECK:           spatial.store %{{.*}} to %{{.*}}[%[[R]] * 12 + %[[B]] * 4 + %{{.*}}[%[[R]]]] block 2x1 stride 2 repeat 1
+// The values' window a tile row of the head's positions; its own `at` table (a
+// window's first tile counted in tiles of the cache's rows), the lane table shared.
+// CHECK:         %[[AT2:.*]] = spatial.map "cache_index_at_1x2" grid [1]
+// CHECK:         spatial.map "cache_write_3x2x64" grid [2, 3] owns (d0, d1) -> (d0 * 6 + d1 * 2, 0) size [2, 2]
+// CHECK:           ins(%{{.*}}, %v, %[[AT2]], %[[LANE]] : tensor<384x64xf32>, tensor<2x192xf32>, tensor<1x2xi32>, tensor<1x64xi32>) -> tensor<384x64xf32> {
+// CHECK:           spatial.load %{{.*}}[%[[R2:.*]] * 12 + %[[B2:.*]] * 4 + %{{.*}}[%[[R2]]]] block 1x2 stride 2 repeat 1 into
+// CHECK:           spatial.load %{{.*}}[%[[B2]] * 2] block 1x2 stride 6 repeat 1 into
+// CHECK:           spatial.stage "write"
+// CHECK-NEXT:        %{{.*}}[s0 * 64 + d1 | s0 = in3]
 // CHECK-NOT:     linalg.generic
 // CHECK-NOT:     linalg.transpose

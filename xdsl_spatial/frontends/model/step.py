@@ -87,7 +87,8 @@ def _write_rows(
     caches holds row r's key (n_kv x head_dim of `kt`'s column r) and value (row r of
     each head of `vt`) at its position `pos[r]`, the old cache elsewhere. One op, not
     an insert a row: each insert's result is a whole new batched cache, so N inserts
-    copy the cache N times where this reads and writes it once."""
+    copy the cache N times, where `spatial-lower-ops` makes this one program that
+    moves each row's window alone (`cache.match_row_write`)."""
     c, f, m = g.c, g.f, g.m
     kv, hd, n = c.n_kv, c.head_dim, g.positions
 
