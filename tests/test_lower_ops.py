@@ -11,6 +11,8 @@ bf16-rounded factors (`docs/lowering_ops.md`), so its reference rounds them too.
 
 from __future__ import annotations
 
+from typing import cast
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -25,6 +27,7 @@ from lower_ops_modules import (
     tensor_ops,
 )
 from q8_operands import fp32_bound
+from xdsl.dialects import arith
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.spatial import LoadOp, ProgramOp
@@ -33,7 +36,9 @@ from xdsl_spatial.interpreters.executable import compile_function
 from xdsl_spatial.interpreters.runner import coerce_args, execute, find_function
 from xdsl_spatial.interpreters.traffic import program_traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
-from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops
+from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops, pattern
+from xdsl_spatial.passes.spatial_lower_ops.spec import OpSpec, spec_of_elementwise
+from xdsl_spatial.passes.spatial_lower_ops.template import program_key
 
 WAYS = ("reference", "compiled", "plain", "native")
 """The reference engine, the compiled engine, the compiled engine without its fast
@@ -443,6 +448,66 @@ def test_a_token_outside_the_vocabulary_is_refused(way):
     s = np.zeros((8, 64), np.float16)
     with pytest.raises((RunError, SpatialRuntimeError), match=r"embd_gather.*outside tensor 'w'"):
         outputs(low, "gather", [np.array([64], np.int32), w, s], way)
+
+
+# --------------------------------------------------------------------------------------
+# Programs made once and copied (`template.py`)
+# --------------------------------------------------------------------------------------
+
+ALIKE = """
+func.func @alike(%a: tensor<2x576xf32>, %b: tensor<2x576xf32>, %c: tensor<2x576xf32>) -> (tensor<2x576xf32>, tensor<2x576xf32>, tensor<2x576xf32>, tensor<2x576xf32>) {
+  %x = arith.mulf %a, %b : tensor<2x576xf32>
+  %y = arith.mulf %b, %c : tensor<2x576xf32>
+  %z = arith.mulf %c, %c : tensor<2x576xf32>
+  %k = arith.constant dense<3.0> : tensor<2x576xf32>
+  %w = arith.mulf %a, %k : tensor<2x576xf32>
+  func.return %x, %y, %z, %w : tensor<2x576xf32>, tensor<2x576xf32>, tensor<2x576xf32>, tensor<2x576xf32>
+}
+"""
+"""Three products of two tensors of one type: %y is %x's op on other operands (a copy
+of its program), %z reads one operand twice (a program of its own); %w reads a
+constant (no key)."""
+
+
+def test_an_op_like_one_lowered_before_gets_a_copy_of_its_program(monkeypatch):
+    """The programs a run copies are the ones it would build: the same module text as
+    a run that builds every program, the inputs and names each op's own."""
+    names: list[str] = []
+    build = pattern.build_program
+    monkeypatch.setattr(pattern, "build_program", lambda *a: names.append(a[3]) or build(*a))
+    _, low, decisions = lowered(ALIKE)
+    all_lowered(decisions)
+    assert len(names) == 3  # %x, %z and %w: %y's is %x's, copied
+    programs = [p for p in find_function(low, "alike").walk() if isinstance(p, ProgramOp)]
+    assert [tuple(p.operands) for p in programs[:3]] == [
+        tuple(low_args(low)[:2]),
+        tuple(low_args(low)[1:]),
+        (low_args(low)[2],),
+    ]
+    monkeypatch.setattr(pattern, "program_key", lambda *a: None)
+    _, afresh, _ = lowered(ALIKE)
+    assert str(low) == str(afresh)
+    rng = np.random.default_rng(9)
+    arrays = [rng.standard_normal((2, 576)).astype(np.float32) for _ in range(3)]
+    mod = parse_module(ALIKE)
+    for x, y in zip(
+        outputs(low, "alike", arrays, "compiled"), outputs(mod, "alike", arrays, "compiled")
+    ):
+        same_bits(x, y)
+
+
+def low_args(mod) -> list:
+    return list(find_function(mod, "alike").body.block.args)
+
+
+def test_what_has_no_key():
+    """An op reading one operand twice keys apart from one reading two; an op reading
+    a constant has no key (its program is built afresh)."""
+    mod = parse_module(ALIKE)
+    ops = [o for o in find_function(mod, "alike").body.block.ops if isinstance(o, arith.MulfOp)]
+    keys = [program_key(cast(OpSpec, spec_of_elementwise(o)), "map") for o in ops]
+    assert keys[0] == keys[1] != keys[2]
+    assert keys[2] is not None and keys[3] is None
 
 
 # --------------------------------------------------------------------------------------

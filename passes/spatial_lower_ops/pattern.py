@@ -8,7 +8,7 @@ decision per op) is a `Lowering` the pass hands them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -60,6 +60,7 @@ from xdsl_spatial.passes.spatial_lower_ops.spec import (
     spec_of_generic,
     spec_of_transpose,
 )
+from xdsl_spatial.passes.spatial_lower_ops.template import Template, inputs, program_key
 
 SOURCES = (
     arith.ConstantOp,
@@ -90,6 +91,9 @@ class Lowering:
     seen: set[Operation] = field(default_factory=set)
     """The ops a decision was made about (the others left on the host are reported
     at the end: `report_the_rest`)."""
+    templates: dict[Hashable, Template] = field(default_factory=dict)
+    """The programs built so far, by their key (`template.py`): an op of a key seen
+    before gets a copy."""
     indices: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
     """The index programs made so far (where a cache write lands), by what they
     compute: every layer's write at one position shares them."""
@@ -133,17 +137,32 @@ def emit_program(
 ) -> tuple[SSAValue, OpPlan] | str:
     """`spec`'s program, planned and built before `before`: its 2-d result and plan,
     or why there is none. `kind`: the op kind (default: read off the dataflow)."""
-    plan = plan_op(spec, run.target)
-    if isinstance(plan, str):
-        return plan
     kind = kind or run.classify(spec)
-    bound = bind_inputs(run, plan, rewriter)
-    names = unique_names(
-        [tensor_name(t.value, i) for i, t in enumerate(plan.tensors[:-1])] + [name_hint or "result"]
-    )
-    name = program_name(kind, what, spec.extents)
-    act = str(run.target.act)
-    program = build_program(plan, bound, names, name, run.target, numerics_of(spec, act))
+    numerics = numerics_of(spec, str(run.target.act))
+    key = program_key(spec, what, kind, numerics)
+    template = run.templates.get(key) if key is not None else None
+    program: Operation
+    if template is not None and template.usable():  # an op like one lowered before
+        values = inputs(spec)
+        bound = [on_chip(run, v, rewriter) for v in values]
+        tensors = [tensor_name(v, i) for i, v in enumerate(values)]
+        tensors += [tensor_name(None, 0)] * template.tables()
+        program = template.instantiate(bound, unique_names([*tensors, name_hint or "result"]))
+        plan = template.plan
+    else:
+        made = plan_op(spec, run.target)
+        if isinstance(made, str):
+            return made
+        plan = made
+        bound = bind_inputs(run, plan, rewriter)
+        names = unique_names(
+            [tensor_name(t.value, i) for i, t in enumerate(plan.tensors[:-1])]
+            + [name_hint or "result"]
+        )
+        name = program_name(kind, what, spec.extents)
+        program = build_program(plan, bound, names, name, run.target, numerics)
+        if key is not None:
+            run.templates[key] = Template(program, plan)
     result = place_program(run, program, kind, before, name_hint, rewriter)
     if spec.kind == Kind.REDUCE and kind == OpKind.NORMS:
         run.reduced.add(result)
