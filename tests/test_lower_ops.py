@@ -37,8 +37,8 @@ from xdsl_spatial.interpreters.runner import coerce_args, execute, find_function
 from xdsl_spatial.interpreters.traffic import program_traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
 from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops, pattern
+from xdsl_spatial.passes.spatial_lower_ops.keys import program_key
 from xdsl_spatial.passes.spatial_lower_ops.spec import OpSpec, spec_of_elementwise
-from xdsl_spatial.passes.spatial_lower_ops.template import program_key
 
 WAYS = ("reference", "compiled", "plain", "native")
 """The reference engine, the compiled engine, the compiled engine without its fast
@@ -451,7 +451,7 @@ def test_a_token_outside_the_vocabulary_is_refused(way):
 
 
 # --------------------------------------------------------------------------------------
-# Programs made once and copied (`template.py`)
+# Programs made once and copied (`keys.py`, `passes/templates.py`)
 # --------------------------------------------------------------------------------------
 
 ALIKE = """

@@ -43,6 +43,8 @@ The pass in files of one role each:
 - `reshape.py`: the layout-only ops it inserts;
 - `names.py`: program names and the op kinds a step's programs group by;
 - `report.py`: `Decision`, its `report=true` line;
+- `keys.py`: what a program is built from, so that an op like one lowered before
+  gets a copy of its program (`passes/templates.py`);
 - `pattern.py`: one rewrite per source op, handed a `Lowering` per run;
 - this file: `lower_ops` and the pass, `SpatialLowerOpsPass`.
 """

@@ -18,7 +18,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from xdsl_spatial.dialects.spatial import NumericsAttr, TargetAttr
+from xdsl_spatial.dialects.spatial import NumericsAttr, ProgramOp, TargetAttr
 from xdsl_spatial.passes.cleanup import erase_if_unused
 from xdsl_spatial.passes.spatial_lower_ops.access import Access, shape_of
 from xdsl_spatial.passes.spatial_lower_ops.build import build_program
@@ -42,6 +42,7 @@ from xdsl_spatial.passes.spatial_lower_ops.gather import (
     plan_gather,
     tile_table,
 )
+from xdsl_spatial.passes.spatial_lower_ops.keys import inputs, program_key
 from xdsl_spatial.passes.spatial_lower_ops.names import (
     INDEX,
     OpKind,
@@ -60,7 +61,7 @@ from xdsl_spatial.passes.spatial_lower_ops.spec import (
     spec_of_generic,
     spec_of_transpose,
 )
-from xdsl_spatial.passes.spatial_lower_ops.template import Template, inputs, program_key
+from xdsl_spatial.passes.templates import Templates
 
 SOURCES = (
     arith.ConstantOp,
@@ -91,9 +92,10 @@ class Lowering:
     seen: set[Operation] = field(default_factory=set)
     """The ops a decision was made about (the others left on the host are reported
     at the end: `report_the_rest`)."""
-    templates: dict[Hashable, Template] = field(default_factory=dict)
-    """The programs built so far, by their key (`template.py`): an op of a key seen
-    before gets a copy."""
+    plans: dict[Hashable, OpPlan] = field(default_factory=dict)
+    templates: Templates = field(default_factory=Templates)
+    """The plans and programs made so far, by their key (`keys.py`): an op of a key
+    seen before gets a copy of its program."""
     indices: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
     """The index programs made so far (where a cache write lands), by what they
     compute: every layer's write at one position shares them."""
@@ -140,29 +142,31 @@ def emit_program(
     kind = kind or run.classify(spec)
     numerics = numerics_of(spec, str(run.target.act))
     key = program_key(spec, what, kind, numerics)
-    template = run.templates.get(key) if key is not None else None
-    program: Operation
-    if template is not None and template.usable():  # an op like one lowered before
-        values = inputs(spec)
-        bound = [on_chip(run, v, rewriter) for v in values]
-        tensors = [tensor_name(v, i) for i, v in enumerate(values)]
-        tensors += [tensor_name(None, 0)] * template.tables()
-        program = template.instantiate(bound, unique_names([*tensors, name_hint or "result"]))
-        plan = template.plan
-    else:
+    plan = run.plans.get(key) if key is not None else None
+    if plan is None:
         made = plan_op(spec, run.target)
         if isinstance(made, str):
             return made
         plan = made
-        bound = bind_inputs(run, plan, rewriter)
-        names = unique_names(
-            [tensor_name(t.value, i) for i, t in enumerate(plan.tensors[:-1])]
-            + [name_hint or "result"]
-        )
-        name = program_name(kind, what, spec.extents)
-        program = build_program(plan, bound, names, name, run.target, numerics)
         if key is not None:
-            run.templates[key] = Template(program, plan)
+            run.plans[key] = plan
+    values = inputs(spec)  # (a plan's tensors hold the values of the op it was made for)
+    bound = [on_chip(run, v, rewriter) for v in values]
+    tables = sum(1 for t in plan.tensors[:-1] if t.value is None)
+    names = unique_names(
+        [tensor_name(v, i) for i, v in enumerate(values)]
+        + [tensor_name(None, 0)] * tables
+        + [name_hint or "result"]
+    )
+    name = program_name(kind, what, spec.extents)
+
+    def build(ins: Sequence[SSAValue], names: Sequence[str]) -> list[ProgramOp]:
+        return [build_program(plan, ins, names, name, run.target, numerics)]
+
+    # built once a key (on stand-ins for its inputs), then copied (`passes/templates.py`)
+    [program] = (
+        build(bound, names) if key is None else run.templates.programs(key, bound, names, build)
+    )
     result = place_program(run, program, kind, before, name_hint, rewriter)
     if spec.kind == Kind.REDUCE and kind == OpKind.NORMS:
         run.reduced.add(result)
@@ -225,12 +229,6 @@ def tensor_name(v: SSAValue | None, i: int) -> str:
     if v is None:
         return "rows"
     return v.name_hint or f"t{i}"
-
-
-def bind_inputs(run: Lowering, plan: OpPlan, rewriter: PatternRewriter) -> list[SSAValue]:
-    """The 2-d value each input tensor of `plan` binds: its root, or a reshape of it
-    made once, right after the root is."""
-    return [on_chip(run, t.value, rewriter) for t in plan.tensors[:-1] if t.value is not None]
 
 
 def on_chip(run: Lowering, v: SSAValue, rewriter: PatternRewriter) -> SSAValue:
