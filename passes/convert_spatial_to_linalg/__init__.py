@@ -20,7 +20,10 @@ enter as `bufferization.to_buffer ... read_only` and its results leave as
 - each load and store a `linalg.copy` of whole tiles between a strided view of the
   tensor (`memref.reinterpret_cast` at the block's first element, which the item and
   K block decide) and the page (an output of one tile row, a product's m rows, is held
-  as its live rows, and its stores write those alone);
+  as its live rows, and its stores write those alone); a load every item makes alike
+  (outside any K loop, at an origin no item coordinate moves, through no table, of a
+  tensor no store writes, into a buffer nothing else writes) made once, before the
+  item loops;
 - each page a slot of its buffer, taken in turn (a ring of `depth` pages: a buffer
   of depth 2 holds this K block's load while the stage reads the last one);
 - each stage a `linalg.generic` over strided views of its pages (a map's flat

@@ -10,6 +10,7 @@ of each loop body).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import cast
 
@@ -61,6 +62,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
     InPlace,
     TensorPlan,
     tensor_plan,
+    writes_into,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import Held, ProgramScope
 from xdsl_spatial.passes.convert_spatial_to_linalg.stages import stages
@@ -84,6 +86,10 @@ class ProgramTranslation(ProgramScope):
             self.parallel_items(b)
         else:
             self.buffers(b)
+            self.before_items = set(self.alike())
+            for o in self.body_ops():
+                if o in self.before_items:
+                    self.load(b, cast(LoadOp, o))
             self.items(b, 0)
         if self.scratch_ops:
             # A stage's pages are in buffers: the scratch goes after the last one.
@@ -100,6 +106,23 @@ class ProgramTranslation(ProgramScope):
     def body_ops(self) -> list[Operation]:
         """What an item runs: the program's ops but its declarations and return."""
         return item_ops(self.program)
+
+    def alike(self) -> list[LoadOp]:
+        """The loads every item makes alike, which the items' loops then read from one
+        page made before them: outside any K loop, at an origin no item coordinate
+        moves and through no table, of a tensor no store writes, into a buffer no other
+        op writes (a multicast's block: a norm's weights, a page of new values every
+        item of a cache write reads), so the page holds it for every item."""
+        writes = Counter(w for o in self.program.entry.walk() if (w := writes_into(o)) is not None)
+        return [
+            o
+            for o in self.body_ops()
+            if isinstance(o, LoadOp)
+            and not o.origin_vars
+            and o.table is None
+            and writes[o.buffer] == 1
+            and not self.held[o.tensor].plan.stored
+        ]
 
     def parallel_items(self, b: Builder) -> None:
         """The items as one `scf.parallel` over the grid (the `parallel` option), each
@@ -143,7 +166,8 @@ class ProgramTranslation(ProgramScope):
                 continue
             i += 1
             if isinstance(o, LoadOp):
-                self.load(b, o)
+                if o not in self.before_items:
+                    self.load(b, o)
             elif isinstance(o, StoreOp):
                 self.store(b, o)
             elif isinstance(o, KLoopOp):

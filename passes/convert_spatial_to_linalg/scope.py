@@ -71,6 +71,8 @@ class ProgramScope:
         """The pages read where their tensor holds them (`ProgramTranslation.load`)."""
         self.widened: dict[SSAValue, SSAValue] = {}
         """The pages of the stages being built that are read widened (`stages.widen`)."""
+        self.before_items: set[Operation] = set()
+        """The loads made once before the items' loops (`ProgramTranslation.alike`)."""
 
     def run_time_table(self, table: SSAValue | None) -> bool:
         """Whether `table` (a move's table, or the page a stage's indirect input

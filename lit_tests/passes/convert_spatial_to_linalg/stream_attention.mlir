@@ -4,7 +4,8 @@
 // read once a query head, so a copy into the page would move every key once more:
 // the keys' page (and the queries') are read where the tensors lie, through views of
 // them at the item's tiles (`pages.InPlace`), and only the result's page is copied
-// out. Unmarked, both pages are copied first. The same sums in the same order
+// out. Unmarked, both pages are copied first. The queries' page, the same for every
+// item, is taken once, before the items' loop. The same sums in the same order
 // (tests/test_kernels.py, test_attention_reads_its_cache_in_place).
 // RUN: xdsl-opt -p 'spatial-lower-ops,spatial-native-kernels{kind=loop},convert-spatial-to-linalg' %s | filecheck %s
 // RUN: xdsl-opt -p 'spatial-lower-ops,convert-spatial-to-linalg' %s | filecheck %s --check-prefix=PLAIN
@@ -25,9 +26,10 @@ func.func @scores(%q: tensor<2x2x1x64xf32>, %kc: tensor<2x64x64xf32>) -> tensor<
 // CHECK-LABEL: func.func @scores(
 // CHECK:       %[[Q:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4x64xf32> to memref<4x64xf32>
 // CHECK-NEXT:  %[[K:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<128x64xf32> to memref<128x64xf32>
+// CHECK-NOT:   linalg.copy
+// CHECK:       memref.reinterpret_cast %[[Q]] to offset: [%{{.*}}], sizes: [1], strides: [1]
+// CHECK-NOT:   linalg.copy
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NOT:     linalg.copy
-// CHECK:         memref.reinterpret_cast %[[Q]] to offset: [%{{.*}}], sizes: [1], strides: [1]
 // CHECK-NOT:     linalg.copy
 // CHECK:         memref.reinterpret_cast %[[K]] to offset: [%{{.*}}], sizes: [1], strides: [1]
 // CHECK-NOT:     linalg.copy
@@ -38,8 +40,8 @@ func.func @scores(%q: tensor<2x2x1x64xf32>, %kc: tensor<2x64x64xf32>) -> tensor<
 // CHECK-NOT:     linalg.copy
 
 // PLAIN-LABEL: func.func @scores(
+// PLAIN:       linalg.copy ins(%{{.*}} : memref<1x4x64xf32, strided<[2048, 64, 1], offset: ?>>)
 // PLAIN:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
-// PLAIN:         linalg.copy ins(%{{.*}} : memref<1x4x64xf32, strided<[2048, 64, 1], offset: ?>>)
 // PLAIN:         linalg.copy ins(%{{.*}} : memref<32x4x32xf32, strided<[64, 2048, 1], offset: ?>>)
 // PLAIN:         linalg.generic
 // PLAIN:         linalg.copy ins(%{{.*}} : memref<1x4x32xf32, strided<[32, 32, 1], offset: ?>>)
