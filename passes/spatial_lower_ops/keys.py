@@ -4,9 +4,9 @@ ops on tensors of the same types (SmolLM2: 30 layers, each RMSNorm, RoPE, attent
 and SwiGLU alike), so most ops the pass lowers would plan and build a program it has
 already built. The key is everything that program is built from: the op's spec (its
 dims, which are reduced, its combiner and initial value, each operand's access as the
-chip addresses it, the body's ops), what it is, its kind, its numerics and the target.
-An op whose key a run has seen gets a copy of that program (`passes/templates.py`),
-its inputs and its tensors' names its own.
+chip addresses it, the body's ops), what it is, its kind and its numerics (the target
+is the run's: a run keeps its own programs). An op whose key a run has seen gets a copy
+of that program (`passes/templates.py`), its inputs and its tensors' names its own.
 
 Two accesses of one operand are one tensor of the program: the key says which of the
 op's operands are the same value, not which values they are. An operand that is a
@@ -64,7 +64,7 @@ def body_key(body: Body) -> Hashable | None:
 
 def program_key(spec: OpSpec, *context: Hashable) -> Hashable | None:
     """What `spec`'s program is built from, beside `context` (what it is, its kind, its
-    numerics, the target); None when it has no key (the module's docstring)."""
+    numerics); None when it has no key (the module's docstring)."""
     body = body_key(spec.body)
     if body is None:
         return None
