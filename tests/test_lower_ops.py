@@ -373,7 +373,9 @@ def test_row_write(way, n, kv, c, pos):
     # a row's window a head: the key's a tile column of the head's 64 rows, the value's
     # a tile row of its 64 columns, two tiles each (not the whole cache)
     window = n * kv * 2 * 32 * 32 * 4
-    for name, cache in cache_programs(low).items():
+    programs = cache_programs(low)
+    assert sorted(programs) == ["kc", "vc"]
+    for name, cache in programs.items():
         moved = program_traffic(cache)
         assert moved.loaded[name] == moved.stored[name] == window, name
 

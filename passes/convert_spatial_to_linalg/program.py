@@ -86,10 +86,10 @@ class ProgramTranslation(ProgramScope):
             self.parallel_items(b)
         else:
             self.buffers(b)
-            self.before_items = set(self.alike())
-            for o in self.body_ops():
-                if o in self.before_items:
-                    self.load(b, cast(LoadOp, o))
+            alike = self.alike()
+            self.before_items = set(alike)
+            for o in alike:
+                self.load(b, o)
             self.items(b, 0)
         if self.scratch_ops:
             # A stage's pages are in buffers: the scratch goes after the last one.
