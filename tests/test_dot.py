@@ -19,6 +19,7 @@ from q8_operands import check_q8_result, q8_fp64
 from test_engines import operands, product
 from xdsl.context import Context
 from xdsl.dialects import test as xdsl_test
+from xdsl.dialects import vector
 from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType, bf16, f16, f32
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import CopyOp, GenericOp
@@ -61,8 +62,10 @@ def test_the_dot_op_takes_both_widths():
         DotBF16Op(a, x, x).verify()
 
 
-def converted(m: int, act: str, optimize: bool, kind: str, n: int = 128) -> ModuleOp:
-    mod = product(m, 256, n, act, "f32")
+def converted(
+    m: int, act: str, optimize: bool, kind: str, n: int = 128, scale: str = "f32"
+) -> ModuleOp:
+    mod = product(m, 256, n, act, scale)
     lower_q8(mod, act=act, optimize=optimize)
     out = parse_module(str(mod))
     NativeKernelsPass(kind).apply(Context(), out)
@@ -104,6 +107,22 @@ def test_the_lanes_of_8_rows_are_dot_products(optimize):
     lower_to_llvm(str(dots), x86=True)
 
 
+@pytest.mark.parametrize("optimize", [False, True])
+def test_dots_scale_their_sums_in_registers(optimize):
+    """f32 scales read as they are: each block's sums times its scales added into the
+    output in registers (`vector.fma`: 8 rows x 8 column groups of 16 a trip), no
+    scratch of sums and no scaling generic. f16 scales (widened in the stage's body)
+    keep the scratch and the generic: the dots still sum the lanes."""
+    f32_scales = converted(8, "bf16", optimize, "bf16")
+    assert sum(isinstance(o, vector.FMAOp) for o in f32_scales.walk()) == 8 * 8
+    assert "_sums" not in str(f32_scales)
+    f16_scales = converted(8, "bf16", optimize, "bf16", scale="f16")
+    assert any(isinstance(o, DotBF16Op) for o in f16_scales.walk())
+    assert not any(isinstance(o, vector.FMAOp) for o in f16_scales.walk())
+    assert "_sums" in str(f16_scales)
+    lower_to_llvm(str(f32_scales), x86=True)
+
+
 @pytest.mark.parametrize(
     ("m", "act", "why"),
     [(DOT_ROWS - 1, "bf16", "too few rows"), (8, "f32", "f32 activations are not exact in bf16")],
@@ -114,8 +133,8 @@ def test_the_lanes_stay_a_loop_where_dots_do_not_pay_or_would_round(m, act, why)
     assert not any(isinstance(o, DotBF16Op) for o in mod.walk()), why
 
 
-def run_native(m, k, n, x, q, s, kernels: str, threads: int = 1) -> np.ndarray:
-    mod = product(m, k, n, "bf16", "f32")
+def run_native(m, k, n, x, q, s, kernels: str, threads: int = 1, scale: str = "f32") -> np.ndarray:
+    mod = product(m, k, n, "bf16", scale)
     lower_q8(mod, act="bf16", optimize=True)
     exe = compile_native(verified(mod, "mm"), threads=threads, kernels=kernels)
     return exe(*coerce_args(find_function(mod, "mm"), [x, q, s])).outputs[0]
@@ -123,16 +142,20 @@ def run_native(m, k, n, x, q, s, kernels: str, threads: int = 1) -> np.ndarray:
 
 @needs_bf16
 @pytest.mark.parametrize("exact", [True, False])
-@pytest.mark.parametrize(("m", "blocks", "n"), [(8, 8, 128), (17, 37, 144), (32, 64, 320)])
-def test_dots_give_the_lanes_loops_numbers(m, blocks, n, exact):
+@pytest.mark.parametrize(
+    ("m", "blocks", "n", "scale"),
+    [(8, 8, 128, "f32"), (17, 37, 144, "f32"), (32, 64, 320, "f32"), (17, 37, 144, "f16")],
+)
+def test_dots_give_the_lanes_loops_numbers(m, blocks, n, scale, exact):
     """A second group of rows (17), K with a tail (37 blocks), N not a multiple of 32
-    (144): the dots and the lanes' loop, each the bits of fp64 rounded once on
-    integer-exact inputs (the same bits), within the fp32 bound else."""
+    (144), f16 scales (the sums scaled through a scratch): the dots and the lanes'
+    loop, each the bits of fp64 rounded once on integer-exact inputs (the same bits),
+    within the fp32 bound else."""
     k = 32 * blocks
     rng = np.random.default_rng(m * 1000 + blocks)
-    x, q, s = operands(m, k, n, "f32", exact, rng)
+    x, q, s = operands(m, k, n, scale, exact, rng)
     want, mag = q8_fp64(x, q, s, "bf16")
-    dots, loop = (run_native(m, k, n, x, q, s, kind) for kind in ("bf16", "loop"))
+    dots, loop = (run_native(m, k, n, x, q, s, kind, scale=scale) for kind in ("bf16", "loop"))
     for y in (dots, loop):
         check_q8_result(y, want, mag, k, exact)
     if exact:

@@ -24,7 +24,7 @@ from q8_operands import check_q8_result, fp32_bound, q8_fp64
 from test_engines import operands, product
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
 from xdsl.dialects.linalg.ops import CopyOp
 
 from xdsl_spatial.core.ir_io import parse_module
@@ -124,9 +124,12 @@ def test_a_streamed_row_reads_its_weight_in_place():
     # each trip for the next block's 256 scales (f32), a line each
     assert not any(isinstance(o, PrefetchOp) for o in plain.walk())
     rows, scales = asks_by_page(streamed, 2048 * 512, 2048 // 32 * 512)
-    assert len(rows) == 256 // 64 * len({o.parent_op() for o in rows})
-    assert len(scales) == 256 * 4 // 64 * len({o.parent_op() for o in scales})
-    assert all(isinstance(o.parent_op(), scf.ForOp) for o in rows)
+    assert len(rows) == 256 // 64 * len({o.parent_op() for o, _ in rows})
+    assert len(scales) == 256 * 4 // 64 * len({o.parent_op() for o, _ in scales})
+    assert all(isinstance(o.parent_op(), scf.ForOp) for o, _ in rows)
+    assert {ahead for _, ahead in rows} == {32 * 512}
+    assert {o.localityHint.value.data for o, _ in rows} == {3}  # the first level
+    assert {o.localityHint.value.data for o, _ in scales} == {2}
 
 
 @pytest.mark.parametrize("kernels", KERNELS)
@@ -178,30 +181,45 @@ def test_attention_reads_its_cache_in_place(kernels):
     assert (np.abs(got[1] - o64) <= fp32_bound(omag, c + 1)).all()
 
 
-def asks_by_page(mod, weights: int, scales: int) -> tuple[list[PrefetchOp], list[PrefetchOp]]:
+def constant_of(v) -> int:
+    c = v.owner
+    assert isinstance(c, arith.ConstantOp) and isinstance(c.value, IntegerAttr)
+    return c.value.value.data
+
+
+def asks_by_page(
+    mod, weights: int, scales: int
+) -> tuple[list[tuple[PrefetchOp, int]], list[tuple[PrefetchOp, int]]]:
     """The prefetches of `mod`, of the int8 weights (`weights` elements) and of the
-    scales (`scales`), each index clamped to its tensor's last element; both found."""
-    by: dict[str, list[PrefetchOp]] = {"i8": [], "f32": []}
+    scales (`scales`), each with how far ahead of what its trip reads it asks. Each
+    asks for a line of a row whose start is clamped (`arith.minui`) so that the row's
+    last line, and so this one, is inside its tensor; both kinds found."""
+    by: dict[str, list[tuple[PrefetchOp, int]]] = {"i8": [], "f32": []}
     for o in mod.walk():
         if isinstance(o, PrefetchOp):
             (at,) = o.indices
-            assert isinstance(clamp := at.owner, arith.MinUIOp)
-            assert isinstance(last := clamp.rhs.owner, arith.ConstantOp)
+            line = 0
+            if isinstance(add := at.owner, arith.AddiOp):
+                at, line = add.lhs, constant_of(add.rhs)
+            clamp = at.owner
+            assert isinstance(clamp, arith.MinUIOp)
+            ahead = clamp.lhs.owner
+            assert isinstance(ahead, arith.AddiOp)
             t = o.memref.type
             assert isinstance(t, MemRefType)
             elem = str(t.element_type)
             total = weights if elem == "i8" else scales
-            assert last.value == IntegerAttr(total - 1, IndexType())
-            by[elem].append(o)
+            assert 0 <= constant_of(clamp.rhs) + line <= total - 1
+            by[elem].append((o, constant_of(ahead.rhs)))
     assert by["i8"] and by["f32"]
     return by["i8"], by["f32"]
 
 
-def test_a_dot_kernel_asks_for_the_next_block():
-    """`spatial-native-kernels{kind=bf16}` at m = 8: before a trip interleaves its
-    block of weights, an `scf.for` over the block's 32 lanes asks for the same columns
-    32 rows on (the next block), a line each, clamped to the weight's last byte; and
-    for the next block's scales."""
+def test_a_dot_kernel_asks_for_the_block_two_on():
+    """`spatial-native-kernels{kind=bf16}` at m = 8: each trip asks for the block two on
+    (the same columns 64 rows on: 32 rows of 256 bytes, a line each, clamped to the
+    weight's end), into the second-level cache, a share before each of its 8 loops over
+    the pairs; and for the next block's scales."""
     mod = product(8, 2048, 512, "bf16", "f32")
     lower_q8(mod, act="bf16", optimize=True)
     out = parse_module(str(mod))
@@ -209,13 +227,21 @@ def test_a_dot_kernel_asks_for_the_next_block():
     assert StringAttr("dot") in {o.attributes.get("kernel") for o in out.walk()}
     ConvertSpatialToLinalgPass().apply(Context(), out)
     asks, scales = asks_by_page(out, 2048 * 512, 2048 // 32 * 512)
-    loops = {o.parent_op() for o in asks}
-    for loop in loops:
-        assert isinstance(loop, scf.ForOp)
-        assert isinstance(ub := loop.ub.owner, arith.ConstantOp)
-        assert ub.value == IntegerAttr(32, IndexType())
-    assert len(asks) == 256 // 64 * len(loops)  # an item's 256 columns, a line each
-    assert len(scales) == 256 * 4 // 64 * len({o.parent_op() for o in scales})
+    trips = {o.parent_op() for o, _ in asks}
+    assert len(trips) == 1
+    trip = trips.pop()
+    assert isinstance(trip, scf.ForOp)
+    assert len(asks) == 32 * 256 // 64
+    assert {ahead for _, ahead in asks} == {64 * 512}
+    assert {o.localityHint.value.data for o, _ in asks} == {2}
+    mine = {o for o, _ in asks}
+    shares, since = [], 0  # the weight's lines asked for before each loop over the pairs
+    for o in trip.body.ops:
+        if isinstance(o, scf.ForOp):
+            shares, since = [*shares, since], 0
+        since += o in mine
+    assert shares == [16] * 8  # 4 rows of 4 lines each
+    assert len(scales) == 256 * 4 // 64 * len({o.parent_op() for o, _ in scales})
 
 
 def test_the_choice_is_named_and_checked(monkeypatch):

@@ -8,7 +8,8 @@ lanes, both exact in bf16), summed a pair of lanes an instruction in vector regi
 Each trip of the loops outside the lanes interleaves its block of weights in lane
 pairs (`amx.pair_words`: word `(p, c)` the bf16 of lanes `2p` and `2p + 1` of column
 `c`), then, for `ACCUMULATORS` 16-column vectors at a time (rows x column groups),
-runs the 16 pairs in an `scf.for` carrying the accumulators:
+runs the 16 pairs in an `scf.for` carrying the accumulators, each loop first asking
+for its share of the rows of the block two on (`prefetch.prefetch_block`):
 
 ```mlir
 %sums:2 = scf.for %p = %c0 to %c16 step %c1 iter_args(%a0 = %zero, %a1 = %zero) -> (...) {
@@ -18,18 +19,27 @@ runs the 16 pairs in an `scf.for` carrying the accumulators:
   %s0 = x86.avx512.dot %a0, %xv, %wv0 : vector<32xbf16> -> vector<16xf32>
   ...
 }
-vector.store %sums#0, %scratch[%c0] : memref<256xf32>, vector<16xf32>
+%scale = vector.load %scales[%c0] : memref<256xf32, strided<...>>, vector<16xf32>
+%y0 = vector.load %out_row0[%c0] : memref<256xf32, strided<...>>, vector<16xf32>
+%y1 = vector.fma %sums#0, %scale, %y0 : vector<16xf32>
+vector.store %y1, %out_row0[%c0] : memref<256xf32, strided<...>>, vector<16xf32>
 ```
 
-and stores each row's sums where the scaling generic reads them, as the tiles do. The
-products are exact; `VDPBF16PS` adds a lane's two into its sum in its own order and
-rounding (and reads denormal activations as zero, as the tiles do), so the numbers
-are the lanes' loop's within the fp32 bound, and its bits on integer-exact inputs.
+and scales the sums where they are: each column group's 16 scales of the block loaded
+once, each row's sums fused into its output. Where the factor is computed in the
+stage's body (f16 scales, widened) or an output is not contiguous along the columns
+(`dot_scales` says), the sums are stored to a scratch for the scaling generic instead,
+as the tiles' are. The products are exact; `VDPBF16PS` adds a lane's two into its sum
+in its own order and rounding (and reads denormal activations as zero, as the tiles
+do), so the numbers are the lanes' loop's within the fp32 bound, and its bits on
+integer-exact inputs.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf, vector
@@ -41,13 +51,14 @@ from xdsl.dialects.builtin import (
     f32,
     i32,
 )
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, BlockArgument, SSAValue
 
+from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
 from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, pair_words
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import drop, idx, inside, view
-from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
-from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis
+from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic, outer_offset
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import prefetch_block
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
@@ -68,38 +79,90 @@ costs more than the lanes' loop saves (on an AMD EPYC Zen 5, 4096 x 4096: slower
 m = 2-6, faster from 8)."""
 
 
+@dataclass(frozen=True)
+class DotScales:
+    """What scales each row's lanes' sums in registers (`dot_scales`): the f32 page of
+    the factor every row multiplies its block's sum by (a Q8_0 block's scales) and its
+    map, and each row's output page and map."""
+
+    factor: SSAValue
+    form: LinearForm
+    outs: tuple[tuple[SSAValue, LinearForm], ...]
+
+
+def dot_scales(
+    rows: Sequence[Row], factors: Sequence[SSAValue], cols: LoopAxis
+) -> DotScales | None:
+    """Whether `dot_sums` can scale the rows' sums itself: each row's factor is an f32
+    the stage reads as given (no table) from one page at one map, contiguous along the
+    columns, and each row's output is contiguous along them. Else None: the sums go
+    through a scratch to `stages.scaled`."""
+    found: set[tuple[SSAValue, LinearForm]] = set()
+    outs: list[tuple[SSAValue, LinearForm]] = []
+    for row, f in zip(rows, factors):
+        o = row.stage
+        if not isinstance(f, BlockArgument) or f.owner is not o.body.block or f.type != f32:
+            return None
+        form, out = row.forms[f.index], row.forms[-1]
+        if o.indirect_of[f.index] >= 0 or form.dims[cols.axis] != 1 or out.dims[cols.axis] != 1:
+            return None
+        found.add((o.ins[f.index], form))
+        outs.append((row.page, out))
+    if len(found) != 1:
+        return None
+    factor, form = found.pop()
+    return DotScales(factor, form, tuple(outs))
+
+
 def dot_sums(
     pt: ProgramScope,
     b: Builder,
     lanes: AmxLanes,
     loops: Sequence[LoopAxis],
     outer: Sequence[tuple[LoopAxis, SSAValue]],
-    scratch: SSAValue,
+    into: SSAValue | DotScales,
 ) -> None:
     """Every row's lanes' sums as `dot`s of this trip's weight pairs
-    (`amx.pair_words`) and the row's activation pairs, broadcast; row `j`'s 16
-    columns `h` stored at `j * columns + 16 h` of `scratch`, where `lane_sums` would
-    have summed them."""
+    (`amx.pair_words`) and the row's activation pairs, broadcast. Into a `DotScales`:
+    each sum times its column's factor added into the row's output, in registers.
+    Into a scratch: row `j`'s 16 columns `h` stored at `j * columns + 16 h`, where
+    `lane_sums` would have summed them."""
     lane, cols = loops
     pairs = lane.extent // 2
     width = CHUNK if cols.extent % CHUNK == 0 else LANES
     groups = width // LANES
-    prefetch_block(pt, b, lanes.q_page, lanes.q_form, loops, outer)
     _, words = pair_words(pt, b, lanes, loops, outer)
     x_page = pt.values[lanes.x_page]
     rows, stride = lanes.x_rows, lanes.x_stride
+    along = (cols.extent,), (1,)
+    if isinstance(into, DotScales):
+        factor = view(b, pt.values[into.factor], outer_offset(b, outer, into.form), *along)
+        outs = [view(b, page, outer_offset(b, outer, f), *along) for page, f in into.outs]
     at_once = max(1, ACCUMULATORS // groups)
+    # the pair loops of the trip, each first asking for a part of the block ahead
+    trips, loop = math.ceil(len(rows) / at_once) * (cols.extent // width), 0
     for r0 in range(0, len(rows), at_once):
         n = min(at_once, len(rows) - r0)
         x = Generic(b, pt, lanes.stage.iter_kinds, [lane], outer).strided(x_page, rows[r0])[0]
         xs = view(b, x, 0, (n, lane.extent), (stride, 1))
         drop(x)  # only its offset was wanted
         for c0 in range(0, cols.extent, width):
+            part = range(loop * lane.extent // trips, (loop + 1) * lane.extent // trips)
+            prefetch_block(pt, b, lanes.q_page, lanes.q_form, loops, outer, part)
+            loop += 1
             sums = pair_loop(b, words, xs, n, groups, pairs, c0)
-            for j in range(n):
-                for h in range(groups):
-                    at = idx(b, (r0 + j) * cols.extent + c0 + h * LANES)
-                    b.insert(vector.StoreOp(sums[j * groups + h], scratch, [at]))
+            for h in range(groups):
+                c = c0 + h * LANES
+                if isinstance(into, DotScales):
+                    scale = b.insert(vector.LoadOp(factor, [idx(b, c)], sums[0].type)).result
+                    for j in range(n):
+                        out = b.insert(vector.LoadOp(outs[r0 + j], [idx(b, c)], scale.type))
+                        fused = b.insert(vector.FMAOp(sums[j * groups + h], scale, out.result))
+                        b.insert(vector.StoreOp(fused.res, outs[r0 + j], [idx(b, c)]))
+                    continue
+                for j in range(n):
+                    at = idx(b, (r0 + j) * cols.extent + c)
+                    b.insert(vector.StoreOp(sums[j * groups + h], into, [at]))
 
 
 def pair_loop(

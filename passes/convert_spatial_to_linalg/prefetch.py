@@ -2,15 +2,19 @@
 A streamed weight asked for ahead (`memref.prefetch`): in a stage marked `kernel =
 "stream"`, each trip of a block's lanes (a row of the weight: an item's columns of it)
 first asks the CPU for the same columns `AHEAD` rows further on, a cache line at a
-time, then sums its row. A stage marked `dot` asks for the next block's rows the same
-way, in a loop of their own before it interleaves this block's (`prefetch_block`). And
-both first ask, each trip of the loop outside the lanes, for the factors (a block's
-scales) that the next trip will read, which lie a row of scales (a page or more) on.
+time, into the first-level cache, then sums its row. A stage marked `dot` asks for the
+rows of the block `BLOCK_AHEAD` rows on, into the second-level cache, a few before each
+of its trip's pair loops (`prefetch_block`), so that the trip's asking is spread over
+its work. And both first ask, each trip of the loop outside the lanes, for the factors
+(a block's scales) that the next trip will read, which lie a row of scales (a page or
+more) on.
 
 ```mlir
 scf.for %lane = %c0 to %c32 step %c1 {
-  %at = arith.minui %ahead, %last : index        // never past the weight's end
-  memref.prefetch %w[%at], read, locality<2>, data : memref<16777216xi8>
+  %row = arith.minui %ahead, %last : index       // the row's lines all in the weight
+  memref.prefetch %w[%row], read, locality<3>, data : memref<16777216xi8>
+  %at = arith.addi %row, %c64 : index
+  memref.prefetch %w[%at], read, locality<3>, data : memref<16777216xi8>
   ...                                            // a line each, the item's columns
   linalg.generic ... ins(%x_lane, %w_row) outs(%sums)   // the row, as before
 }
@@ -30,14 +34,14 @@ from collections.abc import Sequence
 from typing import cast
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute, SSAValue
 
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.memref_extra import PrefetchOp
 from xdsl_spatial.dialects.spatial import element_bytes
-from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, counted, idx, storage, view
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, storage, view
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import outer_offset
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row, body_slice
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
@@ -48,11 +52,23 @@ Q8_0 block of 32 rows, far enough that the lines arrive in time, near enough tha
 they are still in the cache when read (32 and 64 measured alike, 128 slower:
 docs/native.md)."""
 
+BLOCK_AHEAD = 64
+"""Rows between a `dot` trip's block and the one it asks for: two Q8_0 blocks on (on
+an AMD EPYC Zen 5, 4096 x 4096 at m = 8 from cold caches: 1.35 ms one block on, 1.19
+two, 1.21 three; 2.28 asking for the next block all at once before its trip)."""
+
 LINE = 64
 """Bytes of a cache line: one prefetch each."""
 
-LOCALITY = 2
-"""MLIR's locality hint: 2, into the second-level cache (x86's `PREFETCHT1`)."""
+L1 = 3
+"""MLIR's locality hint 3: into the first-level cache (x86's `PREFETCHT0`), what a
+stream's rows ask for: a row is summed once, soon (the EPYC, 4096 x 4096 at m = 1 from
+cold caches: 0.81 ms into the second level, 0.69-0.73 into the first)."""
+
+L2 = 2
+"""MLIR's locality hint 2: into the second-level cache (x86's `PREFETCHT1`), what a
+`dot` trip asks for (its block is read once, to pair it, with 16 KiB of pairs beside
+it: into the first level, 4096 x 4096 at m = 8 took 2.5 ms, not 1.3) and the factors."""
 
 
 def streamed(
@@ -88,17 +104,19 @@ def prefetch_block(
     f: LinearForm,
     loops: Sequence[LoopAxis],
     outer: Sequence[tuple[LoopAxis, SSAValue]],
+    lanes: range,
 ) -> None:
-    """In a trip of `outer`, before a kernel reads a whole block of `page` (`loops`:
-    its lanes, then its columns, contiguous) at once, an `scf.for` over the lanes
-    asking for the same columns `AHEAD` rows on (`prefetch_ahead`): the next block,
-    while this one is summed. Nothing where `page` is not read where it is held."""
+    """In a trip of `outer`, where a kernel reads a whole block of `page` (`loops`:
+    its lanes, then its columns, contiguous) at once, the prefetches of the rows
+    `lanes` of the block `BLOCK_AHEAD` rows on (`prefetch_ahead`, into the second-level
+    cache): a trip asks for a part of that block before each of its loops. Nothing
+    where `page` is not read where it is held."""
     if page not in pt.in_place:
         return
     lane, cols = loops
-    inner, at = counted(b, lane.extent)
-    prefetch_ahead(pt, inner, [(page, f)], lane, AHEAD, [*outer, (lane, at)], cols)
-    inner.insert(scf.YieldOp())
+    for r in lanes:
+        at = [*outer, (lane, idx(b, r))]
+        prefetch_ahead(pt, b, [(page, f)], lane, BLOCK_AHEAD, at, cols, L2)
 
 
 def prefetch_ahead(
@@ -109,11 +127,13 @@ def prefetch_ahead(
     trips: int,
     outer: Sequence[tuple[LoopAxis, SSAValue]],
     cols: LoopAxis,
+    locality: int,
 ) -> None:
     """In a trip of `outer` (among them `along`), the prefetches of `pages`
     (`streamed`): the elements a trip of `cols` reads there, as `along`'s trip
-    `trips` on will read them, a line at a time, none past the tensor's last
-    element."""
+    `trips` on will read them, a line at a time, into the cache `locality` names
+    (`L1`, `L2`). Where those run past the tensor's last element, the last `cols`
+    elements instead: the start is clamped once, so each line is an add."""
     for page, f in pages:
         base, first = storage(b, pt.values[page], outer_offset(b, outer, f))
         t = cast(MemRefType[Attribute], base.type)
@@ -121,6 +141,7 @@ def prefetch_ahead(
         line = max(1, LINE // element_bytes(t.element_type))
         flat = view(b, base, 0, (total,), (1,))
         ahead = add(b, first, trips * f.dims[along.axis] * along.step)
+        last = idx(b, max(0, total - cols.extent))
+        row = b.insert(arith.MinUIOp(ahead, last)).result
         for c in range(0, cols.extent, line):
-            at = b.insert(arith.MinUIOp(add(b, ahead, c), idx(b, total - 1))).result
-            b.insert(PrefetchOp(flat, [at], LOCALITY))
+            b.insert(PrefetchOp(flat, [add(b, row, c)], locality))

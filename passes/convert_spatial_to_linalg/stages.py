@@ -33,7 +33,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     dense,
     fill,
 )
-from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS, dot_sums
+from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS, dot_scales, dot_sums
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     AMX,
@@ -57,6 +57,8 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import (
     AHEAD,
+    L1,
+    L2,
     prefetch_ahead,
     streamed,
 )
@@ -210,8 +212,9 @@ def factored_sums(
     reference computes a Q8_0 block: its lanes' sum, scaled once. With more than
     `ROWS` rows, the int8 values they all read are widened once a trip for all of
     them (`slices`). With `tiles`, the lanes' sums are tile products (`amx.tile_sums`),
-    or for a `kernel` `dot` AVX512-BF16 dot products (`dot.dot_sums`), all of them
-    stored before the first group is scaled. For a `kernel` `stream`, each lane's trip
+    all of them stored before the first group is scaled, or for a `kernel` `dot`
+    AVX512-BF16 dot products (`dot.dot_sums`), scaled in registers where
+    `dot.dot_scales` finds how (else stored as the tiles' are). For a `kernel` `stream`, each lane's trip
     first asks for the weight's rows ahead (`prefetch.prefetch_ahead`); for `stream`
     and `dot`, each trip first asks for the factors (a block's scales) the next trip
     will read."""
@@ -221,9 +224,11 @@ def factored_sums(
     size = math.prod(shape)
     pairs = list(zip(rows, terms))
     groups = [pairs[g : g + ROWS] for g in range(0, len(pairs), ROWS)]
+    # Dots scale their sums themselves where they can.
+    scales = dot_scales(rows, [f for _, f in terms], rest[0]) if kernel == DOT else None
     # The tiles' sums are all stored before the first group scales them.
     held = len(rows) if tiles is not None else len(groups[0])
-    scratch = pt.scratch(f"{rows[0].stage.stage_name.data}_sums", held * size)
+    scratch = None if scales else pt.scratch(f"{rows[0].stage.stage_name.data}_sums", held * size)
 
     def nest(b: Builder, at: int, outer: list[tuple[LoopAxis, SSAValue]]) -> None:
         if at < split:
@@ -235,10 +240,14 @@ def factored_sums(
             # the next trip's factors (a block's scales), asked for while this one sums
             trip = outer[-1][0]
             if factors := streamed(pt, rows, [f for _, f in terms], trip, rest):
-                prefetch_ahead(pt, b, factors, trip, 1, outer, rest[0])
-        if tiles is not None:
-            lanes = dot_sums if kernel == DOT else tile_sums
-            lanes(pt, b, tiles, loops[split:], outer, scratch)
+                prefetch_ahead(pt, b, factors, trip, 1, outer, rest[0], L2)
+        if tiles is not None and kernel == DOT:
+            dot_sums(pt, b, tiles, loops[split:], outer, scales or scratch)
+            if scales:
+                return
+        elif tiles is not None:
+            tile_sums(pt, b, tiles, loops[split:], outer, scratch)
+        assert scratch is not None
         wide = tiles is None and len(groups) > 1
         given = slices(pt, b, rows, terms, loops[split:], outer) if wide else {}
         for g, part in enumerate(groups):
@@ -302,7 +311,7 @@ def lane_sums(
         at, i = counted(b, lane.extent)
         loops, skip = rest, 0
         outer = [*outer, (lane, i)]
-        prefetch_ahead(pt, at, pages, lane, AHEAD, outer, rest[0])
+        prefetch_ahead(pt, at, pages, lane, AHEAD, outer, rest[0], L1)
     kinds = part[0][0].stage.iter_kinds
     lanes = Generic(at, pt, kinds, loops, outer, given)
     reads = [lanes.add_reads(r, [a]) for r, (a, _) in part]
