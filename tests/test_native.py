@@ -27,12 +27,14 @@ from test_engines import ACCUMULATE, COPY_BY_K, operands, product, traffic
 from test_llama import check_against_reference
 from tiny_llama import write_tiny_llama
 from xdsl.context import Context
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import IntegerType, MemRefType, TensorType, f32
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import CopyOp, GenericOp
 from xdsl.ir import Attribute, SSAValue
 
+from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.core.ir_io import apply_pipeline, parse_module
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import packaged_gguf
@@ -51,6 +53,7 @@ from xdsl_spatial.interpreters.runner import (
     find_function,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
+from xdsl_spatial.passes.convert_spatial_to_linalg.pages import covers_once
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 REPO = Path(__file__).resolve().parents[1]
@@ -699,6 +702,48 @@ def test_a_cache_read_after_its_write_is_not_written_in_place():
     assert got[1] is given[3] and got[0] is not given[2]
     assert [g.tobytes() for g in got] == [w.tobytes() for w in want]
     assert given[2].tobytes() == kc.tobytes()
+
+
+def test_a_cache_write_changes_its_tiles_where_they_lie():
+    """Each KV cache write's stage reads and writes the cache's buffer at its window
+    (`ProgramTranslation.updates`): no copy of a window into a page or back, only the
+    whole cache into its result where that is not the cache's own buffer; the stage's
+    generic reads and writes views of that buffer. The numbers are pinned by
+    `test_row_write` and the writes past the cache in `test_lower_ops.py`."""
+    mod = parse_module(CACHE_AND_OLD_KEYS)
+    apply_pipeline(mod, "spatial-lower-ops")
+    ConvertSpatialToLinalgPass().apply(Context(), mod)
+    caches: dict[SSAValue, str] = {
+        o.memref: str(o.memref.name_hint)
+        for o in mod.walk()
+        if isinstance(o, memref.AllocOp) and o.memref.name_hint in ("kc", "vc")
+    }
+    assert sorted(caches.values()) == ["kc", "vc"]
+
+    def base(v: SSAValue) -> SSAValue:
+        while isinstance(v.owner, memref.ReinterpretCastOp):
+            v = v.owner.source
+        return v
+
+    for o in mod.walk():
+        if isinstance(o, CopyOp):  # the whole cache, never a window of it
+            for v in (o.inputs[0], o.outputs[0]):
+                assert base(v) not in caches or v in caches
+    updates = [g for g in mod.walk() if isinstance(g, GenericOp) and base(g.outputs[0]) in caches]
+    assert sorted(caches[base(g.outputs[0])] for g in updates) == ["kc", "vc"]
+    for g in updates:
+        assert base(g.inputs[0]) is base(g.outputs[0])
+
+
+def test_a_map_covers_a_page_once():
+    """`pages.covers_once`: a mixed radix from element 0 reaches each element once; a
+    gap, an overlap, a constant or a shortfall do not."""
+    assert covers_once(LinearForm(0, (64, 32, 1), ()), (32, 2, 32), 2048)
+    assert covers_once(LinearForm(0, (1, 32, 0), ()), (32, 32, 1), 1024)
+    assert not covers_once(LinearForm(0, (64, 32, 1), ()), (32, 2, 16), 2048)  # a gap
+    assert not covers_once(LinearForm(0, (32, 16, 1), ()), (32, 2, 32), 2048)  # overlaps
+    assert not covers_once(LinearForm(0, (0, 32, 1), ()), (2, 32, 32), 1024)  # twice each
+    assert not covers_once(LinearForm(1, (32, 1), ()), (32, 32), 1024)  # from element 1
 
 
 def test_a_native_model_without_a_compile_cache_is_not_kept(tmp_path, monkeypatch):

@@ -72,6 +72,7 @@ from xdsl_spatial.dialects.spatial.moves import (
     LoadOp,
     StoreOp,
     TileMoveOp,
+    same_tiles,
     value_str,
 )
 from xdsl_spatial.dialects.spatial.program import (
@@ -224,6 +225,7 @@ __all__ = [
     "parse_shape",
     "print_linear_values",
     "print_numerics_body",
+    "same_tiles",
     "stage_map_str",
     "target_preset",
     "value_str",

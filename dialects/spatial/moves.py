@@ -403,6 +403,20 @@ class TileMoveOp(IRDLOperation):
         )
 
 
+def same_tiles(a: TileMoveOp, b: TileMoveOp) -> bool:
+    """Whether two moves reach the same tiles, item by item: the same address (origin
+    and its variables, table and where it is read, block, stride, repeat)."""
+    return (
+        a.origin == b.origin
+        and tuple(a.origin_vars) == tuple(b.origin_vars)
+        and a.table is b.table
+        and a.table_at == b.table_at
+        and a.block == b.block
+        and a.stride == b.stride
+        and a.repeat == b.repeat
+    )
+
+
 def value_str(v: SSAValue) -> str:
     if v.name_hint:
         return f"%{v.name_hint}"

@@ -39,7 +39,7 @@ from xdsl_spatial.dialects.spatial import (
     ReturnOp,
     StoreOp,
     TensorOp,
-    TileMoveOp,
+    same_tiles,
 )
 from xdsl_spatial.dialects.spatial.attributes import Role
 from xdsl_spatial.dialects.spatial.loop import enclosing_loop
@@ -104,16 +104,3 @@ def in_place(prog: ProgramOp, t: TensorOp) -> bool:
         if later is None:
             return False
     return True
-
-
-def same_tiles(a: TileMoveOp, b: TileMoveOp) -> bool:
-    """Whether two moves reach the same tiles, item by item: the same address."""
-    return (
-        a.origin == b.origin
-        and tuple(a.origin_vars) == tuple(b.origin_vars)
-        and a.table is b.table
-        and a.table_at == b.table_at
-        and a.block == b.block
-        and a.stride == b.stride
-        and a.repeat == b.repeat
-    )

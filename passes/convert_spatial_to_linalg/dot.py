@@ -135,6 +135,8 @@ def dot_sums(
     x_page = pt.values[lanes.x_page]
     rows, stride = lanes.x_rows, lanes.x_stride
     along = (cols.extent,), (1,)
+    acc_t = VectorType(f32, (LANES,))
+    factor, outs = None, []  # the block's scales and each row's output, along the columns
     if isinstance(into, DotScales):
         factor = view(b, pt.values[into.factor], outer_offset(b, outer, into.form), *along)
         outs = [view(b, page, outer_offset(b, outer, f), *along) for page, f in into.outs]
@@ -153,13 +155,14 @@ def dot_sums(
             sums = pair_loop(b, words, xs, n, groups, pairs, c0)
             for h in range(groups):
                 c = c0 + h * LANES
-                if isinstance(into, DotScales):
-                    scale = b.insert(vector.LoadOp(factor, [idx(b, c)], sums[0].type)).result
+                if factor is not None:
+                    scale = b.insert(vector.LoadOp(factor, [idx(b, c)], acc_t)).result
                     for j in range(n):
-                        out = b.insert(vector.LoadOp(outs[r0 + j], [idx(b, c)], scale.type))
+                        out = b.insert(vector.LoadOp(outs[r0 + j], [idx(b, c)], acc_t))
                         fused = b.insert(vector.FMAOp(sums[j * groups + h], scale, out.result))
                         b.insert(vector.StoreOp(fused.res, outs[r0 + j], [idx(b, c)]))
                     continue
+                assert isinstance(into, SSAValue)
                 for j in range(n):
                     at = idx(b, (r0 + j) * cols.extent + c)
                     b.insert(vector.StoreOp(sums[j * groups + h], into, [at]))

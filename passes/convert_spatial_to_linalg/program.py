@@ -29,12 +29,14 @@ from xdsl_spatial.dialects.spatial import (
     KLoopOp,
     KYieldOp,
     LoadOp,
+    PageType,
     ReturnOp,
     Role,
     StageOp,
     StoreOp,
     TensorOp,
     TileMoveOp,
+    same_tiles,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     INDEX,
@@ -56,11 +58,13 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     item_ops,
     read_widened,
     siblings,
+    stage_forms,
     stage_kernel,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
     InPlace,
     TensorPlan,
+    covers_once,
     tensor_plan,
     writes_into,
 )
@@ -82,6 +86,9 @@ class ProgramTranslation(ProgramScope):
         for o in body.ops:
             if isinstance(o, TensorOp):
                 self.tensor(b, o)
+        self.updated = self.updates()
+        self.updated_loads = {load for load, _, _ in self.updated.values()}
+        self.updated_stores = {store for _, store, _ in self.updated.values()}
         if self.parallel and self.program.grid_shape:
             self.parallel_items(b)
         else:
@@ -161,15 +168,19 @@ class ProgramTranslation(ProgramScope):
             o = ops[i]
             if isinstance(o, StageOp):
                 run = siblings(ops, i)
-                stages(self, b, run)
+                if o in self.updated:
+                    self.update(b, o)
+                else:
+                    stages(self, b, run)
                 i += len(run)
                 continue
             i += 1
             if isinstance(o, LoadOp):
-                if o not in self.before_items:
+                if o not in self.before_items and o not in self.updated_loads:
                     self.load(b, o)
             elif isinstance(o, StoreOp):
-                self.store(b, o)
+                if o not in self.updated_stores:
+                    self.store(b, o)
             elif isinstance(o, KLoopOp):
                 self.k_loop(b, o)
             elif isinstance(o, TensorOp | BufferOp):
@@ -388,15 +399,12 @@ class ProgramTranslation(ProgramScope):
         from pages. A stage marked `kernel = "dot"` (`loops.DOT`) may sum many rows:
         its weights are read once a trip, to pair them (`amx.pair_words`). Else None:
         the page is copied."""
-        tr, tc = self.tile
-        cols = held.plan.padded[1]
-        tpr = cols // tc
-        bh, bw = o.block_shape
-        stride = o.stride.data
         uses = list(o.result.uses)
         if o.table is not None or len(uses) != 1:
             return None
-        if bh > 1 and stride % tpr:
+        assert held.read is not None
+        where = self.placement(o, held, held.read)
+        if where is None:
             return None
         stage, i = uses[0].operation, uses[0].index
         if not isinstance(stage, StageOp) or stage_kernel(stage) not in (STREAM, DOT):
@@ -411,13 +419,94 @@ class ProgramTranslation(ProgramScope):
         many = len(pars) > 1 and stage_kernel(stage) != DOT
         if not summed or read_widened(arg, arith.ExtFOp) or (many and widens):
             return None
-        assert held.read is not None
-        rows = min(tr, cast(MemRefType[Attribute], held.read.type).get_shape()[0])
+        return where if where.form(stage_forms(stage)[i], ext) is not None else None
+
+    def placement(self, o: TileMoveOp, held: Held, mem: SSAValue) -> InPlace | None:
+        """Where the elements of the page `o` moves lie in `mem`, its tensor's buffer,
+        from the block's first (`InPlace`); None where the block's tile rows are not
+        a whole number of tensor rows apart."""
+        tr, tc = self.tile
+        cols = held.plan.padded[1]
+        tpr = cols // tc
+        bh, bw = o.block_shape
+        stride = o.stride.data
+        if bh > 1 and stride % tpr:
+            return None
+        rows = min(tr, cast(MemRefType[Attribute], mem.type).get_shape()[0])
         apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
-        where = InPlace(rows, bh, bw * tc, apart, cols)
-        m = stage.in_maps[i]
-        form = cast(LinearForm, linear_form(m.results[0], m.num_dims, m.num_symbols))
-        return where if where.form(form, ext) is not None else None
+        return InPlace(rows, bh, bw * tc, apart, cols)
+
+    def updates(self) -> dict[StageOp, tuple[LoadOp, StoreOp, InPlace]]:
+        """The stages that update a state's tiles where its buffer holds them: a map
+        (no sum, no largest) whose one input is a load of a stored tensor's tiles,
+        read element for element where it writes each element of its page once, its
+        page then stored to the same tiles (`same_tiles`) and read by nothing else,
+        the load read by nothing else; all in the item's body, outside K loops, the
+        store the program's only one of that tensor. The load copies nothing, the
+        stage reads and writes the tensor's buffer, the store copies nothing: a cache
+        write's stage changes one position of a window of 32, which the load and the
+        store had copied whole. The same values, because what the load reads there is
+        what the tensor held when the program started: the tiles are ones the item
+        then stores, items store apart, each inside what it owns (verified, or guarded
+        by `inside_owned`), and no other store writes the tensor."""
+        found: dict[StageOp, tuple[LoadOp, StoreOp, InPlace]] = {}
+        body = self.body_ops()
+        for j, o in enumerate(body):
+            if not isinstance(o, StageOp) or len(siblings(body, j)) != 1:
+                continue
+            ext = o.iter_extents
+            if any(k != IterKind.PAR for k, e in zip(o.iter_kinds, ext) if e > 1):
+                continue
+            out = list(o.result.uses)
+            if len(out) != 1 or not isinstance(store := out[0].operation, StoreOp):
+                continue
+            stores = [x for x in self.program.walk() if isinstance(x, StoreOp)]
+            if store not in body[j + 1 :] or [x.tensor for x in stores].count(store.tensor) > 1:
+                continue
+            held = self.held[store.tensor]
+            forms = stage_forms(o)
+            size = self.tile[0] * self.tile[1] * cast(PageType, o.result.type).tiles.data
+            if held.write is None or not covers_once(forms[-1], ext, size):
+                continue
+            for i, v in enumerate(o.ins):
+                load = v.owner
+                if (
+                    not isinstance(load, LoadOp)
+                    or load.tensor is not store.tensor
+                    or load not in body[:j]
+                    or not v.has_one_use()
+                    or o.indirect_of[i] >= 0
+                    or i in o.indirect_of
+                    or forms[i] != forms[-1]
+                    or not same_tiles(load, store)
+                ):
+                    continue
+                where = self.placement(store, held, held.write)
+                if where is not None and where.form(forms[-1], ext) is not None:
+                    found[o] = (load, store, where)
+                break
+        return found
+
+    def update(self, b: Builder, o: StageOp) -> None:
+        """Stage `o` of `updates`, its load's page and its own the tensor's buffer at
+        the block (guarded as the store would be where a run-time table places it)."""
+        load, store, where = self.updated[o]
+        held = self.held[store.tensor]
+        assert held.write is not None
+        t0 = self.origin(b, store)
+        if self.run_time_table(store.table):
+            ok = self.inside_tensor(b, held, store, t0)
+            ok = b.insert(arith.AndIOp(ok, self.inside_owned(b, held, store, t0))).result
+            blk = Block()
+            b.insert(scf.IfOp(ok, [], [blk]))
+            inside(blk).insert(scf.YieldOp())
+            b = Builder(InsertPoint.before(cast(Operation, blk.last_op)))
+        page = view(b, held.write, self.block_start(b, held, t0), (1,), (1,))
+        page.name_hint = load.result.name_hint
+        self.values[load.result] = page
+        self.in_place[load.result] = where
+        self.written_in_place[o.result] = (page, where)
+        stages(self, b, [o])
 
     def load(self, b: Builder, o: LoadOp) -> None:
         held = self.held[o.tensor]

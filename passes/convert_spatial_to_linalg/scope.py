@@ -15,7 +15,14 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, f32
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from xdsl_spatial.dialects.spatial import BufferType, LoadOp, ProgramOp, TensorOp
+from xdsl_spatial.dialects.spatial import (
+    BufferType,
+    LoadOp,
+    ProgramOp,
+    StageOp,
+    StoreOp,
+    TensorOp,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, mul, page_type
 from xdsl_spatial.passes.convert_spatial_to_linalg.globals import Globals
 from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
@@ -69,6 +76,14 @@ class ProgramScope:
         self.last_buffer: Operation | None = None
         self.in_place: dict[SSAValue, InPlace] = {}
         """The pages read where their tensor holds them (`ProgramTranslation.load`)."""
+        self.updated: dict[StageOp, tuple[LoadOp, StoreOp, InPlace]] = {}
+        """The stages that update a state's tiles where they lie
+        (`ProgramTranslation.updates`), with their load and store."""
+        self.updated_loads: set[LoadOp] = set()
+        self.updated_stores: set[StoreOp] = set()
+        self.written_in_place: dict[SSAValue, tuple[SSAValue, InPlace]] = {}
+        """The pages of those stages, written where their tensor holds them: the view
+        at the block's first element, and where the rest lie from it."""
         self.widened: dict[SSAValue, SSAValue] = {}
         """The pages of the stages being built that are read widened (`stages.widen`)."""
         self.before_items: set[Operation] = set()

@@ -97,6 +97,12 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         out_elem = out_t.element_type
         if summed and not isinstance(out_elem, IntegerType) and out_elem != f32:
             raise pt.fail(o, f"stage '{name}': a sum into a {out_elem} page (fp32 sums only)")
+        if o.result in pt.written_in_place:  # its tensor's buffer (`updates`): every element
+            page, where = pt.written_in_place[o.result]
+            fs[-1] = cast(LinearForm, where.form(fs[-1], ext))
+            pt.values[o.result] = page
+            rows.append(Row(o, tuple(fs), page))
+            continue
         page = pt.page(b, o)
         page.name_hint = o.result.name_hint
         written = math.prod(e for d, e in enumerate(ext) if kinds[d] == IterKind.PAR)
@@ -241,13 +247,14 @@ def factored_sums(
             trip = outer[-1][0]
             if factors := streamed(pt, rows, [f for _, f in terms], trip, rest):
                 prefetch_ahead(pt, b, factors, trip, 1, outer, rest[0], L2)
+        if tiles is not None and scales is not None:
+            dot_sums(pt, b, tiles, loops[split:], outer, scales)
+            return
+        assert scratch is not None
         if tiles is not None and kernel == DOT:
-            dot_sums(pt, b, tiles, loops[split:], outer, scales or scratch)
-            if scales:
-                return
+            dot_sums(pt, b, tiles, loops[split:], outer, scratch)
         elif tiles is not None:
             tile_sums(pt, b, tiles, loops[split:], outer, scratch)
-        assert scratch is not None
         wide = tiles is None and len(groups) > 1
         given = slices(pt, b, rows, terms, loops[split:], outer) if wide else {}
         for g, part in enumerate(groups):
