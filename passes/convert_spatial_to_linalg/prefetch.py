@@ -63,7 +63,8 @@ LINE = 64
 L1 = 3
 """MLIR's locality hint 3: into the first-level cache (x86's `PREFETCHT0`), what a
 stream's rows ask for: a row is summed once, soon (the EPYC, 4096 x 4096 at m = 1 from
-cold caches: 0.81 ms into the second level, 0.69-0.73 into the first)."""
+cold caches: 0.81 ms into the second level, 0.69-0.73 into the first in one run, no
+difference in a later one: docs/native.md)."""
 
 L2 = 2
 """MLIR's locality hint 2: into the second-level cache (x86's `PREFETCHT1`), what a
