@@ -291,18 +291,7 @@ class ProgramTranslation(ProgramScope):
         w = bw * tc
         page_w = bh * w
         t0 = self.origin(b, o)
-        if self.run_time_table(o.table):
-            # Where a run-time table puts the block is known only now: a block not
-            # wholly inside the tensor (a store's: inside what its item owns) is not
-            # moved, never a copy out of bounds or into another item's tiles.
-            ok = self.inside_tensor(b, held, o, t0)
-            if not load:
-                ok = b.insert(arith.AndIOp(ok, self.inside_owned(b, held, o, t0))).result
-            blk = Block()
-            b.insert(scf.IfOp(ok, [], [blk]))
-            b = inside(blk)
-            b.insert(scf.YieldOp())
-            b = Builder(InsertPoint.before(cast(Operation, blk.last_op)))
+        b = self.guarded(b, held, o, t0, store=not load)
 
         def first(b: Builder, t: SSAValue) -> SSAValue:
             return self.block_start(b, held, t)
@@ -327,6 +316,21 @@ class ProgramTranslation(ProgramScope):
         p_view = view(inner, page, mul(inner, a, w), (rows, w), (page_w, 1))
         copy(inner, t_view, p_view) if load else copy(inner, p_view, t_view)
         inner.insert(scf.YieldOp())
+
+    def guarded(self, b: Builder, held: Held, o: TileMoveOp, t0: SSAValue, store: bool) -> Builder:
+        """Where to build what `o` moves from tile `t0`: `b` itself, or, where a
+        run-time table places the block (known only when the step runs), inside an
+        `scf.if` that it lies wholly inside the tensor (a store's: and inside what its
+        item owns): never a move out of bounds or into another item's tiles."""
+        if not self.run_time_table(o.table):
+            return b
+        ok = self.inside_tensor(b, held, o, t0)
+        if store:
+            ok = b.insert(arith.AndIOp(ok, self.inside_owned(b, held, o, t0))).result
+        blk = Block()
+        b.insert(scf.IfOp(ok, [], [blk]))
+        inside(blk).insert(scf.YieldOp())
+        return Builder(InsertPoint.before(cast(Operation, blk.last_op)))
 
     def inside_tensor(self, b: Builder, held: Held, o: TileMoveOp, t0: SSAValue) -> SSAValue:
         """Whether the block of `o` from tile `t0` (linear) lies inside its tensor's
@@ -451,6 +455,7 @@ class ProgramTranslation(ProgramScope):
         by `inside_owned`), and no other store writes the tensor."""
         found: dict[StageOp, tuple[LoadOp, StoreOp, InPlace]] = {}
         body = self.body_ops()
+        stored = Counter(x.tensor for x in self.program.walk() if isinstance(x, StoreOp))
         for j, o in enumerate(body):
             if not isinstance(o, StageOp) or len(siblings(body, j)) != 1:
                 continue
@@ -460,8 +465,7 @@ class ProgramTranslation(ProgramScope):
             out = list(o.result.uses)
             if len(out) != 1 or not isinstance(store := out[0].operation, StoreOp):
                 continue
-            stores = [x for x in self.program.walk() if isinstance(x, StoreOp)]
-            if store not in body[j + 1 :] or [x.tensor for x in stores].count(store.tensor) > 1:
+            if store not in body[j + 1 :] or stored[store.tensor] > 1:
                 continue
             held = self.held[store.tensor]
             forms = stage_forms(o)
@@ -488,19 +492,14 @@ class ProgramTranslation(ProgramScope):
         return found
 
     def update(self, b: Builder, o: StageOp) -> None:
-        """Stage `o` of `updates`, its load's page and its own the tensor's buffer at
-        the block (guarded as the store would be where a run-time table places it)."""
+        """Stage `o` of `updates`, the page its load fills and its own page both views
+        of the tensor's buffer at the block, built where the store would have been
+        (`guarded`)."""
         load, store, where = self.updated[o]
         held = self.held[store.tensor]
         assert held.write is not None
         t0 = self.origin(b, store)
-        if self.run_time_table(store.table):
-            ok = self.inside_tensor(b, held, store, t0)
-            ok = b.insert(arith.AndIOp(ok, self.inside_owned(b, held, store, t0))).result
-            blk = Block()
-            b.insert(scf.IfOp(ok, [], [blk]))
-            inside(blk).insert(scf.YieldOp())
-            b = Builder(InsertPoint.before(cast(Operation, blk.last_op)))
+        b = self.guarded(b, held, store, t0, store=True)
         page = view(b, held.write, self.block_start(b, held, t0), (1,), (1,))
         page.name_hint = load.result.name_hint
         self.values[load.result] = page
