@@ -220,10 +220,10 @@ def factored_sums(
     them (`slices`). With `tiles`, the lanes' sums are tile products (`amx.tile_sums`),
     all of them stored before the first group is scaled, or for a `kernel` `dot`
     AVX512-BF16 dot products (`dot.dot_sums`), scaled in registers where
-    `dot.dot_scales` finds how (else stored as the tiles' are). For a `kernel` `stream`, each lane's trip
-    first asks for the weight's rows ahead (`prefetch.prefetch_ahead`); for `stream`
-    and `dot`, each trip first asks for the factors (a block's scales) the next trip
-    will read."""
+    `dot.dot_scales` finds how (else stored as the tiles' are). For a `kernel`
+    `stream`, each lane's trip first asks for the weight's rows ahead
+    (`prefetch.prefetch_ahead`); for `stream` and `dot`, each trip first asks for the
+    factors (a block's scales) the next trip will read."""
     kinds = rows[0].stage.iter_kinds
     rest = loops[split + 1 :]
     shape = [a.extent for a in rest]
