@@ -34,8 +34,8 @@ from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import CopyOp, GenericOp
 from xdsl.ir import Attribute, SSAValue
 
-from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.core.ir_io import apply_pipeline, parse_module
+from xdsl_spatial.dialects.spatial import StageOp
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import packaged_gguf
 from xdsl_spatial.interpreters import native
@@ -53,7 +53,7 @@ from xdsl_spatial.interpreters.runner import (
     find_function,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
-from xdsl_spatial.passes.convert_spatial_to_linalg.pages import covers_once
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import fills_page
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 REPO = Path(__file__).resolve().parents[1]
@@ -735,15 +735,20 @@ def test_a_cache_write_changes_its_tiles_where_they_lie():
         assert base(g.inputs[0]) is base(g.outputs[0])
 
 
-def test_a_map_covers_a_page_once():
-    """`pages.covers_once`: a mixed radix from element 0 reaches each element once; a
-    gap, an overlap, a constant or a shortfall do not."""
-    assert covers_once(LinearForm(0, (64, 32, 1), ()), (32, 2, 32), 2048)
-    assert covers_once(LinearForm(0, (1, 32, 0), ()), (32, 32, 1), 1024)
-    assert not covers_once(LinearForm(0, (64, 32, 1), ()), (32, 2, 16), 2048)  # a gap
-    assert not covers_once(LinearForm(0, (32, 16, 1), ()), (32, 2, 32), 2048)  # overlaps
-    assert not covers_once(LinearForm(0, (0, 32, 1), ()), (2, 32, 32), 1024)  # twice each
-    assert not covers_once(LinearForm(1, (32, 1), ()), (32, 32), 1024)  # from element 1
+def test_a_stage_fills_its_page_or_not():
+    """`loops.fills_page`: a cache write's stage writes every element of its page of
+    two tiles (what an update in place needs); a Q8_0 fold's tail stage writes 8 rows of
+    its 64-tile page (whose other elements the conversion fills with zeros)."""
+    cache = parse_module(CACHE_AND_OLD_KEYS)
+    apply_pipeline(cache, "spatial-lower-ops")
+    fold = product(8, 256, 256, "bf16", "f32")
+    lower_q8(fold, act="bf16", optimize=True)
+    tile = (32, 32)
+    writes = [o for o in cache.walk() if isinstance(o, StageOp) and o.stage_name.data == "write"]
+    tails = [o for o in fold.walk() if isinstance(o, StageOp) and o.stage_name.data == "tail"]
+    assert len(writes) == 2 and tails
+    assert all(fills_page(o, tile) for o in writes)
+    assert not any(fills_page(o, tile) for o in tails)
 
 
 def test_a_native_model_without_a_compile_cache_is_not_kept(tmp_path, monkeypatch):

@@ -79,6 +79,15 @@ def sums(o: StageOp) -> bool:
     return any(k == IterKind.SUM and e > 1 for k, e in zip(o.iter_kinds, o.iter_extents))
 
 
+def fills_page(o: StageOp, tile: tuple[int, int]) -> bool:
+    """Whether stage `o` writes every element of its page: as many parallel points as
+    the page holds elements (the verifier has each point write its own element, inside
+    the page: `StageOp.verify_output`)."""
+    kinds, ext = o.iter_kinds, o.iter_extents
+    written = math.prod(e for d, e in enumerate(ext) if kinds[d] == IterKind.PAR)
+    return written == tile[0] * tile[1] * cast(PageType, o.result.type).tiles.data
+
+
 def row_count(run: Sequence[StageOp]) -> int:
     """The rows (`Row`) a summing run of siblings computes: a row per stage, or the
     rows of its `row_axis`."""

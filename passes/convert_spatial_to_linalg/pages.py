@@ -250,17 +250,3 @@ class InPlace:
         if any(r >= d[1] for r, d in zip(reach, digits)):
             return None
         return LinearForm(const, tuple(dims), f.syms)
-
-
-def covers_once(f: LinearForm, extents: Sequence[int], size: int) -> bool:
-    """Whether map `f` over axes of `extents` reaches each of a page's `size` elements
-    exactly once: no table, from element 0, its axes a mixed radix (each coefficient
-    the product of the extents of the axes with smaller ones)."""
-    if f.const or any(f.syms):
-        return False
-    step = 1
-    for c, e in sorted((c, e) for c, e in zip(f.dims, extents) if e > 1):
-        if c != step:
-            return False
-        step *= e
-    return step == size

@@ -29,7 +29,6 @@ from xdsl_spatial.dialects.spatial import (
     KLoopOp,
     KYieldOp,
     LoadOp,
-    PageType,
     ReturnOp,
     Role,
     StageOp,
@@ -55,6 +54,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     DOT,
     STREAM,
+    fills_page,
     item_ops,
     read_widened,
     siblings,
@@ -64,7 +64,6 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
 from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
     InPlace,
     TensorPlan,
-    covers_once,
     tensor_plan,
     writes_into,
 )
@@ -443,10 +442,10 @@ class ProgramTranslation(ProgramScope):
     def updates(self) -> dict[StageOp, tuple[LoadOp, StoreOp, InPlace]]:
         """The stages that update a state's tiles where its buffer holds them: a map
         (no sum, no largest) whose one input is a load of a stored tensor's tiles,
-        read element for element where it writes each element of its page once, its
-        page then stored to the same tiles (`same_tiles`) and read by nothing else,
-        the load read by nothing else; all in the item's body, outside K loops, the
-        store the program's only one of that tensor. The load copies nothing, the
+        read element for element where it writes every element of its page
+        (`fills_page`), its page then stored to the same tiles (`same_tiles`) and read
+        by nothing else, the load read by nothing else; all in the item's body,
+        outside K loops, the store the program's only one of that tensor. The load copies nothing, the
         stage reads and writes the tensor's buffer, the store copies nothing: a cache
         write's stage changes one position of a window of 32, which the load and the
         store had copied whole. The same values, because what the load reads there is
@@ -469,8 +468,7 @@ class ProgramTranslation(ProgramScope):
                 continue
             held = self.held[store.tensor]
             forms = stage_forms(o)
-            size = self.tile[0] * self.tile[1] * cast(PageType, o.result.type).tiles.data
-            if held.write is None or not covers_once(forms[-1], ext, size):
+            if held.write is None or not fills_page(o, self.tile):
                 continue
             for i, v in enumerate(o.ins):
                 load = v.owner

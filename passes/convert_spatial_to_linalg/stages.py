@@ -47,6 +47,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     Row,
     body_slice,
     factored_at,
+    fills_page,
     loop_axes,
     read_outside,
     read_widened,
@@ -105,8 +106,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
             continue
         page = pt.page(b, o)
         page.name_hint = o.result.name_hint
-        written = math.prod(e for d, e in enumerate(ext) if kinds[d] == IterKind.PAR)
-        if written < pt.tile[0] * pt.tile[1] * out_t.tiles.data and read_outside(
+        if not fills_page(o, pt.tile) and read_outside(
             o, fs[-1], pt.tile, lambda t: pt.held[t].plan.written_rows
         ):
             fill(b, 0, out_elem, page)  # what it does not write is zeros
