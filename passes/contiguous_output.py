@@ -52,9 +52,7 @@ does not read to run inside the reductions: they are read and written at every s
 so they stay in the first-level cache."""
 
 
-def _shared_axes(
-    op: GenericOp, kinds: list[IteratorType], last: int, contiguous: int
-) -> list[int]:
+def _shared_axes(op: GenericOp, kinds: list[IteratorType], last: int, contiguous: int) -> list[int]:
     """The parallel dims (but `last`) that some input does not read, when the outputs
     one reduction step writes over them and the `contiguous` extent of `last` stay
     within `ACCUMULATOR_BYTES`; else none."""
