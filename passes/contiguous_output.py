@@ -32,7 +32,14 @@ from dataclasses import dataclass
 from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, ModuleOp, ShapedType, i64
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    FixedBitwidthType,
+    IntegerAttr,
+    ModuleOp,
+    ShapedType,
+    i64,
+)
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
@@ -43,8 +50,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-
-from xdsl_spatial.interpreters.values import numpy_dtype
 
 ACCUMULATOR_BYTES = 4096
 """The most the outputs of one reduction step may span for the parallel axes an input
@@ -66,7 +71,8 @@ def _shared_axes(op: GenericOp, kinds: list[IteratorType], last: int, contiguous
         if kind == IteratorType.PARALLEL and d != last and any(d not in r for r in read)
     ]
     ranges = op.get_static_loop_ranges()
-    width = numpy_dtype(cast(ShapedType, op.outputs[0].type).get_element_type()).itemsize
+    elem = cast(ShapedType, op.outputs[0].type).get_element_type()
+    width = elem.compile_time_size if isinstance(elem, FixedBitwidthType) else 8
     span = math.prod(ranges[d] for d in shared) * contiguous * width
     return shared if span <= ACCUMULATOR_BYTES else []
 
