@@ -177,19 +177,22 @@ def test_a_carry_that_accumulates(carry_map):
     np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("entry", ["live_row", "past_the_row"])
-def test_an_input_shorter_than_its_tile_row(entry):
+@pytest.mark.parametrize(
+    ("entry", "copies"), [("live_row", 1), ("past_the_row", 1), ("past_the_row_many_times", 2)]
+)
+def test_an_input_shorter_than_its_tile_row(entry, copies):
     """One row of a tile row, its pages read in that row alone (read as given: its
     loads copy the row) or past it (a sum over the page's 32 rows, which must find
-    zeros there): the reference's bits, the row itself, on integer-exact inputs, and
-    the same bytes moved (lit_tests/passes/convert_spatial_to_linalg/live_rows.mlir
-    pins the two ways)."""
+    zeros there: each load fills its page's rows past the row, or, where four items
+    load the same tile, a zero-padded copy): the reference's bits, the row itself
+    (`copies` times), on integer-exact inputs, and the same bytes moved
+    (lit_tests/passes/convert_spatial_to_linalg/live_rows.mlir pins the three ways)."""
     path = REPO / "lit_tests/passes/convert_spatial_to_linalg/live_rows.mlir"
     mod = parse_module(path.read_text())
     a = np.random.default_rng(5).integers(-8, 9, (1, 64)).astype(np.float32)
     ref = execute(mod, entry, [a], engine="reference")
     got = native_run(mod, entry, [a])
-    np.testing.assert_array_equal(ref.outputs[0], a[0])
+    np.testing.assert_array_equal(ref.outputs[0], np.tile(a[0], copies))
     np.testing.assert_array_equal(got.outputs[0], ref.outputs[0])
     assert traffic(got) == traffic(ref)
 

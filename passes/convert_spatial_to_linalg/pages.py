@@ -29,6 +29,7 @@ from xdsl_spatial.dialects.spatial import (
     StoreOp,
     TensorOp,
     TileMoveOp,
+    enclosing_loop,
 )
 
 
@@ -47,9 +48,13 @@ class TensorPlan:
     stored: bool
     live_reads: bool = False
     """Whether it is read as it is given, not from a zero-padded copy: a tensor
-    shorter than one tile row, its columns whole tiles, that no store writes, read
-    only by loads whose pages stages read, directly, in their first `dims[0]` rows
-    (`reads_live_rows`)."""
+    shorter than one tile row, its columns whole tiles, that no store writes (a decode
+    step's activations, an embedding's scales); its loads copy its live rows."""
+    padding_read: bool = False
+    """Whether, read as it is given, a read of its pages may reach the rows past its
+    live ones (not only stages reading them directly within those: `reads_live_rows`):
+    its loads then fill those rows of their pages with zeros, as the padded copy
+    would have held."""
     written_rows: int = 0
     """The rows of the buffer its stores write: an output shorter than one tile row (a
     product's m rows) is held as its live rows, and its stores write those alone
@@ -71,10 +76,33 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
     stored = any(isinstance(u, StoreOp) and u.tensor is op.result for u in uses)
     padded = (rows * tile[0], cols * tile[1])
     whole_cols = padded[1] == op.handle.dims[1]
-    live = rows == 1 and whole_cols and not stored and reads_live_rows(op, tile)
+    live = rows == 1 and whole_cols and not stored
+    padding_read = live and not reads_live_rows(op, tile)
+    if padding_read and page_fills(op, tile) > padded[0] * padded[1]:
+        live = padding_read = False  # one padded copy is less to write
     output = Role(op.handle.role.data) == Role.OUTPUT and op.values is None
     written = op.handle.dims[0] if rows == 1 and output else padded[0]
-    return TensorPlan(op.handle.dims, padded, loaded, stored, live, written)
+    return TensorPlan(op.handle.dims, padded, loaded, stored, live, padding_read, written)
+
+
+def page_fills(op: TensorOp, tile: tuple[int, int]) -> int:
+    """The elements the loads of tensor `op` (shorter than a tile row) would fill with
+    zeros in a run if it were read as it is given: each load's page rows past the
+    tensor's rows, once for each item and K trip (once for all, a load no item
+    coordinate moves and no table places: `ProgramTranslation.alike`)."""
+    rows = op.handle.dims[0]
+    program = op.parent_op()
+    items = program.num_items if isinstance(program, ProgramOp) else 1
+    total = 0
+    for use in op.result.uses:
+        load = use.operation
+        if isinstance(load, LoadOp) and load.tensor is op.result:
+            bh, bw = load.block_shape
+            loop = enclosing_loop(load)
+            trips = loop.trips.data if loop is not None else 1
+            times = items * trips if load.origin_vars or load.table is not None else trips
+            total += (tile[0] - rows) * bh * bw * tile[1] * times
+    return total
 
 
 def reads_live_rows(op: TensorOp, tile: tuple[int, int]) -> bool:

@@ -205,8 +205,9 @@ class ProgramTranslation(ProgramScope):
             mem = b.insert(buf).memref
             mem.name_hint = o.tensor_name.data
             read = given = mem
-            # Read as it is given when its reads are of its rows alone (its loads copy
-            # those), else from a zero-padded copy: a read of padding finds zeros.
+            # Read as it is given when it is shorter than a tile row (its loads copy
+            # its rows, and zeros past them where a read may reach those), else from
+            # a zero-padded copy: a read of padding finds zeros.
             if not plan.whole_tiles and not plan.live_reads:
                 padded = b.insert(memref.AllocOp([], [], full)).memref
                 fill(b, 0, elem, padded)
@@ -295,9 +296,13 @@ class ProgramTranslation(ProgramScope):
         def first(b: Builder, t: SSAValue) -> SSAValue:
             return self.block_start(b, held, t)
 
-        # A tensor held as its live rows (an output, or an input whose reads are of
-        # those alone: `tensor`) is moved those alone.
+        # A tensor held as its live rows (an output, or an input shorter than a tile
+        # row: `tensor`) is moved those alone; a load whose page may be read past
+        # them fills the rest of the page's rows with zeros (page row r of the block
+        # is its tiles' row r side by side: the rows past them are the page's end).
         rows = min(tr, cast(MemRefType[Attribute], tensor_mem.type).get_shape()[0])
+        if load and rows < tr and held.plan.padding_read:
+            fill(b, 0, element(page), view(b, page, rows * page_w, ((tr - rows) * page_w,), (1,)))
         if bh == 1 or stride % tpr == 0:
             rows_apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
             shape, t_strides, p_strides = (bh, rows, w), (rows_apart, cols, 1), (w, page_w, 1)
@@ -403,7 +408,7 @@ class ProgramTranslation(ProgramScope):
         its weights are read once a trip, to pair them (`amx.pair_words`). Else None:
         the page is copied."""
         uses = list(o.result.uses)
-        if o.table is not None or len(uses) != 1:
+        if o.table is not None or len(uses) != 1 or held.plan.padding_read:
             return None
         assert held.read is not None
         where = self.placement(o, held, held.read)

@@ -1,10 +1,12 @@
 // RUN: spatial-opt -p convert-spatial-to-linalg %s | filecheck %s
 
 // An input shorter than its tile row (one row of 32: a decode step's activation) is
-// read as it is given when what reads its pages reads their live rows alone: its loads
-// copy that row, and no zero-padded copy of it is made. When a stage reads past
-// them (here a sum over the page's 32 rows), the input is read from a zero-padded
-// copy, so that the rows past its one read as zeros. tests/test_native.py runs both.
+// read as it is given: its loads copy that row, and no zero-padded copy of it is made.
+// When a stage reads past them (here a sum over the page's 32 rows), each load also
+// fills the rest of its page with zeros, as the padded copy would have held, unless
+// those fills would write more than one padded copy (here four items loading the same
+// tile): then the input is read from a zero-padded copy. tests/test_native.py runs
+// all three.
 
 func.func @live_row(%a: tensor<1x64xf32>) -> tensor<64xf32> {
   %s = spatial.fold "the_row" grid [2] owns (d0) -> (0, d0) size [1, 1]
@@ -67,13 +69,49 @@ func.func @past_the_row(%a: tensor<1x64xf32>) -> tensor<64xf32> {
 
 // CHECK-LABEL: func.func @past_the_row(
 // CHECK-NEXT:    %[[A:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1x64xf32> to memref<1x64xf32>
+// CHECK-NOT:     memref.alloc() : memref<32x64xf32>
+// CHECK:         scf.for
+// CHECK:         %[[PAST:.*]] = memref.reinterpret_cast %in0 to offset: [%{{.*}}], sizes: [992], strides: [1]
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    linalg.fill ins(%[[Z]] : f32) outs(%[[PAST]] : memref<992xf32, strided<[1], offset: ?>>)
+// CHECK:         %[[FROM:.*]] = memref.reinterpret_cast %[[A]] to offset: [%{{.*}}], sizes: [1, 1, 32], strides: [2048, 64, 1]
+// CHECK:         linalg.copy ins(%[[FROM]] : memref<1x1x32xf32, strided<[2048, 64, 1], offset: ?>>) outs(%{{.*}} : memref<1x1x32xf32, strided<[32, 32, 1], offset: ?>>)
+// The sum's 32 outputs start as zeros, and no more of its page: its store reads no more.
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<32xf32, strided<[1], offset: ?>>)
+// CHECK-NOT:     linalg.fill
+// CHECK:         func.return
+
+func.func @past_the_row_many_times(%a: tensor<1x64xf32>) -> tensor<128xf32> {
+  %s = spatial.fold "sum_rows_twice" grid [2, 2] owns (d0, d1) -> (0, d0 * 2 + d1) size [1, 1]
+    target #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>
+    plan #spatial.plan<grid = [1, 4], k_blocks = 1, site = [1, 1]> numerics approx "fp32 sums in an order of their own"
+    ins(%a : tensor<1x64xf32>) -> tensor<1x128xf32> {
+  ^bb0(%i0: index, %i1: index, %t0_in: tensor<1x64xf32>):
+    %t0 = spatial.tensor "a" external(%t0_in : tensor<1x64xf32>) : !spatial.tensor<1x64xf32, input>
+    %result = spatial.tensor "s" zero : !spatial.tensor<1x128xf32, output>
+    %in0 = spatial.buffer "in0" : !spatial.buffer<1xf32, depth 1>
+    %out = spatial.buffer "out" : !spatial.buffer<1xf32, depth 1>
+    %p_in0 = spatial.load %t0[%i1] block 1x1 stride 2 repeat 1 into %in0 : !spatial.tensor<1x64xf32, input> -> !spatial.page<1xf32>
+    %summed = spatial.stage "sum" iters(sum 32, par 32)
+      ins(%p_in0[d0 * 32 + d1]) into %out[d1] : (!spatial.page<1xf32>) -> !spatial.page<1xf32> {
+    ^bb0(%0: f32):
+      spatial.yield %0 : f32
+    }
+    spatial.store %summed to %result[%i0 * 2 + %i1] block 1x1 stride 4 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<1x128xf32, output>
+    spatial.return %result : !spatial.tensor<1x128xf32, output>
+  }
+  %s_1 = tensor.collapse_shape %s [[0 : i64, 1 : i64]] : tensor<1x128xf32> into tensor<128xf32>
+  func.return %s_1 : tensor<128xf32>
+}
+
+// Four loads of a page each would fill 3,968 elements; the padded copy is 2,048.
+// CHECK-LABEL: func.func @past_the_row_many_times(
+// CHECK-NEXT:    %[[A:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1x64xf32> to memref<1x64xf32>
 // CHECK-NEXT:    %[[P:.*]] = memref.alloc() : memref<32x64xf32>
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    linalg.fill ins(%[[Z]] : f32) outs(%[[P]] : memref<32x64xf32>)
 // CHECK:         linalg.copy ins(%[[A]] : memref<1x64xf32>) outs(%{{.*}} : memref<1x64xf32, strided<[64, 1], offset: ?>>)
 // CHECK:         %[[FROM:.*]] = memref.reinterpret_cast %[[P]] to offset: [%{{.*}}], sizes: [1, 32, 32], strides: [2048, 64, 1]
 // CHECK:         linalg.copy ins(%[[FROM]] : memref<1x32x32xf32, strided<[2048, 64, 1], offset: ?>>) outs(%{{.*}} : memref<1x32x32xf32, strided<[32, 32, 1], offset: ?>>)
-// The sum's 32 outputs start as zeros, and no more of its page: its store reads no more.
-// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<32xf32, strided<[1], offset: ?>>)
-// CHECK-NOT:     linalg.fill
+// CHECK-NOT:     memref<992xf32
 // CHECK:         func.return
