@@ -197,6 +197,20 @@ def test_an_input_shorter_than_its_tile_row(entry, copies):
     assert traffic(got) == traffic(ref)
 
 
+def test_an_input_of_a_tile_row_and_part_of_the_next():
+    """48 rows (a down product's scales): read as it is given, the load of its last
+    tile row copying the 16 rows there: the reference's bits on integer-exact inputs
+    and the same bytes moved (live_rows.mlir pins the copies)."""
+    path = REPO / "lit_tests/passes/convert_spatial_to_linalg/live_rows.mlir"
+    mod = parse_module(path.read_text())
+    a = np.random.default_rng(6).integers(-8, 9, (48, 32)).astype(np.float32)
+    ref = execute(mod, "two_tile_rows", [a], engine="reference")
+    got = native_run(mod, "two_tile_rows", [a])
+    np.testing.assert_array_equal(ref.outputs[0], a[:16] + a[32:])
+    np.testing.assert_array_equal(got.outputs[0], ref.outputs[0])
+    assert traffic(got) == traffic(ref)
+
+
 def test_stores_inside_a_k_loop():
     mod = parse_module(COPY_BY_K)
     rng = np.random.default_rng(3)

@@ -9,9 +9,10 @@ enter as `bufferization.to_buffer ... read_only` and its results leave as
 `bufferization.to_tensor ... restrict`. Inside, everything is a memref:
 
 - each `spatial.tensor` is its tile-padded buffer: an input as it is when its shape is
-  whole tiles or when it is shorter than one tile row and what reads its pages reads
-  their live rows alone (its loads copy those: a decode step's activations), else
-  copied once into a zero-padded one, a `values` tensor a private
+  whole tiles or when its columns are and each load reads whole tile rows or the last
+  one alone (a load of the last copies the rows there, and zeros past them where a
+  read of its page may reach those: a decode step's activations, a product's scales),
+  else copied once into a zero-padded one, a `values` tensor a private
   `memref.global`, and a tensor that stores write a buffer of its own, so loads read
   the contents as the program started (items run in parallel on the chip);
 - each `spatial.buffer` a `memref.alloca` of exactly its declared bytes, shaped

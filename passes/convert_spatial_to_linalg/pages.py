@@ -8,7 +8,7 @@ program's reads: numbers from the IR, no op built.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from xdsl.ir import Operation, SSAValue
@@ -30,6 +30,7 @@ from xdsl_spatial.dialects.spatial import (
     TensorOp,
     TileMoveOp,
     enclosing_loop,
+    enclosing_program,
 )
 
 
@@ -47,14 +48,19 @@ class TensorPlan:
     loaded: bool
     stored: bool
     live_reads: bool = False
-    """Whether it is read as it is given, not from a zero-padded copy: a tensor
-    shorter than one tile row, its columns whole tiles, that no store writes (a decode
-    step's activations, an embedding's scales); its loads copy its live rows."""
+    """Whether it is read as it is given, not from a zero-padded copy: an input whose
+    rows are not whole tiles, its columns whole tiles, that no store writes, each of
+    its loads reading either whole tile rows or its last tile row alone (always so
+    for a tensor shorter than one tile row: a decode step's activations, an
+    embedding's scales); a load of the last one copies its rows there
+    (`last_loads`)."""
     padding_read: bool = False
-    """Whether, read as it is given, a read of its pages may reach the rows past its
-    live ones (not only stages reading them directly within those: `reads_live_rows`):
-    its loads then fill those rows of their pages with zeros, as the padded copy
-    would have held."""
+    """Whether, read as it is given, a read of a page of its last tile row may reach
+    the rows past its own (not only stages reading them directly within those:
+    `reads_live_rows`): such loads then fill those rows of their pages with zeros, as
+    the padded copy would have held."""
+    last_loads: frozenset[Operation] = frozenset()
+    """Read as it is given, the loads of its last tile row."""
     written_rows: int = 0
     """The rows of the buffer its stores write: an output shorter than one tile row (a
     product's m rows) is held as its live rows, and its stores write those alone
@@ -76,46 +82,65 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
     stored = any(isinstance(u, StoreOp) and u.tensor is op.result for u in uses)
     padded = (rows * tile[0], cols * tile[1])
     whole_cols = padded[1] == op.handle.dims[1]
-    live = rows == 1 and whole_cols and not stored
-    padding_read = live and not reads_live_rows(op, tile)
-    if padding_read and page_fills(op, tile) > padded[0] * padded[1]:
-        live = padding_read = False  # one padded copy is less to write
     output = Role(op.handle.role.data) == Role.OUTPUT and op.values is None
     written = op.handle.dims[0] if rows == 1 and output else padded[0]
-    return TensorPlan(op.handle.dims, padded, loaded, stored, live, padding_read, written)
+    plan = TensorPlan(op.handle.dims, padded, loaded, stored, written_rows=written)
+    if stored or not whole_cols or plan.whole_tiles:
+        return plan
+    last: list[Operation] = []
+    for u in uses:
+        if isinstance(u, LoadOp) and u.tensor is op.result:
+            where = in_last_tile_row(u, rows, cols)
+            if where is None:
+                return plan
+            if where:
+                last.append(u)
+    live = op.handle.dims[0] - (padded[0] - tile[0])  # the last tile row's own rows
+    padding_read = not reads_live_rows(last, live, tile)
+    if padding_read and page_fills(op, last, live, tile) > padded[0] * padded[1]:
+        return plan  # one padded copy is less to write
+    return replace(plan, live_reads=True, padding_read=padding_read, last_loads=frozenset(last))
 
 
-def page_fills(op: TensorOp, tile: tuple[int, int]) -> int:
-    """The elements the loads of tensor `op` (shorter than a tile row) would fill with
-    zeros in a run if it were read as it is given: each load's page rows past the
-    tensor's rows, once for each item and K trip (once for all, a load no item
+def in_last_tile_row(load: LoadOp, tile_rows: int, tiles_per_row: int) -> bool | None:
+    """Whether `load` reads only its tensor's last tile row (True), only rows before
+    it (False), or both, or rows a table another program makes decides (None)."""
+    if tile_rows == 1:
+        return True
+    program = enclosing_program(load)
+    t0 = None if program is None else load.first_tiles(program.item_coords())
+    if t0 is None:
+        return None
+    rows, _ = load.tile_move().cells(t0, tiles_per_row)
+    if (rows == tile_rows - 1).all():
+        return True
+    return None if (rows == tile_rows - 1).any() else False
+
+
+def page_fills(op: TensorOp, loads: Sequence[LoadOp], live: int, tile: tuple[int, int]) -> int:
+    """The elements `loads` (of tensor `op`'s last tile row, `live` rows of it its own)
+    would fill with zeros in a run if it were read as it is given: each load's page
+    rows past those, once for each item and K trip (once for all, a load no item
     coordinate moves and no table places: `ProgramTranslation.alike`)."""
-    rows = op.handle.dims[0]
     program = op.parent_op()
     items = program.num_items if isinstance(program, ProgramOp) else 1
     total = 0
-    for use in op.result.uses:
-        load = use.operation
-        if isinstance(load, LoadOp) and load.tensor is op.result:
-            bh, bw = load.block_shape
-            loop = enclosing_loop(load)
-            trips = loop.trips.data if loop is not None else 1
-            times = items * trips if load.origin_vars or load.table is not None else trips
-            total += (tile[0] - rows) * bh * bw * tile[1] * times
+    for load in loads:
+        bh, bw = load.block_shape
+        loop = enclosing_loop(load)
+        trips = loop.trips.data if loop is not None else 1
+        times = items * trips if load.origin_vars or load.table is not None else trips
+        total += (tile[0] - live) * bh * bw * tile[1] * times
     return total
 
 
-def reads_live_rows(op: TensorOp, tile: tuple[int, int]) -> bool:
-    """Whether every read of tensor `op` reaches only its first `dims[0]` rows of each
-    tile: each of its loads' pages read only by stages, directly (not through a table,
+def reads_live_rows(loads: Sequence[LoadOp], live: int, tile: tuple[int, int]) -> bool:
+    """Whether every read of the pages of `loads` reaches only their first `live`
+    rows of each tile: each page read only by stages, directly (not through a table,
     not as one), within that many page rows (a page row is that row of every tile of
-    the block, `bh * bw * tile[1]` elements). A table, a carry or a store of the
-    page may read any row."""
-    live = op.handle.dims[0]
-    for use in op.result.uses:
-        load = use.operation
-        if not isinstance(load, LoadOp) or load.tensor is not op.result:
-            return False
+    the block, `bh * bw * tile[1]` elements). A table, a carry or a store of the page
+    may read any row."""
+    for load in loads:
         bh, bw = load.block_shape
         page_row = bh * bw * tile[1]
         for read in load.result.uses:

@@ -205,9 +205,9 @@ class ProgramTranslation(ProgramScope):
             mem = b.insert(buf).memref
             mem.name_hint = o.tensor_name.data
             read = given = mem
-            # Read as it is given when it is shorter than a tile row (its loads copy
-            # its rows, and zeros past them where a read may reach those), else from
-            # a zero-padded copy: a read of padding finds zeros.
+            # Read as it is given when each load reads whole tile rows or the last
+            # (it copies the rows there, and zeros past them where a read may reach
+            # those), else from a zero-padded copy: a read of padding finds zeros.
             if not plan.whole_tiles and not plan.live_reads:
                 padded = b.insert(memref.AllocOp([], [], full)).memref
                 fill(b, 0, elem, padded)
@@ -296,11 +296,10 @@ class ProgramTranslation(ProgramScope):
         def first(b: Builder, t: SSAValue) -> SSAValue:
             return self.block_start(b, held, t)
 
-        # A tensor held as its live rows (an output, or an input shorter than a tile
-        # row: `tensor`) is moved those alone; a load whose page may be read past
-        # them fills the rest of the page's rows with zeros (page row r of the block
-        # is its tiles' row r side by side: the rows past them are the page's end).
-        rows = min(tr, cast(MemRefType[Attribute], tensor_mem.type).get_shape()[0])
+        # A load whose page may be read past the rows it moves fills the rest of
+        # the page's rows with zeros (page row r of the block is its tiles' row r
+        # side by side: the rows past them are the page's end).
+        rows = self.moved_rows(o, held, tensor_mem)
         if load and rows < tr and held.plan.padding_read:
             fill(b, 0, element(page), view(b, page, rows * page_w, ((tr - rows) * page_w,), (1,)))
         if bh == 1 or stride % tpr == 0:
@@ -440,9 +439,19 @@ class ProgramTranslation(ProgramScope):
         stride = o.stride.data
         if bh > 1 and stride % tpr:
             return None
-        rows = min(tr, cast(MemRefType[Attribute], mem.type).get_shape()[0])
+        rows = self.moved_rows(o, held, mem)
         apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
         return InPlace(rows, bh, bw * tc, apart, cols)
+
+    def moved_rows(self, o: TileMoveOp, held: Held, mem: SSAValue) -> int:
+        """The rows of each tile of its block that `o` moves: a load of the last tile
+        row of a tensor read as it is given (`TensorPlan.live_reads`) the rows there,
+        a move of a tensor held as its live rows (an output shorter than a tile row)
+        those, else the tile's."""
+        tr = self.tile[0]
+        if o in held.plan.last_loads:
+            return held.plan.dims[0] - (held.plan.padded[0] - tr)
+        return min(tr, cast(MemRefType[Attribute], mem.type).get_shape()[0])
 
     def updates(self) -> dict[StageOp, tuple[LoadOp, StoreOp, InPlace]]:
         """The stages that update a state's tiles where its buffer holds them: a map
