@@ -18,8 +18,8 @@ pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not
 from q8_operands import check_q8_result, q8_fp64
 from test_engines import operands, product
 from xdsl.context import Context
+from xdsl.dialects import arith, vector
 from xdsl.dialects import test as xdsl_test
-from xdsl.dialects import vector
 from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType, bf16, f16, f32
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import CopyOp, GenericOp
@@ -111,16 +111,23 @@ def test_the_lanes_of_8_rows_are_dot_products(optimize):
 def test_dots_scale_their_sums_in_registers(optimize):
     """f32 scales read as they are: each block's sums times its scales added into the
     output in registers (`vector.fma`: 8 rows x 8 column groups of 16 a trip), no
-    scratch of sums and no scaling generic. f16 scales (widened in the stage's body)
-    keep the scratch and the generic: the dots still sum the lanes."""
+    scratch of sums and no scaling generic. f16 scales (a Q8_0 file's, widened in the
+    stage's body) the same, each column group's 16 widened as they are loaded."""
     f32_scales = converted(8, "bf16", optimize, "bf16")
     assert sum(isinstance(o, vector.FMAOp) for o in f32_scales.walk()) == 8 * 8
     assert "_sums" not in str(f32_scales)
     f16_scales = converted(8, "bf16", optimize, "bf16", scale="f16")
     assert any(isinstance(o, DotBF16Op) for o in f16_scales.walk())
-    assert not any(isinstance(o, vector.FMAOp) for o in f16_scales.walk())
-    assert "_sums" in str(f16_scales)
+    assert sum(isinstance(o, vector.FMAOp) for o in f16_scales.walk()) == 8 * 8
+    widened = [
+        o
+        for o in f16_scales.walk()
+        if isinstance(o, arith.ExtFOp) and str(o.input.type) == "vector<16xf16>"
+    ]
+    assert len(widened) == 8
+    assert "_sums" not in str(f16_scales)
     lower_to_llvm(str(f32_scales), x86=True)
+    lower_to_llvm(str(f16_scales), x86=True)
 
 
 @pytest.mark.parametrize(
@@ -148,7 +155,7 @@ def run_native(m, k, n, x, q, s, kernels: str, threads: int = 1, scale: str = "f
 )
 def test_dots_give_the_lanes_loops_numbers(m, blocks, n, scale, exact):
     """A second group of rows (17), K with a tail (37 blocks), N not a multiple of 32
-    (144), f16 scales (the sums scaled through a scratch): the dots and the lanes'
+    (144), f16 scales (widened as they are loaded): the dots and the lanes'
     loop, each the bits of fp64 rounded once on integer-exact inputs (the same bits),
     within the fp32 bound else."""
     k = 32 * blocks

@@ -26,9 +26,10 @@ vector.store %y1, %out_row0[%c0] : memref<256xf32, strided<...>>, vector<16xf32>
 ```
 
 and scales the sums where they are: each column group's 16 scales of the block loaded
-once, each row's sums fused into its output. Where the factor is computed in the
-stage's body (f16 scales, widened) or an output is not contiguous along the columns
-(`dot_scales` says), the sums are stored to a scratch for the scaling generic instead,
+once (f16 scales widened as they are loaded), each row's sums fused into its output.
+Where the factor is computed in the stage's body (beyond widening) or an output is not
+contiguous along the columns (`dot_scales` says), the sums are stored to a scratch for
+the scaling generic instead,
 as the tiles' are. The products are exact; `VDPBF16PS` adds a lane's two into its sum
 in its own order and rounding (and reads denormal activations as zero, as the tiles
 do), so the numbers are the lanes' loop's within the fp32 bound, and its bits on
@@ -44,6 +45,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf, vector
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -51,12 +53,12 @@ from xdsl.dialects.builtin import (
     f32,
     i32,
 )
-from xdsl.ir import Block, BlockArgument, SSAValue
+from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
 
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
 from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, pair_words
-from xdsl_spatial.passes.convert_spatial_to_linalg.build import drop, idx, inside, view
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import drop, element, idx, inside, view
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic, outer_offset
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import prefetch_block
@@ -81,9 +83,10 @@ m = 2-6, faster from 8)."""
 
 @dataclass(frozen=True)
 class DotScales:
-    """What scales each row's lanes' sums in registers (`dot_scales`): the f32 page of
-    the factor every row multiplies its block's sum by (a Q8_0 block's scales) and its
-    map, and each row's output page and map."""
+    """What scales each row's lanes' sums in registers (`dot_scales`): the page of the
+    factor every row multiplies its block's sum by (a Q8_0 block's scales: f32, or a
+    narrower float widened as it is loaded) and its map, and each row's output page and
+    map."""
 
     factor: SSAValue
     form: LinearForm
@@ -94,14 +97,19 @@ def dot_scales(
     rows: Sequence[Row], factors: Sequence[SSAValue], cols: LoopAxis
 ) -> DotScales | None:
     """Whether `dot_sums` can scale the rows' sums itself: each row's factor is an f32
-    the stage reads as given (no table) from one page at one map, contiguous along the
+    the stage reads as given (no table) from one page at one map, or widens from a
+    narrower float there (`arith.extf`: a Q8_0 block's f16 scale), contiguous along the
     columns, and each row's output is contiguous along them. Else None: the sums go
     through a scratch to `stages.scaled`."""
     found: set[tuple[SSAValue, LinearForm]] = set()
     outs: list[tuple[SSAValue, LinearForm]] = []
     for row, f in zip(rows, factors):
         o = row.stage
-        if not isinstance(f, BlockArgument) or f.owner is not o.body.block or f.type != f32:
+        if isinstance(f, OpResult) and isinstance(f.op, arith.ExtFOp) and f.type == f32:
+            f = f.op.input
+        if not isinstance(f, BlockArgument) or f.owner is not o.body.block:
+            return None
+        if not isinstance(f.type, AnyFloat) or f.type.bitwidth > 32:
             return None
         form, out = row.forms[f.index], row.forms[-1]
         if o.indirect_of[f.index] >= 0 or form.dims[cols.axis] != 1 or out.dims[cols.axis] != 1:
@@ -156,7 +164,7 @@ def dot_sums(
             for h in range(groups):
                 c = c0 + h * LANES
                 if factor is not None:
-                    scale = b.insert(vector.LoadOp(factor, [idx(b, c)], acc_t)).result
+                    scale = load_f32(b, factor, c)
                     for j in range(n):
                         out = b.insert(vector.LoadOp(outs[r0 + j], [idx(b, c)], acc_t))
                         fused = b.insert(vector.FMAOp(sums[j * groups + h], scale, out.result))
@@ -166,6 +174,16 @@ def dot_sums(
                 for j in range(n):
                     at = idx(b, (r0 + j) * cols.extent + c)
                     b.insert(vector.StoreOp(sums[j * groups + h], into, [at]))
+
+
+def load_f32(b: Builder, page: SSAValue, at: int) -> SSAValue:
+    """The 16 elements of `page` from `at` as f32s (widened where they are narrower:
+    exact)."""
+    elem = element(page)
+    got = b.insert(vector.LoadOp(page, [idx(b, at)], VectorType(elem, (LANES,)))).result
+    if elem == f32:
+        return got
+    return b.insert(arith.ExtFOp(got, VectorType(f32, (LANES,)))).result
 
 
 def pair_loop(

@@ -85,3 +85,25 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // PLAIN:       linalg.copy ins(%{{.*}} : memref<{{.*}}xi8
 // PLAIN:       linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // PLAIN-NOT:   x86.avx512.dot
+
+// f16 scales (a Q8_0 file's): widened as each column group's 16 are loaded, then the
+// same `vector.fma` into the row's output; no scratch of sums here either.
+func.func @gemm_f16_scales(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W__q8_scale: tensor<8x256xf16>) -> tensor<8x256xf32> {
+  %w = q8.dequantize %W__q8, %W__q8_scale : tensor<256x256xi8>, tensor<8x256xf16> -> tensor<256x256xf32>
+  %xf = arith.extf %x : tensor<8x256xbf16> to tensor<8x256xf32>
+  %empty = tensor.empty() : tensor<8x256xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<8x256xf32>) -> tensor<8x256xf32>
+  %y = linalg.matmul ins(%xf, %w : tensor<8x256xf32>, tensor<256x256xf32>) outs(%acc : tensor<8x256xf32>) -> tensor<8x256xf32>
+  func.return %y : tensor<8x256xf32>
+}
+
+// CHECK-LABEL: func.func @gemm_f16_scales(
+// CHECK-NOT:     _sums
+// CHECK:         %[[SCALES:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [256], strides: [1] : memref<1x32x256xf16> to memref<256xf16, strided<[1], offset: ?>>
+// CHECK:         x86.avx512.dot
+// CHECK:         %[[H0:.*]] = vector.load %[[SCALES]][%{{.*}}] : memref<256xf16, strided<[1], offset: ?>>, vector<16xf16>
+// CHECK-NEXT:    %[[S0:.*]] = arith.extf %[[H0]] : vector<16xf16> to vector<16xf32>
+// CHECK:         %{{.*}} = vector.fma %{{.*}}, %[[S0]], %{{.*}} : vector<16xf32>
+// CHECK-NOT:     _sums
+// CHECK:         func.return
