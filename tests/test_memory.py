@@ -1,12 +1,17 @@
 """Arrays on cache lines (`core.memory.aligned`), which the native kernels read fastest,
-and the native engine's results, which start on one too."""
+the native engine's results, which start on one too, and a model's weights in huge
+pages (`core.memory.in_huge_pages`)."""
 
 from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from xdsl_spatial.core.memory import LINE, aligned, aligned_empty
+from xdsl_spatial.core.memory import HUGE_PAGE, LINE, aligned, aligned_empty, in_huge_pages
 
 
 @pytest.mark.parametrize("shape", [(0,), (1,), (3, 5), (1000, 4096), (2, 0, 7)])
@@ -54,3 +59,46 @@ def test_native_results_start_on_a_line():
         y, z = exe(x).outputs
         assert y.ctypes.data % LINE == 0 and z.ctypes.data % LINE == 0
         assert np.array_equal(y, 2 * x) and np.array_equal(z, np.ones(5, np.float32))
+
+
+def _smaps_field(address: int, field: str) -> int | None:
+    """`field` of the mapping of this process that holds `address` (/proc/self/smaps)."""
+    inside = False
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        if m := re.match(r"([0-9a-f]+)-([0-9a-f]+) ", line):
+            inside = int(m[1], 16) <= address < int(m[2], 16)
+        elif inside and line.startswith(f"{field}:"):
+            return int(line.split()[1])
+    return None
+
+
+def test_weights_in_huge_pages():
+    """Every array copied, the same values, shapes and types, each on a line, into one
+    mapping from a 2 MiB boundary (the first array there); arrays placed so already
+    are themselves. On Linux with transparent huge pages on (`always` or `madvise`),
+    the kernel reports the mapping eligible for them."""
+    rng = np.random.default_rng(0)
+    arrays = [
+        rng.integers(-127, 128, (576, 1536), dtype=np.int8),
+        rng.standard_normal((18, 1536)).astype(np.float16),
+        np.zeros((0, 4), np.float32),
+        rng.standard_normal(7).astype(np.float32),
+    ]
+    placed = in_huge_pages(arrays)
+    for a, p in zip(arrays, placed):
+        assert p is not a and p.dtype == a.dtype and p.shape == a.shape
+        assert p.flags.c_contiguous and p.tobytes() == a.tobytes()
+        assert p.ctypes.data % LINE == 0 or p.size == 0
+    assert placed[0].ctypes.data % HUGE_PAGE == 0
+    ends = [p.ctypes.data + p.nbytes for p in placed if p.size]
+    assert max(ends) - placed[0].ctypes.data < sum(a.nbytes for a in arrays) + len(arrays) * LINE
+    again = in_huge_pages(placed)
+    assert all(a is b for a, b in zip(again, placed))
+    assert in_huge_pages([]) == []
+    setting = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+    if not sys.platform.startswith("linux") or not setting.exists():
+        return
+    on = "[never]" not in setting.read_text()
+    eligible = _smaps_field(placed[0].ctypes.data, "THPeligible")
+    if eligible is not None:
+        assert eligible == int(on)

@@ -56,7 +56,7 @@ from typing import Any, cast
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 
-from xdsl_spatial.core.memory import aligned, collector_paused
+from xdsl_spatial.core.memory import collector_paused, in_huge_pages
 from xdsl_spatial.core.progress import Progress, quiet
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
@@ -153,7 +153,8 @@ class Model:
     their executables instead)."""
     weights: list[np.ndarray]
     """The weight arguments in the functions' order (after the tokens and position),
-    each starting on a cache line (`memory.aligned`)."""
+    in one mapping backed by huge pages where the system allows, each starting on a
+    cache line (`memory.in_huge_pages`)."""
     batch: int
     """Tokens one `@prefill` chunk takes."""
     positions: int
@@ -207,7 +208,7 @@ class Model:
 
     def __post_init__(self) -> None:
         self.check_weights()
-        moved = [aligned(w) for w in self.weights]
+        moved = in_huge_pages(self.weights)
         if any(a is not w for a, w in zip(moved, self.weights)):
             self.weights = moved  # (else the same list: a batched model shares its base's)
 
@@ -222,7 +223,7 @@ class Model:
         check_arrays("weight", self.weights, want)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        """Unpickled (from the disk cache): its weights aligned as `__init__`'s are."""
+        """Unpickled (from the disk cache): its weights placed as `__init__`'s are."""
         self.__dict__.update(state)
         self.__post_init__()
 
