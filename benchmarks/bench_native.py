@@ -25,7 +25,8 @@ against this machine's memory bandwidth.
 - **(t)** with `--threads N`: (o) with each program's items on N OpenMP threads;
 - **(s)** (o) on copies of W's values and scales placed 16 bytes past a cache line,
   where numpy (glibc) puts a large array's data: what a caller's own arrays cost.
-  The others read W on cache lines (`memory.aligned`), as a model's weights are;
+  The others read W in huge pages, on cache lines (`memory.in_huge_pages`), as a
+  model's weights are;
 - **(w)** with `--wide`: (o) lowered for a site that holds all N columns
   (`acc-tiles` N/32, local memory to match), so its one item reads every row of W
   whole where (o)'s items each read a strip of 8 tiles (256 columns) of every row:
@@ -66,7 +67,7 @@ from bench_gemv import (
 )
 
 from xdsl_spatial.core.ir_io import parse_module
-from xdsl_spatial.core.memory import aligned, aligned_empty, keep_freed_memory
+from xdsl_spatial.core.memory import aligned, aligned_empty, in_huge_pages, keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.interpreters.native import compile_native
 from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
@@ -109,8 +110,10 @@ def bench(
     rng = np.random.default_rng(4321 + m)
     x = rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16).astype(np.float32)
     q, s = quantize_q8_0(rng.standard_normal((k, n)).astype(np.float32) * 0.02, np.float32)
-    # on cache lines, as a model's weights are (`Model`): numpy's start 16 bytes past one
-    x, q, s = aligned(x), aligned(q), aligned(s)
+    # as a model's weights are (`Model`): in huge pages, on cache lines (numpy's start
+    # 16 bytes past one, in 4 KiB pages)
+    x = aligned(x)
+    q, s = in_huge_pages([q, s])
     q16, s16 = off_a_line(q), off_a_line(s)
     compile_s: dict[str, float] = {}
 
