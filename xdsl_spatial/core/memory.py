@@ -158,7 +158,8 @@ def in_huge_pages(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
     for a in arrays:
         starts.append(size)
         size += -(-a.nbytes // LINE) * LINE
-    mapping = HugePages(-1, size + HUGE_PAGE, flags=flags)
+    # whole huge pages from the first boundary in it, however the mapping falls
+    mapping = HugePages(-1, (-(-size // HUGE_PAGE) + 1) * HUGE_PAGE, flags=flags)
     with contextlib.suppress(OSError):  # a kernel without them: 4 KiB pages, as before
         mapping.madvise(advice)
     region = np.frombuffer(mapping, np.uint8)
