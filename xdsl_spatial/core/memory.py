@@ -144,8 +144,8 @@ def in_huge_pages(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
     honours when `/sys/kernel/mm/transparent_hugepage/enabled` is `always` or
     `madvise`), from a `HUGE_PAGE` boundary on, each starting on a `LINE`. A decode
     step streams every weight once; in 4 KiB pages a head's 576 rows of 49,152 bytes
-    are a page each, and each costs a page walk (SmolLM2's decode at one thread on an
-    AMD EPYC: 2-9% faster in huge pages, docs/native.md). Arrays all in one such
+    are a page each, and each costs a page walk (docs/native.md measures what huge
+    pages save a decode step). Arrays all in one such
     mapping already are returned as they are; without the advice (not Linux) each is
     `aligned`."""
     if all(_huge_mapping(a) is not None for a in arrays):
