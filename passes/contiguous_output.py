@@ -34,6 +34,7 @@ from typing import cast
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    ContainerType,
     FixedBitwidthType,
     IntegerAttr,
     ModuleOp,
@@ -42,6 +43,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
+from xdsl.ir import Attribute
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -71,7 +73,7 @@ def _shared_axes(op: GenericOp, kinds: list[IteratorType], last: int, contiguous
         if kind == IteratorType.PARALLEL and d != last and any(d not in r for r in read)
     ]
     ranges = op.get_static_loop_ranges()
-    elem = cast(ShapedType, op.outputs[0].type).get_element_type()
+    elem = cast(ContainerType[Attribute], op.outputs[0].type).get_element_type()
     width = elem.compile_time_size if isinstance(elem, FixedBitwidthType) else 8
     span = math.prod(ranges[d] for d in shared) * contiguous * width
     return shared if span <= ACCUMULATOR_BYTES else []

@@ -87,7 +87,7 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
     plan = TensorPlan(op.handle.dims, padded, loaded, stored, written_rows=written)
     if stored or not whole_cols or plan.whole_tiles:
         return plan
-    last: list[Operation] = []
+    last: list[LoadOp] = []
     for u in uses:
         if isinstance(u, LoadOp) and u.tensor is op.result:
             where = in_last_tile_row(u, rows, cols)
