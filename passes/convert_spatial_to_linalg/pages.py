@@ -70,6 +70,10 @@ class TensorPlan:
     def whole_tiles(self) -> bool:
         return self.dims == self.padded
 
+    def last_rows(self, tile_rows: int) -> int:
+        """The rows of its last tile row (tiles `tile_rows` rows tall) that are its own."""
+        return self.dims[0] - (self.padded[0] - tile_rows)
+
 
 def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
     rows, cols = geometry.tile_grid(op.handle.dims, tile)
@@ -95,7 +99,7 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
                 return plan
             if where:
                 last.append(u)
-    live = op.handle.dims[0] - (padded[0] - tile[0])  # the last tile row's own rows
+    live = plan.last_rows(tile[0])
     padding_read = not reads_live_rows(last, live, tile)
     if padding_read and page_fills(op, last, live, tile) > padded[0] * padded[1]:
         return plan  # one padded copy is less to write

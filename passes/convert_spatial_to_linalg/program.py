@@ -450,7 +450,7 @@ class ProgramTranslation(ProgramScope):
         those, else the tile's."""
         tr = self.tile[0]
         if o in held.plan.last_loads:
-            return held.plan.dims[0] - (held.plan.padded[0] - tr)
+            return held.plan.last_rows(tr)
         return min(tr, cast(MemRefType[Attribute], mem.type).get_shape()[0])
 
     def updates(self) -> dict[StageOp, tuple[LoadOp, StoreOp, InPlace]]:
