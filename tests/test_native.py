@@ -27,7 +27,7 @@ from test_engines import ACCUMULATE, COPY_BY_K, operands, product, traffic
 from test_llama import check_against_reference
 from tiny_llama import write_tiny_llama
 from xdsl.context import Context
-from xdsl.dialects import memref
+from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IntegerType, MemRefType, TensorType, f32
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -727,7 +727,8 @@ def test_a_cache_write_changes_its_tiles_where_they_lie():
     """Each KV cache write's stage reads and writes the cache's buffer at its window
     (`ProgramTranslation.updates`): no copy of a window into a page or back, only the
     whole cache into its result where that is not the cache's own buffer; the stage's
-    generic reads and writes views of that buffer. The numbers are pinned by
+    generics (its column's, and the whole window's where the column is not in it:
+    `window.py`) read and write views of that buffer. The numbers are pinned by
     `test_row_write` and the writes past the cache in `test_lower_ops.py`."""
     mod = parse_module(CACHE_AND_OLD_KEYS)
     apply_pipeline(mod, "spatial-lower-ops")
@@ -749,9 +750,74 @@ def test_a_cache_write_changes_its_tiles_where_they_lie():
             for v in (o.inputs[0], o.outputs[0]):
                 assert base(v) not in caches or v in caches
     updates = [g for g in mod.walk() if isinstance(g, GenericOp) and base(g.outputs[0]) in caches]
-    assert sorted(caches[base(g.outputs[0])] for g in updates) == ["kc", "vc"]
-    for g in updates:
-        assert base(g.inputs[0]) is base(g.outputs[0])
+    assert sorted(caches[base(g.outputs[0])] for g in updates) == ["kc", "kc", "vc", "vc"]
+    for g in updates:  # the whole window's reads what it writes back; the column's does not
+        selects = any(isinstance(o, arith.SelectOp) for o in g.body.walk())
+        assert (base(g.outputs[0]) in [base(v) for v in g.inputs]) == selects
+
+
+WINDOW_WRITE = """
+func.func @write(%kc: tensor<64x64xf32>, %k: tensor<64x1xf32>, %at: tensor<1x1xi32>, %lane: tensor<1x1xi32>) -> tensor<64x64xf32> {
+  %w = spatial.map "window_write" grid [1] owns (d0) -> (0, 0) size [2, 2]
+    target #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>
+    plan #spatial.plan<grid = [1, 1], k_blocks = 1, site = [2, 2]> numerics exact
+    ins(%kc, %k, %at, %lane : tensor<64x64xf32>, tensor<64x1xf32>, tensor<1x1xi32>, tensor<1x1xi32>) -> tensor<64x64xf32> {
+  ^bb0(%i0: index, %t0_in: tensor<64x64xf32>, %t1_in: tensor<64x1xf32>, %t2_in: tensor<1x1xi32>, %t3_in: tensor<1x1xi32>):
+    %t0 = spatial.tensor "kc" external(%t0_in : tensor<64x64xf32>) : !spatial.tensor<64x64xf32, state>
+    %t1 = spatial.tensor "k" external(%t1_in : tensor<64x1xf32>) : !spatial.tensor<64x1xf32, input>
+    %t2 = spatial.tensor "at" external(%t2_in : tensor<1x1xi32>) : !spatial.tensor<1x1xi32, input>
+    %t3 = spatial.tensor "lane" external(%t3_in : tensor<1x1xi32>) : !spatial.tensor<1x1xi32, input>
+    %in0 = spatial.buffer "in0" : !spatial.buffer<2xf32, depth 1>
+    %in1 = spatial.buffer "in1" : !spatial.buffer<2xf32, depth 1>
+    %in2 = spatial.buffer "in2" : !spatial.buffer<1xi32, depth 1>
+    %out = spatial.buffer "out" : !spatial.buffer<2xf32, depth 1>
+    %old = spatial.load %t0[%t2[0]] block 2x1 stride 2 repeat 1 into %in0 : !spatial.tensor<64x64xf32, state> -> !spatial.page<2xf32>
+    %new = spatial.load %t1[0] block 2x1 stride 1 repeat 1 into %in1 : !spatial.tensor<64x1xf32, input> -> !spatial.page<2xf32>
+    %first = spatial.load %t3[0] block 1x1 stride 1 repeat 1 into %in2 : !spatial.tensor<1x1xi32, input> -> !spatial.page<1xi32>
+    %write = spatial.stage "write" iters(par 2, par 32, par 32)
+      ins(%old[d1 * 64 + d0 * 32 + d2], %new[d1 * 64 + d0 * 32], %first[0]) into %out[d1 * 64 + d0 * 32 + d2] : (!spatial.page<2xf32>, !spatial.page<2xf32>, !spatial.page<1xi32>) -> !spatial.page<2xf32> {
+    ^bb0(%a: f32, %b: f32, %v: i32):
+      %d = spatial.index 2 : index
+      %vi = arith.index_cast %v : i32 to index
+      %x = arith.subi %d, %vi : index
+      %c0 = arith.constant 0 : index
+      %lo = arith.cmpi sge, %x, %c0 : index
+      %c2 = arith.constant 2 : index
+      %hi = arith.cmpi slt, %x, %c2 : index
+      %in = arith.andi %lo, %hi : i1
+      %y = arith.select %in, %b, %a : f32
+      spatial.yield %y : f32
+    }
+    spatial.store %write to %t0[%t2[0]] block 2x1 stride 2 repeat 1 : !spatial.page<2xf32> -> !spatial.tensor<64x64xf32, state>
+    spatial.return %t0 : !spatial.tensor<64x64xf32, state>
+  }
+  func.return %w : tensor<64x64xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("lane", [5, 30, 31, -1, 40])
+def test_a_write_of_a_window_writes_it_alone(lane):
+    """A stage updating its tensor where it lies that changes only the two columns
+    from %lane of its window of 32 (`window.window`) writes only them where they lie
+    inside it (5, 30), and runs over the whole window, selecting, where they do not
+    (31: one column inside; -1: one; 40: none): the reference engine's bits, and the
+    columns outside the window's ones as they were."""
+    mod = parse_module(WINDOW_WRITE)
+    converted = parse_module(WINDOW_WRITE)
+    ConvertSpatialToLinalgPass().apply(Context(), converted)
+    bodies = [{o.name for o in g.body.walk()} for g in converted.walk() if isinstance(g, GenericOp)]
+    assert sorted("arith.select" in ops for ops in bodies) == [False, True]
+    rng = np.random.default_rng(lane + 1)
+    kc = rng.standard_normal((64, 64)).astype(np.float32)
+    k = rng.standard_normal((64, 1)).astype(np.float32)
+    at = np.array([[1]], np.int32)  # the second tile column: columns 32-63
+    arrays = [kc, k, at, np.array([[lane]], np.int32)]
+    want = execute(mod, "write", arrays, engine="reference").outputs[0]
+    got = compile_module(mod, "write", Engine.NATIVE)(*[a.copy() for a in arrays]).outputs[0]
+    assert got.tobytes() == want.tobytes()
+    written = [c for c in range(64) if not np.array_equal(want[:, c], kc[:, c])]
+    assert written == [32 + c for c in (lane, lane + 1) if 0 <= c < 32]
 
 
 def test_a_stage_fills_its_page_or_not():

@@ -64,6 +64,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import (
     streamed,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
+from xdsl_spatial.passes.convert_spatial_to_linalg.window import window, windowed
 
 Terms = Sequence[tuple[SSAValue, SSAValue]]
 """Each row's two factors `(a, b)` of a factored sum (`loops.factored_at`)."""
@@ -151,6 +152,11 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
     if factored is not None:
         factored_sums(pt, b, rows, loops, *factored, tiles, kernel)
         return
+    if first in pt.updated:  # a stage that writes its tensor's buffer: maybe a window of it
+        old = list(first.ins).index(pt.updated[first][0].result)
+        if (win := window(first, old)) is not None:
+            windowed(pt, b, rows[0], loops, win, lambda w: generic_rows(pt, w, rows, loops, False))
+            return
     for g in range(0, len(rows), ROWS):
         generic_rows(pt, b, rows[g : g + ROWS], loops, summed, maxed)
 

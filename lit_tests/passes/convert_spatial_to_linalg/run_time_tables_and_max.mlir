@@ -17,6 +17,10 @@ func.func @write(%k: tensor<1x64x1xf32>, %kc: tensor<1x64x64xf32>, %pos: tensor<
 // stage reads and writes the cache's buffer), and only when the block lies inside the
 // cache's 2 x 2 tiles (a first tile not negative, its last before tile 4, its columns
 // within a tile row) and inside the tiles its item owns: never a write out of bounds.
+// The stage changes one column of its window of 32 (where the value of the table
+// %lane says): where that column lies in the window, only it is written (a generic
+// over its 32 x 2 elements, no select); else the stage runs over the whole window,
+// selecting, as written.
 // CHECK-LABEL: func.func @write(
 // (The cache is copied into its result unless that is the cache's own buffer: state.mlir.)
 // CHECK:         %[[KC:.*]] = memref.alloc() : memref<64x64xf32>
@@ -42,11 +46,28 @@ func.func @write(%k: tensor<1x64x1xf32>, %kc: tensor<1x64x64xf32>, %pos: tensor<
 // CHECK-NEXT:      %[[BOTH:.*]] = arith.andi %[[IN]], %[[OW]] : i1
 // CHECK-NEXT:      scf.if %[[BOTH]] {
 // CHECK-NOT:         linalg.copy
-// CHECK:             %[[OLD:.*]] = memref.reinterpret_cast %[[KC]] to offset: [%{{.*}}], sizes: [32, 2, 32], strides: [64, 2048, 1]
-// CHECK:             %[[NEW:.*]] = memref.reinterpret_cast %[[KC]] to offset: [%{{.*}}], sizes: [32, 2, 32], strides: [64, 2048, 1]
-// CHECK-NEXT:        linalg.generic {{.*}} ins(%[[OLD]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[NEW]] : memref<32x2x32xf32, strided<[64, 2048, 1], offset: ?>>) {
-// CHECK:               arith.select
-// CHECK:             }
+// CHECK:             %[[LANE:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xi32, strided<[1], offset: ?>>
+// CHECK-NEXT:        %[[AT0:.*]] = arith.index_cast %[[LANE]] : i32 to index
+// CHECK-NEXT:        %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:        %[[AFTER:.*]] = arith.cmpi sge, %[[AT0]], %[[ZERO]] : index
+// CHECK-NEXT:        %[[C31:.*]] = arith.constant 31 : index
+// CHECK-NEXT:        %[[UPTO:.*]] = arith.cmpi sle, %[[AT0]], %[[C31]] : index
+// CHECK-NEXT:        %[[INSIDE:.*]] = arith.andi %[[AFTER]], %[[UPTO]] : i1
+// CHECK-NEXT:        scf.if %[[INSIDE]] {
+// CHECK-NEXT:          %[[VALUES:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [32, 2], strides: [64, 32]
+// CHECK-NEXT:          %[[START:.*]] = arith.addi %{{.*}}, %[[AT0]] : index
+// CHECK-NEXT:          %[[COLUMN:.*]] = memref.reinterpret_cast %[[KC]] to offset: [%[[START]]], sizes: [32, 2], strides: [64, 2048]
+// CHECK-NEXT:          linalg.generic {{.*}} ins(%[[VALUES]] : {{.*}}) outs(%[[COLUMN]] : memref<32x2xf32, strided<[64, 2048], offset: ?>>) {
+// CHECK-NEXT:          ^bb0(%[[V:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:            linalg.yield %[[V]] : f32
+// CHECK-NEXT:          }
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          %[[OLD:.*]] = memref.reinterpret_cast %[[KC]] to offset: [%{{.*}}], sizes: [32, 2, 32], strides: [64, 2048, 1]
+// CHECK:               %[[NEW:.*]] = memref.reinterpret_cast %[[KC]] to offset: [%{{.*}}], sizes: [32, 2, 32], strides: [64, 2048, 1]
+// CHECK-NEXT:          linalg.generic {{.*}} ins(%[[OLD]], %{{.*}}, %{{.*}} : {{.*}}) outs(%[[NEW]] : memref<32x2x32xf32, strided<[64, 2048, 1], offset: ?>>) {
+// CHECK:                 arith.select
+// CHECK:               }
+// CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %{{.*}} = bufferization.to_tensor %[[KC]] restrict writable : memref<64x64xf32> to tensor<64x64xf32>
