@@ -129,6 +129,12 @@ def _contiguous_output():
     return ContiguousOutputInnermostPass
 
 
+def _exp_as_arith():
+    from xdsl_spatial.passes.exp_as_arith import ExpAsArithPass
+
+    return ExpAsArithPass
+
+
 def _convert_tm_tensor():
     from xdsl_spatial.passes.convert_tm_tensor import ConvertTMTensorPass
 
@@ -159,5 +165,6 @@ SPATIAL_UNIVERSE = SpatialUniverse(
         "outline-kernels": _outline_kernels,
         "tensor-slices-as-copies": _slices_as_copies,
         "linalg-contiguous-output-innermost": _contiguous_output,
+        "math-exp-as-arith": _exp_as_arith,
     },
 )

@@ -67,6 +67,7 @@ from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
 from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 from xdsl_spatial.passes.convert_tm_tensor import ConvertTMTensorPass
+from xdsl_spatial.passes.exp_as_arith import ExpAsArithPass
 from xdsl_spatial.passes.native_kernels import NativeKernelsPass
 from xdsl_spatial.passes.outline_kernels import Outlined, ir_text, outline
 from xdsl_spatial.passes.slices_as_copies import SlicesAsCopiesPass
@@ -184,6 +185,7 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
     ConvertTMTensorPass().apply(ctx, out.module)
     SlicesAsCopiesPass().apply(ctx, out.module)
     ContiguousOutputInnermostPass().apply(ctx, out.module)
+    ExpAsArithPass().apply(ctx, out.module)
     for k in out.kernels:
         used = stack_bytes(k)
         if used > STACK_BYTES:
