@@ -35,13 +35,14 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.dialects.builtin import i32
 from xdsl.ir import Block, BlockArgument, Region, SSAValue
 
 from xdsl_spatial.dialects.spatial import IndexOp, IterKind, StageOp
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     INDEX,
     add,
+    constant,
     counted,
     idx,
     inside,
@@ -83,7 +84,7 @@ def window(o: StageOp, old: int) -> Window | None:
         return None
     if lo.predicate.value.data != SGE or hi.predicate.value.data != SLT or lo.lhs is not hi.lhs:
         return None
-    if int_constant(lo.rhs) != 0 or (size := int_constant(hi.rhs)) is None or size < 1:
+    if constant(lo.rhs) != 0 or (size := constant(hi.rhs)) is None or size < 1:
         return None
     k = lo.lhs.owner
     if not isinstance(k, arith.SubiOp) or not isinstance(at := k.lhs.owner, IndexOp):
@@ -100,14 +101,6 @@ def window(o: StageOp, old: int) -> Window | None:
     if size > o.iter_extents[axis] or o.iter_kinds[axis] != IterKind.PAR:
         return None
     return Window(axis, j, size, sel.lhs)
-
-
-def int_constant(v: SSAValue) -> int | None:
-    """The value of an integer `arith.constant`, or None."""
-    c = v.owner
-    if isinstance(c, arith.ConstantOp) and isinstance(c.value, IntegerAttr):
-        return c.value.value.data
-    return None
 
 
 def windowed(
