@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not installed")
 
 from xdsl_spatial.core.ir_io import parse_module
-from xdsl_spatial.interpreters.options import Engine
 from xdsl_spatial.interpreters.native.prepare import convert, prepare
+from xdsl_spatial.interpreters.options import Engine
 from xdsl_spatial.interpreters.runner import compile_module, find_function
 
 N = 1 << 18
