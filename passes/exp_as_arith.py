@@ -54,6 +54,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.utils.type import get_element_type_or_self
 
 LOWEST, HIGHEST = -104.0, 89.0
 """Where x is clamped: e^-104 (6.8e-46) is nearer 0 than f32's least subnormal
@@ -116,16 +117,12 @@ def expand_exp(x: SSAValue) -> tuple[list[Operation], SSAValue]:
     return ops, add(arith.TruncFOp(add(arith.MulfOp(p, scale)), x.type))
 
 
-def element(t: Attribute) -> Attribute:
-    return t.element_type if isinstance(t, VectorType | TensorType) else t
-
-
 class ExpAsArith(RewritePattern):
     """`math.exp` of f32 -> `expand_exp`'s ops."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xmath.ExpOp, rewriter: PatternRewriter) -> None:
-        if element(op.result.type) != f32:
+        if get_element_type_or_self(op.result.type) != f32:
             return
         ops, result = expand_exp(op.operand)
         rewriter.replace(op, ops, [result])

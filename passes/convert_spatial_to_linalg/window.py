@@ -48,7 +48,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     inside,
     view,
 )
-from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic, outer_offset
+from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row, stage_forms, yielded
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
@@ -116,7 +116,7 @@ def windowed(
     o = row.stage
     extent = o.iter_extents[win.axis]
     f = row.forms[win.start]
-    at = view(b, pt.values[o.ins[win.start]], outer_offset(b, [], f), (1,), (1,))
+    at = view(b, pt.values[o.ins[win.start]], f.const, (1,), (1,))
     v = b.insert(memref.LoadOp.get(at, [idx(b, 0)])).res
     first = b.insert(arith.IndexCastOp(v, INDEX)).result
     after = b.insert(arith.CmpiOp(first, idx(b, 0), "sge")).result

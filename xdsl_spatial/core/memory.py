@@ -145,9 +145,8 @@ def in_huge_pages(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
     `madvise`), from a `HUGE_PAGE` boundary on, each starting on a `LINE`. A decode
     step streams every weight once; in 4 KiB pages a head's 576 rows of 49,152 bytes
     are a page each, and each costs a page walk (docs/native.md measures what huge
-    pages save a decode step). Arrays all in one such
-    mapping already are returned as they are; without the advice (not Linux) each is
-    `aligned`."""
+    pages save a decode step). Arrays each in such a mapping already are returned as
+    they are; without the advice (not Linux) each is `aligned`."""
     if all(_huge_mapping(a) is not None for a in arrays):
         return list(arrays)
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
