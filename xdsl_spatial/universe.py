@@ -129,6 +129,12 @@ def _contiguous_output():
     return ContiguousOutputInnermostPass
 
 
+def _contraction_in_registers():
+    from xdsl_spatial.passes.contraction_in_registers import ContractionInRegistersPass
+
+    return ContractionInRegistersPass
+
+
 def _exp_as_arith():
     from xdsl_spatial.passes.exp_as_arith import ExpAsArithPass
 
@@ -165,6 +171,7 @@ SPATIAL_UNIVERSE = SpatialUniverse(
         "outline-kernels": _outline_kernels,
         "tensor-slices-as-copies": _slices_as_copies,
         "linalg-contiguous-output-innermost": _contiguous_output,
+        "linalg-contraction-in-registers": _contraction_in_registers,
         "math-exp-as-arith": _exp_as_arith,
     },
 )

@@ -24,7 +24,13 @@ usable with `spatial-opt`):
    which the wheel does not ship);
 4. `linalg-contiguous-output-innermost` (`passes/contiguous_output.py`): a generic
    whose innermost loop is a reduction runs its output's contiguous axis innermost (the
-   same sums in the same order).
+   same sums in the same order);
+5. `linalg-contraction-in-registers` (`passes/contraction_in_registers.py`): an f32
+   sum of products over one axis into rows contiguous in the output and in the operand
+   it reads rows of (the host's attention) as vector code whose sums stay in
+   registers, the next block of rows asked for ahead (the same sums in the same order);
+6. `math-exp-as-arith` (`passes/exp_as_arith.py`): every f32 `math.exp` as `arith`
+   ops, which LLVM vectorises (a call of libm's `expf` an element would not be).
 
 A program that reads an address from a table (an indirect move or stage map) is
 first checked over its IR (`analysis/tables.py`): machine code reads where a constant
@@ -64,6 +70,7 @@ from xdsl_spatial.interpreters.native.asserts import AssertError, assert_checks,
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
+from xdsl_spatial.passes.contraction_in_registers import ContractionInRegistersPass
 from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 from xdsl_spatial.passes.convert_tm_tensor import ConvertTMTensorPass
@@ -185,6 +192,7 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
     ConvertTMTensorPass().apply(ctx, out.module)
     SlicesAsCopiesPass().apply(ctx, out.module)
     ContiguousOutputInnermostPass().apply(ctx, out.module)
+    ContractionInRegistersPass().apply(ctx, out.module)
     ExpAsArithPass().apply(ctx, out.module)
     for k in out.kernels:
         used = stack_bytes(k)

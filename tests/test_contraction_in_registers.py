@@ -1,0 +1,162 @@
+"""`linalg-contraction-in-registers` (`passes/contraction_in_registers.py`): a sum of
+products over one axis into rows contiguous in the output and in the row operand, as
+vector code holding the sums in registers, on the native engine. Each output's terms
+are added in the generic's order, each product and sum rounded once as before, so the
+results are the bits of the same loop run in numpy's float32 (a multiply and an add a
+step, from the output's initial value). Which generics it takes and the code it makes
+are pinned by `lit_tests/passes/linalg_contraction_in_registers/`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not installed")
+
+from xdsl.context import Context
+from xdsl.dialects.linalg.ops import GenericOp
+
+from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.interpreters.native.prepare import convert, prepare
+from xdsl_spatial.interpreters.options import Engine
+from xdsl_spatial.interpreters.runner import compile_module, find_function
+from xdsl_spatial.passes.contraction_in_registers import (
+    ContractionInRegistersPass,
+    contraction,
+)
+
+Spec = tuple[str, str, str, tuple[str, str, str], str]
+"""Shapes of the two inputs and the output, the three maps, the iterator kinds."""
+
+
+def module(spec: Spec, body: str) -> str:
+    a, b, out, maps, kinds = spec
+    return f"""
+func.func @f(%a: tensor<{a}xf32>, %b: tensor<{b}xf32>, %init: tensor<{out}xf32>) -> tensor<{out}xf32> {{
+  %r = linalg.generic {{indexing_maps = [affine_map<{maps[0]}>, affine_map<{maps[1]}>, affine_map<{maps[2]}>], iterator_types = [{kinds}]}} ins(%a, %b : tensor<{a}xf32>, tensor<{b}xf32>) outs(%init : tensor<{out}xf32>) {{
+  ^bb0(%x: f32, %y: f32, %o: f32):
+{body}
+    linalg.yield %s : f32
+  }} -> tensor<{out}xf32>
+  func.return %r : tensor<{out}xf32>
+}}
+"""
+
+
+MUL_ADD = "    %m = arith.mulf %x, %y : f32\n    %s = arith.addf %o, %m : f32"
+SWAPPED = "    %m = arith.mulf %y, %x : f32\n    %s = arith.addf %m, %o : f32"
+P, R = '"parallel"', '"reduction"'
+
+# Attention's scores at 8 sequences as the host runs them: (KV head, row, key, query
+# head, position), a query head's element times a cached row of 64 positions
+SCORES: Spec = (
+    "3x3x8x64",
+    "8x3x64x64",
+    "3x3x8x64",
+    (
+        "(d0, d1, d2, d3, d4) -> (d0, d3, d1, d2)",
+        "(d0, d1, d2, d3, d4) -> (d1, d0, d2, d4)",
+        "(d0, d1, d2, d3, d4) -> (d0, d3, d1, d4)",
+    ),
+    ", ".join([P, P, R, P, P]),
+)
+
+# No axis but the sum's and the columns' in the row operand: no outer loop
+ROWS: Spec = (
+    "2x40",
+    "40x32",
+    "2x32",
+    ("(d0, d1, d2) -> (d0, d2)", "(d0, d1, d2) -> (d2, d1)", "(d0, d1, d2) -> (d0, d1)"),
+    ", ".join([P, P, R]),
+)
+
+# The row operand's sum axis outermost, its rows of one sequence far apart
+FAR: Spec = (
+    "5x7",
+    "7x5x48",
+    "5x48",
+    ("(d0, d1, d2) -> (d0, d1)", "(d0, d1, d2) -> (d1, d0, d2)", "(d0, d1, d2) -> (d0, d2)"),
+    ", ".join([P, R, P]),
+)
+
+
+def same_order(
+    a: np.ndarray, b: np.ndarray, init: np.ndarray, spec: Spec, swapped: bool
+) -> np.ndarray:
+    """The generic's loops in numpy's float32: for each step of the sum, every output
+    plus its product, each rounded once: the order `convert-linalg-to-loops` runs."""
+    maps = [m.split("->")[1].strip(" ()").split(", ") for m in spec[3]]
+    kinds = [k.strip() for k in spec[4].split(",")]
+    dims = [f"d{i}" for i in range(len(kinds))]
+    red = dims[kinds.index(R)]
+    letters = {d: chr(ord("i") + i) for i, d in enumerate(dims)}
+    out = init.copy()
+    for r in range(a.shape[maps[0].index(red)]):
+        fixed = {red: r}
+        sub_a = a[tuple(fixed.get(d, slice(None)) for d in maps[0])]
+        sub_b = b[tuple(fixed.get(d, slice(None)) for d in maps[1])]
+        ia = "".join(letters[d] for d in maps[0] if d != red)
+        ib = "".join(letters[d] for d in maps[1] if d != red)
+        io = "".join(letters[d] for d in maps[2])
+        wa = _spread(sub_a, ia, io)
+        wb = _spread(sub_b, ib, io)
+        product = (wb * wa) if swapped else (wa * wb)
+        out = (product + out) if swapped else (out + product)
+    return out
+
+
+def _spread(v: np.ndarray, have: str, want: str) -> np.ndarray:
+    """`v`, indexed by the letters `have`, laid out along `want` (missing ones of
+    extent 1, to broadcast)."""
+    order = [have.index(c) for c in want if c in have]
+    v = np.transpose(v, order)
+    shape = [v.shape[[c for c in want if c in have].index(c)] if c in have else 1 for c in want]
+    return v.reshape(shape)
+
+
+@pytest.mark.parametrize(
+    "spec,body",
+    [(SCORES, MUL_ADD), (SCORES, SWAPPED), (ROWS, MUL_ADD), (FAR, SWAPPED)],
+    ids=["scores", "scores-swapped", "no-outer-loop", "rows-far-apart"],
+)
+def test_sums_are_the_loops_bits(spec: Spec, body: str):
+    """Random inputs and a random initial output: the native engine's results are the
+    bits of the same loop in numpy's float32, and the generic was taken (nothing of it
+    is left for `convert-linalg-to-loops`)."""
+    text = module(spec, body)
+    fn = find_function(parse_module(text), "f")
+    (generic,) = [o for o in fn.walk() if isinstance(o, GenericOp)]
+    assert contraction(generic) is not None
+    converted = convert(prepare(fn))
+    assert "linalg.generic" not in converted and "iter_args" in converted
+    rng = np.random.default_rng(7)
+    shapes = [tuple(int(n) for n in s.split("x")) for s in spec[:3]]
+    a, b, init = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+    got = compile_module(parse_module(text), "f", Engine.NATIVE)(a, b, init).outputs[0]
+    want = same_order(a, b, init, spec, body == SWAPPED)
+    assert got.dtype == np.float32 and got.shape == want.shape
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize(
+    "spec,body,why",
+    [
+        (SCORES, MUL_ADD.replace("addf", "subf"), "a difference, not a sum"),
+        (
+            ("2x40", "40x20", "2x20", ROWS[3], ROWS[4]),
+            MUL_ADD,
+            "20 columns: not whole vectors",
+        ),
+        (
+            ("8x40", "40x64", "8x64", ROWS[3], ROWS[4]),
+            MUL_ADD,
+            "8 rows of 4 vectors: 32 sums held",
+        ),
+    ],
+)
+def test_other_generics_are_left_alone(spec: Spec, body: str, why: str):
+    """A generic outside what the pass takes keeps its form ({why})."""
+    mod = parse_module(module(spec, body))
+    before = str(mod)
+    ContractionInRegistersPass().apply(Context(), mod)
+    assert str(mod) == before, why
