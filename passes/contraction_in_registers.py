@@ -36,9 +36,9 @@ function's result is a buffer its caller passes, which may alias the operands. H
 the sums are the loop's values. The row operand's blocks are read in the order they
 lie, each step of the sum asking for the same row of the next block into the
 first-level cache (`prefetch.L1`), so a cache a decode step reads once streams from
-memory (on an AMD EPYC, Zen 5, SmolLM2's attention at 8 sequences took 4.3% of the
-step's samples so, 5.0% asking into the last-level cache, 5.9% asking for nothing:
-docs/native.md). Each output's terms are added in
+memory (on an AMD EPYC, Zen 5, SmolLM2's attention at 8 sequences took 4.2% of the
+step's samples so, 4.7% asking into the last-level cache, 5.7% asking for nothing,
+9.5% before this pass: docs/native.md). Each output's terms are added in
 the same order, each product and sum rounded as before (the ops and their fastmath
 flags are the body's): the same bits.
 
