@@ -1,6 +1,7 @@
 """`linalg-contraction-in-registers` (`passes/contraction_in_registers.py`): a sum of
 products over one axis into rows contiguous in the output and in the row operand, as
-vector code holding the sums in registers, on the native engine. Each output's terms
+vector code holding the sums in registers, on the native engine for every kernel choice
+but `generic` (the plain path, which keeps the loops). Each output's terms
 are added in the generic's order, each product and sum rounded once as before, so the
 results are the bits of the same loop run in numpy's float32 (a multiply and an add a
 step, from the output's initial value). Which generics it takes and the code it makes
@@ -120,22 +121,26 @@ def _spread(v: np.ndarray, have: str, want: str) -> np.ndarray:
     ids=["scores", "scores-swapped", "no-outer-loop", "rows-far-apart"],
 )
 def test_sums_are_the_loops_bits(spec: Spec, body: str):
-    """Random inputs and a random initial output: the native engine's results are the
-    bits of the same loop in numpy's float32, and the generic was taken (nothing of it
-    is left for `convert-linalg-to-loops`)."""
+    """Random inputs and a random initial output: the native engine's results with the
+    kernels `loop` (which take the generic: nothing of it is left for
+    `convert-linalg-to-loops`) and with `generic` (the plain path, which keeps its
+    loops) are both the bits of the same loop in numpy's float32."""
     text = module(spec, body)
     fn = find_function(parse_module(text), "f")
     (generic,) = [o for o in fn.walk() if isinstance(o, GenericOp)]
     assert contraction(generic) is not None
-    converted = convert(prepare(fn))
+    converted = convert(prepare(fn), kind="loop")
     assert "linalg.generic" not in converted and "iter_args" in converted
+    assert "linalg.generic" in convert(prepare(fn), kind="generic")  # the plain loops
     rng = np.random.default_rng(7)
     shapes = [tuple(int(n) for n in s.split("x")) for s in spec[:3]]
     a, b, init = (rng.standard_normal(s).astype(np.float32) for s in shapes)
-    got = compile_module(parse_module(text), "f", Engine.NATIVE)(a, b, init).outputs[0]
     want = same_order(a, b, init, spec, body == SWAPPED)
-    assert got.dtype == np.float32 and got.shape == want.shape
-    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+    for kernels in ("loop", "generic"):
+        exe = compile_module(parse_module(text), "f", Engine.NATIVE, kernels=kernels)
+        got = exe(a, b, init).outputs[0]
+        assert got.dtype == np.float32 and got.shape == want.shape
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), kernels
 
 
 @pytest.mark.parametrize(

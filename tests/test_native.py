@@ -258,18 +258,25 @@ func.func @pv(%p: tensor<3x3x1x200xf32>, %v: tensor<3x200x64xf32>) -> tensor<3x3
 
 
 @pytest.mark.parametrize("exact", [True, False])
-def test_attention_sums_are_held_in_registers(exact):
-    """Attention's `p . v` (a model's grouped heads over 200 positions): handed to
-    upstream MLIR as vector code (`linalg-contraction-in-registers`, after
-    `linalg-contiguous-output-innermost`): for each KV head, a loop over the positions
-    carrying the three query heads' 64 sums (12 vectors), each value row read once for
-    all three and the next head's row asked for ahead; nothing left for
-    `convert-linalg-to-loops`. The bits on integer-exact inputs, the fp32 bound of fp64
-    on random ones."""
+def test_a_reduction_innermost_runs_outside_the_outputs_contiguous_axis(exact):
+    """Attention's `p . v` (a model's grouped heads over 200 positions), its reduction
+    the generic's innermost loop: handed to upstream MLIR, with the kernels `generic`
+    (the plain path), with the output's contiguous axis (the head's 64 dims) innermost,
+    the query heads (which `v` does not read: they share their KV head's values) inside
+    the reduction, so that each value row serves all three, each output summed over the
+    positions in the same order; with any other kernels (`loop` here), as vector code
+    (`linalg-contraction-in-registers`): a loop over the positions carrying the three
+    query heads' 64 sums (12 vectors), the next head's row asked for ahead, nothing left
+    for `convert-linalg-to-loops`. Run with this CPU's kernels: the bits on
+    integer-exact inputs, the fp32 bound of fp64 on random ones."""
     mod = parse_module(ATTENTION_PV)
-    text = convert(prepare(find_function(mod, "pv")))
-    assert "linalg.generic" not in text and "memref.prefetch" in text
-    (carried,) = [line for line in text.splitlines() if "iter_args" in line]
+    text = convert(prepare(find_function(mod, "pv")), kind="generic")
+    # (KV head, position, query head, row, dim)
+    assert '"parallel", "reduction", "parallel", "parallel", "parallel"' in text
+    assert "affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>" in text  # v[head, pos, dim]
+    held = convert(prepare(find_function(mod, "pv")), kind="loop")
+    assert "linalg.generic" not in held and "memref.prefetch" in held
+    (carried,) = [line for line in held.splitlines() if "iter_args" in line]
     assert carried.count("vector<16xf32>") == 12  # the results' types
     rng = np.random.default_rng(5)
     if exact:

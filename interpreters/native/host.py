@@ -11,7 +11,9 @@ choose_kernels("generic")          # the plain conversion, on any CPU
 What a choice decides is how a Q8_0 product's sums are laid out for the CPU, never
 what they compute: it is the `kind` of the pass `spatial-native-kernels`
 (`passes/native_kernels.py`), which the native engine runs before the target-neutral
-`convert-spatial-to-linalg` (docs/native.md):
+`convert-spatial-to-linalg` (docs/native.md). Every choice but `generic` also runs
+`linalg-contraction-in-registers` (the host's f32 sums of products, attention's, as
+vector code holding 16-column sums in registers); `generic` keeps their loops.
 
 - `generic`: the conversion as written for the chip: every page copied, a block's lanes
   summed for 8 rows x 32 columns at a time (16 vector accumulators). The plain path,

@@ -76,7 +76,10 @@ BUFFERS = (
 X86 = "convert-vector-to-llvm{enable-x86}"
 """The `x86` ops (the stages `spatial-native-kernels{kind=amx|bf16}` marks: `x86.amx` tiles,
 `x86.avx512.dot`) as LLVM's AMX and AVX512-BF16 intrinsics (LLVM configures the tiles'
-shapes, `ldtilecfg`, in each function that uses them)."""
+shapes, `ldtilecfg`, in each function that uses them), and the `vector` ops as LLVM's."""
+VECTOR = "convert-vector-to-llvm"
+"""The `vector` ops (`linalg-contraction-in-registers`' sums, for every kernel choice but
+`generic`) as LLVM's, where there are no `x86` ops."""
 TO_LLVM = (
     "convert-scf-to-cf",
     "finalize-memref-to-llvm",
@@ -98,8 +101,9 @@ def pipeline(threads: int = 1, x86: bool = False) -> str:
     lower before `scf` becomes blocks (a scope holds one block); and
     `convert-openmp-to-llvm`, which also converts functions (with memref
     descriptors), runs after `convert-func-to-llvm` has made them take bare
-    pointers. With `x86`, the `x86` ops become LLVM's first (`X86`)."""
-    tiles = (X86,) if x86 else ()
+    pointers. With `x86`, the `x86` and `vector` ops become LLVM's first (`X86`),
+    else the `vector` ops (`VECTOR`)."""
+    tiles = (X86,) if x86 else (VECTOR,)
     if threads == 1:
         return ",".join((*BUFFERS, *tiles, *TO_LLVM))
     return ",".join(

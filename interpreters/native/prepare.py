@@ -25,9 +25,10 @@ usable with `spatial-opt`):
 4. `linalg-contiguous-output-innermost` (`passes/contiguous_output.py`): a generic
    whose innermost loop is a reduction runs its output's contiguous axis innermost (the
    same sums in the same order);
-5. `linalg-contraction-in-registers` (`passes/contraction_in_registers.py`): an f32
-   sum of products over one axis into rows contiguous in the output and in the operand
-   it reads rows of (the host's attention) as vector code whose sums stay in
+5. `linalg-contraction-in-registers` (`passes/contraction_in_registers.py`), for every
+   kernel choice but `generic` (the plain path, which keeps the loops of step 4): an
+   f32 sum of products over one axis into rows contiguous in the output and in the
+   operand it reads rows of (the host's attention) as vector code whose sums stay in
    registers, the next block of rows asked for ahead (the same sums in the same order);
 6. `math-exp-as-arith` (`passes/exp_as_arith.py`): every f32 `math.exp` as `arith`
    ops, which LLVM vectorises (a call of libm's `expf` an element would not be).
@@ -192,7 +193,8 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
     ConvertTMTensorPass().apply(ctx, out.module)
     SlicesAsCopiesPass().apply(ctx, out.module)
     ContiguousOutputInnermostPass().apply(ctx, out.module)
-    ContractionInRegistersPass().apply(ctx, out.module)
+    if kind != "generic":  # a register block for the host's vectors; generic: the plain loops
+        ContractionInRegistersPass().apply(ctx, out.module)
     ExpAsArithPass().apply(ctx, out.module)
     for k in out.kernels:
         used = stack_bytes(k)
