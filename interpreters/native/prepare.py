@@ -179,8 +179,9 @@ def prepare(fn: func.FuncOp) -> Prepared:
 def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -> str:
     """The kernels converted to upstream dialects (the checks of programs that read
     through tables first; with `parallel`, each program's items an `scf.parallel`;
-    `kind` the kernels `spatial-native-kernels` chooses: `generic`, `loop`, `bf16`, `amx`); the
-    module's text, also kept in `prepared.text`."""
+    `kind` the kernels `spatial-native-kernels` chooses: `generic`, `loop`, `bf16`, `amx`;
+    all but `generic` also hold the sums `linalg-contraction-in-registers` takes in
+    registers); the module's text, also kept in `prepared.text`."""
     out = prepared.outlined
     for k in out.kernels:
         for o in k.body.block.ops:
