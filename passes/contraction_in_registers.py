@@ -82,10 +82,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from xdsl_spatial.dialects.memref_extra import PrefetchOp
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import counted, idx, inside, view
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import LANES
-from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import L1, LINE
+from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import L1, prefetch_row
+from xdsl_spatial.passes.spatial_lower_ops.access import row_major
 
 ACCUMULATORS = 16
 """The most vector sums held through the sum (of the 32 AVX-512 registers; the row's
@@ -118,7 +118,7 @@ def _axes(op: GenericOp, i: int) -> list[int] | None:
 
 def _is_f32_tensor(v: SSAValue) -> bool:
     t = v.type
-    return isinstance(t, TensorType) and t.get_element_type() == f32 and -1 not in t.get_shape()
+    return isinstance(t, TensorType) and t.get_element_type() == f32 and t.has_static_shape()
 
 
 def contraction(op: GenericOp) -> Contraction | None:
@@ -130,7 +130,7 @@ def contraction(op: GenericOp) -> Contraction | None:
     kinds = [cast(IteratorTypeAttr, t).data for t in op.iterator_types]
     reds = [d for d, k in enumerate(kinds) if k == IteratorType.REDUCTION]
     maps = [_axes(op, i) for i in range(3)]
-    if len(reds) != 1 or any(m is None for m in maps) or op.body.block.first_op is None:
+    if len(reds) != 1 or any(m is None for m in maps):
         return None
     a0, a1, out = cast(list[list[int]], maps)
     (red,) = reds
@@ -225,7 +225,7 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
     at[c.red] = blk.args[0]
     sums = list(blk.args[1:])
     if ahead is not None:
-        _prefetch_row(body, ahead, mem[c.b], maps[c.b], at[c.red], c, ranges[c.col])
+        _prefetch_step(body, ahead, mem[c.b], maps[c.b], at[c.red], c)
     row = [
         body.insert(vector.LoadOp(mem[c.b], index(body, maps[c.b], {c.col: col}), vec_t)).result
         for col in columns
@@ -250,11 +250,6 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
     return b.insert(bufferization.ToTensorOp(result, restrict=True, writable=True)).tensor
 
 
-def _strides(mem: SSAValue) -> list[int]:
-    shape = cast(MemRefType[Attribute], mem.type).get_shape()
-    return [math.prod(shape[j + 1 :]) for j in range(len(shape))]
-
-
 def _next_block(
     b: Builder, mem: SSAValue, axes: list[int], at: dict[int, SSAValue], c: Contraction
 ) -> tuple[SSAValue, SSAValue] | None:
@@ -263,8 +258,9 @@ def _next_block(
     next where the outer loops run in the operand's order). None without outer loops."""
     if not c.outer:
         return None
-    strides = _strides(mem)
-    flat = view(b, mem, 0, (math.prod(cast(MemRefType[Attribute], mem.type).get_shape()),), (1,))
+    shape = cast(MemRefType[Attribute], mem.type).get_shape()
+    strides = row_major(shape)
+    flat = view(b, mem, 0, (math.prod(shape),), (1,))
     start = idx(b, strides[axes.index(c.outer[-1])])
     for d in c.outer:
         term = b.insert(arith.MuliOp(at[d], idx(b, strides[axes.index(d)]))).result
@@ -272,26 +268,23 @@ def _next_block(
     return flat, start
 
 
-def _prefetch_row(
+def _prefetch_step(
     b: Builder,
     ahead: tuple[SSAValue, SSAValue],
     mem: SSAValue,
     axes: list[int],
     step: SSAValue,
     c: Contraction,
-    columns: int,
 ) -> None:
-    """At step `step` of the sum, the row the next block holds there asked for, a
-    cache line at a time (`prefetch.L1`), clamped to the operand's last row."""
+    """At step `step` of the sum, the row the next block holds there asked for into
+    the first-level cache (`prefetch.prefetch_row`: a line at a time, clamped to the
+    operand's last row)."""
     flat, start = ahead
-    strides = _strides(mem)
-    offset = b.insert(arith.MuliOp(step, idx(b, strides[axes.index(c.red)]))).result
+    shape = cast(MemRefType[Attribute], mem.type).get_shape()
+    stride = row_major(shape)[axes.index(c.red)]
+    offset = b.insert(arith.MuliOp(step, idx(b, stride))).result
     row = b.insert(arith.AddiOp(start, offset)).result
-    total = cast(MemRefType[Attribute], flat.type).get_shape()[0]
-    first = b.insert(arith.MinUIOp(row, idx(b, total - columns))).result
-    for off in range(0, columns, LINE // 4):  # f32: 16 to a line
-        line = b.insert(arith.AddiOp(first, idx(b, off))).result if off else first
-        b.insert(PrefetchOp(flat, [line], L1))
+    prefetch_row(b, flat, row, shape[-1], L1)
 
 
 class ContractionInRegisters(RewritePattern):

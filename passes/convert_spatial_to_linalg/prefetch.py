@@ -137,12 +137,20 @@ def prefetch_ahead(
     elements instead: the start is clamped once, so each line is an add."""
     for page, f in pages:
         base, first = storage(b, pt.values[page], outer_offset(b, outer, f))
-        t = cast(MemRefType[Attribute], base.type)
-        total = math.prod(t.get_shape())
-        line = max(1, LINE // element_bytes(t.element_type))
+        total = math.prod(cast(MemRefType[Attribute], base.type).get_shape())
         flat = view(b, base, 0, (total,), (1,))
         ahead = add(b, first, trips * f.dims[along.axis] * along.step)
-        last = idx(b, max(0, total - cols.extent))
-        row = b.insert(arith.MinUIOp(ahead, last)).result
-        for c in range(0, cols.extent, line):
-            b.insert(PrefetchOp(flat, [add(b, row, c)], locality))
+        prefetch_row(b, flat, ahead, cols.extent, locality)
+
+
+def prefetch_row(b: Builder, flat: SSAValue, start: SSAValue, extent: int, locality: int) -> None:
+    """The prefetches of `extent` elements of the 1-d memref `flat` from `start`, a
+    line at a time, into the cache `locality` names (`L1`, `L2`); where they would run
+    past its last element, its last `extent` instead: the start is clamped once, so
+    each line is an add."""
+    t = cast(MemRefType[Attribute], flat.type)
+    line = max(1, LINE // element_bytes(t.element_type))
+    last = idx(b, max(0, t.get_shape()[0] - extent))
+    row = b.insert(arith.MinUIOp(start, last)).result
+    for c in range(0, extent, line):
+        b.insert(PrefetchOp(flat, [add(b, row, c)], locality))
