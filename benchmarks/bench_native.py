@@ -6,6 +6,7 @@ against this machine's memory bandwidth.
     python benchmarks/bench_native.py --quick    # K = N = 1024, 3 rounds
     python benchmarks/bench_native.py --threads 2   # also (o) with its items on 2 threads
     python benchmarks/bench_native.py --m 1 --wide  # also (w): one item as wide as W
+    OPENBLAS_CORETYPE=Haswell python benchmarks/bench_native.py --avx2   # an AVX2 CPU's view
 
 `y = x . W` (x m x K bf16, W K x N Q8_0, fp32 scales), four ways:
 
@@ -27,6 +28,10 @@ against this machine's memory bandwidth.
   where numpy (glibc) puts a large array's data: what a caller's own arrays cost.
   The others read W in huge pages, on cache lines (`memory.in_huge_pages`), as a
   model's weights are;
+- **(v)** with `--avx2`: (o) with the kernels `avx2`, the code a CPU with AVX2 and FMA
+  but no AVX-512 runs (`auto`'s choice there), compiled so on any x86-64 CPU with AVX2;
+  with `OPENBLAS_CORETYPE=Haswell`, numpy's BLAS runs its AVX2 kernels too, so (a)/(v)
+  is what such a CPU's user would see (its memory system aside);
 - **(w)** with `--wide`: (o) lowered for a site that holds all N columns
   (`acc-tiles` N/32, local memory to match), so its one item reads every row of W
   whole where (o)'s items each read a strip of 8 tiles (256 columns) of every row:
@@ -105,7 +110,13 @@ def off_a_line(a: np.ndarray) -> np.ndarray:
 
 
 def bench(
-    m: int, k: int, n: int, rounds: int, threads: int = 1, wide: bool = False
+    m: int,
+    k: int,
+    n: int,
+    rounds: int,
+    threads: int = 1,
+    wide: bool = False,
+    avx2: bool = False,
 ) -> tuple[list[Candidate], dict[str, float]]:
     rng = np.random.default_rng(4321 + m)
     x = rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16).astype(np.float32)
@@ -149,6 +160,8 @@ def bench(
         cands.append(native("g", "(g) (o), kernels loop", True, True, kernels="loop"))
     if threads > 1:
         cands.append(native("t", f"(t) (o) on {threads} threads", True, True, threads))
+    if avx2 and chosen != "avx2":
+        cands.append(native("v", "(v) (o), kernels avx2", True, True, kernels="avx2"))
     if wide:
         try:
             cands.append(native("w", "(w) (o), one item as wide as W", True, True, wide=True))
@@ -202,6 +215,11 @@ def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, 
             f"(o)/(t) = {by['o'].median / by['t'].median:.2f} (threads against one), "
             f"(a)/(t) = {by['a'].median / by['t'].median:.2f}"
         )
+    if "v" in by:
+        lines.append(
+            f"(a)/(v) = {by['a'].median / by['v'].median:.2f} (the avx2 kernels against "
+            f"numpy; goal >= 2), (v)/(o) = {by['v'].median / by['o'].median:.2f}"
+        )
     if "w" in by:
         lines.append(
             f"(o)/(w) = {by['o'].median / by['w'].median:.2f} (whole rows against strips), "
@@ -221,6 +239,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--wide", action="store_true", help="also (w): (o) with one item as wide as the weight"
     )
+    p.add_argument(
+        "--avx2",
+        action="store_true",
+        help="also (v): (o) with the kernels avx2, what a CPU with AVX2 and no AVX-512 runs "
+        "(with OPENBLAS_CORETYPE=Haswell numpy runs that CPU's BLAS kernels too)",
+    )
     args = p.parse_args(argv)
     k = n = 1024 if args.quick else 4096
     rounds = args.rounds or (3 if args.quick else 15)
@@ -228,11 +252,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     bw = bandwidth()
     print(
         f"{cpu_info()[0] or 'an unnamed CPU'}; numpy {np.__version__}, OPENBLAS_NUM_THREADS="
-        f"{os.environ['OPENBLAS_NUM_THREADS']}, {allocator}; one thread: read {bw[0]:.1f} "
+        f"{os.environ['OPENBLAS_NUM_THREADS']}, OPENBLAS_CORETYPE="
+        f"{os.environ.get('OPENBLAS_CORETYPE', '(this CPU)')}, {allocator}; one thread: read {bw[0]:.1f} "
         f"GB/s, copy {bw[1]:.1f} GB/s; kernels {choose_kernels().name}"
     )
     for m in (int(v) for v in args.m.split(",")):
-        cands, compile_s = bench(m, k, n, rounds, args.threads, args.wide)
+        cands, compile_s = bench(m, k, n, rounds, args.threads, args.wide, args.avx2)
         print()
         print(report(m, k, n, cands, compile_s, bw))
         sys.stdout.flush()

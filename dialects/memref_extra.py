@@ -1,6 +1,6 @@
 """
 Upstream MLIR's `memref.prefetch`, which `convert-spatial-to-linalg` emits for a stage
-marked `kernel = "stream"` (`spatial-native-kernels{kind=loop|bf16|amx}`): a hint that
+marked `kernel = "stream"` (`spatial-native-kernels{kind=loop|avx2|bf16|amx}`): a hint that
 an element of a memref will be read soon, which LLVM lowers to the CPU's prefetch
 instruction (x86's `PREFETCHT1` for locality 2). It reads and writes nothing, so the
 values a program computes are the same with it or without it.

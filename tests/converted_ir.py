@@ -39,6 +39,7 @@ CONVERSIONS = {
     "parallel": "convert-spatial-to-linalg{parallel=true}",
     "amx": "spatial-native-kernels{kind=amx},convert-spatial-to-linalg",
     "bf16": "spatial-native-kernels{kind=bf16},convert-spatial-to-linalg",
+    "avx2": "spatial-native-kernels{kind=avx2},convert-spatial-to-linalg",
     "stream": "spatial-native-kernels{kind=loop},convert-spatial-to-linalg",
 }
 """The plain conversion, its items in parallel, and after each of the native engine's
@@ -49,6 +50,7 @@ ENGINE = {
     "parallel": (True, "generic"),
     "amx": (False, "amx"),
     "bf16": (False, "bf16"),
+    "avx2": (False, "avx2"),
     "stream": (False, "loop"),
     "parallel stream": (True, "loop"),
 }

@@ -30,7 +30,8 @@ from xdsl.dialects.linalg.ops import CopyOp
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.memref_extra import PrefetchOp
 from xdsl_spatial.dialects.spatial import StageOp
-from xdsl_spatial.interpreters.native import amx, compile_native, host
+from xdsl_spatial.interpreters.native import amx, compile_native, host, jit
+from xdsl_spatial.interpreters.native.prepare import convert, prepare
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 from xdsl_spatial.passes.native_kernels import NativeKernelsPass
@@ -40,10 +41,12 @@ from xdsl_spatial.passes.spatial_lower_ops import lower_ops
 GEMV = str(Path(__file__).resolve().parents[1] / "examples" / "gemv_q8.mlir")
 
 needs_bf16 = pytest.mark.skipif(not host.bf16_available(), reason="this CPU has no AVX512-BF16")
+needs_avx2 = pytest.mark.skipif(not host.avx2_available(), reason="this CPU has no AVX2 and FMA")
 
 KERNELS = [
     "generic",
     "loop",
+    pytest.param("avx2", marks=needs_avx2),
     pytest.param("bf16", marks=needs_bf16),
     pytest.param(
         "amx",
@@ -248,7 +251,12 @@ def test_the_choice_is_named_and_checked(monkeypatch):
     monkeypatch.delenv(host.KERNELS_ENV, raising=False)
     monkeypatch.delenv(amx.AMX_ENV, raising=False)
     auto = host.choose_kernels()
-    best = "bf16" if host.bf16_available() else "loop"
+    if host.bf16_available():
+        best = "bf16"
+    elif "avx512f" not in host.cpu_info()[1] and host.avx2_available():
+        best = "avx2"
+    else:
+        best = "loop"
     assert auto.name == ("amx" if host.amx_available() else best)
     assert auto.pass_text == f"spatial-native-kernels{{kind={auto.name}}}"
     plain = host.choose_kernels("generic")
@@ -265,16 +273,61 @@ def test_the_choice_is_named_and_checked(monkeypatch):
 
 
 def test_a_cpu_without_avx512_bf16_gets_the_loop(monkeypatch):
-    """On a CPU whose flags lack AVX512-BF16 (this one's, with it taken out), `auto`
-    chooses `loop` and `bf16` is refused, naming the CPU."""
+    """On a CPU with AVX-512 whose flags lack AVX512-BF16 (this one's, with AVX-512
+    and without BF16 and AMX), `auto` chooses `loop` and `bf16` is refused, naming the
+    CPU."""
     model, flags = host.cpu_info()
-    without = flags - {"avx512_bf16", "amx_tile", "amx_bf16"}
+    without = (flags | {"avx512f"}) - {"avx512_bf16", "amx_tile", "amx_bf16"}
     monkeypatch.setattr(host, "cpu_info", lambda: (model or "a CPU", without))
     monkeypatch.delenv(host.KERNELS_ENV, raising=False)
     assert not host.bf16_available()
     assert host.choose_kernels().name == "loop"
     with pytest.raises(host.KernelsError, match="kernels 'bf16' need a CPU with AVX512-BF16"):
         host.choose_kernels("bf16")
+
+
+def test_a_cpu_with_avx2_and_no_avx512_gets_avx2(monkeypatch):
+    """On a CPU with AVX2 and FMA and no AVX-512 (flags made so), `auto` chooses `avx2`;
+    on one without AVX2, `auto` chooses `loop` and `avx2` is refused, naming the CPU."""
+    avx2 = frozenset({"sse4_2", "avx", "avx2", "fma", "f16c"})
+    monkeypatch.setattr(host, "cpu_info", lambda: ("an AVX2 CPU", avx2))
+    monkeypatch.delenv(host.KERNELS_ENV, raising=False)
+    chosen = host.choose_kernels()
+    assert chosen.name == "avx2" and not chosen.x86
+    assert chosen.pass_text == "spatial-native-kernels{kind=avx2}"
+    assert chosen.function_attributes == host.WITHOUT_AVX512
+    assert host.choose_kernels("loop").function_attributes == ()
+    # no instruction rounds to bf16 on it: every kind's code expands the rounding
+    assert chosen.soft_bf16 and host.choose_kernels("loop").soft_bf16
+    assert jit.SOFT_BF16 in jit.pipeline(1, soft_bf16=True)
+    assert jit.SOFT_BF16 not in jit.pipeline(1)
+    monkeypatch.setattr(host, "cpu_info", lambda: ("an older CPU", avx2 - {"avx2"}))
+    assert host.choose_kernels().name == "loop"
+    with pytest.raises(
+        host.KernelsError, match=r"kernels 'avx2' need .* AVX2 and FMA; this one \(an older CPU\)"
+    ):
+        host.choose_kernels("avx2")
+
+
+def test_the_avx2_kernels_are_fused_multiply_adds_compiled_without_avx512():
+    """`avx2` at m = 8: the lanes' sums `fma` (a trip's weights widened once, vector
+    fused multiply-adds, no copy of the weight's page: read where it lies), and every
+    kernel function compiled at 256 bits without AVX-512 (LLVM's function attributes);
+    `loop` keeps the host's."""
+    mod = product(8, 2048, 512, "bf16", "f32")
+    lower_q8(mod, act="bf16", optimize=True)
+    out = parse_module(str(mod))
+    NativeKernelsPass("avx2").apply(Context(), out)
+    assert StringAttr("fma") in {o.attributes.get("kernel") for o in out.walk()}
+    prepared = prepare(verified(mod, "mm"))
+    text = convert(prepared, kind="avx2")
+    assert "vector.fma" in text and "q8_f32" in text and "x86." not in text
+    kernels = [line for line in text.splitlines() if "func.func private @" in line]
+    assert kernels
+    assert all('["target-features", "-avx512f"]' in k for k in kernels)
+    assert all('["prefer-vector-width", "256"]' in k for k in kernels)
+    plain = convert(prepare(verified(mod, "mm")), kind="loop")
+    assert "-avx512f" not in plain and '["prefer-vector-width", "512"]' in plain
 
 
 @pytest.mark.skipif(host.amx_available(), reason="this CPU has AMX-BF16: amx is not refused")

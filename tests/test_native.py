@@ -9,6 +9,7 @@ compile cache (a temporary folder), so a module compiled twice in a run is compi
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -473,7 +474,8 @@ def test_the_other_processs_refusal_is_a_jit_error(tmp_path):
     """What upstream MLIR refuses in `python jit.py DIR` is its exit code 1 and one
     line naming the error."""
     (tmp_path / "module.mlir").write_text("func.func @f( {")
-    (tmp_path / "request.json").write_text('{"name": "f", "threads": 1, "x86": false, "libs": []}')
+    request = {"name": "f", "threads": 1, "x86": False, "soft_bf16": False, "libs": []}
+    (tmp_path / "request.json").write_text(json.dumps(request))
     out = subprocess.run(
         [sys.executable, native.jit.__file__, str(tmp_path)], capture_output=True, text=True
     )

@@ -44,7 +44,12 @@ from xdsl_spatial.interpreters.native import jit
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.call import Caller, Slot
 from xdsl_spatial.interpreters.native.donate import updated_states
-from xdsl_spatial.interpreters.native.host import KernelsError, amx_available, choose_kernels
+from xdsl_spatial.interpreters.native.host import (
+    Kernels,
+    KernelsError,
+    amx_available,
+    choose_kernels,
+)
 from xdsl_spatial.interpreters.native.jit import (
     OPT_LEVEL,
     JitError,
@@ -223,7 +228,8 @@ def start_native(
         except CompileError as e:
             raise PrepareError(f"@{name}'s asserts: {e}") from None
     seconds["prepare"] = time.perf_counter() - t0
-    key = cache.key(prepared.source, f"{pipeline(threads, chosen.x86)} kernels={chosen.name}")
+    steps = pipeline(threads, chosen.x86, chosen.soft_bf16)
+    key = cache.key(prepared.source, f"{steps} kernels={chosen.name}")
     kept = (cache, key, threads) if cache.folder is not None else None
     job = Compiling(
         name,
@@ -250,9 +256,9 @@ def start_native(
         text = convert(prepared, threads > 1, chosen.name)
     seconds["convert"] = time.perf_counter() - t0
     if background:
-        job.start(text, threads, chosen.x86, runtime)
+        job.start(text, threads, chosen, runtime)
         return job
-    job.done = job.here(text, threads, chosen.x86, runtime, say)
+    job.done = job.here(text, threads, chosen, runtime, say)
     return job
 
 
@@ -296,14 +302,14 @@ class Compiling:
         )
 
     def here(
-        self, text: str, threads: int, x86: bool, runtime: list[str], say: Progress = quiet
+        self, text: str, threads: int, chosen: Kernels, runtime: list[str], say: Progress = quiet
     ) -> NativeExecutable:
         """Compiled by this process's JIT, the object kept in the compile cache."""
         _, _, execution_engine = bindings()
         say(f"compiling @{self.name}: upstream MLIR's passes to LLVM")
         t0 = time.perf_counter()
         try:
-            module = lower_to_llvm(text, threads, x86)
+            module = lower_to_llvm(text, threads, chosen.x86, chosen.soft_bf16)
         except JitError as e:
             raise self.refused(e) from None
         self.seconds["lower"] = time.perf_counter() - t0
@@ -328,13 +334,19 @@ class Compiling:
                     self.cache.store(self.key, self.symbol, f.read())
         return self.executable(engine, False, address)
 
-    def start(self, text: str, threads: int, x86: bool, runtime: list[str]) -> None:
+    def start(self, text: str, threads: int, chosen: Kernels, runtime: list[str]) -> None:
         """Hand `text` to another process (`jit.py` run as a script) to compile."""
         self.folder = tempfile.TemporaryDirectory(prefix="xdsl-spatial-jit-")
         where = self.folder.name
         with open(os.path.join(where, "module.mlir"), "w", encoding="utf-8") as f:
             f.write(text)
-        request = {"name": self.name, "threads": threads, "x86": x86, "libs": runtime}
+        request = {
+            "name": self.name,
+            "threads": threads,
+            "x86": chosen.x86,
+            "soft_bf16": chosen.soft_bf16,
+            "libs": runtime,
+        }
         with open(os.path.join(where, "request.json"), "w", encoding="utf-8") as f:
             json.dump(request, f)
         self.started = time.perf_counter()

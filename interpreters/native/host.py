@@ -21,18 +21,25 @@ vector code holding 16-column sums in registers); `generic` keeps their loops.
 - `loop`: a product of one row streams its weight (the pages only its sum reads once
   are read where the weight is, and a block's lanes run over all of an item's
   columns), the other rows as in `generic`. Plain loops: on every CPU.
+- `avx2`: `loop`, and the lanes of 2 rows or more as 256-bit fused multiply-adds,
+  a lane an instruction, the sums held in registers (a block's weights widened to f32
+  once for all the rows); the kernels compiled without AVX-512, as a CPU with AVX2
+  and FMA but not AVX-512 runs them (any x86-64 CPU with AVX2 and FMA runs them).
 - `bf16`: `loop`, and the lanes of 8 rows or more as AVX512-BF16 dot products
   (`VDPBF16PS`: a pair of lanes an instruction, bf16 activations times int8 weights,
   both exact in bf16); on a CPU that has it (Xeon from Cooper Lake on, AMD from Zen 4).
 - `amx`: `loop`, and the lanes of 8 rows or more on the AMX-BF16 tile unit; on a CPU
   that has it (Xeon from Sapphire Rapids on).
 - `auto` (the default): `amx` where the CPU has AMX-BF16 and Linux grants the tiles,
-  else `bf16` where it has AVX512-BF16, else `loop`.
+  else `bf16` where it has AVX512-BF16, else `loop` where it has AVX-512, else `avx2`
+  where it has AVX2 and FMA, else `loop`.
 
 `XDSL_SPATIAL_KERNELS` (or `--kernels` of `spatial-run` and `spatial-generate`) names
 one; `XDSL_SPATIAL_AMX=off` makes `auto` pass over the tiles (`bf16` or `loop`).
 The vector instructions themselves are LLVM's choice for the host it compiles on (the
-JIT targets the host CPU: AVX-512 where it has it, at 512 bits, `outline.VECTOR_BITS`).
+JIT targets the host CPU: AVX-512 where it has it, at 512 bits, `outline.VECTOR_BITS`),
+except for `avx2`, whose kernels LLVM compiles at 256 bits without AVX-512
+(`Kernels.function_attributes`).
 """
 
 from __future__ import annotations
@@ -45,10 +52,19 @@ from functools import cache
 from xdsl_spatial.interpreters.native.amx import AMX_ENV, tiles_granted
 
 KERNELS_ENV = "XDSL_SPATIAL_KERNELS"
-CHOICES = ("auto", "generic", "loop", "bf16", "amx")
+CHOICES = ("auto", "generic", "loop", "avx2", "bf16", "amx")
 
 BF16_FLAGS = frozenset({"avx512f", "avx512_bf16"})
 """The CPU flags `x86.avx512.dot` (`VDPBF16PS` on 512 bits) needs."""
+
+AVX2_FLAGS = frozenset({"avx2", "fma"})
+"""The CPU flags the `avx2` kernels need (256-bit integer widening and fused
+multiply-adds)."""
+
+WITHOUT_AVX512 = (("prefer-vector-width", "256"), ("target-features", "-avx512f"))
+"""LLVM function attributes of a kernel compiled for a CPU with AVX2 and no AVX-512:
+256-bit vectors, and no AVX-512 instruction (turning off `avx512f` turns off every
+extension that needs it)."""
 
 
 class KernelsError(Exception):
@@ -82,6 +98,11 @@ def bf16_available() -> bool:
     return cpu_info()[1] >= BF16_FLAGS
 
 
+def avx2_available() -> bool:
+    """Whether this CPU has AVX2 and FMA (`AVX2_FLAGS`), which the kernels `avx2` use."""
+    return cpu_info()[1] >= AVX2_FLAGS
+
+
 def host_cpu() -> str:
     """What the JIT tunes for: the machine, the CPU's model and its feature flags."""
     model, flags = cpu_info()
@@ -90,8 +111,8 @@ def host_cpu() -> str:
 
 @dataclass(frozen=True)
 class Kernels:
-    """A kernel choice (`choose_kernels`): `generic`, `loop`, `bf16` or `amx`, the
-    `kind` of `spatial-native-kernels`."""
+    """A kernel choice (`choose_kernels`): `generic`, `loop`, `avx2`, `bf16` or `amx`,
+    the `kind` of `spatial-native-kernels`."""
 
     name: str
 
@@ -106,6 +127,20 @@ class Kernels:
         """Whether the code holds upstream's `x86` ops (tiles or `dot`), which LLVM's
         lowering must convert (`jit.X86`)."""
         return self.name in ("amx", "bf16")
+
+    @property
+    def soft_bf16(self) -> bool:
+        """Whether the code has no instruction that rounds f32 to bf16, so that LLVM's
+        lowering must expand it (`jit.SOFT_BF16`): kernels compiled without AVX-512
+        (`avx2`), or a CPU without AVX512-BF16."""
+        return self.name == "avx2" or not bf16_available()
+
+    @property
+    def function_attributes(self) -> tuple[tuple[str, str], ...]:
+        """LLVM attributes each kernel function gets beyond the outlining's (the
+        vector width), for the CPU these kernels are for: `WITHOUT_AVX512` for
+        `avx2`, else none (the host's own features)."""
+        return WITHOUT_AVX512 if self.name == "avx2" else ()
 
     @property
     def pass_text(self) -> str:
@@ -125,11 +160,20 @@ def choose_kernels(choice: str | None = None) -> Kernels:
         tiles_off = os.environ.get(AMX_ENV, "").lower() == "off"
         if not tiles_off and amx_available():
             asked = "amx"
+        elif bf16_available():
+            asked = "bf16"
+        elif "avx512f" not in cpu_info()[1] and avx2_available():
+            asked = "avx2"
         else:
-            asked = "bf16" if bf16_available() else "loop"
+            asked = "loop"
     elif asked == "bf16" and not bf16_available():
         raise KernelsError(
             "kernels 'bf16' need a CPU with AVX512-BF16; "
+            f"this one ({cpu_info()[0] or platform.machine()}) has none: use auto or loop"
+        )
+    elif asked == "avx2" and not avx2_available():
+        raise KernelsError(
+            "kernels 'avx2' need an x86-64 CPU with AVX2 and FMA; "
             f"this one ({cpu_info()[0] or platform.machine()}) has none: use auto or loop"
         )
     elif asked == "amx" and not amx_available():

@@ -44,7 +44,8 @@ library (`memrefCopy`, `printMemref`), which the wheel does not ship.
 The bindings hold Python's lock while MLIR's passes and LLVM run, so two functions
 compile at once only in two processes: run as a script, `python jit.py DIR` (which
 imports nothing of this package) reads `DIR/request.json` (the function's name,
-threads, whether it holds `x86` ops, the shared libraries) and `DIR/module.mlir` (the
+threads, whether it holds `x86` ops, the shared libraries, whether bf16 rounding is
+expanded) and `DIR/module.mlir` (the
 prepared module), compiles it as `object_code` does and writes the ELF object to
 `DIR/code.o`, or `JitError: ...` to its error output and exit code 1.
 """
@@ -77,6 +78,10 @@ X86 = "convert-vector-to-llvm{enable-x86}"
 """The `x86` ops (the stages `spatial-native-kernels{kind=amx|bf16}` marks: `x86.amx` tiles,
 `x86.avx512.dot`) as LLVM's AMX and AVX512-BF16 intrinsics (LLVM configures the tiles'
 shapes, `ldtilecfg`, in each function that uses them), and the `vector` ops as LLVM's."""
+SOFT_BF16 = "arith-expand{include-bf16=true}"
+"""Each `arith.truncf` to bf16 (rounding to nearest, ties to even) as integer ops, for
+a CPU whose code has no instruction for it (`host.Kernels.soft_bf16`): LLVM would
+call compiler-rt's `__truncsfbf2`, which the JIT does not find in this process."""
 VECTOR = "convert-vector-to-llvm"
 """The `vector` ops (`linalg-contraction-in-registers`' sums, for every kernel choice but
 `generic`) as LLVM's, where there are no `x86` ops."""
@@ -91,7 +96,7 @@ TO_LLVM = (
 )
 
 
-def pipeline(threads: int = 1, x86: bool = False) -> str:
+def pipeline(threads: int = 1, x86: bool = False, soft_bf16: bool = False) -> str:
     """From the prepared module (upstream dialects on tensors) to the LLVM dialect.
 
     With `threads` > 1, each program's items (an `scf.parallel`, see
@@ -102,8 +107,9 @@ def pipeline(threads: int = 1, x86: bool = False) -> str:
     `convert-openmp-to-llvm`, which also converts functions (with memref
     descriptors), runs after `convert-func-to-llvm` has made them take bare
     pointers. With `x86`, the `x86` and `vector` ops become LLVM's first (`X86`),
-    else the `vector` ops (`VECTOR`)."""
-    tiles = (X86,) if x86 else (VECTOR,)
+    else the `vector` ops (`VECTOR`); with `soft_bf16`, rounding to bf16 is expanded
+    into integer ops before them (`SOFT_BF16`)."""
+    tiles = (*((SOFT_BF16,) if soft_bf16 else ()), X86 if x86 else VECTOR)
     if threads == 1:
         return ",".join((*BUFFERS, *tiles, *TO_LLVM))
     return ",".join(
@@ -150,7 +156,7 @@ def bindings() -> Any:
     return ir, passmanager, execution_engine
 
 
-def lower_to_llvm(text: str, threads: int = 1, x86: bool = False) -> Any:
+def lower_to_llvm(text: str, threads: int = 1, x86: bool = False, soft_bf16: bool = False) -> Any:
     """The prepared module's text, parsed by upstream MLIR and lowered to the LLVM
     dialect (a `torch_mlir.ir.Module`, alive while its context is)."""
     ir, passmanager, _ = bindings()
@@ -158,7 +164,9 @@ def lower_to_llvm(text: str, threads: int = 1, x86: bool = False) -> Any:
     with ctx:
         try:
             module = ir.Module.parse(text)
-            steps = passmanager.PassManager.parse(f"builtin.module({pipeline(threads, x86)})")
+            steps = passmanager.PassManager.parse(
+                f"builtin.module({pipeline(threads, x86, soft_bf16)})"
+            )
             # Verified once, at the end, not after each of the ~25 passes: SmolLM2's
             # decode step took 1.1-1.4 s verifying after each, 0.6-0.9 verifying once.
             steps.enable_verifier(False)
@@ -195,13 +203,18 @@ def _diagnostic(e: Exception, text: str) -> str:
 
 
 def object_code(
-    text: str, name: str, threads: int = 1, x86: bool = False, shared_libs: Sequence[str] = ()
+    text: str,
+    name: str,
+    threads: int = 1,
+    x86: bool = False,
+    shared_libs: Sequence[str] = (),
+    soft_bf16: bool = False,
 ) -> bytes:
     """The prepared module's machine code for this host, as the ELF object
     `ExecutionEngine.dump_to_object_file` writes (what the compile cache keeps and
     `objects.load_object` loads)."""
     _, _, execution_engine = bindings()
-    module = lower_to_llvm(text, threads, x86)
+    module = lower_to_llvm(text, threads, x86, soft_bf16)
     with module.context:
         try:
             engine = execution_engine.ExecutionEngine(
@@ -225,7 +238,9 @@ def main(folder: str) -> int:
     with open(os.path.join(folder, "module.mlir"), encoding="utf-8") as f:
         text = f.read()
     try:
-        code = object_code(text, head["name"], head["threads"], head["x86"], head["libs"])
+        code = object_code(
+            text, head["name"], head["threads"], head["x86"], head["libs"], head["soft_bf16"]
+        )
     except (JitError, NativeUnavailable) as e:
         print(f"{type(e).__name__}: {e}", file=sys.stderr)
         return 1

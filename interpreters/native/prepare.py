@@ -31,7 +31,10 @@ usable with `spatial-opt`):
    operand it reads rows of (the host's attention) as vector code whose sums stay in
    registers, the next block of rows asked for ahead (the same sums in the same order);
 6. `math-exp-as-arith` (`passes/exp_as_arith.py`): every f32 `math.exp` as `arith`
-   ops, which LLVM vectorises (a call of libm's `expf` an element would not be).
+   ops, which LLVM vectorises (a call of libm's `expf` an element would not be);
+7. each kernel function given the LLVM attributes of the CPU its kernels are for
+   (`host.Kernels.function_attributes`: `avx2`'s are compiled at 256 bits without
+   AVX-512).
 
 A program that reads an address from a table (an indirect move or stage map) is
 first checked over its IR (`analysis/tables.py`): machine code reads where a constant
@@ -60,7 +63,7 @@ from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import ArrayAttr, MemRefType, StringAttr
 from xdsl.ir import Attribute, Operation
 
 from xdsl_spatial.analysis.tables import table_reads
@@ -68,6 +71,7 @@ from xdsl_spatial.core.ir_io import op_text
 from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.dynamic import DynamicCompiler, runs_dynamically
 from xdsl_spatial.interpreters.native.asserts import AssertError, assert_checks, strip_asserts
+from xdsl_spatial.interpreters.native.host import Kernels
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
@@ -176,10 +180,28 @@ def prepare(fn: func.FuncOp) -> Prepared:
     return Prepared(fn.sym_name.data, out, programs, ir_text(out.module), checks)
 
 
+def add_passthrough(fn: func.FuncOp, attrs: Iterable[tuple[str, str]]) -> None:
+    """`fn`'s LLVM attributes (`llvm.passthrough`) with `attrs`, each replacing one of
+    the same name."""
+    given = dict(attrs)
+    if not given:
+        return
+    names = {StringAttr(k) for k in given}
+    old = fn.attributes.get("llvm.passthrough")
+    kept = [
+        e
+        for e in (old.data if isinstance(old, ArrayAttr) else ())
+        if not (isinstance(e, ArrayAttr) and e.data and e.data[0] in names)
+    ]
+    new = [ArrayAttr([StringAttr(k), StringAttr(v)]) for k, v in given.items()]
+    fn.attributes["llvm.passthrough"] = ArrayAttr([*kept, *new])
+
+
 def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -> str:
     """The kernels converted to upstream dialects (the checks of programs that read
     through tables first; with `parallel`, each program's items an `scf.parallel`;
-    `kind` the kernels `spatial-native-kernels` chooses: `generic`, `loop`, `bf16`, `amx`;
+    `kind` the kernels `spatial-native-kernels` chooses: `generic`, `loop`, `avx2`,
+    `bf16`, `amx`, each kernel function given their LLVM attributes;
     all but `generic` also hold the sums `linalg-contraction-in-registers` takes in
     registers); the module's text, also kept in `prepared.text`."""
     out = prepared.outlined
@@ -197,6 +219,8 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
     if kind != "generic":  # a register block for the host's vectors; generic: the plain loops
         ContractionInRegistersPass().apply(ctx, out.module)
     ExpAsArithPass().apply(ctx, out.module)
+    for k in out.kernels:
+        add_passthrough(k, Kernels(kind).function_attributes)
     for k in out.kernels:
         used = stack_bytes(k)
         if used > STACK_BYTES:

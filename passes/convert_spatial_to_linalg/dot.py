@@ -4,6 +4,12 @@ which `spatial-native-kernels{kind=bf16}` marks where `amx.lanes_fit` with `DOT_
 rows or more): the same operands as the AMX tiles (`amx.py`: each row sums
 `extf(x) * sitofp(q)` of a bf16 activation and int8 weights over a Q8_0 block's 32
 lanes, both exact in bf16), summed a pair of lanes an instruction in vector registers.
+The same sums as 256-bit fused multiply-adds, a lane an instruction (a stage marked
+`kernel = "fma"`, which `spatial-native-kernels{kind=avx2}` marks for a CPU with AVX2
+and no AVX-512): each trip widens its block of weights to f32 once
+(`widened_block`), then `fma_loop` runs the 32 lanes carrying up to
+`FMA_ACCUMULATORS` 8-column accumulators, each row's activation broadcast; the rest
+as below.
 
 Each trip of the loops outside the lanes interleaves its block of weights in lane
 pairs (`amx.pair_words`: word `(p, c)` the bf16 of lanes `2p` and `2p + 1` of column
@@ -38,12 +44,11 @@ integer-exact inputs.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf, vector
+from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -58,7 +63,15 @@ from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
 from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, pair_words
-from xdsl_spatial.passes.convert_spatial_to_linalg.build import drop, element, idx, inside, view
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
+    convert,
+    dense,
+    drop,
+    element,
+    idx,
+    inside,
+    view,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic, outer_offset
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import prefetch_block
@@ -79,6 +92,17 @@ DOT_ROWS = 8
 """The fewest rows whose lanes' sums are `dot`s: with fewer, interleaving the weights
 costs more than the lanes' loop saves (on an AMD EPYC Zen 5, 4096 x 4096: slower at
 m = 2-6, faster from 8)."""
+
+FMA_VECTORS = 8
+"""f32 sums a vector of the `fma` kernel holds: 256 bits, AVX2's registers."""
+
+FMA_ACCUMULATORS = 12
+"""Accumulators of the `fma` kernel held at once (of AVX2's 16 vector registers: the
+rest hold a lane's widened weights and the broadcast activation)."""
+
+FMA_ROWS = 2
+"""The fewest rows whose lanes' sums are the `fma` kernel's: one row streams its
+weight (`loops.STREAM`)."""
 
 
 @dataclass(frozen=True)
@@ -129,30 +153,36 @@ def dot_sums(
     loops: Sequence[LoopAxis],
     outer: Sequence[tuple[LoopAxis, SSAValue]],
     into: SSAValue | DotScales,
+    fma: bool = False,
 ) -> None:
     """Every row's lanes' sums as `dot`s of this trip's weight pairs
-    (`amx.pair_words`) and the row's activation pairs, broadcast. Into a `DotScales`:
-    each sum times its column's factor added into the row's output, in registers.
-    Into a scratch: row `j`'s 16 columns `h` stored at `j * columns + 16 h`, where
-    `lane_sums` would have summed them."""
+    (`amx.pair_words`) and the row's activation pairs, broadcast; with `fma` (the
+    `fma` kernel), as fused multiply-adds of this trip's weights, widened to f32 once
+    (`fma_loop`), and the row's activation, one lane a step, `FMA_VECTORS` columns a
+    vector. Into a `DotScales`: each sum times its column's factor added into the
+    row's output, in registers. Into a scratch: row `j`'s columns from `c` stored at
+    `j * columns + c`, where `lane_sums` would have summed them."""
     lane, cols = loops
     pairs = lane.extent // 2
-    width = CHUNK if cols.extent % CHUNK == 0 else LANES
-    groups = width // LANES
-    _, words = pair_words(pt, b, lanes, loops, outer)
-    x_page = pt.values[lanes.x_page]
+    vec = FMA_VECTORS if fma else LANES
     rows, stride = lanes.x_rows, lanes.x_stride
+    blocks = register_blocks(len(rows), cols.extent, fma)
+    if fma:
+        weights = widened_block(pt, b, lanes, loops, outer)
+        x_page = pt.widened.get(lanes.x_page, pt.values[lanes.x_page])
+    else:
+        _, weights = pair_words(pt, b, lanes, loops, outer)
+        x_page = pt.values[lanes.x_page]
     along = (cols.extent,), (1,)
-    acc_t = VectorType(f32, (LANES,))
+    acc_t = VectorType(f32, (vec,))
     factor, outs = None, []  # the block's scales and each row's output, along the columns
     if isinstance(into, DotScales):
         factor = view(b, pt.values[into.factor], outer_offset(b, outer, into.form), *along)
         outs = [view(b, page, outer_offset(b, outer, f), *along) for page, f in into.outs]
-    at_once = max(1, ACCUMULATORS // groups)
-    # the pair loops of the trip, each first asking for a part of the block ahead
-    trips, loop = math.ceil(len(rows) / at_once) * (cols.extent // width), 0
-    for r0 in range(0, len(rows), at_once):
-        n = min(at_once, len(rows) - r0)
+    # the lane loops of the trip, each first asking for a part of the block ahead
+    trips, loop = sum(cols.extent // (groups * vec) for _, _, groups in blocks), 0
+    for r0, n, groups in blocks:
+        width = groups * vec
         x = Generic(b, pt, lanes.stage.iter_kinds, [lane], outer).strided(x_page, rows[r0])[0]
         xs = view(b, x, 0, (n, lane.extent), (stride, 1))
         drop(x)  # only its offset was wanted
@@ -160,11 +190,14 @@ def dot_sums(
             part = range(loop * lane.extent // trips, (loop + 1) * lane.extent // trips)
             prefetch_block(pt, b, lanes.q_page, lanes.q_form, loops, outer, part)
             loop += 1
-            sums = pair_loop(b, words, xs, n, groups, pairs, c0)
+            if fma:
+                sums = fma_loop(b, weights, xs, n, groups, lane.extent, c0)
+            else:
+                sums = pair_loop(b, weights, xs, n, groups, pairs, c0)
             for h in range(groups):
-                c = c0 + h * LANES
+                c = c0 + h * vec
                 if factor is not None:
-                    scale = load_f32(b, factor, c)
+                    scale = load_f32(b, factor, c, vec)
                     for j in range(n):
                         out = b.insert(vector.LoadOp(outs[r0 + j], [idx(b, c)], acc_t))
                         fused = b.insert(vector.FMAOp(sums[j * groups + h], scale, out.result))
@@ -176,14 +209,83 @@ def dot_sums(
                     b.insert(vector.StoreOp(sums[j * groups + h], into, [at]))
 
 
-def load_f32(b: Builder, page: SSAValue, at: int) -> SSAValue:
-    """The 16 elements of `page` from `at` as f32s (widened where they are narrower:
+def register_blocks(rows: int, cols: int, fma: bool) -> list[tuple[int, int, int]]:
+    """The register blocks of `dot_sums`, rows `r0` to `r0 + n`, `groups` vectors of
+    columns a row each: for `dot`, two vectors (`CHUNK` columns) where they divide the
+    columns, and as many rows as `ACCUMULATORS` hold; for `fma`, at most
+    `FMA_ACCUMULATORS // 2` rows, each as many of 4, 2 or 1 vectors as the
+    accumulators hold and divide the columns (a few rows sum wider, so that enough
+    sums are in flight)."""
+    if not fma:
+        groups = CHUNK // LANES if cols % CHUNK == 0 else 1
+        at_once = max(1, ACCUMULATORS // groups)
+        return [(r0, min(at_once, rows - r0), groups) for r0 in range(0, rows, at_once)]
+    at_once = FMA_ACCUMULATORS // 2
+    out = []
+    for r0 in range(0, rows, at_once):
+        n = min(at_once, rows - r0)
+        fits = [g for g in (4, 2, 1) if n * g <= FMA_ACCUMULATORS and cols % (g * FMA_VECTORS) == 0]
+        out.append((r0, n, fits[0]))
+    return out
+
+
+def load_f32(b: Builder, page: SSAValue, at: int, n: int = LANES) -> SSAValue:
+    """The `n` elements of `page` from `at` as f32s (widened where they are narrower:
     exact)."""
     elem = element(page)
-    got = b.insert(vector.LoadOp(page, [idx(b, at)], VectorType(elem, (LANES,)))).result
+    got = b.insert(vector.LoadOp(page, [idx(b, at)], VectorType(elem, (n,)))).result
     if elem == f32:
         return got
-    return b.insert(arith.ExtFOp(got, VectorType(f32, (LANES,)))).result
+    return b.insert(arith.ExtFOp(got, VectorType(f32, (n,)))).result
+
+
+def widened_block(
+    pt: ProgramScope,
+    b: Builder,
+    lanes: AmxLanes,
+    loops: Sequence[LoopAxis],
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+) -> SSAValue:
+    """This trip's block of int8 weights (`loops`: its 32 lanes, its columns) widened
+    to f32 (exact) into a scratch, lane by lane: what `fma_loop` multiplies, each
+    weight widened once for all of the rows."""
+    lane, cols = loops
+    q = Generic(b, pt, lanes.stage.iter_kinds, loops, outer).strided(
+        pt.values[lanes.q_page], lanes.q_form
+    )[0]
+    wide = dense(b, pt.scratch("q8_f32", lane.extent * cols.extent), 0, (lane.extent, cols.extent))
+    convert(b, q, wide, arith.SIToFPOp)
+    return wide
+
+
+def fma_loop(
+    b: Builder, weights: SSAValue, xs: SSAValue, rows: int, groups: int, lanes: int, c0: int
+) -> list[SSAValue]:
+    """`rows x groups` accumulators, row `j` column group `h`: the sum over the `lanes`
+    lanes `l` of `xs[j, l]` (widened, broadcast) times `weights[l, c : c + 8]`,
+    `c = c0 + 8 h`, each step one fused multiply-add, an `scf.for` over `l` carrying
+    them: each output's terms in the lanes' order, as `lane_sums` adds them."""
+    acc_t = VectorType(f32, (FMA_VECTORS,))
+    zero = b.insert(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(acc_t, [0.0]))).result
+    blk = Block(arg_types=[IndexType(), *([acc_t] * (rows * groups))])
+    loop = b.insert(scf.ForOp(idx(b, 0), idx(b, lanes), idx(b, 1), [zero] * (rows * groups), blk))
+    body = inside(blk)
+    lane, accs = blk.args[0], blk.args[1:]
+    ws = [
+        body.insert(vector.LoadOp(weights, [lane, idx(body, c0 + h * FMA_VECTORS)], acc_t)).result
+        for h in range(groups)
+    ]
+    out: list[SSAValue] = []
+    for j in range(rows):
+        x = body.insert(memref.LoadOp.get(xs, [idx(body, j), lane])).res
+        if x.type != f32:
+            x = body.insert(arith.ExtFOp(x, f32)).result
+        xv = body.insert(vector.BroadcastOp(x, acc_t)).vector
+        out += [
+            body.insert(vector.FMAOp(xv, ws[h], accs[j * groups + h])).res for h in range(groups)
+        ]
+    body.insert(scf.YieldOp(*out))
+    return list(loop.results)
 
 
 def pair_loop(

@@ -63,7 +63,12 @@ DOT = "dot"
 """A stage's lanes' sums are AVX512-BF16 dot products, a pair of lanes an instruction
 (`dot.dot_sums`)."""
 
-KERNELS = (STREAM, AMX, DOT)
+FMA = "fma"
+"""A stage's lanes' sums are vector fused multiply-adds, a lane an instruction, the
+sums held in registers a block of rows and columns at a time (`dot.dot_sums` with
+`dot.FMA_VECTORS`): the kernel for a CPU with AVX2 and FMA but not AVX-512."""
+
+KERNELS = (STREAM, AMX, DOT, FMA)
 
 
 def stage_forms(o: StageOp) -> list[LinearForm]:

@@ -53,6 +53,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     DOT,
+    FMA,
     STREAM,
     fills_page,
     item_ops,
@@ -404,8 +405,9 @@ class ProgramTranslation(ProgramScope):
         head, `p . v` each cached value once a query row: a copy would move each once
         more), where a product of several rows converts its int8 and scales by block
         from pages. A stage marked `kernel = "dot"` (`loops.DOT`) may sum many rows:
-        its weights are read once a trip, to pair them (`amx.pair_words`). Else None:
-        the page is copied."""
+        its weights are read once a trip, to pair them (`amx.pair_words`); so may one
+        marked `kernel = "fma"` (`loops.FMA`), which widens each lane's weights as
+        it loads them. Else None: the page is copied."""
         uses = list(o.result.uses)
         if o.table is not None or len(uses) != 1 or held.plan.padding_read:
             return None
@@ -414,7 +416,7 @@ class ProgramTranslation(ProgramScope):
         if where is None:
             return None
         stage, i = uses[0].operation, uses[0].index
-        if not isinstance(stage, StageOp) or stage_kernel(stage) not in (STREAM, DOT):
+        if not isinstance(stage, StageOp) or stage_kernel(stage) not in (STREAM, DOT, FMA):
             return None
         if stage.indirect_of[i] >= 0 or i in stage.indirect_of:
             return None
@@ -423,7 +425,7 @@ class ProgramTranslation(ProgramScope):
         summed = any(e > 1 and kinds[d] == IterKind.SUM for d, e in enumerate(ext))
         arg = stage.body.block.args[i]
         widens = any(isinstance(u.operation, (arith.ExtFOp, arith.SIToFPOp)) for u in arg.uses)
-        many = len(pars) > 1 and stage_kernel(stage) != DOT
+        many = len(pars) > 1 and stage_kernel(stage) not in (DOT, FMA)
         if not summed or read_widened(arg, arith.ExtFOp) or (many and widens):
             return None
         return where if where.form(stage_forms(stage)[i], ext) is not None else None

@@ -33,11 +33,17 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     dense,
     fill,
 )
-from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS, dot_scales, dot_sums
+from xdsl_spatial.passes.convert_spatial_to_linalg.dot import (
+    DOT_ROWS,
+    FMA_ROWS,
+    dot_scales,
+    dot_sums,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     AMX,
     DOT,
+    FMA,
     KERNEL,
     KERNELS,
     ROWS,
@@ -132,12 +138,12 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         )
     # A streamed row sums all of its columns at once: no registers to share; dots hold
     # their sums in registers themselves, and read each weight row's columns at once.
-    whole = (kernel == STREAM and len(rows) == 1) or kernel == DOT
+    whole = (kernel == STREAM and len(rows) == 1) or kernel in (DOT, FMA)
     loops = loop_axes(first, by_row, split=not whole)
     factored = factored_at(rows, loops) if summed else None
     tiles = None
-    if kernel in (AMX, DOT):
-        least = AMX_ROWS if kernel == AMX else DOT_ROWS
+    if kernel in (AMX, DOT, FMA):
+        least = {AMX: AMX_ROWS, DOT: DOT_ROWS, FMA: FMA_ROWS}[kernel]
         if factored is not None:
             tiles = amx_lanes(rows, factored[1], factored[0], loops, least)
         if tiles is None:
@@ -146,8 +152,8 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
                 f"stage '{first.stage_name.data}' is marked {KERNEL} = \"{kernel}\", but its "
                 f"sum is not {least} or more rows of a bf16 x int8 Q8_0 block's 32 lanes",
             )
-    # What the tiles read is the bf16 page itself.
-    skip = {tiles.x_page} if tiles is not None else set()
+    # What the tiles and dots read is the bf16 page itself (`fma` reads it widened).
+    skip = {tiles.x_page} if tiles is not None and kernel != FMA else set()
     pt.widened = widen(pt, b, run, forms, loops, skip) if summed else {}
     if factored is not None:
         factored_sums(pt, b, rows, loops, *factored, tiles, kernel)
@@ -225,11 +231,11 @@ def factored_sums(
     `ROWS` rows, the int8 values they all read are widened once a trip for all of
     them (`slices`). With `tiles`, the lanes' sums are tile products (`amx.tile_sums`),
     all of them stored before the first group is scaled, or for a `kernel` `dot`
-    AVX512-BF16 dot products (`dot.dot_sums`), scaled in registers where
-    `dot.dot_scales` finds how (else stored as the tiles' are). For a `kernel`
-    `stream`, each lane's trip first asks for the weight's rows ahead
-    (`prefetch.prefetch_ahead`); for `stream` and `dot`, each trip first asks for the
-    factors (a block's scales) the next trip will read."""
+    AVX512-BF16 dot products (`dot.dot_sums`), for `fma` vector fused multiply-adds
+    (the same), scaled in registers where `dot.dot_scales` finds how (else stored as
+    the tiles' are). For a `kernel` `stream`, each lane's trip first asks for the
+    weight's rows ahead (`prefetch.prefetch_ahead`); for `stream`, `dot` and `fma`,
+    each trip first asks for the factors (a block's scales) the next trip will read."""
     kinds = rows[0].stage.iter_kinds
     rest = loops[split + 1 :]
     shape = [a.extent for a in rest]
@@ -237,7 +243,8 @@ def factored_sums(
     pairs = list(zip(rows, terms))
     groups = [pairs[g : g + ROWS] for g in range(0, len(pairs), ROWS)]
     # Dots scale their sums themselves where they can.
-    scales = dot_scales(rows, [f for _, f in terms], rest[0]) if kernel == DOT else None
+    dots = kernel in (DOT, FMA)
+    scales = dot_scales(rows, [f for _, f in terms], rest[0]) if dots else None
     # The tiles' sums are all stored before the first group scales them.
     held = len(rows) if tiles is not None else len(groups[0])
     scratch = None if scales else pt.scratch(f"{rows[0].stage.stage_name.data}_sums", held * size)
@@ -248,17 +255,17 @@ def factored_sums(
             nest(inner, at + 1, [*outer, (loops[at], i)])
             inner.insert(scf.YieldOp())
             return
-        if kernel in (STREAM, DOT) and outer:
+        if kernel in (STREAM, DOT, FMA) and outer:
             # the next trip's factors (a block's scales), asked for while this one sums
             trip = outer[-1][0]
             if factors := streamed(pt, rows, [f for _, f in terms], trip, rest):
                 prefetch_ahead(pt, b, factors, trip, 1, outer, rest[0], L2)
         if tiles is not None and scales is not None:
-            dot_sums(pt, b, tiles, loops[split:], outer, scales)
+            dot_sums(pt, b, tiles, loops[split:], outer, scales, kernel == FMA)
             return
         assert scratch is not None
-        if tiles is not None and kernel == DOT:
-            dot_sums(pt, b, tiles, loops[split:], outer, scratch)
+        if tiles is not None and dots:
+            dot_sums(pt, b, tiles, loops[split:], outer, scratch, kernel == FMA)
         elif tiles is not None:
             tile_sums(pt, b, tiles, loops[split:], outer, scratch)
         wide = tiles is None and len(groups) > 1

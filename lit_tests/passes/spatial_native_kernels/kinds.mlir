@@ -1,8 +1,8 @@
 // spatial-native-kernels{kind=...}: each summing stage marked with the kernel a CPU
-// runs it as (`kernel = "stream"`, `"dot"` or `"amx"`), which convert-spatial-to-linalg
-// builds. kind=loop marks every summing stage `stream`; kind=amx (kind=bf16) marks a run
-// of 8 rows or more whose lanes are a Q8_0 block's bf16 x int8 terms `amx` (`dot`), the
-// others `stream`;
+// runs it as (`kernel = "stream"`, `"fma"`, `"dot"` or `"amx"`), which
+// convert-spatial-to-linalg builds. kind=loop marks every summing stage `stream`; kind=amx
+// (kind=bf16) marks a run of 8 rows or more whose lanes are a Q8_0 block's bf16 x int8
+// terms `amx` (`dot`), kind=avx2 a run of 2 rows or more `fma`, the others `stream`;
 // kind=generic leaves (or makes) them unmarked. Stages that do not sum are not marked.
 // The marks print and parse: the converted IR of a marked module read back is the
 // chosen kernel's.
@@ -10,6 +10,8 @@
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | filecheck %s --check-prefix=AMX
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=bf16}' %s | filecheck %s --check-prefix=BF16
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=bf16}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=DOTS
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=avx2}' %s | filecheck %s --check-prefix=AVX2
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=avx2}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=FMAS
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | xdsl-opt -p 'spatial-native-kernels{kind=generic}' | filecheck %s --check-prefix=GENERIC
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=TILES
 
@@ -74,3 +76,34 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // DOTS-NOT:   x86.avx512.dot
 // DOTS-LABEL: func.func @gemm_8x256x256(
 // DOTS:       x86.avx512.dot
+
+// AVX2-LABEL: func.func @gemv_1x256x256(
+// AVX2:         %{{.*}} = spatial.stage "tail" iters(sum 8, par 256, sum 32)
+// AVX2-NEXT:      ins({{.*}}) into %{{.*}}[d1] : ({{.*}}) -> !spatial.page<8xf32> attributes {kernel = "stream"} {
+// AVX2-LABEL: func.func @gemm_8x256x256(
+// AVX2:         %{{.*}} = spatial.stage "tail" iters(par 8, sum 8, par 256, sum 32)
+// AVX2-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "fma"} {
+
+// The fma kernel: a trip's 32 x 256 weights widened once into a scratch, then for 6
+// rows (and then 2) each lane's two 8-column vectors of weights, each row's activation
+// broadcast, a fused multiply-add per row and vector, the sums carried by the lanes'
+// loop and scaled into the rows' outputs in registers.
+// FMAS-LABEL: func.func @gemv_1x256x256(
+// FMAS-NOT:   vector.fma
+// FMAS-LABEL: func.func @gemm_8x256x256(
+// FMAS:       %q8_f32 = memref.alloca() : memref<8192xf32>
+// FMAS:       linalg.generic {{.*}} ins(%{{.*}} : memref<32x256xi8, strided<[256, 1], offset: ?>>) outs(%{{.*}} : memref<32x256xf32, strided<[256, 1], offset: ?>>)
+// FMAS:       arith.sitofp
+// FMAS:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// FMAS-NEXT:    %{{.*}} = arith.constant 0 : index
+// FMAS-NEXT:    %[[W0:.*]] = vector.load %{{.*}} : memref<32x256xf32, strided<[256, 1], offset: ?>>, vector<8xf32>
+// FMAS-NEXT:    %{{.*}} = arith.constant 8 : index
+// FMAS-NEXT:    %[[W1:.*]] = vector.load %{{.*}} : memref<32x256xf32, strided<[256, 1], offset: ?>>, vector<8xf32>
+// FMAS-NEXT:    %{{.*}} = arith.constant 0 : index
+// FMAS-NEXT:    %[[X0:.*]] = memref.load %{{.*}} : memref<6x32xf32, strided<[32, 1], offset: ?>>
+// FMAS-NEXT:    %[[B0:.*]] = vector.broadcast %[[X0]] : f32 to vector<8xf32>
+// FMAS-NEXT:    %{{.*}} = vector.fma %[[B0]], %[[W0]], %{{.*}} : vector<8xf32>
+// FMAS-NEXT:    %{{.*}} = vector.fma %[[B0]], %[[W1]], %{{.*}} : vector<8xf32>
+// FMAS:       vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf32>
+// FMAS:       iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// FMAS:       memref.load %{{.*}} : memref<2x32xf32, strided<[32, 1], offset: ?>>
