@@ -166,3 +166,26 @@ def test_spatial_run_while_ray_starts_its_actors(tmp_path):
     ]
     rc, err = interrupt([*argv, "--distributed", "ray"], 2.5, tmp_path)
     check_interrupted("spatial-run", rc, err, alone=False)
+
+
+def test_ctrl_c_is_ignored_once_the_tool_has_returned(monkeypatch):
+    """A console script whose tool has returned exits with the tool's code, Ctrl-C then
+    ignored (SIG_IGN, so no Python handler runs while the interpreter finalizes, which
+    aborted it with exit -6); while the tool runs, Ctrl-C is the launcher's handler."""
+    from types import ModuleType
+
+    from xdsl_spatial.tools import launch
+
+    seen = []
+    tool = ModuleType("xdsl_spatial.tools.quick_tool")
+    tool.main = lambda: seen.append(signal.getsignal(signal.SIGINT)) or 3  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "xdsl_spatial.tools.quick_tool", tool)
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as done:
+            launch._launch("quick-tool", "quick_tool")()
+        assert done.value.code == 3
+        assert seen == [launch._on_sigint]
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)

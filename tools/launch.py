@@ -4,7 +4,10 @@ imports anything heavy (numpy, xDSL, Ray: the first second of a run), then runs 
 tool, whose `cli.run` handles Ctrl-C from then on: one line, `PROG: interrupted`, exit
 code 130, no traceback, and no output file written (outputs are renamed into place
 only when a tool succeeds). After the first Ctrl-C, more are ignored while Python
-exits (Ray's shutdown, say), so that none of them prints a traceback either.
+exits (Ray's shutdown, say), so that none of them prints a traceback either; and once
+the tool has returned (its work done, its files written), Ctrl-C is ignored while
+Python exits: a Python handler run while the interpreter finalizes aborted it
+("Fatal Python error: ... finalizing", exit -6).
 
 A library may turn the KeyboardInterrupt into another error (numpy, interrupted while
 it imports its C extension, raises an ImportError, and prints the interrupt's traceback
@@ -66,10 +69,15 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def interrupted(prog: str) -> int:
-    """Say so, once, ignore Ctrl-C from now on, and give the exit code."""
+def _ignore_sigint() -> None:
+    """Ctrl-C ignored from now on (a disposition, not a Python handler: none runs)."""
     with contextlib.suppress(ValueError):  # not the main thread: nothing to ignore
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def interrupted(prog: str) -> int:
+    """Say so, once, ignore Ctrl-C from now on, and give the exit code."""
+    _ignore_sigint()
     with contextlib.suppress(OSError, ValueError):
         print(f"{prog}: interrupted", file=sys.stderr, flush=True)
     return EXIT_INTERRUPTED
@@ -121,6 +129,7 @@ def _launch(prog: str, module: str) -> Callable[[], None]:
             if not _signalled:
                 raise
             code = interrupted(prog)  # an interrupt a library turned into another error
+        _ignore_sigint()  # the work is done: only Python's exit is left to interrupt
         sys.exit(code)
 
     return main
