@@ -53,6 +53,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float32Type,
     IndexType,
     VectorType,
     f32,
@@ -258,6 +259,18 @@ def widened_block(
     return wide
 
 
+def carried(
+    b: Builder, trips: int, acc_t: VectorType[Float32Type], count: int
+) -> tuple[scf.ForOp, Builder]:
+    """An `scf.for` of `trips` trips carrying `count` accumulators of `acc_t`, zeros at
+    first, and a builder inside its body (its block's arguments: the trip, then the
+    accumulators)."""
+    zero = b.insert(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(acc_t, [0.0]))).result
+    blk = Block(arg_types=[IndexType(), *([acc_t] * count)])
+    loop = b.insert(scf.ForOp(idx(b, 0), idx(b, trips), idx(b, 1), [zero] * count, blk))
+    return loop, inside(blk)
+
+
 def fma_loop(
     b: Builder, weights: SSAValue, xs: SSAValue, rows: int, groups: int, lanes: int, c0: int
 ) -> list[SSAValue]:
@@ -266,11 +279,8 @@ def fma_loop(
     `c = c0 + 8 h`, each step one fused multiply-add, an `scf.for` over `l` carrying
     them: each output's terms in the lanes' order, as `lane_sums` adds them."""
     acc_t = VectorType(f32, (FMA_VECTORS,))
-    zero = b.insert(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(acc_t, [0.0]))).result
-    blk = Block(arg_types=[IndexType(), *([acc_t] * (rows * groups))])
-    loop = b.insert(scf.ForOp(idx(b, 0), idx(b, lanes), idx(b, 1), [zero] * (rows * groups), blk))
-    body = inside(blk)
-    lane, accs = blk.args[0], blk.args[1:]
+    loop, body = carried(b, lanes, acc_t, rows * groups)
+    lane, *accs = loop.body.block.args
     ws = [
         body.insert(vector.LoadOp(weights, [lane, idx(body, c0 + h * FMA_VECTORS)], acc_t)).result
         for h in range(groups)
@@ -297,11 +307,8 @@ def pair_loop(
     acc_t = VectorType(f32, (LANES,))
     pair_t = VectorType(BFloat16Type(), (2 * LANES,))
     word_t = VectorType(i32, (LANES,))
-    zero = b.insert(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(acc_t, [0.0]))).result
-    blk = Block(arg_types=[IndexType(), *([acc_t] * (rows * groups))])
-    loop = b.insert(scf.ForOp(idx(b, 0), idx(b, pairs), idx(b, 1), [zero] * (rows * groups), blk))
-    body = inside(blk)
-    p, accs = blk.args[0], blk.args[1:]
+    loop, body = carried(b, pairs, acc_t, rows * groups)
+    p, *accs = loop.body.block.args
     ws = []
     for h in range(groups):
         w = body.insert(vector.LoadOp(words, [p, idx(body, c0 + h * LANES)], word_t)).result
