@@ -319,6 +319,20 @@ def test_the_avx2_kernels_are_fused_multiply_adds_compiled_without_avx512():
     out = parse_module(str(mod))
     NativeKernelsPass("avx2").apply(Context(), out)
     assert StringAttr("fma") in {o.attributes.get("kernel") for o in out.walk()}
+    plain_pages = parse_module(str(out))
+    NativeKernelsPass("generic").apply(Context(), plain_pages)
+    for m in (out, plain_pages):
+        ConvertSpatialToLinalgPass().apply(Context(), m)
+
+    def weight_copies(m) -> int:
+        return sum(
+            isinstance(o, CopyOp)
+            and isinstance(into := o.outputs[0].owner, memref.ReinterpretCastOp)
+            and (into.source.name_hint or "").startswith("in_q8")
+            for o in m.walk()
+        )
+
+    assert weight_copies(plain_pages) and not weight_copies(out)
     prepared = prepare(verified(mod, "mm"))
     text = convert(prepared, kind="avx2")
     assert "vector.fma" in text and "q8_f32" in text and "x86." not in text
