@@ -406,8 +406,8 @@ class ProgramTranslation(ProgramScope):
         more), where a product of several rows converts its int8 and scales by block
         from pages. A stage marked `kernel = "dot"` (`loops.DOT`) may sum many rows:
         its weights are read once a trip, to pair them (`amx.pair_words`); so may one
-        marked `kernel = "fma"` (`loops.FMA`), which widens each lane's weights as
-        it loads them. Else None: the page is copied."""
+        marked `kernel = "fma"` (`loops.FMA`), whose weights are read once a trip, to
+        widen them (`dot.widened_block`). Else None: the page is copied."""
         uses = list(o.result.uses)
         if o.table is not None or len(uses) != 1 or held.plan.padding_read:
             return None
