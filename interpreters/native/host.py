@@ -133,7 +133,7 @@ class Kernels:
         """Whether the code has no instruction that rounds f32 to bf16, so that LLVM's
         lowering must expand it (`jit.SOFT_BF16`): kernels compiled without AVX-512
         (`avx2`), or a CPU without AVX512-BF16."""
-        return self.name == "avx2" or not bf16_available()
+        return self.function_attributes == WITHOUT_AVX512 or not bf16_available()
 
     @property
     def function_attributes(self) -> tuple[tuple[str, str], ...]:
