@@ -248,8 +248,8 @@ def widened_block(
     outer: Sequence[tuple[LoopAxis, SSAValue]],
 ) -> SSAValue:
     """This trip's block of int8 weights (`loops`: its 32 lanes, its columns) widened
-    to f32 (exact) into a scratch, lane by lane: what `fma_loop` multiplies, each
-    weight widened once for all of the rows."""
+    to f32 (exact) into a scratch by one parallel generic: what `fma_loop`
+    multiplies, each weight widened once for all of the rows."""
     lane, cols = loops
     q = Generic(b, pt, lanes.stage.iter_kinds, loops, outer).strided(
         pt.values[lanes.q_page], lanes.q_form
