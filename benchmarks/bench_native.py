@@ -74,6 +74,7 @@ from bench_gemv import (
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.core.memory import aligned, aligned_empty, in_huge_pages, keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
+from xdsl_spatial.core.tile_columns import TileColumns
 from xdsl_spatial.interpreters.native import compile_native
 from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
 from xdsl_spatial.interpreters.native.prepare import PrepareError
@@ -125,7 +126,6 @@ def bench(
     # 16 bytes past one, in 4 KiB pages)
     x = aligned(x)
     q, s = in_huge_pages([q, s])
-    q16, s16 = off_a_line(q), off_a_line(s)
     compile_s: dict[str, float] = {}
 
     def native(
@@ -145,7 +145,15 @@ def bench(
         t0 = time.perf_counter()
         exe = compile_native(verified(module, "gemv"), threads=threads, kernels=kernels)
         compile_s[key] = time.perf_counter() - t0
-        args = coerce_args(find_function(module, "gemv"), [x, *((q16, s16) if off else (q, s))])
+        # each weight the code reads laid in tile columns laid so once, as a model's are,
+        # in huge pages; (s) every weight off a cache line
+        place = off_a_line if off else (lambda a: in_huge_pages([a])[0])
+        args = [
+            TileColumns(place(a.data), a.width)
+            if isinstance(a, TileColumns)
+            else (place(a) if off and i else a)
+            for i, a in enumerate(exe.lay(coerce_args(find_function(module, "gemv"), [x, q, s])))
+        ]
         return Candidate(key, label, lambda: exe(*args).outputs[0])
 
     cands = [

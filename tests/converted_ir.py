@@ -41,10 +41,15 @@ CONVERSIONS = {
     "bf16": "spatial-native-kernels{kind=bf16},convert-spatial-to-linalg",
     "avx2": "spatial-native-kernels{kind=avx2},convert-spatial-to-linalg",
     "stream": "spatial-native-kernels{kind=loop},convert-spatial-to-linalg",
+    "laid": "spatial-native-layout,convert-spatial-to-linalg",
+    "laid stream": "spatial-native-layout,spatial-native-kernels{kind=loop},convert-spatial-to-linalg",
+    "laid bf16": "spatial-native-layout,spatial-native-kernels{kind=bf16},convert-spatial-to-linalg",
+    "laid avx2": "spatial-native-layout,spatial-native-kernels{kind=avx2},convert-spatial-to-linalg",
 }
 """The plain conversion, its items in parallel, and after each of the native engine's
-kernel choices (`spatial-native-kernels`); the engine's own are pinned on the tiny
-llama below."""
+kernel choices (`spatial-native-kernels`), with and without its weights laid in tile
+columns (`spatial-native-layout`); the engine's own are pinned on the tiny llama
+below."""
 ENGINE = {
     "": (False, "generic"),
     "parallel": (True, "generic"),

@@ -46,7 +46,7 @@ F32_SHARE = 2.0**-11 / 2.0**-8
 
 def weights_by_name(model: Model) -> dict[str, np.ndarray]:
     names = [name for name, _, _ in weight_args(model.config)]
-    return dict(zip(names, model.weights))
+    return dict(zip(names, model.plain_weights()))
 
 
 def reference_logits(path: str, model: Model, run: Generation) -> np.ndarray:

@@ -73,6 +73,7 @@ def write_tiny_llama(
     swa_pattern: int | list[bool] | None = None,
     softcap: float | None = None,
     merges: Sequence[str] = (),
+    vocab: int = VOCAB,
 ) -> Path:
     """Write the model to `path`. `drop` leaves that tensor out; `f32_weights` stores the
     layers' products as F32 (so binding them needs --requantize); `untied` gives the LM
@@ -85,7 +86,8 @@ def write_tiny_llama(
     vocabulary's BPE merges (llama.cpp will not load a gpt2 vocabulary without any;
     none is written by default, so that --prompt reads one character a token);
     `chat_template` is `tokenizer.chat_template`; `eos` makes the control token
-    `<|end|>` (the last id) the end of text."""
+    `<|end|>` (the last id) the end of text; `vocab` tokens in all (past the bytes
+    and pairs, `<i>`: a head as wide as a real model's)."""
     rng = np.random.default_rng(seed)
     d = GEMMA_D if gemma else D
     hd = GEMMA_HEAD_DIM if gemma else HEAD_DIM
@@ -112,20 +114,21 @@ def write_tiny_llama(
         w.add_string(f"{arch}.rope.scaling.type", rope_scaling[0])
         w.add_rope_scaling_factor(rope_scaling[1])
     w.add_layer_norm_rms_eps(1e-5)
-    w.add_vocab_size(VOCAB)
+    w.add_vocab_size(vocab)
     w.add_tokenizer_model("gpt2")
     w.add_tokenizer_pre("default")
     # every byte's character, then pairs of letters (no merges make them: only --tokens
     # reach them), then a control token
     chars = sorted(byte_table(), key=lambda c: byte_table()[c])
-    pairs = [a + b for a in "etaoinsh" for b in "etaoinsh"][: VOCAB - 257]
-    w.add_token_list(chars + pairs + ["<|end|>"])
-    w.add_token_types([1] * (VOCAB - 1) + [3])
+    pairs = [a + b for a in "etaoinsh" for b in "etaoinsh"][: vocab - 257]
+    more = [f"<{i}>" for i in range(vocab - 1 - len(chars) - len(pairs))]
+    w.add_token_list(chars + pairs + more + ["<|end|>"])
+    w.add_token_types([1] * (vocab - 1) + [3])
     w.add_token_merges(list(merges))
     if chat_template is not None:
         w.add_chat_template(chat_template)
     if eos:
-        w.add_eos_token_id(VOCAB - 1)
+        w.add_eos_token_id(vocab - 1)
 
     def product(name: str, k: int, n: int, f32: bool) -> None:
         if name == drop:
@@ -141,7 +144,7 @@ def write_tiny_llama(
         if name != drop:
             w.add_tensor(name, (around + 0.1 * rng.standard_normal(n)).astype(np.float32))
 
-    product("token_embd.weight", d, VOCAB, False)
+    product("token_embd.weight", d, vocab, False)
     q_dim, kv_dim = HEADS * hd, KV_HEADS * hd
     for i in range(layers):
         b = f"blk.{i}."
@@ -167,7 +170,7 @@ def write_tiny_llama(
             vector(b + "post_ffw_norm.weight", d)
     vector("output_norm.weight", d)
     if untied:
-        product("output.weight", d, VOCAB, False)
+        product("output.weight", d, vocab, False)
     if rope_factors is not None:
         w.add_tensor("rope_freqs.weight", np.asarray(rope_factors, np.float32))
     w.write_header_to_file()

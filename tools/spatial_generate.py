@@ -472,7 +472,7 @@ def _generate(
             load_window_model(
                 args.file,
                 text,
-                model.weights,
+                model.plain_weights(),
                 lower=False,
                 progress=progress,
                 config=model.config,
@@ -486,7 +486,7 @@ def _generate(
                 lower=False,
                 progress=progress,
                 config=model.config,
-                weights=model.weights,
+                weights=model.plain_weights(),
                 text=text,
                 text_name=args.module or "<module>",
                 options=unlowered,

@@ -111,6 +111,12 @@ def _native_kernels():
     return NativeKernelsPass
 
 
+def _native_layout():
+    from xdsl_spatial.passes.native_layout import NativeLayoutPass
+
+    return NativeLayoutPass
+
+
 def _outline_kernels():
     from xdsl_spatial.passes.outline_kernels import OutlineKernelsPass
 
@@ -168,6 +174,7 @@ SPATIAL_UNIVERSE = SpatialUniverse(
         "convert-spatial-to-linalg": _convert_spatial_to_linalg,
         "convert-tm-tensor-to-linalg": _convert_tm_tensor,
         "spatial-native-kernels": _native_kernels,
+        "spatial-native-layout": _native_layout,
         "outline-kernels": _outline_kernels,
         "tensor-slices-as-copies": _slices_as_copies,
         "linalg-contiguous-output-innermost": _contiguous_output,

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 import numpy as np
@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl_spatial.core.ir_io import op_location
 from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.core.progress import Progress, quiet
+from xdsl_spatial.core.tile_columns import TileColumns
 from xdsl_spatial.interpreters.executable import (
     CompileError,
     Executable,
@@ -60,7 +61,7 @@ from xdsl_spatial.interpreters.native.jit import (
 )
 from xdsl_spatial.interpreters.native.objects import ObjectError, load_object
 from xdsl_spatial.interpreters.native.openmp import openmp_runtime
-from xdsl_spatial.interpreters.native.prepare import PrepareError, convert, prepare
+from xdsl_spatial.interpreters.native.prepare import PrepareError, convert, prepare, strips
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import numpy_dtype
 from xdsl_spatial.passes.convert_spatial_to_linalg import PlanError
@@ -140,6 +141,16 @@ class NativeExecutable:
     def arity(self) -> int:
         return len(self.caller.ins)
 
+    def lay(self, arrays: Sequence[Any]) -> tuple[Any, ...]:
+        """`arrays` (one per argument) with each the code reads laid in tile columns
+        (`call.Slot.strip`) laid so once, a `TileColumns`: what to pass at every call
+        where the same arrays are passed again and again (a model's weights), which
+        a call would otherwise lay anew each time."""
+        return tuple(
+            TileColumns.lay(a, s.strip) if s.strip and not isinstance(a, TileColumns) else a
+            for a, s in zip(arrays, self.caller.ins)
+        )
+
     def __call__(self, *arrays: Any, donate: bool = False) -> Execution:
         """The results of the function on `arrays`. With `donate`, the caller gives
         up the arrays of the states the function updates (`donate.updated_states`: a
@@ -148,11 +159,23 @@ class NativeExecutable:
         the arrays must share memory with no other argument."""
         if len(arrays) != self.arity:
             raise TypeError(f"@{self.name} takes {self.arity} arguments, got {len(arrays)}")
-        arrays = tuple(np.asarray(a) for a in arrays)
+        arrays = tuple(a if isinstance(a, TileColumns) else np.asarray(a) for a in arrays)
         if self.checks is not None:
-            self.checks(*arrays)
+            self.checks(*plain_arguments(self.checks, arrays))
         outs = self.caller(arrays, donate)
         return Execution(outs, Traffic.copies(self.programs))
+
+
+def plain_arguments(checks: Executable, arrays: Sequence[Any]) -> list[Any]:
+    """`arrays` as the checks (`asserts.py`) take them: each `TileColumns` laid in
+    rows where they read it, else a stand-in of its shape and type (no copy)."""
+    read = {i for st in checks.steps for i in st.ins} | set(checks.results)
+    return [
+        (a.plain() if i in read else np.broadcast_to(np.zeros((), a.dtype), a.shape))
+        if isinstance(a, TileColumns)
+        else a
+        for i, a in enumerate(arrays)
+    ]
 
 
 def restore(
@@ -227,6 +250,7 @@ def start_native(
             checks = None if prepared.checks is None else compile_function(prepared.checks)
         except CompileError as e:
             raise PrepareError(f"@{name}'s asserts: {e}") from None
+    ins = [replace(s, strip=w) for s, w in zip(ins, strips(prepared, chosen.name))]
     seconds["prepare"] = time.perf_counter() - t0
     steps = pipeline(threads, chosen.x86, chosen.soft_bf16)
     key = cache.key(prepared.source, f"{steps} kernels={chosen.name}")

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from xdsl_spatial.core.memory import aligned_empty
+from xdsl_spatial.core.tile_columns import TileColumns
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,23 @@ class Slot:
 
     shape: tuple[int, ...]
     dtype: np.dtype[Any]
+    strip: int = 0
+    """For an argument the code reads laid in tile columns (`Prepared.strips`), their
+    width: it is passed a `TileColumns` of that width, or an array laid so at each
+    call (a copy). 0: laid in rows."""
+
+    def laid(self, a: Any, what: str) -> np.ndarray:
+        """The array whose data a call passes for this argument, given `a`: the data of
+        a `TileColumns` of this slot's width, shape and type, or `a` (an array of the
+        shape) laid now."""
+        if not isinstance(a, TileColumns):
+            return TileColumns.lay(a, self.strip).data
+        if a.width != self.strip or a.shape != self.shape or a.dtype != self.dtype:
+            raise ValueError(
+                f"{what} is read laid in tile columns {self.strip} wide as {self.dtype} "
+                f"{self.shape}, got tile columns {a.width} wide of {a.dtype} {a.shape}"
+            )
+        return a.data
 
 
 class Caller:
@@ -63,11 +81,10 @@ class Caller:
         self.bound: list[Any] = [None] * n
         """The array each pointer points into now (kept alive while it does)."""
 
-    def __call__(
-        self, arrays: Sequence[np.ndarray], donate: bool = False
-    ) -> tuple[np.ndarray, ...]:
+    def __call__(self, arrays: Sequence[Any], donate: bool = False) -> tuple[np.ndarray, ...]:
         """`arrays` of the inputs' shapes and types (C-contiguous ones are read in
-        place, others copied once); the results, freshly allocated, each starting on
+        place, others copied once; for an argument read laid in tile columns, a
+        `TileColumns`, or an array laid at each call: `Slot.laid`); the results, freshly allocated, each starting on
         a cache line (`memory.aligned_empty`: a result is often the next call's input).
         With `donate`, a result `states` pairs with an argument is written into that
         argument's array and returned as it, when the array can take it (writable,
@@ -75,10 +92,17 @@ class Caller:
         bound, pointers = self.bound, self.pointers
         for i, a in enumerate(arrays):
             if a is not bound[i]:
-                if not a.flags.c_contiguous:
+                given, strip = a, self.ins[i].strip
+                if strip:
+                    a = self.ins[i].laid(a, f"argument #{i}")
+                elif isinstance(a, TileColumns):
+                    a = a.plain()
+                elif not a.flags.c_contiguous:
                     a = np.ascontiguousarray(a)
                 pointers[i] = a.ctypes.data
-                bound[i] = a
+                # an array laid here is laid again at the next call (it may change)
+                kept = isinstance(given, TileColumns) == bool(strip)
+                bound[i] = given if kept else a
         k = len(self.ins)
         given = self.donated(arrays) if donate else {}
         outs = tuple(

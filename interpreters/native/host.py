@@ -143,6 +143,15 @@ class Kernels:
         return WITHOUT_AVX512 if self.name == "avx2" else ()
 
     @property
+    def tile_columns(self) -> bool:
+        """Whether the code reads the Q8_0 weights `spatial-native-layout` picks laid in
+        tile columns: every choice but `generic` (the plain path: pages copied as the
+        chip's programs are written) and `avx2`, whose 256-bit registers do not hold a
+        streamed item's sums, so that a stream over strips spilled them and was no
+        faster than over rows (docs/speed.md)."""
+        return self.name not in ("generic", "avx2")
+
+    @property
     def pass_text(self) -> str:
         """The pass that marks the stages for these kernels, as a pipeline names it."""
         return f"spatial-native-kernels{{kind={self.name}}}"

@@ -15,7 +15,10 @@ usable with `spatial-opt`):
 1. `outline-kernels` (`passes/outline_kernels.py`): each computing op into a private
    kernel function of its own, ops that compute the same into one, so each of the rest
    is done once per kernel, not once per op;
-2. `spatial-native-kernels` (`passes/native_kernels.py`, its `kind` the kernels
+2. `spatial-native-layout` (`passes/native_layout.py`; for the kernels that read
+   them so, `host.Kernels.tile_columns`) marks the Q8_0 weights the code reads laid
+   in tile columns, which the caller passes so (`strips`, `call.Slot.strip`);
+   `spatial-native-kernels` (`passes/native_kernels.py`, its `kind` the kernels
    chosen for the host: `host.py`) marks each summing stage with the kernel it runs
    as, then the target-neutral `convert-spatial-to-linalg` builds them and
    `convert-q8-to-linalg` the rest, on the whole module;
@@ -81,6 +84,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalg
 from xdsl_spatial.passes.convert_tm_tensor import ConvertTMTensorPass
 from xdsl_spatial.passes.exp_as_arith import ExpAsArithPass
 from xdsl_spatial.passes.native_kernels import NativeKernelsPass
+from xdsl_spatial.passes.native_layout import NativeLayoutPass, laid_arguments
 from xdsl_spatial.passes.outline_kernels import Outlined, ir_text, outline
 from xdsl_spatial.passes.slices_as_copies import SlicesAsCopiesPass
 
@@ -180,6 +184,18 @@ def prepare(fn: func.FuncOp) -> Prepared:
     return Prepared(fn.sym_name.data, out, programs, ir_text(out.module), checks)
 
 
+def strips(prepared: Prepared, kind: str) -> tuple[int, ...]:
+    """For each argument of the function, the width of the tile columns its code for
+    the kernels `kind` reads it laid in (`spatial-native-layout`, which `convert` runs
+    where `host.Kernels.tile_columns`), or 0: laid in rows. What a caller passes each
+    argument as (`call.Slot.strip`)."""
+    args = prepared.outlined.entry.body.block.args
+    if not Kernels(kind).tile_columns:
+        return (0,) * len(args)
+    laid = laid_arguments(prepared.outlined.module)
+    return tuple(laid.get(a, 0) for a in args)
+
+
 def add_passthrough(fn: func.FuncOp, attrs: Iterable[tuple[str, str]]) -> None:
     """`fn`'s LLVM attributes (`llvm.passthrough`) with `attrs`, each replacing one of
     the same name."""
@@ -210,6 +226,8 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
             if isinstance(o, ProgramOp):
                 check_tables(o)
     ctx = Context()
+    if Kernels(kind).tile_columns:
+        NativeLayoutPass().apply(ctx, out.module)
     NativeKernelsPass(kind).apply(ctx, out.module)
     ConvertSpatialToLinalgPass(parallel=parallel).apply(ctx, out.module)
     ConvertQ8ToLinalgPass().apply(ctx, out.module)

@@ -14,7 +14,9 @@ enter as `bufferization.to_buffer ... read_only` and its results leave as
   read of its page may reach those: a decode step's activations, a product's scales),
   else copied once into a zero-padded one, a `values` tensor a private
   `memref.global`, and a tensor that stores write a buffer of its own, so loads read
-  the contents as the program started (items run in parallel on the chip);
+  the contents as the program started (items run in parallel on the chip); an input
+  marked `layout = "tile_columns"` (`spatial-native-layout`: a weight's 32-column
+  strips each all of K in one piece) is read as it is laid, tile by tile;
 - each `spatial.buffer` a `memref.alloca` of exactly its declared bytes, shaped
   `depth x 32 x 32n` (the site's local memory), made once and reused by the items;
 - the item grid a nest of `scf.for`, one loop per axis;

@@ -50,6 +50,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     loop_axes,
     row_axis,
     stage_forms,
+    strip_loops,
     sums,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
@@ -184,6 +185,24 @@ def vnni(
     return out
 
 
+def block_source(
+    pt: ProgramScope,
+    b: Builder,
+    tiles: AmxLanes,
+    loops: Sequence[LoopAxis],
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+) -> tuple[SSAValue, tuple[int, ...]]:
+    """This trip's block of int8 weights (`loops`: its 32 lanes, its columns) where its
+    page holds it, as a view over the lanes, then the columns, and the columns' shape:
+    `(columns,)`, or, read where a tensor laid in tile columns holds it, `(strips,
+    strip)` (`loops.strip_loops`: a strip's rows lie apart from the next strip's)."""
+    where = pt.in_place.get(tiles.q_page)
+    split = strip_loops(loops, where.strip) if where is not None and where.strip else loops
+    gen = Generic(b, pt, tiles.stage.iter_kinds, split, outer)
+    q = gen.strided(pt.values[tiles.q_page], tiles.q_form, where)[0]
+    return q, tuple(a.extent for a in split[1:])
+
+
 def pair_words(
     pt: ProgramScope,
     b: Builder,
@@ -196,13 +215,15 @@ def pair_words(
     a byte scratch: the scratch (which `memref.view` also reads as bf16) and its words.
     What the AMX unit and AVX512-BF16's `dot` (`dot.py`) multiply."""
     lanes, cols = loops
-    kinds = tiles.stage.iter_kinds
-    q = Generic(b, pt, kinds, loops, outer).strided(pt.values[tiles.q_page], tiles.q_form)[0]
+    q, shape = block_source(pt, b, tiles, loops, outer)
     pairs = lanes.extent // 2
     scratch = pt.scratch("q8_vnni", 4 * pairs * cols.extent, i8)
     words = b.insert(memref.ViewOp(scratch, idx(b, 0), [], MemRefType(i32, (pairs, cols.extent))))
-    interleave(b, q, tiles.q_form.dims[lanes.axis], words.result)
-    drop(q)  # only its offset was wanted: the pairs view the page anew
+    into = words
+    if shape != (cols.extent,):  # the same words, by strip
+        into = b.insert(memref.ViewOp(scratch, idx(b, 0), [], MemRefType(i32, (pairs, *shape))))
+    interleave(b, q, into.result)
+    drop(q)  # only its offset and strides were wanted: the pairs view the page anew
     return scratch, words.result
 
 
@@ -242,13 +263,16 @@ def tile_sums(
         b.insert(TileStoreOp(into, [idx(b, 0), idx(b, 0)], product))
 
 
-def interleave(b: Builder, q: SSAValue, step: int, out: SSAValue) -> None:
-    """`out[p, c]` (i32) the bf16 of `q[2p, c]` (int8, its lanes `step` apart) in its
-    low half and of `q[2p + 1, c]` in its high: a pair of lanes as the AMX unit reads
-    it. A weight's bf16 is the top half of its f32 (an int8 is exact in both), so each
-    pair is made on whole words."""
-    pairs, cols = cast(MemRefType[Attribute], out.type).get_shape()
-    even, odd = (view(b, q, r * step, (pairs, cols), (2 * step, 1)) for r in (0, 1))
+def interleave(b: Builder, q: SSAValue, out: SSAValue) -> None:
+    """`out[p, ...]` (i32) the bf16 of `q[2p, ...]` (int8: its lanes, then its columns,
+    at any strides) in its low half and of `q[2p + 1, ...]` in its high: a pair of
+    lanes as the AMX unit reads it. A weight's bf16 is the top half of its f32 (an int8
+    is exact in both), so each pair is made on whole words."""
+    pairs, *cols = cast(MemRefType[Attribute], out.type).get_shape()
+    strides = cast(MemRefType[Attribute], q.type).get_strides()
+    assert strides is not None and all(isinstance(c, int) for c in strides), "a static view"
+    step, *across = cast(list[int], strides)
+    even, odd = (view(b, q, r * step, (pairs, *cols), (2 * step, *across)) for r in (0, 1))
     blk = Block(arg_types=[i8, i8, i32])
     body = inside(blk)
     lo, hi = (
@@ -261,7 +285,10 @@ def interleave(b: Builder, q: SSAValue, step: int, out: SSAValue) -> None:
     high = body.insert(arith.AndIOp(hi, top)).result
     word = body.insert(arith.OrIOp(low, high))
     body.insert(LinalgYieldOp(word.result))
-    every = AffineMapAttr(AffineMap.identity(2))
+    rank = 1 + len(cols)
+    every = AffineMapAttr(AffineMap.identity(rank))
     b.insert(
-        GenericOp([even, odd], [out], Region(blk), [every] * 3, [IteratorTypeAttr.parallel()] * 2)
+        GenericOp(
+            [even, odd], [out], Region(blk), [every] * 3, [IteratorTypeAttr.parallel()] * rank
+        )
     )

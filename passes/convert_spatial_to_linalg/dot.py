@@ -63,7 +63,7 @@ from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
 
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
-from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, pair_words
+from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, block_source, pair_words
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     convert,
     dense,
@@ -251,11 +251,11 @@ def widened_block(
     to f32 (exact) into a scratch by one parallel generic: what `fma_loop`
     multiplies, each weight widened once for all of the rows."""
     lane, cols = loops
-    q = Generic(b, pt, lanes.stage.iter_kinds, loops, outer).strided(
-        pt.values[lanes.q_page], lanes.q_form
-    )[0]
-    wide = dense(b, pt.scratch("q8_f32", lane.extent * cols.extent), 0, (lane.extent, cols.extent))
-    convert(b, q, wide, arith.SIToFPOp)
+    q, shape = block_source(pt, b, lanes, loops, outer)
+    scratch = pt.scratch("q8_f32", lane.extent * cols.extent)
+    wide = dense(b, scratch, 0, (lane.extent, cols.extent))
+    by_strip = wide if shape == (cols.extent,) else dense(b, scratch, 0, (lane.extent, *shape))
+    convert(b, q, by_strip, arith.SIToFPOp)
     return wide
 
 

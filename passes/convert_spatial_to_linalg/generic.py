@@ -40,6 +40,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     view,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row, body_slice
+from xdsl_spatial.passes.convert_spatial_to_linalg.pages import InPlace
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
 Body = Callable[[Builder, Sequence[SSAValue], Sequence[SSAValue]], Sequence[SSAValue]]
@@ -106,16 +107,32 @@ class Generic:
         """The generic's loops that map `f` reads along."""
         return [j for j, a in enumerate(self.loops) if f.dims[a.axis]]
 
-    def strided(self, mem: SSAValue, f: LinearForm) -> tuple[SSAValue, AffineMapAttr]:
+    def strided(
+        self, mem: SSAValue, f: LinearForm, where: InPlace | None = None
+    ) -> tuple[SSAValue, AffineMapAttr]:
         """The elements of `mem` that map `f` reads in this generic, and its map: the
-        loops outside it fix the view's offset, its own loops are the view's dims."""
+        loops outside it fix the view's offset, its own loops are the view's dims.
+        For a page of a tensor laid in tile columns read where it lies (`where`, its
+        `strip` set), `f` maps into the page, and each loop's step in the tensor is
+        its own (`InPlace.place`: a strip's loop and its elements' differ)."""
         b = self.b
         picks = self.picks(f)
-        offset = outer_offset(b, self.outer, f)
         sizes = [self.loops[j].extent for j in picks]
-        strides = [f.dims[self.loops[j].axis] * self.loops[j].step for j in picks]
         self.spanned.update(picks)
-        return view(b, mem, offset, sizes, strides), dims_map(len(self.loops), picks)
+        m = dims_map(len(self.loops), picks)
+        if where is None or not where.strip:
+            offset = outer_offset(b, self.outer, f)
+            strides = [f.dims[self.loops[j].axis] * self.loops[j].step for j in picks]
+            return view(b, mem, offset, sizes, strides), m
+        every = [*(a for a, _ in self.outer), *self.loops]
+        placed = where.place(f.const, [(f.dims[a.axis] * a.step, a.extent) for a in every])
+        assert placed is not None, "checked where the load chose to read it in place"
+        at: SSAValue | int = placed[0]
+        for (_, iv), step in zip(self.outer, placed[1]):
+            if step:
+                at = add(b, mul(b, iv, step), at)
+        inner = placed[1][len(self.outer) :]
+        return view(b, mem, at, sizes, [inner[j] for j in picks]), m
 
     def span_the_rest(self, mem: SSAValue) -> None:
         """An input over the loops no operand's map reads along (a stage axis only an
@@ -147,7 +164,8 @@ class Generic:
                     v, m = self.given[key], dims_map(len(self.loops), self.picks(forms[i]))
                 else:
                     mem = self.pt.widened.get(o.ins[i], self.pt.values[o.ins[i]])
-                    v, m = self.strided(mem, forms[i])
+                    where = None if o.ins[i] in self.pt.widened else self.pt.in_place.get(o.ins[i])
+                    v, m = self.strided(mem, forms[i], where)
                 self.seen[key] = len(self.ins)
                 self.ins.append(v)
                 self.in_maps.append(m)

@@ -169,6 +169,19 @@ def loop_axes(stage: StageOp, rows: int | None = None, split: bool = True) -> li
     return [LoopAxis(last, e // COLUMNS, COLUMNS), *loops[:-1], LoopAxis(last, COLUMNS, 1)]
 
 
+def strip_loops(loops: Sequence[LoopAxis], width: int) -> list[LoopAxis]:
+    """`loops` with the innermost, where it steps one element at a time over a
+    multiple of `width` more than `width`, split in two where it is: its strips of
+    `width`, then a strip's elements (the same points in the same order). How the
+    `dot` and `fma` kernels read a block of a tensor laid in tile columns `width` wide
+    where it lies (`amx.block_source`): each loop then steps within a strip, or from
+    one strip to the next."""
+    *rest, last = loops
+    if last.step != 1 or last.extent <= width or last.extent % width:
+        return list(loops)
+    return [*rest, LoopAxis(last.axis, last.extent // width, width), LoopAxis(last.axis, width, 1)]
+
+
 def row_axis(run: Sequence[StageOp]) -> int | None:
     """The axis whose rows a summing stage computes as siblings are computed, an
     output each (at most `ROWS` a generic): its outer parallel axis, when another one

@@ -11,11 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
+from xdsl.dialects.builtin import i8
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
 from xdsl_spatial.core import geometry
 from xdsl_spatial.core.geometry import LinearForm
+from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
@@ -104,6 +106,35 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
     if padding_read and page_fills(op, last, live, tile) > padded[0] * padded[1]:
         return plan  # one padded copy is less to write
     return replace(plan, live_reads=True, padding_read=padding_read, last_loads=frozenset(last))
+
+
+def laid_tensor(t: TensorOp) -> int | None:
+    """The tile width `t` could be read at laid in tile columns (its program's), or
+    None: an int8 tensor of whole tiles from outside the program (a param or an
+    input, `source`) that only loads read (as their tensor: a gather's table places
+    its blocks, which whole tiles serve in any layout)."""
+    program = t.parent_op()
+    if not isinstance(program, ProgramOp) or t.source is None:
+        return None
+    h = t.handle
+    tr, tc = program.target.tile
+    if (
+        Role(h.role.data) not in (Role.PARAM, Role.INPUT)
+        or h.element_type != i8
+        or h.dims[0] % tr
+        or h.dims[1] % tc
+    ):
+        return None
+    for u in t.result.uses:
+        o = u.operation
+        if not isinstance(o, LoadOp) or o.tensor is not t.result or o.table is t.result:
+            return None
+    return tc
+
+
+def q8_values(t: TensorOp) -> bool:
+    """Whether `t` is a Q8_0 weight's values: a param the host repacks as such."""
+    return t.repack is not None and t.repack.part.data == Q8Part.VALUES
 
 
 def in_last_tile_row(load: LoadOp, tile_rows: int, tiles_per_row: int) -> bool | None:
@@ -270,7 +301,10 @@ class InPlace:
     """Where a loaded page's elements are in its tensor, for a load read in place (the
     `stream` option): page row `r` holds row `r` of each of the block's `bh` tile rows,
     `w` elements of each, so page element `r * bh * w + j * w + c` is the tensor's
-    element `r * cols + j * apart + c` after the block's first."""
+    element `r * cols + j * apart + c` after the block's first; in a tensor laid in
+    tile columns (`strip`), column `c` is column `c % strip` of the block's strip
+    `c // strip`, so the element is `r * strip + j * apart + (c // strip) * strip *
+    height + c % strip` after the block's first."""
 
     rows: int
     bh: int
@@ -279,31 +313,62 @@ class InPlace:
     """Elements of the tensor from one tile row of the block to the next."""
     cols: int
     """Elements of a row of the tensor."""
+    strip: int = 0
+    """Columns of a strip of a tensor laid in tile columns (its tiles' width), or 0:
+    laid in rows."""
+    height: int = 0
+    """Rows of a tensor laid in tile columns: a strip holds `strip * height` elements."""
+
+    def digits(self) -> tuple[tuple[int, int, int], ...]:
+        """The page index's digits, most significant first: each one's unit in the
+        page, its count (a digit past it carries into the next), its step in the tensor."""
+        if not self.strip:
+            return (
+                (self.bh * self.w, self.rows, self.cols),
+                (self.w, self.bh, self.apart),
+                (1, self.w, 1),
+            )
+        s = self.strip
+        return (
+            (self.bh * self.w, self.rows, s),
+            (self.w, self.bh, self.apart),
+            (s, self.w // s, s * self.height),
+            (1, s, 1),
+        )
 
     def form(self, f: LinearForm, extents: Sequence[int]) -> LinearForm | None:
         """`f`, a map into the page over axes of `extents`, as a map into the tensor
         from the block's first element; None where it reads through a table, or
         where its terms would carry from one page row, tile row or column range into
-        the next (each coefficient is taken in the largest unit that divides it)."""
-        digits = (
-            (self.bh * self.w, self.rows, self.cols),
-            (self.w, self.bh, self.apart),
-            (1, self.w, 1),
-        )
-        if any(f.syms) or f.const < 0:
+        the next (`place`)."""
+        if any(f.syms):
             return None
-        reach = [0, 0, 0]
-        rest = f.const
+        placed = self.place(f.const, list(zip(f.dims, extents)))
+        if placed is None:
+            return None
+        return LinearForm(placed[0], tuple(placed[1]), f.syms)
+
+    def place(self, const: int, terms: Sequence[tuple[int, int]]) -> tuple[int, list[int]] | None:
+        """A page offset `const + sum(c * i)`, each term `(c, e)` an index `i < e`
+        (an axis of a stage or a loop of a generic), as the same in the tensor: its
+        constant and each term's step there. None where the terms would carry from one
+        digit into the next (each coefficient is taken in the largest unit that
+        divides it)."""
+        digits = self.digits()
+        if const < 0:
+            return None
+        reach = [0] * len(digits)
+        rest = const
         for k, (unit, _, _) in enumerate(digits):
             reach[k], rest = divmod(rest, unit)
-        const = sum(r * d[2] for r, d in zip(reach, digits))
-        dims: list[int] = []
-        for c, e in zip(f.dims, extents):
+        first = sum(r * d[2] for r, d in zip(reach, digits))
+        steps: list[int] = []
+        for c, e in terms:
             # the largest unit that divides it (a column's, 1, divides every one)
             at = next(k for k, d in enumerate(digits) if c % d[0] == 0)
             step = c // digits[at][0]
             reach[at] += step * (e - 1)
-            dims.append(step * digits[at][2])
+            steps.append(step * digits[at][2])
         if any(r >= d[1] for r, d in zip(reach, digits)):
             return None
-        return LinearForm(const, tuple(dims), f.syms)
+        return first, steps

@@ -7,7 +7,9 @@ rows of the block `BLOCK_AHEAD` rows on, into the second-level cache, a few befo
 of its trip's pair loops (`prefetch_block`), so that the trip's asking is spread over
 its work. And both first ask, each trip of the loop outside the lanes, for the factors
 (a block's scales) that the next trip will read, which lie a row of scales (a page or
-more) on.
+more) on. A weight laid in tile columns (`spatial-native-layout`): a stream asks for
+nothing (each strip is a stream the CPU's prefetchers follow), a `dot` trip for each
+strip's rows of the block two on (`strip_rows_ahead`).
 
 ```mlir
 scf.for %lane = %c0 to %c32 step %c1 {
@@ -41,9 +43,14 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.memref_extra import PrefetchOp
 from xdsl_spatial.dialects.spatial import element_bytes
-from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, storage, view
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, mul, storage, view
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import outer_offset
-from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row, body_slice
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
+    LoopAxis,
+    Row,
+    body_slice,
+    strip_loops,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
 AHEAD = 32
@@ -82,7 +89,8 @@ def streamed(
     """The pages read where their tensor holds them that computing `roots` (a row's
     each) reads along `lane` (a loop: its next trips read elsewhere), with their maps,
     each once: what `prefetch_ahead` asks for. Only where `rest` is one loop that
-    reads such a page contiguously."""
+    reads such a page contiguously; never a tensor laid in tile columns, whose strips
+    the CPU's prefetchers follow themselves."""
     if len(rest) != 1:
         return []
     (cols,) = rest
@@ -92,6 +100,8 @@ def streamed(
         for i in sorted(body_slice(o, [root])[1]):
             page, f = o.ins[i], row.forms[i]
             if page in found or page not in pt.in_place or o.indirect_of[i] >= 0:
+                continue
+            if pt.in_place[page].strip:
                 continue
             if f.dims[cols.axis] * cols.step == 1 and f.dims[lane.axis]:
                 found[page] = f
@@ -111,13 +121,49 @@ def prefetch_block(
     its lanes, then its columns, contiguous) at once, the prefetches of the rows
     `lanes` of the block `BLOCK_AHEAD` rows on (`prefetch_ahead`, into the second-level
     cache): a trip asks for a part of that block before each of its loops. Nothing
-    where `page` is not read where it is held."""
+    where `page` is not read where it is held. Laid in tile columns, those rows of
+    each of the block's strips (`strip_rows_ahead`)."""
     if page not in pt.in_place:
+        return
+    if pt.in_place[page].strip:
+        strip_rows_ahead(pt, b, page, f, loops, outer, lanes)
         return
     lane, cols = loops
     for r in lanes:
         at = [*outer, (lane, idx(b, r))]
         prefetch_ahead(pt, b, [(page, f)], lane, BLOCK_AHEAD, at, cols, L2)
+
+
+def strip_rows_ahead(
+    pt: ProgramScope,
+    b: Builder,
+    page: SSAValue,
+    f: LinearForm,
+    loops: Sequence[LoopAxis],
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+    lanes: range,
+) -> None:
+    """`prefetch_block` for a page of a tensor laid in tile columns: the rows `lanes`
+    of each of the block's strips `BLOCK_AHEAD` rows on, which lie one after another
+    in the strip (`strip` elements a row), a line at a time, into the second-level
+    cache."""
+    where = pt.in_place[page]
+    split = strip_loops(loops, where.strip)
+    every = [*(a for a, _ in outer), *split]
+    placed = where.place(f.const, [(f.dims[a.axis] * a.step, a.extent) for a in every])
+    assert placed is not None, "checked where the load chose to read it in place"
+    at: SSAValue | int = placed[0]
+    for (_, iv), step in zip(outer, placed[1]):
+        if step:
+            at = add(b, mul(b, iv, step), at)
+    strips = split[1].extent if len(split) == 3 else 1
+    apart = placed[1][len(outer) + 1] if len(split) == 3 else 0
+    base, first = storage(b, pt.values[page], at)
+    total = math.prod(cast(MemRefType[Attribute], base.type).get_shape())
+    flat = view(b, base, 0, (total,), (1,))
+    ahead = add(b, first, (BLOCK_AHEAD + lanes.start) * where.strip)
+    for j in range(strips):
+        prefetch_row(b, flat, add(b, ahead, j * apart), len(lanes) * where.strip, L2)
 
 
 def prefetch_ahead(

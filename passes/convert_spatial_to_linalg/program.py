@@ -16,12 +16,13 @@ from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, bufferization, memref, scf
-from xdsl.dialects.builtin import MemRefType, UnitAttr
+from xdsl.dialects.builtin import MemRefType, StringAttr, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xdsl_spatial.core import geometry
 from xdsl_spatial.core.geometry import LinearForm, linear_form
+from xdsl_spatial.core.tile_columns import LAYOUT, TILE_COLUMNS
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
@@ -57,14 +58,17 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     STREAM,
     fills_page,
     item_ops,
+    loop_axes,
     read_widened,
     siblings,
     stage_forms,
     stage_kernel,
+    strip_loops,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.pages import (
     InPlace,
     TensorPlan,
+    laid_tensor,
     tensor_plan,
     writes_into,
 )
@@ -235,7 +239,27 @@ class ProgramTranslation(ProgramScope):
                     copy(b, read, write)
         if read is not None and read.name_hint is None:
             read.name_hint = o.tensor_name.data
-        self.held[o.result] = Held(plan, read, write)
+        self.held[o.result] = Held(plan, read, write, self.strip(o))
+
+    def strip(self, o: TensorOp) -> int:
+        """The columns of a strip of tensor `o` laid in tile columns (`LAYOUT`, which
+        `spatial-native-layout` marks: its tiles' width), or 0: laid in rows."""
+        mark = o.attributes.get(LAYOUT)
+        if mark is None:
+            return 0
+        name = o.tensor_name.data
+        if mark != StringAttr(TILE_COLUMNS):
+            raise self.fail(
+                o, f"tensor '{name}': unknown {LAYOUT} {mark}, expected \"{TILE_COLUMNS}\""
+            )
+        if laid_tensor(o) is None:
+            raise self.fail(
+                o,
+                f"tensor '{name}' is marked {LAYOUT} = \"{TILE_COLUMNS}\", but only a Q8_0 "
+                "weight's values (an int8 param, repack q8_0.values, of whole tiles) that "
+                "only loads read can be laid so",
+            )
+        return self.tile[1]
 
     def _live(self, b: Builder, padded: SSAValue, plan: TensorPlan) -> SSAValue:
         rows, cols = plan.dims
@@ -303,21 +327,35 @@ class ProgramTranslation(ProgramScope):
         rows = self.moved_rows(o, held, tensor_mem)
         if load and rows < tr and held.plan.padding_read:
             fill(b, 0, element(page), view(b, page, rows * page_w, ((tr - rows) * page_w,), (1,)))
+        # A row of a tile row of the block: `w` elements in a row of the tensor, or
+        # laid in tile columns `bw` strips of `tc`, each its own; and from one row to
+        # the next, from one tile row to the next, in the tensor.
+        if held.strip:
+            row, t_row, p_row = (bw, tc), (tc * held.plan.padded[0], 1), (tc, 1)
+            down, tile_down = tc, tr * tc
+        else:
+            row, t_row, p_row = (w,), (1,), (1,)
+            down, tile_down = cols, tr * cols
         if bh == 1 or stride % tpr == 0:
-            rows_apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
-            shape, t_strides, p_strides = (bh, rows, w), (rows_apart, cols, 1), (w, page_w, 1)
+            rows_apart = (stride // tpr) * tile_down if bh > 1 else tile_down
+            shape, t_strides, p_strides = (
+                (bh, rows, *row),
+                (rows_apart, down, *t_row),
+                (w, page_w, *p_row),
+            )
             if load and bh > 1:
                 # in the page's order, so that each page row (that row of every tile
                 # row of the block) is written contiguously
-                shape, t_strides, p_strides = (rows, bh, w), (cols, rows_apart, 1), (page_w, w, 1)
+                shape = (rows, bh, *row)
+                t_strides, p_strides = (down, rows_apart, *t_row), (page_w, w, *p_row)
             t_view = view(b, tensor_mem, first(b, t0), shape, t_strides)
             p_view = view(b, page, 0, shape, p_strides)
             copy(b, t_view, p_view) if load else copy(b, p_view, t_view)
             return
         inner, a = counted(b, bh)
         t = add(inner, t0, mul(inner, a, stride))
-        t_view = view(inner, tensor_mem, first(inner, t), (rows, w), (cols, 1))
-        p_view = view(inner, page, mul(inner, a, w), (rows, w), (page_w, 1))
+        t_view = view(inner, tensor_mem, first(inner, t), (rows, *row), (down, *t_row))
+        p_view = view(inner, page, mul(inner, a, w), (rows, *row), (page_w, *p_row))
         copy(inner, t_view, p_view) if load else copy(inner, p_view, t_view)
         inner.insert(scf.YieldOp())
 
@@ -389,11 +427,14 @@ class ProgramTranslation(ProgramScope):
         tr, tc = self.tile
         cols = held.plan.padded[1]
         tpr = cols // tc
+        # laid in rows: tile rows tr * cols apart, tiles tc; in tile columns: tile rows
+        # tr * tc, tiles (strips) tc * height
+        down, across = (tr * tc, tc * held.plan.padded[0]) if held.strip else (tr * cols, tc)
         if tpr == 1:
-            return mul(b, t, tr * cols)
+            return mul(b, t, down)
         row = b.insert(arith.DivUIOp(t, idx(b, tpr))).result
         col = b.insert(arith.RemUIOp(t, idx(b, tpr))).result
-        return add(b, mul(b, row, tr * cols), mul(b, col, tc))
+        return add(b, mul(b, row, down), mul(b, col, across))
 
     def read_in_place(self, o: LoadOp, held: Held) -> InPlace | None:
         """Where the page of load `o` is in its tensor, when it need not be copied
@@ -428,7 +469,26 @@ class ProgramTranslation(ProgramScope):
         many = len(pars) > 1 and stage_kernel(stage) not in (DOT, FMA)
         if not summed or read_widened(arg, arith.ExtFOp) or (many and widens):
             return None
+        if held.strip:
+            return where if self.laid_in_place(stage, i, where) else None
         return where if where.form(stage_forms(stage)[i], ext) is not None else None
+
+    def laid_in_place(self, stage: StageOp, i: int, where: InPlace) -> bool:
+        """Whether `stage` can read its input `i`, a page of a tensor laid in tile
+        columns at `where`, where it lies: a sum of one row marked `stream`, or of
+        rows marked `dot` or `fma`, each of its loops stepping within a strip or from
+        one strip to the next as they run (its columns split into strips,
+        `loops.strip_loops`). The plain kernels and the tiles copy such pages, a tile
+        1 KiB in one piece."""
+        ext, kinds = stage.iter_extents, stage.iter_kinds
+        rows = sum(e > 1 and k == IterKind.PAR for k, e in zip(kinds, ext)) - 1
+        kernel = stage_kernel(stage)
+        if kernel not in (DOT, FMA) and (kernel != STREAM or rows):
+            return False
+        f = stage_forms(stage)[i]
+        loops = strip_loops(loop_axes(stage, split=False), where.strip)
+        terms = [(f.dims[a.axis] * a.step, a.extent) for a in loops]
+        return not any(f.syms) and where.place(f.const, terms) is not None
 
     def placement(self, o: TileMoveOp, held: Held, mem: SSAValue) -> InPlace | None:
         """Where the elements of the page `o` moves lie in `mem`, its tensor's buffer,
@@ -442,6 +502,9 @@ class ProgramTranslation(ProgramScope):
         if bh > 1 and stride % tpr:
             return None
         rows = self.moved_rows(o, held, mem)
+        if held.strip:  # a tile row down is `tr` rows of each strip
+            apart = (stride // tpr) * tr * tc if bh > 1 else tr * tc
+            return InPlace(rows, bh, bw * tc, apart, cols, held.strip, held.plan.padded[0])
         apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
         return InPlace(rows, bh, bw * tc, apart, cols)
 

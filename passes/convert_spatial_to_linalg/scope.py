@@ -41,6 +41,9 @@ class Held:
     plan: TensorPlan
     read: SSAValue | None
     write: SSAValue | None
+    strip: int = 0
+    """Columns of a strip of a tensor laid in tile columns (`core/tile_columns.py`:
+    its tiles' width), or 0: laid in rows."""
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     row_axis,
     stage_forms,
     stage_kernel,
+    strip_loops,
     sums,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import (
@@ -98,7 +99,9 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         if any(c < 0 for f in fs for c in (*f.dims, *f.syms, f.const)):
             raise pt.fail(o, f"stage '{name}': a map with a negative coefficient")
         for i, v in enumerate(o.ins):
-            if v in pt.in_place:  # read where its tensor holds it (checked by the load)
+            # read where its tensor holds it (checked by the load); laid in tile
+            # columns, placed loop by loop (`Generic.strided`)
+            if v in pt.in_place and not pt.in_place[v].strip:
                 fs[i] = cast(LinearForm, pt.in_place[v].form(fs[i], ext))
         forms.append(fs)
         out_t = cast(PageType, o.result.type)
@@ -140,6 +143,12 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
     # their sums in registers themselves, and read each weight row's columns at once.
     whole = (kernel == STREAM and len(rows) == 1) or kernel in (DOT, FMA)
     loops = loop_axes(first, by_row, split=not whole)
+    laid = max((pt.in_place[v].strip for o in run for v in o.ins if v in pt.in_place), default=0)
+    if kernel == STREAM and whole and laid:
+        # a weight laid in tile columns, read where it lies: a lane's columns a strip
+        # at a time (`dot` and `fma` split their blocks' columns themselves:
+        # `amx.block_source`)
+        loops = strip_loops(loops, laid)
     factored = factored_at(rows, loops) if summed else None
     tiles = None
     if kernel in (AMX, DOT, FMA):
@@ -255,9 +264,10 @@ def factored_sums(
             nest(inner, at + 1, [*outer, (loops[at], i)])
             inner.insert(scf.YieldOp())
             return
-        if kernel in (STREAM, DOT, FMA) and outer:
-            # the next trip's factors (a block's scales), asked for while this one sums
-            trip = outer[-1][0]
+        summing = [a for a, _ in outer if kinds[a.axis] != IterKind.PAR]
+        if kernel in (STREAM, DOT, FMA) and summing:
+            # the next block's factors (its scales), asked for while this one sums
+            trip = summing[-1]
             if factors := streamed(pt, rows, [f for _, f in terms], trip, rest):
                 prefetch_ahead(pt, b, factors, trip, 1, outer, rest[0], L2)
         if tiles is not None and scales is not None:
@@ -378,7 +388,7 @@ def slices(
         sizes = [x.extent for x in gen.loops]
         if math.prod(sizes) > SLICE:
             continue
-        src, _ = gen.strided(pt.values[key[0]], form)
+        src, _ = gen.strided(pt.values[key[0]], form, pt.in_place.get(key[0]))
         name = f"{key[0].name_hint or 'page'}_f32"
         wide = dense(b, pt.scratch(name, math.prod(sizes)), 0, sizes)
         convert(b, src, wide, arith.SIToFPOp)

@@ -56,8 +56,9 @@ from typing import Any, cast
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 
-from xdsl_spatial.core.memory import collector_paused, in_huge_pages
+from xdsl_spatial.core.memory import collector_frozen, collector_paused
 from xdsl_spatial.core.progress import Progress, quiet
+from xdsl_spatial.core.tile_columns import TileColumns, placed
 from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.binding import bind_apart
@@ -76,6 +77,7 @@ from xdsl_spatial.frontends.sampling import Sampler as Sampler  # (importable fr
 from xdsl_spatial.frontends.sampling import greedy, has_nan
 from xdsl_spatial.frontends.tokenizer import read_metadata
 from xdsl_spatial.interpreters.kernels import KernelError
+from xdsl_spatial.interpreters.native import NativeExecutable
 from xdsl_spatial.interpreters.options import DEFAULT, Distribution, Engine, RunOptions
 from xdsl_spatial.interpreters.runner import (
     RunError,
@@ -206,11 +208,35 @@ class Model:
     """Its functions: `@prefill` and `@decode`, or a batched model's `@decode_batch`,
     whose weights are its base model's (its disk cache entry holds none)."""
 
+    laid_for: set[str] = field(default_factory=set)
+    """The functions whose native code's weights in tile columns are laid so in
+    `weights` (`lay_weights`)."""
+
     def __post_init__(self) -> None:
         self.check_weights()
-        moved = in_huge_pages(self.weights)
+        moved = placed(self.weights)
         if any(a is not w for a, w in zip(moved, self.weights)):
             self.weights = moved  # (else the same list: a batched model shares its base's)
+
+    def plain_weights(self) -> list[np.ndarray]:
+        """The weights, each laid in rows (a copy of each the native engine reads laid
+        in tile columns: `lay_weights`): what another engine or model is given."""
+        return [w.plain() if isinstance(w, TileColumns) else w for w in self.weights]
+
+    def lay_weights(self, entry: str, exe: Any, first: int) -> None:
+        """Each weight the native code `exe` of `entry` reads laid in tile columns
+        (`NativeExecutable.lay`; the weights its arguments from `first`) laid so, once,
+        in place of its array in `weights`: the model holds the one copy the code
+        reads (the weights placed in huge pages anew around it). A weight laid already
+        stays so (a function that read it in rows would be given it laid in rows at
+        each call: none of the model's does)."""
+        if entry in self.laid_for or not isinstance(exe, NativeExecutable):
+            return
+        n = len(self.weights)
+        laid = list(exe.lay([*[None] * first, *self.weights])[first : first + n])
+        if any(a is not w for a, w in zip(laid, self.weights)):
+            self.weights[:] = placed(laid)  # in place: a batched model shares the list
+        self.laid_for.add(entry)
 
     def check_weights(self) -> None:
         """That the weights are the functions' weight arguments (`weight_args`), in
@@ -321,7 +347,10 @@ class Model:
         which the products' streaming has pushed out of the CPU's caches (SmolLM2 on
         the EPYC: the step's time outside the native call 0.45-0.52 ms with the
         weights checked each step, 0.19-0.23 ms without)."""
-        args = [*head, *self.weights, *caches]
+        weights = self.weights
+        if self.options.engine is not Engine.NATIVE:  # (weights the native engine laid)
+            weights = self.plain_weights()
+        args = [*head, *weights, *caches]
         if self.options.distributed is Distribution.RAY:
             exe = self.executables.get(entry)
             if exe is None:
@@ -334,6 +363,9 @@ class Model:
         if self.options.engine is Engine.REFERENCE:
             return execute(self.module, entry, args, options=self.options)
         exe = self.compile(entry)
+        if self.options.engine is Engine.NATIVE:  # its weights as its code reads them
+            self.lay_weights(entry, exe, len(head))
+            args = [*head, *self.weights, *caches]
         want = self.signature(entry)
         if len(args) != len(want):
             raise RunError(f"@{entry} takes {len(want)} arguments, got {len(args)}")
@@ -748,29 +780,32 @@ def generate(
     moved: StepBytes | None = None
     stopped = nan = False
     row = prompt_logits[-1]
-    for s in range(steps + 1):
-        if has_nan(row, len(tokens)):
-            stopped = nan = True
-            break
-        out_rows.append(row)
-        tokens.append(sampler(row))
-        if on_token is not None:
-            on_token(tokens[-1])
-        if s == steps:
-            break
-        if forced is None and tokens[-1] in stop:
-            stopped = True
-            break
-        feed = tokens[-1] if forced is None else forced[s]
-        compiled(model.decode_entry())
-        progress(f"decode step {s + 1}/{steps}")
-        t0 = time.perf_counter()
-        out, caches, traffic = model.decode(feed, len(prompt) + s, caches, donate=True)
-        times.append((time.perf_counter() - t0) * 1e3)
-        if s == 0:
-            first = traffic
-            moved = step_bytes(traffic) if model.lowered else None
-        row = out[0]
+    # the objects alive now out of the collector's passes while the steps run
+    # (`memory.collector_frozen`: its full passes would walk the model's IR)
+    with collector_frozen():
+        for s in range(steps + 1):
+            if has_nan(row, len(tokens)):
+                stopped = nan = True
+                break
+            out_rows.append(row)
+            tokens.append(sampler(row))
+            if on_token is not None:
+                on_token(tokens[-1])
+            if s == steps:
+                break
+            if forced is None and tokens[-1] in stop:
+                stopped = True
+                break
+            feed = tokens[-1] if forced is None else forced[s]
+            compiled(model.decode_entry())
+            progress(f"decode step {s + 1}/{steps}")
+            t0 = time.perf_counter()
+            out, caches, traffic = model.decode(feed, len(prompt) + s, caches, donate=True)
+            times.append((time.perf_counter() - t0) * 1e3)
+            if s == 0:
+                first = traffic
+                moved = step_bytes(traffic) if model.lowered else None
+            row = out[0]
     if forced is None and tokens and tokens[-1] in stop:
         stopped = True
     logits = np.stack(out_rows) if out_rows else np.zeros((0, c.vocab), np.float32)
