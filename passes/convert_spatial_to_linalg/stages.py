@@ -54,6 +54,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     body_slice,
     factored_at,
     fills_page,
+    joined,
     loop_axes,
     read_outside,
     read_widened,
@@ -247,6 +248,7 @@ def factored_sums(
     each trip first asks for the factors (a block's scales) the next trip will read."""
     kinds = rows[0].stage.iter_kinds
     rest = loops[split + 1 :]
+    flat = joined(rest)  # what the scaling runs over: it reads nothing laid in strips
     shape = [a.extent for a in rest]
     size = math.prod(shape)
     pairs = list(zip(rows, terms))
@@ -268,8 +270,8 @@ def factored_sums(
         if kernel in (STREAM, DOT, FMA) and summing:
             # the next block's factors (its scales), asked for while this one sums
             trip = summing[-1]
-            if factors := streamed(pt, rows, [f for _, f in terms], trip, rest):
-                prefetch_ahead(pt, b, factors, trip, 1, outer, rest[0], L2)
+            if factors := streamed(pt, rows, [f for _, f in terms], trip, flat):
+                prefetch_ahead(pt, b, factors, trip, 1, outer, flat[0], L2)
         if tiles is not None and scales is not None:
             dot_sums(pt, b, tiles, loops[split:], outer, scales, kernel == FMA)
             return
@@ -285,7 +287,10 @@ def factored_sums(
             sums = [dense(b, scratch, (first + j) * size, shape) for j in range(len(part))]
             if tiles is None:
                 lane_sums(pt, b, part, sums, loops[split:], outer, given, kernel == STREAM)
-            scaled(pt, b, part, sums, kinds, rest, outer)
+            if flat != list(rest):  # the same scratch, over the loops joined again
+                starts = [(first + j) * size for j in range(len(part))]
+                sums = [dense(b, scratch, a, [x.extent for x in flat]) for a in starts]
+            scaled(pt, b, part, sums, kinds, flat, outer)
 
     nest(b, 0, [])
 
