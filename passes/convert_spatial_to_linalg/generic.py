@@ -71,6 +71,27 @@ def outer_offset(
     return offset
 
 
+def placed(
+    b: Builder,
+    where: InPlace,
+    f: LinearForm,
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+    loops: Sequence[LoopAxis],
+) -> tuple[SSAValue | int, list[int]]:
+    """Where map `f` (into a page of a tensor laid in tile columns, `where`) reads
+    first in a trip of the loops `outer` (with their induction variables), from the
+    block's first element, and the step in the tensor of each of `loops` inside them
+    (`InPlace.place`: a strip's loop and its elements' differ)."""
+    every = [*(a for a, _ in outer), *loops]
+    done = where.place(f.const, [(f.dims[a.axis] * a.step, a.extent) for a in every])
+    assert done is not None, "checked where the load chose to read it in place"
+    at: SSAValue | int = done[0]
+    for (_, iv), step in zip(outer, done[1]):
+        if step:
+            at = add(b, mul(b, iv, step), at)
+    return at, done[1][len(outer) :]
+
+
 class Generic:
     """A `linalg.generic` under construction at `b`: `loops`, the stage loops it runs
     (its dims, outermost first), inside `outer`, the `scf.for`s of the loops outside
@@ -124,14 +145,7 @@ class Generic:
             offset = outer_offset(b, self.outer, f)
             strides = [f.dims[self.loops[j].axis] * self.loops[j].step for j in picks]
             return view(b, mem, offset, sizes, strides), m
-        every = [*(a for a, _ in self.outer), *self.loops]
-        placed = where.place(f.const, [(f.dims[a.axis] * a.step, a.extent) for a in every])
-        assert placed is not None, "checked where the load chose to read it in place"
-        at: SSAValue | int = placed[0]
-        for (_, iv), step in zip(self.outer, placed[1]):
-            if step:
-                at = add(b, mul(b, iv, step), at)
-        inner = placed[1][len(self.outer) :]
+        at, inner = placed(b, where, f, self.outer, self.loops)
         return view(b, mem, at, sizes, [inner[j] for j in picks]), m
 
     def span_the_rest(self, mem: SSAValue) -> None:

@@ -43,8 +43,8 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.memref_extra import PrefetchOp
 from xdsl_spatial.dialects.spatial import element_bytes
-from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, mul, storage, view
-from xdsl_spatial.passes.convert_spatial_to_linalg.generic import outer_offset
+from xdsl_spatial.passes.convert_spatial_to_linalg.build import add, idx, storage, view
+from xdsl_spatial.passes.convert_spatial_to_linalg.generic import outer_offset, placed
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     LoopAxis,
     Row,
@@ -149,15 +149,8 @@ def strip_rows_ahead(
     cache."""
     where = pt.in_place[page]
     split = strip_loops(loops, where.strip)
-    every = [*(a for a, _ in outer), *split]
-    placed = where.place(f.const, [(f.dims[a.axis] * a.step, a.extent) for a in every])
-    assert placed is not None, "checked where the load chose to read it in place"
-    at: SSAValue | int = placed[0]
-    for (_, iv), step in zip(outer, placed[1]):
-        if step:
-            at = add(b, mul(b, iv, step), at)
-    strips = split[1].extent if len(split) == 3 else 1
-    apart = placed[1][len(outer) + 1] if len(split) == 3 else 0
+    at, steps = placed(b, where, f, outer, split)
+    strips, apart = (split[1].extent, steps[1]) if len(split) == 3 else (1, 0)
     base, first = storage(b, pt.values[page], at)
     total = math.prod(cast(MemRefType[Attribute], base.type).get_shape())
     flat = view(b, base, 0, (total,), (1,))
