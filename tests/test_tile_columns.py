@@ -146,3 +146,20 @@ def test_a_native_model_lays_its_q8_weights_once_and_agrees_with_the_reference(t
     laid = {name for (name, _, _), w in zip(args, native.weights) if isinstance(w, TileColumns)}
     assert laid == {"token_embd.weight__q8"}  # (the layers' rows lie near: N <= 512)
     assert all((a == b).all() for a, b in zip(native.plain_weights(), before))
+
+
+def test_an_array_given_in_rows_is_read_anew_at_each_call():
+    """A weight passed in rows is laid at each call, so a change to it between calls is
+    read (what a call laid is not kept for the next); a non-contiguous activation too."""
+    mod, fn = lowered(1, 64, 4096)
+    exe = compile_native(fn, kernels=KIND)
+    x, q, s = coerce_args(
+        find_function(mod, "mm"), operands(1, 64, 4096, "f16", False, np.random.default_rng(2))
+    )
+    wide = np.zeros((1, 2 * x.shape[1]), x.dtype)
+    wide[:, ::2] = x
+    first = exe(wide[:, ::2], q, s).outputs[0]
+    q //= 2  # in place: the same array object
+    halved = exe(wide[:, ::2], q, s).outputs[0]
+    assert halved.tobytes() == exe(x, TileColumns.lay(q), s).outputs[0].tobytes()
+    assert halved.tobytes() != first.tobytes()

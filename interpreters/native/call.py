@@ -38,7 +38,7 @@ class Slot:
     shape: tuple[int, ...]
     dtype: np.dtype[Any]
     strip: int = 0
-    """For an argument the code reads laid in tile columns (`Prepared.strips`), their
+    """For an argument the code reads laid in tile columns (`prepare.strips`), their
     width: it is passed a `TileColumns` of that width, or an array laid so at each
     call (a copy). 0: laid in rows."""
 
@@ -83,26 +83,30 @@ class Caller:
 
     def __call__(self, arrays: Sequence[Any], donate: bool = False) -> tuple[np.ndarray, ...]:
         """`arrays` of the inputs' shapes and types (C-contiguous ones are read in
-        place, others copied once; for an argument read laid in tile columns, a
-        `TileColumns`, or an array laid at each call: `Slot.laid`); the results, freshly allocated, each starting on
-        a cache line (`memory.aligned_empty`: a result is often the next call's input).
+        place, others copied at each call; for an argument read laid in tile columns,
+        a `TileColumns`, or an array laid at each call: `Slot.laid`); the results,
+        freshly allocated, each starting on a cache line (`memory.aligned_empty`: a
+        result is often the next call's input).
         With `donate`, a result `states` pairs with an argument is written into that
         argument's array and returned as it, when the array can take it (writable,
         C-contiguous, the result's shape and type, given for no other argument)."""
         bound, pointers = self.bound, self.pointers
         for i, a in enumerate(arrays):
             if a is not bound[i]:
-                given, strip = a, self.ins[i].strip
+                strip = self.ins[i].strip
                 if strip:
-                    a = self.ins[i].laid(a, f"argument #{i}")
+                    data = self.ins[i].laid(a, f"argument #{i}")
                 elif isinstance(a, TileColumns):
-                    a = a.plain()
+                    data = a.plain()
                 elif not a.flags.c_contiguous:
-                    a = np.ascontiguousarray(a)
-                pointers[i] = a.ctypes.data
-                # an array laid here is laid again at the next call (it may change)
-                kept = isinstance(given, TileColumns) == bool(strip)
-                bound[i] = given if kept else a
+                    data = np.ascontiguousarray(a)
+                else:
+                    data = a
+                pointers[i] = data.ctypes.data
+                # a copy made here is kept alive, and made again at the next call (what
+                # it was made from may change); else what was given is bound
+                own = data is a or (strip and isinstance(a, TileColumns))
+                bound[i] = a if own else data
         k = len(self.ins)
         given = self.donated(arrays) if donate else {}
         outs = tuple(
