@@ -255,8 +255,8 @@ class ProgramTranslation(ProgramScope):
         if laid_tensor(o) is None:
             raise self.fail(
                 o,
-                f"tensor '{name}' is marked {LAYOUT} = \"{TILE_COLUMNS}\", but only a Q8_0 "
-                "weight's values (an int8 param, repack q8_0.values, of whole tiles) that "
+                f"tensor '{name}' is marked {LAYOUT} = \"{TILE_COLUMNS}\", but only an int8 "
+                "tensor of whole tiles from outside the program (a param or an input) that "
                 "only loads read can be laid so",
             )
         return self.tile[1]
@@ -478,17 +478,21 @@ class ProgramTranslation(ProgramScope):
         columns at `where`, where it lies: a sum of one row marked `stream`, or of
         rows marked `dot` or `fma`, each of its loops stepping within a strip or from
         one strip to the next as they run (its columns split into strips,
-        `loops.strip_loops`). The plain kernels and the tiles copy such pages, a tile
+        `loops.strip_loops`; with siblings, its columns' blocks outermost:
+        `loops.loop_axes`). The plain kernels and the tiles copy such pages, a tile
         1 KiB in one piece."""
         ext, kinds = stage.iter_extents, stage.iter_kinds
         rows = sum(e > 1 and k == IterKind.PAR for k, e in zip(kinds, ext)) - 1
         kernel = stage_kernel(stage)
-        if kernel not in (DOT, FMA) and (kernel != STREAM or rows):
+        if any(stage_forms(stage)[i].syms) or (
+            kernel not in (DOT, FMA) and (kernel != STREAM or rows)
+        ):
             return False
         f = stage_forms(stage)[i]
-        loops = strip_loops(loop_axes(stage, split=False), where.strip)
-        terms = [(f.dims[a.axis] * a.step, a.extent) for a in loops]
-        return not any(f.syms) and where.place(f.const, terms) is not None
+        for loops in (strip_loops(loop_axes(stage, split=False), where.strip), loop_axes(stage)):
+            if where.place(f.const, [(f.dims[a.axis] * a.step, a.extent) for a in loops]) is None:
+                return False
+        return True
 
     def placement(self, o: TileMoveOp, held: Held, mem: SSAValue) -> InPlace | None:
         """Where the elements of the page `o` moves lie in `mem`, its tensor's buffer,
