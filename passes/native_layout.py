@@ -120,12 +120,11 @@ def _reads(a: BlockArgument) -> tuple[set[int], bool] | None:
             continue
         if not isinstance(o, ProgramOp):
             return None
-        for t in o.entry.args[len(o.grid_shape) + u.index].uses:
-            w = laid_tensor(t.operation) if isinstance(t.operation, TensorOp) else None
-            if w is None:
+        for bound in o.entry.args[len(o.grid_shape) + u.index].uses:
+            t = bound.operation
+            if not isinstance(t, TensorOp) or (w := laid_tensor(t)) is None:
                 return None
             found.add(w)
-            t = cast(TensorOp, t.operation)
             weight = weight or (q8_values(t) and t.handle.dims[1] >= PAGE)
     return found, weight
 
