@@ -54,11 +54,12 @@ def lowered(m: int, k: int, n: int):
 def test_a_product_takes_its_weight_laid_and_gives_the_same_bits(m):
     """The weight's values are read laid (`Slot.strip`): passed laid once, or as an
     array laid at each call, the same bits; the scales stay in rows; the plain
-    kernels and `avx2` read it in rows."""
+    kernels, `avx2` and any kernels with their items on threads read it in rows."""
     k, n = 256, 4096
     mod, fn = lowered(m, k, n)
     assert strips(prepare(fn), KIND) == (0, 32, 0)
     assert strips(prepare(fn), "generic") == strips(prepare(fn), "avx2") == (0, 0, 0)
+    assert strips(prepare(fn), KIND, parallel=True) == (0, 0, 0)  # items on threads: rows
     exe = compile_native(fn, kernels=KIND)
     assert [s.strip for s in exe.caller.ins] == [0, 32, 0]
     x, q, s = coerce_args(

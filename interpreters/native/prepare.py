@@ -16,7 +16,7 @@ usable with `spatial-opt`):
    kernel function of its own, ops that compute the same into one, so each of the rest
    is done once per kernel, not once per op;
 2. `spatial-native-layout` (`passes/native_layout.py`; for the kernels that read
-   them so, `host.Kernels.tile_columns`) marks the Q8_0 weights the code reads laid
+   them so, on one thread: `lays`) marks the Q8_0 weights the code reads laid
    in tile columns, which the caller passes so (`strips`, `call.Slot.strip`);
    `spatial-native-kernels` (`passes/native_kernels.py`, its `kind` the kernels
    chosen for the host: `host.py`) marks each summing stage with the kernel it runs
@@ -184,13 +184,21 @@ def prepare(fn: func.FuncOp) -> Prepared:
     return Prepared(fn.sym_name.data, out, programs, ir_text(out.module), checks)
 
 
-def strips(prepared: Prepared, kind: str) -> tuple[int, ...]:
+def lays(kind: str, parallel: bool) -> bool:
+    """Whether the code for the kernels `kind` reads weights laid in tile columns
+    (`host.Kernels.tile_columns`): on one thread only. With its items on threads
+    (`parallel`), a stream over laid strips took 3.1 ms at 4096 x 4096, m = 1, two
+    threads, against 0.75 over rows (not yet understood: docs/speed.md)."""
+    return Kernels(kind).tile_columns and not parallel
+
+
+def strips(prepared: Prepared, kind: str, parallel: bool = False) -> tuple[int, ...]:
     """For each argument of the function, the width of the tile columns its code for
-    the kernels `kind` reads it laid in (`spatial-native-layout`, which `convert` runs
-    where `host.Kernels.tile_columns`), or 0: laid in rows. What a caller passes each
-    argument as (`call.Slot.strip`)."""
+    the kernels `kind` (its items on threads: `parallel`) reads it laid in
+    (`spatial-native-layout`, which `convert` runs where `lays`), or 0: laid in rows.
+    What a caller passes each argument as (`call.Slot.strip`)."""
     args = prepared.outlined.entry.body.block.args
-    if not Kernels(kind).tile_columns:
+    if not lays(kind, parallel):
         return (0,) * len(args)
     laid = laid_arguments(prepared.outlined.module)
     return tuple(laid.get(a, 0) for a in args)
@@ -226,7 +234,7 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
             if isinstance(o, ProgramOp):
                 check_tables(o)
     ctx = Context()
-    if Kernels(kind).tile_columns:
+    if lays(kind, parallel):
         NativeLayoutPass().apply(ctx, out.module)
     NativeKernelsPass(kind).apply(ctx, out.module)
     ConvertSpatialToLinalgPass(parallel=parallel).apply(ctx, out.module)
