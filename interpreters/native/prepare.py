@@ -188,7 +188,8 @@ def lays(kind: str, parallel: bool) -> bool:
     """Whether the code for the kernels `kind` reads weights laid in tile columns
     (`host.Kernels.tile_columns`): on one thread only. With its items on threads
     (`parallel`), a stream over laid strips took 3.1 ms at 4096 x 4096, m = 1, two
-    threads, against 0.75 over rows (not yet understood: docs/speed.md)."""
+    threads, against 0.75 over rows: in the OpenMP body LLVM leaves its lanes' loop
+    scalar, the sums in memory (docs/speed.md)."""
     return Kernels(kind).tile_columns and not parallel
 
 
