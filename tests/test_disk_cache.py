@@ -95,6 +95,32 @@ def test_a_planted_pickle_is_never_loaded_from_what_is_not_yours_alone(tiny, tmp
     assert _load(tiny, where).cached
 
 
+def test_a_cache_sized_by_the_run_is_kept_under_its_size(tiny, tmp_path):
+    """With no positions given, the check's answer (the run's own size) sizes the cache
+    and is in the disk cache's key: the same size is read back, another is built anew;
+    the check runs once, on the file's tokenizer, before the cache is looked in."""
+    where = tmp_path / "cache"
+    calls: list[int] = []
+
+    def sized(n: int):
+        def check(config, tokenizer) -> int:
+            assert tokenizer  # the file's, read before the lookup
+            calls.append(n)
+            return n
+
+        return check
+
+    def load(n: int):
+        return load_model(str(tiny), 3, options=RunOptions(cache=where), check=sized(n))
+
+    first = load(64)
+    first.keep()
+    again, other = load(64), load(32)
+    assert (first.cached, again.cached, other.cached) == (False, True, False)
+    assert (again.positions, other.positions) == (64, 32)
+    assert calls == [64, 64, 32]
+
+
 def test_a_file_changed_in_place_with_its_time_kept_is_not_answered_from_the_cache(tiny, tmp_path):
     path = tmp_path / "model.gguf"
     shutil.copy(tiny, path)

@@ -213,6 +213,50 @@ def test_a_missing_tensor_is_a_diagnostic(tmp_path, capsys):
         read_config(open_gguf(path), str(path))
 
 
+def test_fitted_positions_hold_the_run_in_powers_of_two(tiny):
+    """A run with no `--context` gets the fewest of 64, 128, 256, ... positions that hold
+    its prompt and steps, at most the model's context length."""
+    config = read_config(open_gguf(tiny), str(tiny))
+    assert config.context_length == 128
+    assert [config.fitted_positions(n) for n in (1, 64, 65, 128, 129, 5000)] == [
+        64,
+        64,
+        128,
+        128,
+        128,
+        128,
+    ]
+    assert config.default_positions() == 128  # a run whose length is not known
+
+
+@pytest.mark.parametrize("tool", ["prompt", "prompts"])
+def test_a_run_without_context_sizes_its_cache_to_its_length(tiny, tmp_path, monkeypatch, tool):
+    """spatial-generate with no --context builds a cache of the positions its prompt (or
+    its longest prompt) and steps need, rounded up to 64 times a power of two: a step
+    attends over every position of the cache, used or not."""
+    from xdsl_spatial.tools import batch_generate
+
+    sizes: list[int] = []
+    module = spatial_generate if tool == "prompt" else batch_generate
+
+    def spy(*args, **kwargs):
+        model = load_model(*args, **kwargs)
+        sizes.append(model.positions)
+        return model
+
+    monkeypatch.setattr(module, "load_model", spy)
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("ab\nabcd\n")
+    given = ["--tokens", "5,6,7"] if tool == "prompt" else ["--prompts", str(prompts)]
+    for steps in ("4", "70"):
+        argv = [str(tiny), *given, "--steps", steps, "--no-cache", "--batch", "4"]
+        assert spatial_generate.main(argv) == 0
+    assert sizes == [64, 128]
+    argv = [str(tiny), *given, "--steps", "4", "--context", "100", "--no-cache"]
+    assert spatial_generate.main(argv) == 0
+    assert sizes == [64, 128, 100]
+
+
 def test_prompt_longer_than_the_cache_or_the_vocabulary(tiny, capsys):
     assert (
         spatial_generate.main(

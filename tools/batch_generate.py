@@ -119,19 +119,22 @@ def run_batch(
     prompts: list[list[int]] = []
     vocab: Vocabulary | None = None
 
-    def check(config: LlamaConfig, tokenizer: dict[str, Any]) -> None:
-        """The prompts' checks, before the seconds that building takes."""
+    def check(config: LlamaConfig, tokenizer: dict[str, Any]) -> int:
+        """The prompts' checks, before the seconds that building takes; the cache's
+        positions (`--context`, else what the longest prompt and the steps need)."""
         nonlocal vocab
         vocab = Vocabulary.from_metadata(tokenizer, args.file)
         for line in lines:
             text = vocab.chat([{"role": "user", "content": line}]) if args.chat else line
             prompts.append(vocab.encode(text))
-        positions = args.context or config.default_positions()
+        longest = max(len(p) for p in prompts)
+        positions = args.context or config.fitted_positions(longest + args.steps)
         for k, p in enumerate(prompts, 1):
             try:
                 check_prompt(config, p, args.steps, positions)
             except ModelError as e:
                 raise ModelError(f"--prompts line {k}: {e}") from None
+        return positions
 
     model = load_model(
         args.file,

@@ -46,7 +46,7 @@ from xdsl_spatial.frontends.generation import (
 )
 from xdsl_spatial.frontends.gguf_io import GGUFError, NotQ8Error
 from xdsl_spatial.frontends.hf_window import load_window_model, window_of
-from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError
+from xdsl_spatial.frontends.llama import MAX_PREFILL, MIN_POSITIONS, LlamaConfig, ModelError
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
 from xdsl_spatial.interpreters.distributed import compare_bits
 from xdsl_spatial.interpreters.options import (
@@ -174,8 +174,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--context",
         type=cli.positive_int,
-        help="positions of the KV cache (default 256, or the model's context length if "
-        "smaller): prompt + steps must fit",
+        help="positions of the KV cache, which prompt + steps must fit (default: the "
+        f"fewest of {MIN_POSITIONS}, {2 * MIN_POSITIONS}, {4 * MIN_POSITIONS}, ... that "
+        "do, at most the model's context length: a step attends over every position)",
     )
     p.add_argument(
         "--module",
@@ -354,8 +355,9 @@ def _generate(
     vocab: Vocabulary | None = None
     prompt: list[int] = []
 
-    def check(config: LlamaConfig, tokenizer: dict[str, Any]) -> None:
-        """The prompt's checks, before the seconds that building takes."""
+    def check(config: LlamaConfig, tokenizer: dict[str, Any]) -> int:
+        """The prompt's checks, before the seconds that building takes; the cache's
+        positions (`--context`, else what the prompt and the steps need)."""
         nonlocal vocab, prompt
         try:
             vocab = Vocabulary.from_metadata(tokenizer, args.file)
@@ -363,12 +365,13 @@ def _generate(
             if args.prompt is not None:
                 raise
         prompt = _prompt_ids(args, vocab)
-        positions = args.context or config.default_positions()
+        positions = args.context or config.fitted_positions(len(prompt) + args.steps)
         if positions > config.context_length:
             raise ModelError(
                 f"--context {positions} exceeds the model's context length {config.context_length}"
             )
         check_prompt(config, prompt, args.steps, positions)
+        return positions
 
     text = _module_text(args)
     lower = not args.no_lower

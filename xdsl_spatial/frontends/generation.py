@@ -482,9 +482,26 @@ def _timed(f: Callable[[], Any]) -> tuple[Any, float]:
     return f(), time.perf_counter() - t0
 
 
-Check = Callable[[LlamaConfig, dict[str, Any]], None]
+def _read_head(
+    path: str, reader: Any, config: LlamaConfig | None, progress: Progress
+) -> tuple[Any, LlamaConfig, dict[str, Any]]:
+    """The GGUF file's reader (`reader`, or opened now), its config (`config`, or read
+    now) and its tokenizer metadata."""
+    if reader is None:
+        from xdsl_spatial.frontends.gguf_io import open_gguf
+
+        progress(f"reading {path} ({_megabytes(path)})")
+        reader = open_gguf(path)
+    if config is None:
+        config = read_config(reader, str(path))
+    return reader, config, read_metadata(reader)
+
+
+Check = Callable[[LlamaConfig, dict[str, Any]], int | None]
 """Called with the config and the tokenizer metadata before the seconds that building
-takes (a prompt's checks, say): it raises to stop the load."""
+takes (a prompt's checks, say): it raises to stop the load, and may return the KV cache
+positions the run needs (its prompt's tokens and its steps: `config.fitted_positions`),
+which size the cache when no `positions` are given."""
 
 
 def load_model(
@@ -507,8 +524,10 @@ def load_model(
     options: RunOptions = DEFAULT,
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
-    `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: the
-    config's `default_positions`), every product split over `options.chips` chips
+    `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: what
+    `check` returns, else the config's `default_positions`; with a `check` and no
+    `positions`, the file's metadata is read before the disk cache is looked in, so that
+    the key holds the positions), every product split over `options.chips` chips
     (`llama.ROW_SPLIT`). Lowering puts the whole step on the chip: its Q8_0 products
     (`q8-lower`) and every other op (`spatial-lower-ops`); with `whole_step=False`, or
     over several chips, only the products (the other ops run on the host). An open
@@ -531,9 +550,18 @@ def load_model(
     chips = options.chips
     where = options.cache_dir
     key = None
+    if where is not None and (weights is not None or config is not None):
+        raise ModelError("a model kept in the disk cache binds its own weights")
+    tokenizer: dict[str, Any] = {}
+    read = False  # the file's head: its config and tokenizer
+    head_s = 0.0
+    if check is not None and positions is None:  # the run's own size, from its prompt
+        t0 = time.perf_counter()
+        reader, config, tokenizer = _read_head(path, reader, config, progress)
+        read = True
+        positions = check(config, tokenizer)
+        head_s = time.perf_counter() - t0
     if where is not None:
-        if weights is not None or config is not None:
-            raise ModelError("a model kept in the disk cache binds its own weights")
         progress(f"checking the disk cache: the digest of {Path(path).name}")
         key = model_cache.model_key(
             path,
@@ -554,7 +582,7 @@ def load_model(
         if isinstance(model, Model):
             model.seconds, model.kept_as = {"cache": time.perf_counter() - t0}, key
             model.options = options  # the kept options, with this run's address and stats
-            if check is not None:
+            if check is not None and not read:
                 check(model.config, model.tokenizer)
             return model
     seconds: dict[str, float] = {}
@@ -566,24 +594,16 @@ def load_model(
             on_requantize(r)
 
     t0 = time.perf_counter()
-    tokenizer: dict[str, Any] = {}
-    if config is None or weights is None or check is not None:
-        if reader is None:
-            from xdsl_spatial.frontends.gguf_io import open_gguf
-
-            progress(f"reading {path} ({_megabytes(path)})")
-            reader = open_gguf(path)
-        if config is None:
-            config = read_config(reader, str(path))
-        tokenizer = read_metadata(reader)
+    if not read and (config is None or weights is None or check is not None):
+        reader, config, tokenizer = _read_head(path, reader, config, progress)
     assert config is not None
     if positions is None:
         positions = config.default_positions()
-    if check is not None:
+    if check is not None and not read:
         check(config, tokenizer)
     if chips > 1:
         config.check_chips(chips)  # before the seconds that binding takes
-    seconds["read"] = time.perf_counter() - t0
+    seconds["read"] = head_s + time.perf_counter() - t0
     # Binding runs in another process (binding.py says why), which a thread here
     # waits for, telling its progress as it comes: on two cores binding and lowering
     # take the time of the longer.

@@ -20,7 +20,11 @@ MAX_PREFILL = 32
 """Prompt tokens one prefill step takes: a fold's rows are at most a tile's."""
 
 DEFAULT_POSITIONS = 256
-"""The KV cache's positions when none are asked for (fewer if the model's context is shorter)."""
+"""The KV cache's positions when none are asked for and the run's length is not known
+(fewer if the model's context is shorter)."""
+
+MIN_POSITIONS = 64
+"""The fewest KV cache positions a run is given by its length (`fitted_positions`)."""
 
 SCALE_TYPE = "f16"
 """Q8_0 scales as GGUF stores them."""
@@ -98,6 +102,18 @@ class ModelConfig:
 
     def default_positions(self) -> int:
         return min(DEFAULT_POSITIONS, self.context_length)
+
+    def fitted_positions(self, needed: int) -> int:
+        """The KV cache positions of a run that needs `needed` (its prompt and its
+        steps) when none are asked for: the fewest of `MIN_POSITIONS` times a power of
+        two that hold them, at most the model's context length. A step attends over
+        every position of the cache, used or not, so a cache the run fills costs less
+        a step than a larger one (docs/model.md); sizes in powers of two keep the
+        compiled models a run may reuse few."""
+        positions = MIN_POSITIONS
+        while positions < needed:
+            positions *= 2
+        return min(positions, self.context_length)
 
     @property
     def group(self) -> int:
