@@ -141,14 +141,14 @@ class NativeExecutable:
     def arity(self) -> int:
         return len(self.caller.ins)
 
-    def lay(self, arrays: Sequence[Any]) -> tuple[Any, ...]:
-        """`arrays` (one per argument) with each the code reads laid in tile columns
-        (`call.Slot.strip`) laid so once, a `TileColumns`: what to pass at every call
-        where the same arrays are passed again and again (a model's weights), which
-        a call would otherwise lay anew each time."""
+    def lay(self, arrays: Sequence[Any], first: int = 0) -> tuple[Any, ...]:
+        """`arrays` (one per argument from argument `first` on) with each the code
+        reads laid in tile columns (`call.Slot.strip`) laid so once, a `TileColumns`:
+        what to pass at every call where the same arrays are passed again and again
+        (a model's weights), which a call would otherwise lay anew each time."""
         return tuple(
             TileColumns.lay(a, s.strip) if s.strip and not isinstance(a, TileColumns) else a
-            for a, s in zip(arrays, self.caller.ins)
+            for a, s in zip(arrays, self.caller.ins[first:])
         )
 
     def __call__(self, *arrays: Any, donate: bool = False) -> Execution:

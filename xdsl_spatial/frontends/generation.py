@@ -232,8 +232,7 @@ class Model:
         each call: none of the model's does)."""
         if entry in self.laid_for or not isinstance(exe, NativeExecutable):
             return
-        n = len(self.weights)
-        laid = list(exe.lay([*[None] * first, *self.weights])[first : first + n])
+        laid = list(exe.lay(self.weights, first))
         if any(a is not w for a, w in zip(laid, self.weights)):
             self.weights[:] = placed(laid)  # in place: a batched model shares the list
         self.laid_for.add(entry)
