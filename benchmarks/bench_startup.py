@@ -197,7 +197,13 @@ def main() -> None:
     p.add_argument(
         "--batch", type=int, default=32, help="@prefill's tokens (default 32, as the tool)"
     )
-    p.add_argument("--context", type=int, default=256, help="cache positions (default 256)")
+    p.add_argument(
+        "--context",
+        type=int,
+        default=256,
+        help="cache positions of parts 1 and 2 (default 256; part 3 runs the tool, which "
+        "sizes its cache to the prompt and the steps)",
+    )
     p.add_argument(
         "--engines", default="native,compiled", help="engines of parts 2 and 3 (default both)"
     )
@@ -223,7 +229,10 @@ def main() -> None:
         args.file = str(found)
     engines = args.engines.split(",")
     parts = args.parts.split(",")
-    print(f"model {args.file}; prompt {args.prompt!r}; batch {args.batch}, cache {args.context}")
+    print(
+        f"model {args.file}; prompt {args.prompt!r}; batch {args.batch}, "
+        f"cache {args.context} (parts 1 and 2)"
+    )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
     if "1" in parts:
