@@ -106,6 +106,20 @@ LLAMA_CPP = "llama.cpp (Q8_0)"
 """llama.cpp's row, the one the others are divided by (on the threads the header names)."""
 
 
+def unlowered_beside(args, prompt: list[int], reader, lowered):
+    """The model of `args.file` unlowered, on the weights of `lowered` laid in rows."""
+    from xdsl_spatial.frontends.generation import load_model
+
+    return load_model(
+        args.file,
+        len(prompt),
+        args.context,
+        lower=False,
+        reader=reader,
+        weights=lowered.plain_weights(),
+    )
+
+
 def side_by_side(
     steps: dict[str, Callable[[int, int], int | None]],
     leader: str,
@@ -235,14 +249,7 @@ def main() -> None:
     t0 = time.perf_counter()
     lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)
     load_s = time.perf_counter() - t0
-    unlowered = load_model(
-        args.file,
-        len(prompt),
-        args.context,
-        lower=False,
-        reader=reader,
-        weights=lowered.plain_weights(),
-    )
+    unlowered = unlowered_beside(args, prompt, reader, lowered)
     n_products = len(lowered.config.products())
     names = [name for name, _, _ in weight_args(lowered.config)]
     ref = Reference(reader, dict(zip(names, lowered.plain_weights())))
@@ -415,14 +422,7 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     lowered = load_model(args.file, len(prompt), args.context, requantize=requantize, reader=reader)
     unlowered = None
     if "unlowered" not in args.skip:
-        unlowered = load_model(
-            args.file,
-            len(prompt),
-            args.context,
-            lower=False,
-            reader=reader,
-            weights=lowered.plain_weights(),
-        )
+        unlowered = unlowered_beside(args, prompt, reader, lowered)
         unlowered.options = native
     numpy_model = load_model(
         args.file, len(prompt), args.context, reader=reader, weights=lowered.plain_weights()

@@ -49,6 +49,7 @@ from xdsl_spatial.dialects.spatial import (
     StoreOp,
     TensorOp,
     TileMoveOp,
+    is_weight_values,
 )
 from xdsl_spatial.interpreters.kloop import LoopCompiling
 from xdsl_spatial.interpreters.layout import (
@@ -73,7 +74,6 @@ from xdsl_spatial.interpreters.stages import Shape, StageEval, map_offsets
 from xdsl_spatial.interpreters.traffic import (
     ProgramTraffic,
     dram_bytes,
-    is_weight_values,
     move_bytes,
 )
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype

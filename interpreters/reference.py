@@ -61,12 +61,12 @@ from xdsl_spatial.dialects.spatial import (
     YieldOp,
     enclosing_loop,
     enclosing_program,
+    is_weight_values,
 )
 from xdsl_spatial.interpreters.traffic import (
     ProgramTraffic,
     Traffic,
     dram_bytes,
-    is_weight_values,
     move_bytes,
 )
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype

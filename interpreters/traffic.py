@@ -31,7 +31,6 @@ from xdsl_spatial.analysis.chip_time import (
 )
 from xdsl_spatial.core.memory import plural
 from xdsl_spatial.core.tables import text_table
-from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     ChipFigures,
     LoadOp,
@@ -41,6 +40,8 @@ from xdsl_spatial.dialects.spatial import (
     TensorOp,
     TileMoveOp,
     element_bytes,
+    is_weight_scales,
+    is_weight_values,
 )
 
 
@@ -59,17 +60,6 @@ def dram_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
     if isinstance(op, LoadOp) and op.multicast is not None:
         return moved // program.num_items
     return moved
-
-
-def is_weight_scales(op: TensorOp) -> bool:
-    """A param filled with a Q8_0 weight's scales."""
-    return op.repack is not None and op.repack.part.data == Q8Part.SCALES
-
-
-def is_weight_values(op: TensorOp) -> bool:
-    """A param filled with a Q8_0 weight's int8 values: its K x N elements are the
-    weight a fold reads."""
-    return op.repack is not None and op.repack.part.data == Q8Part.VALUES
 
 
 @dataclass

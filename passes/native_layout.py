@@ -44,8 +44,8 @@ from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 
 from xdsl_spatial.core.tile_columns import LAYOUT, TILE_COLUMNS
-from xdsl_spatial.dialects.spatial import ProgramOp, TensorOp
-from xdsl_spatial.passes.convert_spatial_to_linalg.pages import laid_tensor, q8_values
+from xdsl_spatial.dialects.spatial import ProgramOp, TensorOp, is_weight_values
+from xdsl_spatial.passes.convert_spatial_to_linalg.pages import laid_tensor
 
 PAGE = 4096
 """Bytes of a base page: a weight is laid in tile columns when its rows are at least
@@ -125,7 +125,7 @@ def _reads(a: BlockArgument) -> tuple[set[int], bool] | None:
             if not isinstance(t, TensorOp) or (w := laid_tensor(t)) is None:
                 return None
             found.add(w)
-            weight = weight or (q8_values(t) and t.handle.dims[1] >= PAGE)
+            weight = weight or (is_weight_values(t) and t.handle.dims[1] >= PAGE)
     return found, weight
 
 

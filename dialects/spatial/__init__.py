@@ -116,6 +116,8 @@ from xdsl_spatial.dialects.spatial.tensors import (
     ReturnOp,
     TensorOp,
     handle_str,
+    is_weight_scales,
+    is_weight_values,
 )
 from xdsl_spatial.dialects.spatial.traits import (
     InProgram,
@@ -218,6 +220,8 @@ __all__ = [
     "handle_str",
     "is_element",
     "is_program",
+    "is_weight_scales",
+    "is_weight_values",
     "linear_terms",
     "outside_programs",
     "parse_linear",

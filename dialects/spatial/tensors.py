@@ -32,6 +32,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial.attributes import RepackAttr, Role
 from xdsl_spatial.dialects.spatial.effects import Allocates
 from xdsl_spatial.dialects.spatial.elements import element_name
@@ -150,6 +151,17 @@ class TensorOp(IRDLOperation):
             raise VerifyException(
                 f"only a param has a host repack, '{self.tensor_name.data}' is {role}"
             )
+
+
+def is_weight_scales(op: TensorOp) -> bool:
+    """A param filled with a Q8_0 weight's scales."""
+    return op.repack is not None and op.repack.part.data == Q8Part.SCALES
+
+
+def is_weight_values(op: TensorOp) -> bool:
+    """A param filled with a Q8_0 weight's int8 values: its K x N elements are the
+    weight a fold reads."""
+    return op.repack is not None and op.repack.part.data == Q8Part.VALUES
 
 
 def handle_str(h: TensorHandleType) -> str:

@@ -17,7 +17,6 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from xdsl_spatial.core import geometry
 from xdsl_spatial.core.geometry import LinearForm
-from xdsl_spatial.dialects.q8 import Q8Part
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
@@ -130,11 +129,6 @@ def laid_tensor(t: TensorOp) -> int | None:
         if not isinstance(o, LoadOp) or o.tensor is not t.result or o.table is t.result:
             return None
     return tc
-
-
-def q8_values(t: TensorOp) -> bool:
-    """Whether `t` is a Q8_0 weight's values: a param the host repacks as such."""
-    return t.repack is not None and t.repack.part.data == Q8Part.VALUES
 
 
 def in_last_tile_row(load: LoadOp, tile_rows: int, tiles_per_row: int) -> bool | None:
