@@ -330,12 +330,12 @@ class ProgramTranslation(ProgramScope):
         # A row of a tile row of the block: `w` elements in a row of the tensor, or
         # laid in tile columns `bw` strips of `tc`, each its own; and from one row to
         # the next, from one tile row to the next, in the tensor.
+        down, across = held.steps(self.tile)
+        tile_down = tr * down
         if held.strip:
-            row, t_row, p_row = (bw, tc), (tc * held.plan.padded[0], 1), (tc, 1)
-            down, tile_down = tc, tr * tc
+            row, t_row, p_row = (bw, tc), (across, 1), (tc, 1)
         else:
             row, t_row, p_row = (w,), (1,), (1,)
-            down, tile_down = cols, tr * cols
         if bh == 1 or stride % tpr == 0:
             rows_apart = (stride // tpr) * tile_down if bh > 1 else tile_down
             shape, t_strides, p_strides = (
@@ -425,16 +425,13 @@ class ProgramTranslation(ProgramScope):
     def block_start(self, b: Builder, held: Held, t: SSAValue) -> SSAValue:
         """The element of the tensor where tile `t` (linear) starts."""
         tr, tc = self.tile
-        cols = held.plan.padded[1]
-        tpr = cols // tc
-        # laid in rows: tile rows tr * cols apart, tiles tc; in tile columns: tile rows
-        # tr * tc, tiles (strips) tc * height
-        down, across = (tr * tc, tc * held.plan.padded[0]) if held.strip else (tr * cols, tc)
+        tpr = held.plan.padded[1] // tc
+        down, across = held.steps(self.tile)
         if tpr == 1:
-            return mul(b, t, down)
+            return mul(b, t, tr * down)
         row = b.insert(arith.DivUIOp(t, idx(b, tpr))).result
         col = b.insert(arith.RemUIOp(t, idx(b, tpr))).result
-        return add(b, mul(b, row, down), mul(b, col, across))
+        return add(b, mul(b, row, tr * down), mul(b, col, across))
 
     def read_in_place(self, o: LoadOp, held: Held) -> InPlace | None:
         """Where the page of load `o` is in its tensor, when it need not be copied
@@ -506,11 +503,10 @@ class ProgramTranslation(ProgramScope):
         if bh > 1 and stride % tpr:
             return None
         rows = self.moved_rows(o, held, mem)
-        if held.strip:  # a tile row down is `tr` rows of each strip
-            apart = (stride // tpr) * tr * tc if bh > 1 else tr * tc
-            return InPlace(rows, bh, bw * tc, apart, cols, held.strip, held.plan.padded[0])
-        apart = (stride // tpr) * tr * cols if bh > 1 else tr * cols
-        return InPlace(rows, bh, bw * tc, apart, cols)
+        tile_down = tr * held.steps(self.tile)[0]  # laid in tile columns, `tr` rows of a strip
+        apart = (stride // tpr) * tile_down if bh > 1 else tile_down
+        height = held.plan.padded[0] if held.strip else 0
+        return InPlace(rows, bh, bw * tc, apart, cols, held.strip, height)
 
     def moved_rows(self, o: TileMoveOp, held: Held, mem: SSAValue) -> int:
         """The rows of each tile of its block that `o` moves: a load of the last tile

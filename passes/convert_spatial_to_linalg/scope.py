@@ -45,6 +45,15 @@ class Held:
     """Columns of a strip of a tensor laid in tile columns (`core/tile_columns.py`:
     its tiles' width), or 0: laid in rows."""
 
+    def steps(self, tile: tuple[int, int]) -> tuple[int, int]:
+        """Elements of the tensor's memory from one of its rows to the next, and from
+        one of its tiles to the next along a tile row: laid in rows, a row of the
+        tensor and a tile's width; laid in tile columns, a strip's width and a whole
+        strip (its width times the tensor's rows)."""
+        rows, cols = self.plan.padded
+        tc = tile[1]
+        return (tc, tc * rows) if self.strip else (cols, tc)
+
 
 @dataclass(frozen=True)
 class Options:
