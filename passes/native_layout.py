@@ -7,9 +7,11 @@ argument once (`TileColumns`).
 
 A product of one row streams its weight: each item sums its columns over every row.
 Laid in rows (K x N), an item reads a few hundred bytes of each row, the rows a row
-apart, and the CPU's prefetchers follow none of it; laid in tile columns, it reads a
-few strips, each in one piece, and they follow each (docs/speed.md measures both).
-Every other read of such a tensor copies whole tiles, each 1 KiB in one piece.
+apart, a stream the CPU's prefetchers follow on some CPUs and not on others; laid in
+tile columns, it reads a few strips, each in one piece, which every prefetcher follows
+(docs/speed.md measures both: SmolLM2's decode step 1.5x faster laid on an AMD EPYC
+Zen 4, 5-8% slower on another EPYC). Every other read of such a tensor copies whole
+tiles, each 1 KiB in one piece.
 
 A function argument is laid when it is a Q8_0 weight's values and every reader of it
 can read it so: each use is a program input bound to `spatial.tensor`s of whole int8
@@ -46,13 +48,6 @@ from xdsl.traits import SymbolTable
 from xdsl_spatial.core.tile_columns import LAYOUT, TILE_COLUMNS
 from xdsl_spatial.dialects.spatial import ProgramOp, TensorOp, is_weight_values
 from xdsl_spatial.passes.convert_spatial_to_linalg.pages import laid_tensor
-
-PAGE = 4096
-"""Bytes of a base page: a weight is laid in tile columns when its rows are at least
-this far apart (N int8 columns), each row of an item's strip in a page of its own,
-which the CPU's prefetchers do not cross. Nearer, they follow the rows as they lie,
-and tile columns do not pay (docs/speed.md: SmolLM2's products, N from 192 to 1536,
-took 5-8% longer laid so in a decode step; its head, N = 49,152, less)."""
 
 
 def laid_arguments(module: ModuleOp) -> dict[BlockArgument, int]:
@@ -125,7 +120,7 @@ def _reads(a: BlockArgument) -> tuple[set[int], bool] | None:
             if not isinstance(t, TensorOp) or (w := laid_tensor(t)) is None:
                 return None
             found.add(w)
-            weight = weight or (is_weight_values(t) and t.handle.dims[1] >= PAGE)
+            weight = weight or is_weight_values(t)
     return found, weight
 
 

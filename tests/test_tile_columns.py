@@ -51,11 +51,13 @@ def lowered(m: int, k: int, n: int):
 
 
 @pytest.mark.parametrize("m", [1, 8])
-def test_a_product_takes_its_weight_laid_and_gives_the_same_bits(m):
-    """The weight's values are read laid (`Slot.strip`): passed laid once, or as an
-    array laid at each call, the same bits; the scales stay in rows; the plain
-    kernels, `avx2` and any kernels with their items on threads read it in rows."""
-    k, n = 256, 4096
+@pytest.mark.parametrize("n", [4096, 1536, 192])
+def test_a_product_takes_its_weight_laid_and_gives_the_same_bits(m, n):
+    """The weight's values are read laid (`Slot.strip`), whatever its width (SmolLM2's
+    products: N from 192 to 1536, its head 49,152): passed laid once, or as an array
+    laid at each call, the same bits; the scales stay in rows; the plain kernels, `avx2`
+    and any kernels with their items on threads read it in rows."""
+    k = 256
     mod, fn = lowered(m, k, n)
     assert strips(prepare(fn), KIND) == (0, 32, 0)
     assert strips(prepare(fn), "generic") == strips(prepare(fn), "avx2") == (0, 0, 0)
@@ -88,9 +90,8 @@ def test_a_weight_laid_at_another_width_or_shape_is_refused_naming_the_argument(
         exe(x, TileColumns.lay(q[:, :224], 32), s)
 
 
-def test_a_weight_read_by_anything_else_or_with_near_rows_stays_in_rows():
-    """A weight the function also returns (a reader on the host) is passed in rows,
-    and so is one whose rows lie less than a page apart (`native_layout.PAGE`)."""
+def test_a_weight_read_by_anything_else_stays_in_rows():
+    """A weight the function also returns (a reader on the host) is passed in rows."""
     mod = parse_module(
         """
 func.func @mm(%x: tensor<1x256xbf16>, %W__q8: tensor<256x256xi8>, %W__q8_scale: tensor<8x256xf32>) -> (tensor<1x256xf32>, tensor<256x256xi8>) {
@@ -106,8 +107,6 @@ func.func @mm(%x: tensor<1x256xbf16>, %W__q8: tensor<256x256xi8>, %W__q8_scale: 
     )
     lower_q8(mod, optimize=True)
     assert strips(prepare(verified(mod, "mm")), KIND) == (0, 0, 0)
-    _, near = lowered(1, 256, 4064)
-    assert strips(prepare(near), KIND) == (0, 0, 0)
 
 
 def test_a_mark_on_a_tensor_that_cannot_be_laid_is_refused_naming_it():
@@ -123,8 +122,8 @@ def test_a_mark_on_a_tensor_that_cannot_be_laid_is_refused_naming_it():
 
 
 def test_a_native_model_lays_its_q8_weights_once_and_agrees_with_the_reference(tmp_path):
-    """A model on the native engine lays each weight its code reads in tile columns
-    (here the head, 4,096 columns, which the embedding's gather reads too) once, in
+    """A model on the native engine lays each Q8_0 weight its code reads in tile
+    columns (the layers' and the head, which the embedding's gather reads too) once, in
     place of the array (one copy held), at its first call; its numbers are the
     reference's within the bound, and `plain_weights` gives the weights back."""
     from test_llama import check_against_reference
@@ -145,7 +144,8 @@ def test_a_native_model_lays_its_q8_weights_once_and_agrees_with_the_reference(t
     assert native.weights is shared and native.laid_for == {"prefill", "decode"}
     args = weight_args(native.config)
     laid = {name for (name, _, _), w in zip(args, native.weights) if isinstance(w, TileColumns)}
-    assert laid == {"token_embd.weight__q8"}  # (the layers' rows lie near: N <= 512)
+    assert "token_embd.weight__q8" in laid
+    assert laid == {name for name, _, _ in args if name.endswith("__q8")}
     assert all((a == b).all() for a, b in zip(native.plain_weights(), before))
 
 
