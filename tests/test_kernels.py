@@ -75,7 +75,7 @@ def run(m, k, n, act, scale, arrays, optimize: bool, kernels: str) -> np.ndarray
         (1, 12, 96, "f32", "f32"),  # an f32 view
         (9, 37, 192, "bf16", "f32"),  # a group of 8 rows and one
         (32, 12, 160, "bf16", "f16"),  # 32 rows, N not a multiple of 32
-        (1, 4, 4096, "bf16", "f16"),  # rows a page apart: laid in tile columns
+        (1, 4, 4096, "bf16", "f16"),  # a wide weight, laid in tile columns as all are
         (9, 3, 4096, "bf16", "f32"),  # laid, a group of 8 rows and one
     ],
 )
@@ -84,7 +84,7 @@ def test_each_kernel_gives_the_plain_kernels_numbers(
 ):
     """Each kernel choice, the products as q8-lower writes them and optimised: the bits
     of fp64 rounded once on integer-exact inputs, as the generic kernels give them;
-    within the fp32 bound else. At N = 4096 the weight is read laid in tile columns
+    within the fp32 bound else. A weight of whole tiles is read laid in tile columns
     (but by `generic` and `avx2`: `host.Kernels.tile_columns`)."""
     k = 32 * blocks
     rng = np.random.default_rng(m * 100 + blocks)
