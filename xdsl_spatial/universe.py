@@ -141,6 +141,12 @@ def _contraction_in_registers():
     return ContractionInRegistersPass
 
 
+def _outline_parallel_items():
+    from xdsl_spatial.passes.outline_parallel_items import OutlineParallelItemsPass
+
+    return OutlineParallelItemsPass
+
+
 def _exp_as_arith():
     from xdsl_spatial.passes.exp_as_arith import ExpAsArithPass
 
@@ -180,5 +186,6 @@ SPATIAL_UNIVERSE = SpatialUniverse(
         "linalg-contiguous-output-innermost": _contiguous_output,
         "linalg-contraction-in-registers": _contraction_in_registers,
         "math-exp-as-arith": _exp_as_arith,
+        "outline-parallel-items": _outline_parallel_items,
     },
 )

@@ -250,7 +250,7 @@ def start_native(
             checks = None if prepared.checks is None else compile_function(prepared.checks)
         except CompileError as e:
             raise PrepareError(f"@{name}'s asserts: {e}") from None
-    ins = [replace(s, strip=w) for s, w in zip(ins, strips(prepared, chosen.name, threads > 1))]
+    ins = [replace(s, strip=w) for s, w in zip(ins, strips(prepared, chosen.name))]
     seconds["prepare"] = time.perf_counter() - t0
     steps = pipeline(threads, chosen.x86, chosen.soft_bf16)
     key = cache.key(prepared.source, f"{steps} kernels={chosen.name}")

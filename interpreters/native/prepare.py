@@ -86,6 +86,7 @@ from xdsl_spatial.passes.exp_as_arith import ExpAsArithPass
 from xdsl_spatial.passes.native_kernels import NativeKernelsPass
 from xdsl_spatial.passes.native_layout import NativeLayoutPass, laid_arguments
 from xdsl_spatial.passes.outline_kernels import Outlined, ir_text, outline
+from xdsl_spatial.passes.outline_parallel_items import OutlineParallelItemsPass
 from xdsl_spatial.passes.slices_as_copies import SlicesAsCopiesPass
 
 UPSTREAM_DIALECTS = frozenset(
@@ -184,22 +185,20 @@ def prepare(fn: func.FuncOp) -> Prepared:
     return Prepared(fn.sym_name.data, out, programs, ir_text(out.module), checks)
 
 
-def lays(kind: str, parallel: bool) -> bool:
+def lays(kind: str) -> bool:
     """Whether the code for the kernels `kind` reads weights laid in tile columns
-    (`host.Kernels.tile_columns`): on one thread only. With its items on threads
-    (`parallel`), a stream over laid strips took 3.1 ms at 4096 x 4096, m = 1, two
-    threads, against 0.75 over rows: in the OpenMP body LLVM leaves its lanes' loop
-    scalar, the sums in memory (docs/speed.md)."""
-    return Kernels(kind).tile_columns and not parallel
+    (`host.Kernels.tile_columns`), on one thread or with its items on threads (each
+    item's body a function of its own there: `outline-parallel-items`)."""
+    return Kernels(kind).tile_columns
 
 
-def strips(prepared: Prepared, kind: str, parallel: bool = False) -> tuple[int, ...]:
+def strips(prepared: Prepared, kind: str) -> tuple[int, ...]:
     """For each argument of the function, the width of the tile columns its code for
-    the kernels `kind` (its items on threads: `parallel`) reads it laid in
-    (`spatial-native-layout`, which `convert` runs where `lays`), or 0: laid in rows.
-    What a caller passes each argument as (`call.Slot.strip`)."""
+    the kernels `kind` reads it laid in (`spatial-native-layout`, which `convert` runs
+    where `lays`), or 0: laid in rows. What a caller passes each argument as
+    (`call.Slot.strip`)."""
     args = prepared.outlined.entry.body.block.args
-    if not lays(kind, parallel):
+    if not lays(kind):
         return (0,) * len(args)
     laid = laid_arguments(prepared.outlined.module)
     return tuple(laid.get(a, 0) for a in args)
@@ -224,7 +223,8 @@ def add_passthrough(fn: func.FuncOp, attrs: Iterable[tuple[str, str]]) -> None:
 
 def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -> str:
     """The kernels converted to upstream dialects (the checks of programs that read
-    through tables first; with `parallel`, each program's items an `scf.parallel`;
+    through tables first; with `parallel`, each program's items an `scf.parallel`
+    calling a function of their body (`outline-parallel-items`);
     `kind` the kernels `spatial-native-kernels` chooses: `generic`, `loop`, `avx2`,
     `bf16`, `amx`, each kernel function given their LLVM attributes;
     all but `generic` also hold the sums `linalg-contraction-in-registers` takes in
@@ -235,7 +235,7 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
             if isinstance(o, ProgramOp):
                 check_tables(o)
     ctx = Context()
-    if lays(kind, parallel):
+    if lays(kind):
         NativeLayoutPass().apply(ctx, out.module)
     NativeKernelsPass(kind).apply(ctx, out.module)
     ConvertSpatialToLinalgPass(parallel=parallel).apply(ctx, out.module)
@@ -266,5 +266,7 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
                 f"{src.name}: cannot run natively: after conversion it leaves "
                 f"{bad.name}, which upstream MLIR does not know ({op_text(src)[:120]})"
             )
+    if parallel:  # after the checks above, which read each kernel's own allocas
+        OutlineParallelItemsPass().apply(ctx, out.module)
     prepared.text = ir_text(out.module)
     return prepared.text
