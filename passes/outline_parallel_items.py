@@ -33,7 +33,8 @@ entry block's again: 0.54 ms on two threads (docs/speed.md).
 Constants and globals the body reads are made again in the function; values it reads
 from outside are passed: scalars, and memrefs of a static shape and the identity
 layout (what a function boundary takes, as a bare pointer: native.md). A body that
-reads anything else from outside is left in its loop. Nothing is computed differently:
+reads anything else from outside is left in its loop, and so is a loop that reduces
+into results (the items' loops have none). Nothing is computed differently:
 the same ops, in the same order, each item a call.
 """
 
@@ -53,6 +54,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.traits import SymbolTable
 
 MADE_AGAIN = (arith.ConstantOp, memref.GetGlobalOp)
 """Ops whose results a body reads that its function makes again rather than takes."""
@@ -94,9 +96,10 @@ def reads_from_outside(loop: scf.ParallelOp) -> tuple[list[SSAValue], list[Opera
 
 def outline_items(fn: func.FuncOp, loop: scf.ParallelOp, name: str) -> func.FuncOp | None:
     """`loop`'s body moved into a new function `name` (private, with `fn`'s attributes),
-    the body calling it; None where the body reads something that cannot be passed."""
+    the body calling it; None where the loop reduces into results or its body reads
+    something that cannot be passed."""
     found = reads_from_outside(loop)
-    if found is None:
+    if found is None or loop.results:
         return None
     passed, made = found
     body = loop.body.block
@@ -153,6 +156,9 @@ class OutlineParallelItemsPass(ModulePass):
                 o for o in fn.walk() if isinstance(o, scf.ParallelOp) and not any_parallel_above(o)
             ]
             for n, loop in enumerate(loops):
-                item = outline_items(fn, loop, f"{fn.sym_name.data}__item{n}")
+                name = f"{fn.sym_name.data}__item{n}"
+                if SymbolTable.lookup_symbol(op, name) is not None:
+                    continue  # (a name taken: the loop stays as it is)
+                item = outline_items(fn, loop, name)
                 if item is not None:
                     op.body.block.add_op(item)
