@@ -4,6 +4,7 @@ against this machine's memory bandwidth.
 
     python benchmarks/bench_native.py            # K = N = 4096, m = 1, 8, 32 (~2 min)
     python benchmarks/bench_native.py --quick    # K = N = 1024, 3 rounds
+    python benchmarks/bench_native.py --m 1 --shape 576,1536   # a small layer's product
     python benchmarks/bench_native.py --threads 2   # also (o) with its items on 2 threads
     python benchmarks/bench_native.py --m 1 --wide  # also (w): one item as wide as W
     OPENBLAS_CORETYPE=Haswell python benchmarks/bench_native.py --avx2   # an AVX2 CPU's view
@@ -239,6 +240,11 @@ def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="K = N = 1024, 3 rounds")
+    p.add_argument(
+        "--shape",
+        help="K,N of the weight, each a positive multiple of 32 (default 4096,4096; "
+        "1024,1024 with --quick); SmolLM2's layer products are 576,1536 and 1536,576",
+    )
     p.add_argument("--m", default="1,8,32", help="comma-separated batch sizes (default 1,8,32)")
     p.add_argument("--rounds", type=int, help="interleaved rounds (default 15; 3 with --quick)")
     p.add_argument(
@@ -255,6 +261,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
     k = n = 1024 if args.quick else 4096
+    if args.shape is not None:
+        try:
+            k, n = (int(v) for v in args.shape.split(","))
+        except ValueError:
+            p.error(f"--shape takes K,N (two integers), got {args.shape!r}")
+        if k <= 0 or n <= 0 or k % 32 or n % 32:
+            p.error(f"--shape takes K,N, each a positive multiple of 32, got {args.shape!r}")
     rounds = args.rounds or (3 if args.quick else 15)
     allocator = keep_freed_memory()
     bw = bandwidth()
