@@ -56,6 +56,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 
+from xdsl_spatial.core.ir_io import captured_values
+
 MADE_AGAIN = (arith.ConstantOp, memref.GetGlobalOp)
 """Ops whose results a body reads that its function makes again rather than takes."""
 
@@ -74,24 +76,18 @@ def passable(t: Attribute) -> bool:
 
 
 def reads_from_outside(loop: scf.ParallelOp) -> tuple[list[SSAValue], list[Operation]] | None:
-    """The values `loop`'s body reads from outside it, in the order first read: those
-    passed, and the ops (`MADE_AGAIN`) made again inside; None when one can be neither."""
-    passed: list[SSAValue] = []
-    made: list[Operation] = []
+    """What `loop`'s body reads from outside it, each in the order first read: the values
+    passed (`captured_values`), and the ops (`MADE_AGAIN`) made again inside; None when
+    a value can be neither."""
+    made: dict[Operation, None] = {}
     for o in loop.body.walk():
         for v in o.operands:
-            owner = v.owner
-            node = owner.parent_op() if isinstance(owner, Block) else owner
-            if node is not None and loop.is_ancestor(node):
-                continue
-            if isinstance(owner, MADE_AGAIN):
-                if owner not in made:
-                    made.append(owner)
-            elif not passable(v.type):
-                return None
-            elif v not in passed:
-                passed.append(v)
-    return passed, made
+            if isinstance(v.owner, MADE_AGAIN) and not loop.is_ancestor(v.owner):
+                made.setdefault(v.owner)
+    passed = [v for v in captured_values(loop) if not isinstance(v.owner, MADE_AGAIN)]
+    if not all(passable(v.type) for v in passed):
+        return None
+    return passed, list(made)
 
 
 def outline_items(fn: func.FuncOp, loop: scf.ParallelOp, name: str) -> func.FuncOp | None:
