@@ -94,14 +94,16 @@ def int8_copies(mod: ModuleOp) -> int:
 
 @pytest.mark.parametrize("optimize", [False, True])
 def test_the_lanes_of_8_rows_are_dot_products(optimize):
-    """m = 8, N = 128: the lanes' loop is gone; the item's 128 columns in 4 loops over
-    the pairs, each 8 rows x 2 groups of 16 columns, a `dot` each; the activation not
-    widened; upstream lowers it. Optimised (a fold's rows one stage), the weights are
+    """m = 8, N = 128: the lanes' loop is gone; the item's 128 columns in 8 loops over
+    the pairs, each 8 rows of 16 columns, a `dot` each, each loop converting its pairs
+    of weights (one `vector.shuffle` a step); the activation not widened; upstream
+    lowers it. Optimised (a fold's rows one stage), the weights are
     read where they are, not copied into a page first."""
     plain = converted(8, "bf16", optimize, "loop")
     dots = converted(8, "bf16", optimize, "bf16")
     assert lanes_loops(plain) and not lanes_loops(dots)
-    assert sum(isinstance(o, DotBF16Op) for o in dots.walk()) == 4 * 16
+    assert sum(isinstance(o, DotBF16Op) for o in dots.walk()) == 8 * 8
+    assert sum(isinstance(o, vector.ShuffleOp) for o in dots.walk()) == 8
     if optimize:
         assert int8_copies(plain) and not int8_copies(dots)
     lower_to_llvm(str(dots), x86=True)
@@ -130,14 +132,18 @@ def test_dots_scale_their_sums_in_registers(optimize):
     lower_to_llvm(str(f16_scales), x86=True)
 
 
-@pytest.mark.parametrize(
-    ("m", "act", "why"),
-    [(DOT_ROWS - 1, "bf16", "too few rows"), (8, "f32", "f32 activations are not exact in bf16")],
-)
-def test_the_lanes_stay_a_loop_where_dots_do_not_pay_or_would_round(m, act, why):
-    mod = converted(m, act, True, "bf16", n=512)
-    assert lanes_loops(mod), why
-    assert not any(isinstance(o, DotBF16Op) for o in mod.walk()), why
+def test_one_row_streams_its_weight():
+    """m = 1 (fewer than `DOT_ROWS`): no dots, the stream's sums; the same as `loop`."""
+    assert DOT_ROWS == 2
+    one = converted(DOT_ROWS - 1, "bf16", True, "bf16", n=512)
+    assert not any(isinstance(o, DotBF16Op) for o in one.walk())
+    assert str(one) == str(converted(DOT_ROWS - 1, "bf16", True, "loop", n=512))
+
+
+def test_the_lanes_stay_a_loop_where_dots_would_round():
+    mod = converted(8, "f32", True, "bf16", n=512)
+    assert lanes_loops(mod), "f32 activations are not exact in bf16"
+    assert not any(isinstance(o, DotBF16Op) for o in mod.walk())
 
 
 def run_native(m, k, n, x, q, s, kernels: str, threads: int = 1, scale: str = "f32") -> np.ndarray:
@@ -151,10 +157,17 @@ def run_native(m, k, n, x, q, s, kernels: str, threads: int = 1, scale: str = "f
 @pytest.mark.parametrize("exact", [True, False])
 @pytest.mark.parametrize(
     ("m", "blocks", "n", "scale"),
-    [(8, 8, 128, "f32"), (17, 37, 144, "f32"), (32, 64, 320, "f32"), (17, 37, 144, "f16")],
+    [
+        (2, 8, 128, "f32"),
+        (3, 5, 64, "f16"),
+        (8, 8, 128, "f32"),
+        (17, 37, 144, "f32"),
+        (32, 64, 320, "f32"),
+        (17, 37, 144, "f16"),
+    ],
 )
 def test_dots_give_the_lanes_loops_numbers(m, blocks, n, scale, exact):
-    """A second group of rows (17), K with a tail (37 blocks), N not a multiple of 32
+    """Few rows (2, 3), a second group of rows (17), K with a tail (37 blocks), N not a multiple of 32
     (144), f16 scales (widened as they are loaded): the dots and the lanes'
     loop, each the bits of fp64 rounded once on integer-exact inputs (the same bits),
     within the fp32 bound else."""

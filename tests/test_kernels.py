@@ -224,8 +224,8 @@ def asks_by_page(
 def test_a_dot_kernel_asks_for_the_block_two_on():
     """`spatial-native-kernels{kind=bf16}` at m = 8: each trip asks for the block two on
     (the same columns 64 rows on: 32 rows of 256 bytes, a line each, clamped to the
-    weight's end), into the second-level cache, a share before each of its 8 loops over
-    the pairs; and for the next block's scales."""
+    weight's end), into the second-level cache, a share before each of its 16 loops over
+    the pairs (16 columns each); and for the next block's scales."""
     mod = product(8, 2048, 512, "bf16", "f32")
     lower_q8(mod, act="bf16", optimize=True)
     out = parse_module(str(mod))
@@ -246,7 +246,7 @@ def test_a_dot_kernel_asks_for_the_block_two_on():
         if isinstance(o, scf.ForOp):
             shares, since = [*shares, since], 0
         since += o in mine
-    assert shares == [16] * 8  # 4 rows of 4 lines each
+    assert shares == [8] * 16  # 2 rows of 4 lines each
     assert len(scales) == 256 * 4 // 64 * len({o.parent_op() for o, _ in scales})
 
 

@@ -92,6 +92,7 @@ TO_LLVM = (
     "convert-arith-to-llvm",
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv}",
     "convert-cf-to-llvm",
+    "convert-ub-to-llvm",
     "reconcile-unrealized-casts",
 )
 

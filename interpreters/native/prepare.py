@@ -102,6 +102,7 @@ UPSTREAM_DIALECTS = frozenset(
         "bufferization",
         "vector",
         "x86",
+        "llvm",
     }
 )
 """The dialects the converted module may hold: upstream MLIR's own."""

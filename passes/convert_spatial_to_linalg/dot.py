@@ -11,18 +11,22 @@ and no AVX-512): each trip widens its block of weights to f32 once
 `FMA_ACCUMULATORS` 8-column accumulators, each row's activation broadcast; the rest
 as below.
 
-Each trip of the loops outside the lanes interleaves its block of weights in lane
-pairs (`amx.pair_words`: word `(p, c)` the bf16 of lanes `2p` and `2p + 1` of column
-`c`), then, for `ACCUMULATORS` 16-column vectors at a time (rows x column groups),
-runs the 16 pairs in an `scf.for` carrying the accumulators, each loop first asking
-for its share of the rows of the block two on (`prefetch.prefetch_block`):
+Each trip of the loops outside the lanes (a block of 32 lanes by the item's columns)
+runs, for `ACCUMULATORS` rows at a time and each 16 of its columns, the 16 lane pairs
+in an `scf.for` carrying a 16-column accumulator a row, each loop first asking for
+its share of the rows of the block two on (`prefetch.prefetch_block`). Each step
+converts its pair of the block's int8 rows to bf16 pairs in registers (word `c` the
+bf16 of lane `2p` of column `c` in its low half, of lane `2p + 1` in its high, as
+`amx.pair_words` makes them: `pair_vector`), then runs one `dot` a row:
 
 ```mlir
-%sums:2 = scf.for %p = %c0 to %c16 step %c1 iter_args(%a0 = %zero, %a1 = %zero) -> (...) {
-  %w0 = vector.load %words[%p, %c0] : memref<16x32xi32>, vector<16xi32>   // columns 0-15
-  %x = vector.load %xs[%c0, %k] : memref<8x32xbf16, strided<...>>, vector<2xbf16>  // k = 2p
+%sums:8 = scf.for %p = %c0 to %c16 step %c1 iter_args(%a0 = %zero, ...) -> (...) {
+  %q0 = vector.load %block[%k, %c0] : memref<32x256xi8, strided<...>>, vector<16xi8>
+  ...                                    // lanes 2p and 2p + 1, widened to f32
+  %w = vector.shuffle %h0, %h1 [1, 33, 3, 35, ...] : vector<32xi16>, vector<32xi16>
+  %x = vector.load %xs[%c0, %k] : memref<8x32xbf16, strided<...>>, vector<2xbf16>
   ...                                                        // the pair, broadcast
-  %s0 = x86.avx512.dot %a0, %xv, %wv0 : vector<32xbf16> -> vector<16xf32>
+  %s0 = x86.avx512.dot %a0, %wv, %xv : vector<32xbf16> -> vector<16xf32>
   ...
 }
 %scale = vector.load %scales[%c0] : memref<256xf32, strided<...>>, vector<16xf32>
@@ -31,6 +35,9 @@ for its share of the rows of the block two on (`prefetch.prefetch_block`):
 vector.store %y1, %out_row0[%c0] : memref<256xf32, strided<...>>, vector<16xf32>
 ```
 
+Converting where they are summed, the weights' conversion runs beside the `dot`s (on
+an AMD EPYC Zen 4, 4096 x 4096 at m = 8: 1.63 ms against 2.28 when each trip first
+interleaved its block into a scratch).
 and scales the sums where they are: each column group's 16 scales of the block loaded
 once (f16 scales widened as they are loaded), each row's sums fused into its output.
 Where the factor is computed in the stage's body (beyond widening) or an output is not
@@ -48,22 +55,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects import arith, llvm, memref, scf, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float32Type,
     IndexType,
     VectorType,
     f32,
+    i8,
+    i16,
     i32,
+    i64,
 )
 from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
 
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
-from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, block_source, pair_words
+from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, block_source
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     convert,
     dense,
@@ -81,18 +92,16 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 LANES = 16
 """f32 sums a 512-bit `dot` holds: the columns of one accumulator."""
 
-CHUNK = 32
-"""Columns a row's accumulators cover at once (two `dot`s a pair): with 8 rows, 16
-accumulators."""
-
 ACCUMULATORS = 16
-"""Accumulators held in vector registers at once (of AVX-512's 32: the rest hold the
-weights' pairs and the broadcast activations)."""
+"""Rows whose accumulators (one 16-column vector each) are held in vector registers at
+once (of AVX-512's 32: the rest hold the weights being converted)."""
 
-DOT_ROWS = 8
-"""The fewest rows whose lanes' sums are `dot`s: with fewer, interleaving the weights
-costs more than the lanes' loop saves (on an AMD EPYC Zen 5, 4096 x 4096: slower at
-m = 2-6, faster from 8)."""
+DOT_ROWS = 2
+"""The fewest rows whose lanes' sums are `dot`s: one row streams its weight
+(`loops.STREAM`). On an AMD EPYC Zen 4, 4096 x 4096 (weights in the caches), the
+`dot`s took 0.89 ms at m = 2, 1.14 at 4 and 1.42 at 6 against the stream's 3.20,
+3.46 and 4.10; at m = 1 0.70 against 0.66. (Before the weights were converted where
+they are summed, `DOT_ROWS` was 8: on an AMD EPYC Zen 5, fewer rows had been slower.)"""
 
 FMA_VECTORS = 8
 """f32 sums a vector of the `fma` kernel holds: 256 bits, AVX2's registers."""
@@ -156,8 +165,8 @@ def dot_sums(
     into: SSAValue | DotScales,
     fma: bool = False,
 ) -> None:
-    """Every row's lanes' sums as `dot`s of this trip's weight pairs
-    (`amx.pair_words`) and the row's activation pairs, broadcast; with `fma` (the
+    """Every row's lanes' sums as `dot`s of this trip's weight pairs (`pair_vector`)
+    and the row's activation pairs, broadcast; with `fma` (the
     `fma` kernel), as fused multiply-adds of this trip's weights, widened to f32 once
     (`fma_loop`), and the row's activation, one lane a step, `FMA_VECTORS` columns a
     vector. Into a `DotScales`: each sum times its column's factor added into the
@@ -168,11 +177,14 @@ def dot_sums(
     vec = FMA_VECTORS if fma else LANES
     rows, stride = lanes.x_rows, lanes.x_stride
     blocks = register_blocks(len(rows), cols.extent, fma)
+    widened, source = None, None
     if fma:
-        weights = widened_block(pt, b, lanes, loops, outer)
+        widened = widened_block(pt, b, lanes, loops, outer)
         x_page = pt.widened.get(lanes.x_page, pt.values[lanes.x_page])
     else:
-        _, weights = pair_words(pt, b, lanes, loops, outer)
+        source = block_source(pt, b, lanes, loops, outer)
+        # a fold's tiles, so a strip, are 32 columns wide: no 16 columns cross a strip
+        assert source[1][-1] % LANES == 0, f"columns in pieces of {source[1][-1]}"
         x_page = pt.values[lanes.x_page]
     along = (cols.extent,), (1,)
     acc_t = VectorType(f32, (vec,))
@@ -191,10 +203,11 @@ def dot_sums(
             part = range(loop * lane.extent // trips, (loop + 1) * lane.extent // trips)
             prefetch_block(pt, b, lanes.q_page, lanes.q_form, loops, outer, part)
             loop += 1
-            if fma:
-                sums = fma_loop(b, weights, xs, n, groups, lane.extent, c0)
+            if widened is not None:
+                sums = fma_loop(b, widened, xs, n, groups, lane.extent, c0)
             else:
-                sums = pair_loop(b, weights, xs, n, groups, pairs, c0)
+                assert source is not None
+                sums = pair_loop(b, source, xs, n, pairs, c0)
             for h in range(groups):
                 c = c0 + h * vec
                 if factor is not None:
@@ -212,15 +225,13 @@ def dot_sums(
 
 def register_blocks(rows: int, cols: int, fma: bool) -> list[tuple[int, int, int]]:
     """The register blocks of `dot_sums`, rows `r0` to `r0 + n`, `groups` vectors of
-    columns a row each: for `dot`, two vectors (`CHUNK` columns) where they divide the
-    columns, and as many rows as `ACCUMULATORS` hold; for `fma`, at most
+    columns a row each: for `dot`, one vector (`pair_loop` says why) and as many rows
+    as `ACCUMULATORS` hold; for `fma`, at most
     `FMA_ACCUMULATORS // 2` rows, each as many of 4, 2 or 1 vectors as the
     accumulators hold and divide the columns (a few rows sum wider, so that enough
     sums are in flight)."""
     if not fma:
-        groups = CHUNK // LANES if cols % CHUNK == 0 else 1
-        at_once = max(1, ACCUMULATORS // groups)
-        return [(r0, min(at_once, rows - r0), groups) for r0 in range(0, rows, at_once)]
+        return [(r0, min(ACCUMULATORS, rows - r0), 1) for r0 in range(0, rows, ACCUMULATORS)]
     at_once = FMA_ACCUMULATORS // 2
     out = []
     for r0 in range(0, rows, at_once):
@@ -298,22 +309,64 @@ def fma_loop(
     return list(loop.results)
 
 
+def widened_lanes(b: Builder, q: SSAValue) -> SSAValue:
+    """The 16 int8 of `q` (a vector) as f32 (exact): LLVM's `sext` and `sitofp` (xDSL's
+    `arith.extsi` and `arith.sitofp` take scalars only; LLVM's take vectors, and are
+    what those become)."""
+    wide = llvm.SExtOp.create(operands=[q], result_types=[VectorType(i32, (LANES,))])
+    f = llvm.SIToFPOp.create(
+        operands=[b.insert(wide).results[0]], result_types=[VectorType(f32, (LANES,))]
+    )
+    return b.insert(f).results[0]
+
+
+def pair_vector(
+    b: Builder, block: SSAValue, shape: tuple[int, ...], k: SSAValue, c: int
+) -> SSAValue:
+    """Lanes `k` and `k + 1` (`k = 2p`) of columns `c` to `c + 16` of a trip's int8
+    `block` (its lanes, then its columns: `shape`, `(columns,)` or, where a weight
+    laid in tile columns holds it, `(strips, strip)`) as the `dot`'s bf16 pairs: word
+    `i` the bf16 of lane `k` of column `c + i` in its low half, of lane `k + 1` in its
+    high (as `amx.interleave` makes them), converted in registers."""
+    at = [idx(b, c)] if len(shape) == 1 else [idx(b, c // shape[1]), idx(b, c % shape[1])]
+    halves: list[SSAValue] = []
+    for r in (0, 1):
+        lane = k if r == 0 else b.insert(arith.AddiOp(k, idx(b, 1))).result
+        q = b.insert(vector.LoadOp(block, [lane, *at], VectorType(i8, (LANES,)))).result
+        f = widened_lanes(b, q)
+        halves.append(b.insert(vector.BitcastOp(f, VectorType(i16, (2 * LANES,)))).result)
+    # a weight's bf16 is the top half of its f32 (exact): halves 2i + 1 of each
+    tops = DenseArrayBase.from_list(
+        i64, [2 * i + 1 + r * 2 * LANES for i in range(LANES) for r in (0, 1)]
+    )
+    both = b.insert(
+        vector.ShuffleOp(halves[0], halves[1], tops, result_type=VectorType(i16, (2 * LANES,)))
+    )
+    return b.insert(vector.BitcastOp(both.result, VectorType(BFloat16Type(), (2 * LANES,)))).result
+
+
 def pair_loop(
-    b: Builder, words: SSAValue, xs: SSAValue, rows: int, groups: int, pairs: int, c0: int
+    b: Builder,
+    block: tuple[SSAValue, tuple[int, ...]],
+    xs: SSAValue,
+    rows: int,
+    pairs: int,
+    c0: int,
 ) -> list[SSAValue]:
-    """`rows x groups` accumulators, row `j` column group `h`: the sum over the
-    `pairs` lane pairs `p` of `dot(xs[j, 2p : 2p + 2] broadcast, words[p, c : c + 16])`,
-    `c = c0 + 16 h`, an `scf.for` over `p` carrying them."""
+    """`rows` accumulators, row `j`'s: the sum over the `pairs` lane pairs `p` of
+    `dot(pair p of columns c0 to c0 + 16, xs[j, 2p : 2p + 2] broadcast)` (the pairs
+    `pair_vector` makes of `block`), an `scf.for` over `p` carrying them. Each row's pair is
+    broadcast for one `dot` only, so that LLVM reads it as the instruction's
+    broadcast operand (`{1to16}`) rather than broadcasting it into a register first:
+    on an AMD Zen 4 such broadcasts share the CPU's shuffle units with converting the
+    weights, which then no longer overlaps the `dot`s."""
     acc_t = VectorType(f32, (LANES,))
     pair_t = VectorType(BFloat16Type(), (2 * LANES,))
     word_t = VectorType(i32, (LANES,))
-    loop, body = carried(b, pairs, acc_t, rows * groups)
+    loop, body = carried(b, pairs, acc_t, rows)
     p, *accs = loop.body.block.args
-    ws = []
-    for h in range(groups):
-        w = body.insert(vector.LoadOp(words, [p, idx(body, c0 + h * LANES)], word_t)).result
-        ws.append(body.insert(vector.BitcastOp(w, pair_t)).result)
     k = body.insert(arith.MuliOp(p, idx(body, 2))).result
+    w = pair_vector(body, *block, k, c0)
     out: list[SSAValue] = []
     for j in range(rows):
         two = body.insert(vector.LoadOp(xs, [idx(body, j), k], VectorType(BFloat16Type(), (2,))))
@@ -321,6 +374,6 @@ def pair_loop(
         one = body.insert(vector.ExtractOp(word, [0], i32)).result
         every = body.insert(vector.BroadcastOp(one, word_t)).vector
         xv = body.insert(vector.BitcastOp(every, pair_t)).result
-        out += [body.insert(DotBF16Op(accs[j * groups + h], xv, ws[h])).dst for h in range(groups)]
+        out.append(body.insert(DotBF16Op(accs[j], w, xv)).dst)
     body.insert(scf.YieldOp(*out))
     return list(loop.results)
