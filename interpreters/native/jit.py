@@ -27,7 +27,8 @@ The pipeline, in order (each an upstream pass):
   Python's array: a decode step's caches, whole, at every step;
 - `buffer-deallocation-pipeline`: every allocation freed after its last use;
 - `convert-linalg-to-loops`, `expand-strided-metadata`, `lower-affine`,
-  `convert-scf-to-cf`, then each dialect to LLVM, `reconcile-unrealized-casts`;
+  `convert-scf-to-cf`, then each dialect to LLVM (`ub` too: the `dot` kernel's
+  `vector.shuffle` leaves `ub.poison`), `reconcile-unrealized-casts`;
   functions take a memref as a bare pointer (every one at a function boundary has a
   static shape and the identity layout): a decode step calls ~1,100 kernels, and
   with descriptors (5 + 2 x rank values a memref) its entry alone took LLVM half a

@@ -105,7 +105,9 @@ UPSTREAM_DIALECTS = frozenset(
         "llvm",
     }
 )
-"""The dialects the converted module may hold: upstream MLIR's own."""
+"""The dialects the converted module may hold: upstream MLIR's own (`llvm`: the `dot`
+kernel widens int8 vectors with LLVM's `sext` and `sitofp`, which xDSL's `arith` casts,
+scalar only, cannot say)."""
 
 
 STACK_BYTES = 3 << 20
