@@ -25,7 +25,7 @@ vector code holding 16-column sums in registers); `generic` keeps their loops.
   a lane an instruction, the sums held in registers (a block's weights widened to f32
   once for all the rows); the kernels compiled without AVX-512, as a CPU with AVX2
   and FMA but not AVX-512 runs them (any x86-64 CPU with AVX2 and FMA runs them).
-- `bf16`: `loop`, and the lanes of 8 rows or more as AVX512-BF16 dot products
+- `bf16`: `loop`, and the lanes of 2 rows or more as AVX512-BF16 dot products
   (`VDPBF16PS`: a pair of lanes an instruction, bf16 activations times int8 weights,
   both exact in bf16); on a CPU that has it (Xeon from Cooper Lake on, AMD from Zen 4).
 - `amx`: `loop`, and the lanes of 8 rows or more on the AMX-BF16 tile unit; on a CPU

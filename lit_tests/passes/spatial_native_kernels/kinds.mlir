@@ -1,8 +1,8 @@
 // spatial-native-kernels{kind=...}: each summing stage marked with the kernel a CPU
 // runs it as (`kernel = "stream"`, `"fma"`, `"dot"` or `"amx"`), which
 // convert-spatial-to-linalg builds. kind=loop marks every summing stage `stream`; kind=amx
-// (kind=bf16) marks a run of 8 rows or more whose lanes are a Q8_0 block's bf16 x int8
-// terms `amx` (`dot`), kind=avx2 a run of 2 rows or more `fma`, the others `stream`;
+// marks a run of 8 rows or more whose lanes are a Q8_0 block's bf16 x int8 terms `amx`,
+// kind=bf16 such a run of 2 rows or more `dot`, kind=avx2 `fma`, the others `stream`;
 // kind=generic leaves (or makes) them unmarked. Stages that do not sum are not marked.
 // The marks print and parse: the converted IR of a marked module read back is the
 // chosen kernel's.
@@ -35,6 +35,16 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
   func.return %y : tensor<8x256xf32>
 }
 
+func.func @gemm_2x256x256(%x: tensor<2x256xbf16>, %W__q8: tensor<256x256xi8>, %W__q8_scale: tensor<8x256xf32>) -> tensor<2x256xf32> {
+  %w = q8.dequantize %W__q8, %W__q8_scale : tensor<256x256xi8>, tensor<8x256xf32> -> tensor<256x256xf32>
+  %xf = arith.extf %x : tensor<2x256xbf16> to tensor<2x256xf32>
+  %empty = tensor.empty() : tensor<2x256xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<2x256xf32>) -> tensor<2x256xf32>
+  %y = linalg.matmul ins(%xf, %w : tensor<2x256xf32>, tensor<256x256xf32>) outs(%acc : tensor<2x256xf32>) -> tensor<2x256xf32>
+  func.return %y : tensor<2x256xf32>
+}
+
 // LOOP-LABEL: func.func @gemv_1x256x256(
 // LOOP:         %{{.*}} = spatial.stage "lift_rows" iters(par 8, par 32)
 // LOOP-NEXT:      ins(%{{.*}}) into %{{.*}} : (!spatial.page<8xbf16>) -> !spatial.page<1xbf16> {
@@ -45,6 +55,9 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // LOOP-LABEL: func.func @gemm_8x256x256(
 // LOOP:         %{{.*}} = spatial.stage "tail" iters(par 8, sum 8, par 256, sum 32)
 // LOOP-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "stream"} {
+// LOOP-LABEL: func.func @gemm_2x256x256(
+// LOOP:         %{{.*}} = spatial.stage "tail" iters(par 2, sum 8, par 256, sum 32)
+// LOOP-NEXT:      ins({{.*}}) into %{{.*}}[{{.*}}] : ({{.*}}) -> !spatial.page<{{.*}}xf32> attributes {kernel = "stream"} {
 
 // AMX-LABEL: func.func @gemv_1x256x256(
 // AMX:         %{{.*}} = spatial.stage "tail" iters(sum 8, par 256, sum 32)
@@ -52,6 +65,9 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // AMX-LABEL: func.func @gemm_8x256x256(
 // AMX:         %{{.*}} = spatial.stage "tail" iters(par 8, sum 8, par 256, sum 32)
 // AMX-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "amx"} {
+// AMX-LABEL: func.func @gemm_2x256x256(
+// AMX:         %{{.*}} = spatial.stage "tail" iters(par 2, sum 8, par 256, sum 32)
+// AMX-NEXT:      ins({{.*}}) into %{{.*}}[{{.*}}] : ({{.*}}) -> !spatial.page<{{.*}}xf32> attributes {kernel = "stream"} {
 
 // GENERIC-LABEL: func.func @gemv_1x256x256(
 // GENERIC-NOT:   kernel =
@@ -71,10 +87,15 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // BF16-LABEL: func.func @gemm_8x256x256(
 // BF16:         %{{.*}} = spatial.stage "tail" iters(par 8, sum 8, par 256, sum 32)
 // BF16-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "dot"} {
+// BF16-LABEL: func.func @gemm_2x256x256(
+// BF16:         %{{.*}} = spatial.stage "tail" iters(par 2, sum 8, par 256, sum 32)
+// BF16-NEXT:      ins({{.*}}) into %{{.*}}[{{.*}}] : ({{.*}}) -> !spatial.page<{{.*}}xf32> attributes {kernel = "dot"} {
 
 // DOTS-LABEL: func.func @gemv_1x256x256(
 // DOTS-NOT:   x86.avx512.dot
 // DOTS-LABEL: func.func @gemm_8x256x256(
+// DOTS:       x86.avx512.dot
+// DOTS-LABEL: func.func @gemm_2x256x256(
 // DOTS:       x86.avx512.dot
 
 // AVX2-LABEL: func.func @gemv_1x256x256(
@@ -83,6 +104,9 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // AVX2-LABEL: func.func @gemm_8x256x256(
 // AVX2:         %{{.*}} = spatial.stage "tail" iters(par 8, sum 8, par 256, sum 32)
 // AVX2-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "fma"} {
+// AVX2-LABEL: func.func @gemm_2x256x256(
+// AVX2:         %{{.*}} = spatial.stage "tail" iters(par 2, sum 8, par 256, sum 32)
+// AVX2-NEXT:      ins({{.*}}) into %{{.*}}[{{.*}}] : ({{.*}}) -> !spatial.page<{{.*}}xf32> attributes {kernel = "fma"} {
 
 // The fma kernel: a trip's 32 x 256 weights widened once into a scratch, then for 6
 // rows (and then 2) each lane's two 8-column vectors of weights, each row's activation
