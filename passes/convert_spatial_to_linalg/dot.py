@@ -35,9 +35,6 @@ bf16 of lane `2p` of column `c` in its low half, of lane `2p + 1` in its high, a
 vector.store %y1, %out_row0[%c0] : memref<256xf32, strided<...>>, vector<16xf32>
 ```
 
-Converting where they are summed, the weights' conversion runs beside the `dot`s (on
-an AMD EPYC Zen 4, 4096 x 4096 at m = 8: 1.63 ms against 2.28 when each trip first
-interleaved its block into a scratch).
 and scales the sums where they are: each column group's 16 scales of the block loaded
 once (f16 scales widened as they are loaded), each row's sums fused into its output.
 Where the factor is computed in the stage's body (beyond widening) or an output is not
@@ -47,6 +44,10 @@ as the tiles' are. The products are exact; `VDPBF16PS` adds a lane's two into it
 in its own order and rounding (and reads denormal activations as zero, as the tiles
 do), so the numbers are the lanes' loop's within the fp32 bound, and its bits on
 integer-exact inputs.
+
+Converting where they are summed, the weights' conversion runs beside the `dot`s (on
+an AMD EPYC Zen 4, 4096 x 4096 at m = 8: 1.63 ms against 2.28 when each trip first
+interleaved its block into a scratch).
 """
 
 from __future__ import annotations
