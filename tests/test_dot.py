@@ -132,12 +132,11 @@ def test_dots_scale_their_sums_in_registers(optimize):
     lower_to_llvm(str(f16_scales), x86=True)
 
 
-def test_one_row_streams_its_weight():
-    """m = 1 (fewer than `DOT_ROWS`): no dots, the stream's sums; the same as `loop`."""
-    assert DOT_ROWS == 2
-    one = converted(DOT_ROWS - 1, "bf16", True, "bf16", n=512)
-    assert not any(isinstance(o, DotBF16Op) for o in one.walk())
-    assert str(one) == str(converted(DOT_ROWS - 1, "bf16", True, "loop", n=512))
+def test_fewer_rows_stream_their_weight():
+    """Fewer rows than `DOT_ROWS` (one): no dots, the stream's sums, the IR `loop` makes."""
+    fewer = converted(DOT_ROWS - 1, "bf16", True, "bf16", n=512)
+    assert not any(isinstance(o, DotBF16Op) for o in fewer.walk())
+    assert str(fewer) == str(converted(DOT_ROWS - 1, "bf16", True, "loop", n=512))
 
 
 def test_the_lanes_stay_a_loop_where_dots_would_round():
@@ -167,10 +166,10 @@ def run_native(m, k, n, x, q, s, kernels: str, threads: int = 1, scale: str = "f
     ],
 )
 def test_dots_give_the_lanes_loops_numbers(m, blocks, n, scale, exact):
-    """Few rows (2, 3), a second group of rows (17), K with a tail (37 blocks), N not a multiple of 32
-    (144), f16 scales (widened as they are loaded): the dots and the lanes'
-    loop, each the bits of fp64 rounded once on integer-exact inputs (the same bits),
-    within the fp32 bound else."""
+    """Few rows (2, 3), a second group of rows (17), K with a tail (37 blocks), N not
+    a multiple of 32 (144), f16 scales (widened as they are loaded): the dots and the
+    lanes' loop, each the bits of fp64 rounded once on integer-exact inputs (the same
+    bits), within the fp32 bound else."""
     k = 32 * blocks
     rng = np.random.default_rng(m * 1000 + blocks)
     x, q, s = operands(m, k, n, scale, exact, rng)
