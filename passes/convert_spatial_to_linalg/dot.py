@@ -174,19 +174,25 @@ def dot_sums(
     row's output, in registers. Into a scratch: row `j`'s columns from `c` stored at
     `j * columns + c`, where `lane_sums` would have summed them."""
     lane, cols = loops
-    pairs = lane.extent // 2
     vec = FMA_VECTORS if fma else LANES
     rows, stride = lanes.x_rows, lanes.x_stride
     blocks = register_blocks(len(rows), cols.extent, fma)
-    widened, source = None, None
     if fma:
         widened = widened_block(pt, b, lanes, loops, outer)
         x_page = pt.widened.get(lanes.x_page, pt.values[lanes.x_page])
+
+        def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
+            return fma_loop(b, widened, xs, n, groups, lane.extent, c0)
+
     else:
-        source = block_source(pt, b, lanes, loops, outer)
+        block = block_source(pt, b, lanes, loops, outer)
         # a fold's tiles, so a strip, are 32 columns wide: no 16 columns cross a strip
-        assert source[1][-1] % LANES == 0, f"columns in pieces of {source[1][-1]}"
+        assert block[1][-1] % LANES == 0, f"columns in pieces of {block[1][-1]}"
         x_page = pt.values[lanes.x_page]
+
+        def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
+            return pair_loop(b, block, xs, n, lane.extent // 2, c0)
+
     along = (cols.extent,), (1,)
     acc_t = VectorType(f32, (vec,))
     factor, outs = None, []  # the block's scales and each row's output, along the columns
@@ -204,11 +210,7 @@ def dot_sums(
             part = range(loop * lane.extent // trips, (loop + 1) * lane.extent // trips)
             prefetch_block(pt, b, lanes.q_page, lanes.q_form, loops, outer, part)
             loop += 1
-            if widened is not None:
-                sums = fma_loop(b, widened, xs, n, groups, lane.extent, c0)
-            else:
-                assert source is not None
-                sums = pair_loop(b, source, xs, n, pairs, c0)
+            sums = lane_loop(xs, n, groups, c0)
             for h in range(groups):
                 c = c0 + h * vec
                 if factor is not None:
