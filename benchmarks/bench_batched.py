@@ -44,6 +44,8 @@ from xdsl_spatial.core.memory import collector_frozen, keep_freed_memory
 from xdsl_spatial.frontends.batched import batched_model
 from xdsl_spatial.frontends.generation import load_model, read_prompt
 from xdsl_spatial.frontends.gguf_io import packaged_gguf
+from xdsl_spatial.frontends.llama_cpp_peer import model_params
+from xdsl_spatial.frontends.llama_cpp_peer import note as peer_note
 from xdsl_spatial.interpreters.options import Engine, RunOptions
 
 PROMPT = (504, 3575, 282, 4649, 314)
@@ -73,7 +75,7 @@ def llama_cpp_batched(path: str, prompts: list[list[int]], context: int, threads
     llama_cpp.llama_log_set(quiet, None)
     QUIET.append(quiet)  # kept alive while llama.cpp may call it
     llama_cpp.llama_backend_init()
-    mp = llama_cpp.llama_model_default_params()
+    mp = model_params(llama_cpp.llama_model_default_params)
     model = llama_cpp.llama_model_load_from_file(str(q8).encode(), mp)
     cp = llama_cpp.llama_context_default_params()
     cp.n_ctx, cp.n_batch, cp.n_seq_max = context * n, 512, n
@@ -176,6 +178,8 @@ def main() -> None:
             print("llama-cpp-python is not installed: no llama.cpp candidates")
             break
         steps[f"llama.cpp N = {n}"] = llama
+    if f"llama.cpp N = {sizes[0]}" in steps and (why := peer_note()) is not None:
+        print(f"({why})")
     keep_freed_memory()  # as spatial-generate: each step's new arrays reuse freed pages
     times: dict[str, list[float]] = {k: [] for k in steps}
     with collector_frozen():  # as generate_batch's steps

@@ -49,6 +49,8 @@ from pathlib import Path
 from typing import Any
 
 from xdsl_spatial.core.memory import collector_frozen
+from xdsl_spatial.frontends.llama_cpp_peer import note as peer_note
+from xdsl_spatial.frontends.llama_cpp_peer import open_llama
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = {
@@ -158,6 +160,8 @@ def print_table(times: dict[str, list[float]]) -> None:
         print(f"{name:28s} {med:16.1f} {min(ts):8.1f} {ratio:>12s}")
     if base is None:
         print("(llama.cpp: pip install llama-cpp-python to compare; never a dependency)")
+    elif (why := peer_note()) is not None:
+        print(f"({why})")
 
 
 def main() -> None:
@@ -340,8 +344,9 @@ def llama_cpp_model(reader, path: str, context: int, requantize: bool, threads: 
 
     q8 = Path(tempfile.mkdtemp()) / "model-q8_0.gguf"
     write_q8_0_gguf(reader, path, str(q8), requantize=requantize)
-    return llama_cpp.Llama(
-        model_path=str(q8),
+    return open_llama(
+        llama_cpp,
+        str(q8),
         n_ctx=context,
         n_threads=threads,
         n_threads_batch=threads,

@@ -51,6 +51,7 @@ def main() -> int:
 
     from xdsl_spatial.frontends.generation import load_model
     from xdsl_spatial.frontends.gguf_io import packaged_gguf
+    from xdsl_spatial.frontends.llama_cpp_peer import open_llama
     from xdsl_spatial.interpreters.options import RunOptions
     from xdsl_spatial.interpreters.runner import find_function
     from xdsl_spatial.passes.spatial_lower_ops import host_ops
@@ -115,7 +116,7 @@ def main() -> int:
         print("llama.cpp: llama_cpp is not importable here; not compared")
     else:
         llama_cpp = importlib.import_module("llama_cpp")
-        llm = llama_cpp.Llama(path, n_ctx=args.context, n_threads=1, verbose=False)
+        llm = open_llama(llama_cpp, path, n_ctx=args.context, n_threads=1, verbose=False)
         llm.eval(prompt)
         ref = []
         for _ in range(args.steps + 1):

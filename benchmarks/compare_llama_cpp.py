@@ -64,6 +64,7 @@ from xdsl_spatial.core.memory import plural  # noqa: E402
 from xdsl_spatial.frontends.generation import generate, load_model  # noqa: E402
 from xdsl_spatial.frontends.gguf_io import GGUFError, open_gguf, packaged_gguf  # noqa: E402
 from xdsl_spatial.frontends.llama import ModelError, write_f32_gguf, write_q8_0_gguf  # noqa: E402
+from xdsl_spatial.frontends.llama_cpp_peer import open_llama  # noqa: E402
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary  # noqa: E402
 from xdsl_spatial.interpreters.options import Engine, RunOptions  # noqa: E402
 from xdsl_spatial.tools import cli  # noqa: E402
@@ -205,15 +206,16 @@ def compare(args: argparse.Namespace, path: str, llama_cpp) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         q8 = Path(tmp) / "model-q8_0.gguf"
         write_q8_0_gguf(reader, path, str(q8), requantize=True)
-        llm = llama_cpp.Llama(
-            model_path=str(q8), n_ctx=context, n_threads=1, logits_all=True, verbose=False
+        llm = open_llama(
+            llama_cpp, str(q8), n_ctx=context, n_threads=1, logits_all=True, verbose=False
         )
         llm_f32 = None
         if args.f32:
             f32_file = Path(tmp) / "model-f32.gguf"
             write_f32_gguf(reader, path, str(f32_file), requantize=True)
-            llm_f32 = llama_cpp.Llama(
-                model_path=str(f32_file),
+            llm_f32 = open_llama(
+                llama_cpp,
+                str(f32_file),
                 n_ctx=context,
                 n_threads=1,
                 logits_all=True,

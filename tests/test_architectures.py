@@ -38,6 +38,7 @@ from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.frontends.generation import Generation, Model, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.llama import ModelError, build_model, read_config, write_q8_0_gguf
+from xdsl_spatial.frontends.llama_cpp_peer import open_llama
 from xdsl_spatial.frontends.tokenizer import BYTE, CONTROL, UNKNOWN, USER_DEFINED, Vocabulary
 from xdsl_spatial.interpreters.options import DEFAULT, Engine, RunOptions
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
@@ -323,8 +324,9 @@ def compare_with_llama_cpp(llama_cpp: Any, q8: Path, run: Generation, bound: np.
     many there were. On a random model a step can be chaotic (B of tens of logits where
     the model is sensitive): llama.cpp's logits then sit as far from the fp64 ones as B
     says rounding can move them, and a closer margin says nothing."""
-    llm = llama_cpp.Llama(
-        model_path=str(q8),
+    llm = open_llama(
+        llama_cpp,
+        str(q8),
         n_ctx=len(run.prompt) + len(run.tokens),
         n_threads=1,
         logits_all=True,

@@ -67,6 +67,7 @@ from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.frontends.generation import Model, Sampler, generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.llama import ModelError, build_model, read_config
+from xdsl_spatial.frontends.llama_cpp_peer import open_llama
 from xdsl_spatial.frontends.tokenizer import Vocabulary
 from xdsl_spatial.interpreters.options import Distribution, Engine, RunOptions
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
@@ -570,7 +571,7 @@ def test_smollm2_greedy_tokens_match_llama_cpp_where_its_margin_is_large(smollm2
 
     q8 = tmp_path / "smollm2-q8_0.gguf"
     write_q8_0_gguf(open_gguf(str(SMOLLM2)), str(SMOLLM2), str(q8))
-    llm = llama_cpp.Llama(model_path=str(q8), n_ctx=64, n_threads=1, logits_all=True, verbose=False)
+    llm = open_llama(llama_cpp, str(q8), n_ctx=64, n_threads=1, logits_all=True, verbose=False)
     for res in smollm2_runs:
         run = res["low"]
         llm.reset()

@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ from logit_bound import (
 )
 from tiny_llama import write_tiny_gemma3, write_tiny_qwen2
 
+from xdsl_spatial.frontends import llama_cpp_peer
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf, q8_0_parts
 from xdsl_spatial.frontends.llama import write_f32_gguf
@@ -49,6 +51,33 @@ def decided(out: str) -> tuple[int, int]:
     m = re.search(r"(\d+) steps the rule decides, (\d+) of them agree", out)
     assert m, out
     return int(m[1]), int(m[2])
+
+
+@pytest.mark.parametrize("flags", [frozenset({"avx512f", "amx_tile", "amx_int8"}), frozenset()])
+def test_llama_cpp_loads_without_its_extra_buffers_only_on_an_amx_cpu(monkeypatch, flags):
+    """`open_llama` hands `Llama` the parameters `model_params` makes (the extra weight
+    buffers off only where the CPU has AMX-INT8 tiles, on which llama.cpp faults) and
+    puts the module's default back, also when loading fails."""
+    monkeypatch.setattr(llama_cpp_peer, "cpu_info", lambda: ("a CPU", flags))
+    lib = SimpleNamespace(llama_model_default_params=lambda: SimpleNamespace(use_extra_bufts=True))
+    default = lib.llama_model_default_params
+    seen = []
+
+    def load(model_path, **options):
+        seen.append((model_path, options, lib.llama_model_default_params().use_extra_bufts))
+        if options.get("fail"):
+            raise ValueError("no such model")
+        return "a model"
+
+    fake = SimpleNamespace(llama_cpp=lib, Llama=load)
+    off = bool(flags)
+    assert llama_cpp_peer.model_params(default).use_extra_bufts is not off
+    assert (llama_cpp_peer.note() is not None) is off
+    assert llama_cpp_peer.open_llama(fake, "m.gguf", n_ctx=8) == "a model"
+    with pytest.raises(ValueError, match="no such model"):
+        llama_cpp_peer.open_llama(fake, "m.gguf", fail=True)
+    assert seen == [("m.gguf", {"n_ctx": 8}, not off), ("m.gguf", {"fail": True}, not off)]
+    assert lib.llama_model_default_params is default
 
 
 def test_the_rule_wants_half_a_logit_and_twice_the_bound():
@@ -119,8 +148,9 @@ def test_llama_cpp_on_f32_weights_sees_a_window_one_position_wider(tmp_path):
     ref = reference_logits(path, model, run)
     faults = {}
     for window, f32 in files.items():
-        llm = llama_cpp.Llama(
-            model_path=str(f32),
+        llm = llama_cpp_peer.open_llama(
+            llama_cpp,
+            str(f32),
             n_ctx=32,
             n_threads=1,
             logits_all=True,
