@@ -208,7 +208,7 @@ def add_run_options(p: argparse.ArgumentParser, *, model: bool = False) -> None:
         "rest in blocks of 8 rows x 32 columns), avx2 (loop, with 2 rows or more as 256-bit "
         "fused multiply-adds held in registers, compiled without AVX-512), bf16 (loop, with "
         "2 rows or more as AVX512-BF16 dot products, a pair of lanes an instruction), amx (loop, with "
-        "8 rows or more on AMX tiles) or generic (the conversion as the chip's programs are "
+        "2 rows or more on AMX tiles) or generic (the conversion as the chip's programs are "
         "written), the kind of the pass "
         "spatial-native-kernels the engine runs; the same numbers, within the fp32 "
         "summation bound",

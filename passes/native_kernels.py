@@ -99,11 +99,11 @@ def choose(run: Sequence[StageOp], kind: str) -> str | None:
     `generic` or a run that does not sum."""
     if kind == "generic" or not sums(run[0]):
         return None
-    if kind == "amx" and row_count(run) >= AMX_ROWS and lanes_fit(run):
+    if kind == "amx" and row_count(run) >= AMX_ROWS and lanes_fit(run, AMX_ROWS):
         return AMX
-    if kind == "bf16" and row_count(run) >= DOT_ROWS and lanes_fit(run, DOT_ROWS, split=False):
+    if kind == "bf16" and row_count(run) >= DOT_ROWS and lanes_fit(run, DOT_ROWS):
         return DOT
-    if kind == "avx2" and row_count(run) >= FMA_ROWS and lanes_fit(run, FMA_ROWS, split=False):
+    if kind == "avx2" and row_count(run) >= FMA_ROWS and lanes_fit(run, FMA_ROWS):
         return FMA
     return STREAM
 
@@ -141,7 +141,7 @@ class NativeKernelsPass(ModulePass):
             its weight, attention reads the caches in place; any CPU), avx2 (loop,
             and the lanes of 2 rows or more as 256-bit fused multiply-adds held in
             registers), bf16 (loop, and the lanes of 2 rows or more as AVX512-BF16
-            dot products) or amx (loop, and the lanes of 8 rows or more on AMX-BF16
+            dot products) or amx (loop, and the lanes of 2 rows or more on AMX-BF16
             tiles). The native engine picks it from the host's features.
     """
 

@@ -28,7 +28,7 @@ vector code holding 16-column sums in registers); `generic` keeps their loops.
 - `bf16`: `loop`, and the lanes of 2 rows or more as AVX512-BF16 dot products
   (`VDPBF16PS`: a pair of lanes an instruction, bf16 activations times int8 weights,
   both exact in bf16); on a CPU that has it (Xeon from Cooper Lake on, AMD from Zen 4).
-- `amx`: `loop`, and the lanes of 8 rows or more on the AMX-BF16 tile unit; on a CPU
+- `amx`: `loop`, and the lanes of 2 rows or more on the AMX-BF16 tile unit; on a CPU
   that has it (Xeon from Sapphire Rapids on).
 - `auto` (the default): `amx` where the CPU has AMX-BF16 and Linux grants the tiles,
   else `bf16` where it has AVX512-BF16, else `loop` where it has AVX-512, else `avx2`

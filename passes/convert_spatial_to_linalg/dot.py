@@ -16,8 +16,8 @@ runs, for `ACCUMULATORS` rows at a time and each 16 of its columns, the 16 lane 
 in an `scf.for` carrying a 16-column accumulator a row, each loop first asking for
 its share of the rows of the block two on (`prefetch.prefetch_block`). Each step
 converts its pair of the block's int8 rows to bf16 pairs in registers (word `c` the
-bf16 of lane `2p` of column `c` in its low half, of lane `2p + 1` in its high, as
-`amx.pair_words` makes them: `pair_vector`), then runs one `dot` a row:
+bf16 of lane `2p` of column `c` in its low half, of lane `2p + 1` in its high:
+`amx.pair_vector`, which the AMX tiles read too), then runs one `dot` a row:
 
 ```mlir
 %sums:8 = scf.for %p = %c0 to %c16 step %c1 iter_args(%a0 = %zero, ...) -> (...) {
@@ -52,30 +52,35 @@ interleaved its block into a scratch).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, llvm, memref, scf, vector
+from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float32Type,
     IndexType,
     VectorType,
     f32,
-    i8,
-    i16,
     i32,
-    i64,
 )
 from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
 
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
-from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AmxLanes, block_source
+from xdsl_spatial.passes.convert_spatial_to_linalg.amx import (
+    TILE_GROUPS,
+    TILE_ROWS,
+    AmxLanes,
+    TileScratch,
+    block_source,
+    pair_vector,
+    tile_loop,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     convert,
     dense,
@@ -86,7 +91,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     view,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic, outer_offset
-from xdsl_spatial.passes.convert_spatial_to_linalg.loops import LoopAxis, Row
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import AMX, DOT, FMA, LoopAxis, Row
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import prefetch_block
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
@@ -164,19 +169,21 @@ def dot_sums(
     loops: Sequence[LoopAxis],
     outer: Sequence[tuple[LoopAxis, SSAValue]],
     into: SSAValue | DotScales,
-    fma: bool = False,
+    kernel: str = DOT,
 ) -> None:
     """Every row's lanes' sums as `dot`s of this trip's weight pairs (`pair_vector`)
-    and the row's activation pairs, broadcast; with `fma` (the
-    `fma` kernel), as fused multiply-adds of this trip's weights, widened to f32 once
-    (`fma_loop`), and the row's activation, one lane a step, `FMA_VECTORS` columns a
-    vector. Into a `DotScales`: each sum times its column's factor added into the
-    row's output, in registers. Into a scratch: row `j`'s columns from `c` stored at
-    `j * columns + c`, where `lane_sums` would have summed them."""
+    and the row's activation pairs, broadcast; for `fma`, as fused multiply-adds of
+    this trip's weights, widened to f32 once (`fma_loop`), and the row's activation,
+    one lane a step, `FMA_VECTORS` columns a vector; for `amx`, as a tile product of
+    the same pairs and the rows' activations, 16 columns and up to 16 rows at a time
+    (`amx.tile_loop`). Into a `DotScales`: each sum times its column's factor added
+    into the row's output, in registers. Into a scratch: row `j`'s columns from `c`
+    stored at `j * columns + c`, where `lane_sums` would have summed them."""
     lane, cols = loops
+    fma = kernel == FMA
     vec = FMA_VECTORS if fma else LANES
     rows, stride = lanes.x_rows, lanes.x_stride
-    blocks = register_blocks(len(rows), cols.extent, fma)
+    blocks = register_blocks(len(rows), cols.extent, kernel)
     if fma:
         widened = widened_block(pt, b, lanes, loops, outer)
         x_page = pt.widened.get(lanes.x_page, pt.values[lanes.x_page])
@@ -189,8 +196,13 @@ def dot_sums(
         # a fold's tiles, so a strip, are 32 columns wide: no 16 columns cross a strip
         assert block[1][-1] % LANES == 0, f"columns in pieces of {block[1][-1]}"
         x_page = pt.values[lanes.x_page]
+        scratch = None
+        if kernel == AMX:
+            scratch = TileScratch.make(pt, lane.extent // 2, blocks[0][2])
 
         def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
+            if scratch is not None:
+                return tile_loop(b, block, xs, n, lane.extent // 2, groups, c0, scratch)
             return pair_loop(b, block, xs, n, lane.extent // 2, c0)
 
     along = (cols.extent,), (1,)
@@ -226,14 +238,18 @@ def dot_sums(
                     b.insert(vector.StoreOp(sums[j * groups + h], into, [at]))
 
 
-def register_blocks(rows: int, cols: int, fma: bool) -> list[tuple[int, int, int]]:
+def register_blocks(rows: int, cols: int, kernel: str) -> list[tuple[int, int, int]]:
     """The register blocks of `dot_sums`, rows `r0` to `r0 + n`, `groups` vectors of
     columns a row each: for `dot`, one vector (`pair_loop` says why) and as many rows
-    as `ACCUMULATORS` hold; for `fma`, at most
+    as `ACCUMULATORS` hold; for `amx`, a tile's rows (`amx.TILE_ROWS`) and as many of
+    `amx.TILE_GROUPS` column groups as divide the columns; for `fma`, at most
     `FMA_ACCUMULATORS // 2` rows, each as many of 4, 2 or 1 vectors as the
     accumulators hold and divide the columns (a few rows sum wider, so that enough
     sums are in flight)."""
-    if not fma:
+    if kernel == AMX:
+        groups = math.gcd(TILE_GROUPS, cols // LANES)
+        return [(r0, min(TILE_ROWS, rows - r0), groups) for r0 in range(0, rows, TILE_ROWS)]
+    if kernel != FMA:
         return [(r0, min(ACCUMULATORS, rows - r0), 1) for r0 in range(0, rows, ACCUMULATORS)]
     at_once = FMA_ACCUMULATORS // 2
     out = []
@@ -310,42 +326,6 @@ def fma_loop(
         ]
     body.insert(scf.YieldOp(*out))
     return list(loop.results)
-
-
-def widened_lanes(b: Builder, q: SSAValue) -> SSAValue:
-    """The 16 int8 of `q` (a vector) as f32 (exact): LLVM's `sext` and `sitofp` (xDSL's
-    `arith.extsi` and `arith.sitofp` take scalars only; LLVM's take vectors, and are
-    what those become)."""
-    wide = llvm.SExtOp.create(operands=[q], result_types=[VectorType(i32, (LANES,))])
-    f = llvm.SIToFPOp.create(
-        operands=[b.insert(wide).results[0]], result_types=[VectorType(f32, (LANES,))]
-    )
-    return b.insert(f).results[0]
-
-
-def pair_vector(
-    b: Builder, block: SSAValue, shape: tuple[int, ...], k: SSAValue, c: int
-) -> SSAValue:
-    """Lanes `k` and `k + 1` (`k = 2p`) of columns `c` to `c + 16` of a trip's int8
-    `block` (its lanes, then its columns: `shape`, `(columns,)` or, where a weight
-    laid in tile columns holds it, `(strips, strip)`) as the `dot`'s bf16 pairs: word
-    `i` the bf16 of lane `k` of column `c + i` in its low half, of lane `k + 1` in its
-    high (as `amx.interleave` makes them), converted in registers."""
-    at = [idx(b, c)] if len(shape) == 1 else [idx(b, c // shape[1]), idx(b, c % shape[1])]
-    halves: list[SSAValue] = []
-    for r in (0, 1):
-        lane = k if r == 0 else b.insert(arith.AddiOp(k, idx(b, 1))).result
-        q = b.insert(vector.LoadOp(block, [lane, *at], VectorType(i8, (LANES,)))).result
-        f = widened_lanes(b, q)
-        halves.append(b.insert(vector.BitcastOp(f, VectorType(i16, (2 * LANES,)))).result)
-    # a weight's bf16 is the top half of its f32 (exact): halves 2i + 1 of each
-    tops = DenseArrayBase.from_list(
-        i64, [2 * i + 1 + r * 2 * LANES for i in range(LANES) for r in (0, 1)]
-    )
-    both = b.insert(
-        vector.ShuffleOp(halves[0], halves[1], tops, result_type=VectorType(i16, (2 * LANES,)))
-    )
-    return b.insert(vector.BitcastOp(both.result, VectorType(BFloat16Type(), (2 * LANES,)))).result
 
 
 def pair_loop(

@@ -57,7 +57,8 @@ a sum of several rows reads as they are), and a sum of one row runs over all its
 columns at once."""
 
 AMX = "amx"
-"""A stage's lanes' sums are tile products of x86's AMX-BF16 unit (`amx.amx_lanes`)."""
+"""A stage's lanes' sums are tile products of x86's AMX-BF16 unit (`amx.amx_lanes`,
+`dot.dot_sums`)."""
 
 DOT = "dot"
 """A stage's lanes' sums are AVX512-BF16 dot products, a pair of lanes an instruction
@@ -69,6 +70,10 @@ sums held in registers a block of rows and columns at a time (`dot.dot_sums` wit
 `dot.FMA_VECTORS`): the kernel for a CPU with AVX2 and FMA but not AVX-512."""
 
 KERNELS = (STREAM, AMX, DOT, FMA)
+
+BLOCK_KERNELS = (AMX, DOT, FMA)
+"""The kernels that sum any number of rows against a trip's block of weights, read
+where it lies once a trip (`dot.dot_sums`)."""
 
 
 def stage_forms(o: StageOp) -> list[LinearForm]:

@@ -53,8 +53,8 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     view,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
-    DOT,
-    FMA,
+    BLOCK_KERNELS,
+    KERNELS,
     STREAM,
     fills_page,
     item_ops,
@@ -442,10 +442,11 @@ class ProgramTranslation(ProgramScope):
         elements as they are (attention's scores read each cached key once a query
         head, `p . v` each cached value once a query row: a copy would move each once
         more), where a product of several rows converts its int8 and scales by block
-        from pages. A stage marked `kernel = "dot"` (`loops.DOT`) may sum many rows:
-        its weights are read once a trip, to pair them (`amx.pair_words`); so may one
+        from pages. A stage marked `kernel = "amx"` or `"dot"` may sum many rows: its
+        weights are read once a trip, to pair them (`amx.pair_vector`); so may one
         marked `kernel = "fma"` (`loops.FMA`), whose weights are read once a trip, to
-        widen them (`dot.widened_block`). Else None: the page is copied."""
+        widen them (`dot.widened_block`) (`loops.BLOCK_KERNELS`). Else None: the page
+        is copied."""
         uses = list(o.result.uses)
         if o.table is not None or len(uses) != 1 or held.plan.padding_read:
             return None
@@ -454,7 +455,7 @@ class ProgramTranslation(ProgramScope):
         if where is None:
             return None
         stage, i = uses[0].operation, uses[0].index
-        if not isinstance(stage, StageOp) or stage_kernel(stage) not in (STREAM, DOT, FMA):
+        if not isinstance(stage, StageOp) or stage_kernel(stage) not in KERNELS:
             return None
         if stage.indirect_of[i] >= 0 or i in stage.indirect_of:
             return None
@@ -463,7 +464,7 @@ class ProgramTranslation(ProgramScope):
         summed = any(e > 1 and kinds[d] == IterKind.SUM for d, e in enumerate(ext))
         arg = stage.body.block.args[i]
         widens = any(isinstance(u.operation, (arith.ExtFOp, arith.SIToFPOp)) for u in arg.uses)
-        many = len(pars) > 1 and stage_kernel(stage) not in (DOT, FMA)
+        many = len(pars) > 1 and stage_kernel(stage) not in BLOCK_KERNELS
         if not summed or read_widened(arg, arith.ExtFOp) or (many and widens):
             return None
         if held.strip:
@@ -473,16 +474,16 @@ class ProgramTranslation(ProgramScope):
     def laid_in_place(self, stage: StageOp, i: int, where: InPlace) -> bool:
         """Whether `stage` can read its input `i`, a page of a tensor laid in tile
         columns at `where`, where it lies: a sum of one row marked `stream`, or of
-        rows marked `dot` or `fma`, each of its loops stepping within a strip or from
-        one strip to the next as they run (its columns split into strips,
+        rows marked `amx`, `dot` or `fma`, each of its loops stepping within a strip or
+        from one strip to the next as they run (its columns split into strips,
         `loops.strip_loops`; with siblings, its columns' blocks outermost:
-        `loops.loop_axes`). The plain kernels and the tiles copy such pages, a tile
+        `loops.loop_axes`). The plain kernels copy such pages, a tile
         1 KiB in one piece."""
         ext, kinds = stage.iter_extents, stage.iter_kinds
         rows = sum(e > 1 and k == IterKind.PAR for k, e in zip(kinds, ext)) - 1
         kernel = stage_kernel(stage)
         if any(stage_forms(stage)[i].syms) or (
-            kernel not in (DOT, FMA) and (kernel != STREAM or rows)
+            kernel not in BLOCK_KERNELS and (kernel != STREAM or rows)
         ):
             return False
         f = stage_forms(stage)[i]

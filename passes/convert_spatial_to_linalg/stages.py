@@ -24,7 +24,6 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.amx import (
     AMX_ROWS,
     AmxLanes,
     amx_lanes,
-    tile_sums,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     accumulate,
@@ -42,6 +41,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.dot import (
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     AMX,
+    BLOCK_KERNELS,
     DOT,
     FMA,
     KERNEL,
@@ -142,7 +142,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         )
     # A streamed row sums all of its columns at once: no registers to share; dots hold
     # their sums in registers themselves, and read each weight row's columns at once.
-    whole = (kernel == STREAM and len(rows) == 1) or kernel in (DOT, FMA)
+    whole = (kernel == STREAM and len(rows) == 1) or kernel in BLOCK_KERNELS
     loops = loop_axes(first, by_row, split=not whole)
     laid = max((pt.in_place[v].strip for o in run for v in o.ins if v in pt.in_place), default=0)
     if kernel == STREAM and whole and laid:
@@ -239,13 +239,13 @@ def factored_sums(
     inside `split`). One multiplication a term where there were two, as the
     reference computes a Q8_0 block: its lanes' sum, scaled once. With more than
     `ROWS` rows, the int8 values they all read are widened once a trip for all of
-    them (`slices`). With `tiles`, the lanes' sums are tile products (`amx.tile_sums`),
-    all of them stored before the first group is scaled, or for a `kernel` `dot`
-    AVX512-BF16 dot products (`dot.dot_sums`), for `fma` vector fused multiply-adds
-    (the same), scaled in registers where `dot.dot_scales` finds how (else stored as
-    the tiles' are). For a `kernel` `stream`, each lane's trip first asks for the
-    weight's rows ahead (`prefetch.prefetch_ahead`); for `stream`, `dot` and `fma`,
-    each trip first asks for the factors (a block's scales) the next trip will read."""
+    them (`slices`). With `tiles`, `dot.dot_sums` makes the lanes' sums: for a
+    `kernel` `amx` tile products, for `dot` AVX512-BF16 dot products, for `fma`
+    vector fused multiply-adds, scaled in registers where `dot.dot_scales` finds how
+    (else stored to a scratch the scaling generic reads). For a `kernel` `stream`,
+    each lane's trip first asks for the weight's rows ahead
+    (`prefetch.prefetch_ahead`); for every marked kernel, each trip first asks for the
+    factors (a block's scales) the next trip will read."""
     kinds = rows[0].stage.iter_kinds
     rest = loops[split + 1 :]
     flat = joined(rest)  # what the scaling runs over: it reads nothing laid in strips
@@ -254,7 +254,7 @@ def factored_sums(
     pairs = list(zip(rows, terms))
     groups = [pairs[g : g + ROWS] for g in range(0, len(pairs), ROWS)]
     # Dots scale their sums themselves where they can.
-    dots = kernel in (DOT, FMA)
+    dots = kernel in BLOCK_KERNELS
     scales = dot_scales(rows, [f for _, f in terms], rest[0]) if dots else None
     # The tiles' sums are all stored before the first group scales them.
     held = len(rows) if tiles is not None else len(groups[0])
@@ -267,19 +267,18 @@ def factored_sums(
             inner.insert(scf.YieldOp())
             return
         summing = [a for a, _ in outer if kinds[a.axis] != IterKind.PAR]
-        if kernel in (STREAM, DOT, FMA) and summing:
+        if kernel is not None and summing:
             # the next block's factors (its scales), asked for while this one sums
             trip = summing[-1]
             if factors := streamed(pt, rows, [f for _, f in terms], trip, flat):
                 prefetch_ahead(pt, b, factors, trip, 1, outer, flat[0], L2)
-        if tiles is not None and scales is not None:
-            dot_sums(pt, b, tiles, loops[split:], outer, scales, kernel == FMA)
-            return
+        if tiles is not None and kernel is not None:  # a kernel of `loops.BLOCK_KERNELS`
+            into = scales if scales is not None else scratch
+            assert into is not None
+            dot_sums(pt, b, tiles, loops[split:], outer, into, kernel)
+            if scales is not None:
+                return
         assert scratch is not None
-        if tiles is not None and dots:
-            dot_sums(pt, b, tiles, loops[split:], outer, scratch, kernel == FMA)
-        elif tiles is not None:
-            tile_sums(pt, b, tiles, loops[split:], outer, scratch)
         wide = tiles is None and len(groups) > 1
         given = slices(pt, b, rows, terms, loops[split:], outer) if wide else {}
         for g, part in enumerate(groups):

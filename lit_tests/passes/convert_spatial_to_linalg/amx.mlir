@@ -1,10 +1,12 @@
 // convert-spatial-to-linalg of stages marked `kernel = "amx"` (by
 // spatial-native-kernels{kind=amx}): a Q8_0 fold of 8 bf16 rows sums each block's 32
-// lanes on x86's AMX tile unit. Each trip turns the block's int8 weights (32 lanes x 32
-// columns) into two bf16 tiles of 16 columns, a pair of lanes a row (made as i32 words:
-// the low half lane 2p, the high half lane 2p + 1), reads the 8 rows' activations as one
-// bf16 tile straight from the page (not widened), multiplies, and stores each product
-// where the generic that scales the sums reads them. Unmarked, the lanes are a
+// lanes on x86's AMX tile unit, four groups of 16 columns at a time. A loop over the
+// 16 lane pairs converts the block's int8 weights in registers (widened to f32, the
+// top halves of lanes 2p and 2p + 1 shuffled into bf16 pairs) and stores them as the
+// rows of each group's right-hand tile; the 8 rows' activations are one bf16 tile
+// read straight from the page (not widened); every group's product is made, then
+// each is stored and read back a row a vector, and each sum times its column's scale
+// is added into the row's output (`vector.fma`). Unmarked, the lanes are a
 // `reduction, parallel` generic.
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx},convert-spatial-to-linalg' %s | filecheck %s
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},convert-spatial-to-linalg' %s | filecheck %s --check-prefix=PLAIN
@@ -20,39 +22,38 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 }
 
 // CHECK-LABEL: func.func @gemm_8x256x256(
-// CHECK:       %[[SUMS:.*]] = memref.alloca() : memref<256xf32>
-// CHECK-NEXT:  %[[VNNI:.*]] = memref.alloca() : memref<2048xi8>
-// CHECK-NOT:   memref<{{.*}}x256xf32>
+// CHECK:       %[[PAIRS:.*]] = memref.alloca() : memref<2048xbf16>
+// CHECK-NEXT:  %[[SUMS:.*]] = memref.alloca() : memref<1024xf32>
 // CHECK:       scf.for %[[ITEM:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:         %[[WORDS:.*]] = memref.view %[[VNNI]][%{{.*}}][] : memref<2048xi8> to memref<16x32xi32>
-// CHECK-NEXT:    %[[EVEN:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [16, 32], strides: [4096, 1]
-// CHECK:         %[[ODD:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [16, 32], strides: [4096, 1]
-// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[EVEN]], %[[ODD]] : {{.*}}) outs(%[[WORDS]] : memref<16x32xi32>) {
-// CHECK-NEXT:    ^bb{{.*}}(%[[LO:.*]]: i8, %[[HI:.*]]: i8, %{{.*}}: i32):
-// CHECK-NEXT:      %[[LOF:.*]] = arith.sitofp %[[LO]] : i8 to f32
-// CHECK-NEXT:      %[[LOW:.*]] = arith.bitcast %[[LOF]] : f32 to i32
-// CHECK-NEXT:      %[[HIF:.*]] = arith.sitofp %[[HI]] : i8 to f32
-// CHECK-NEXT:      %[[HIW:.*]] = arith.bitcast %[[HIF]] : f32 to i32
-// CHECK-NEXT:      %[[TOP:.*]] = arith.constant -65536 : i32
-// CHECK-NEXT:      %[[SIXTEEN:.*]] = arith.constant 16 : i32
-// CHECK-NEXT:      %[[L:.*]] = arith.shrui %[[LOW]], %[[SIXTEEN]] : i32
-// CHECK-NEXT:      %[[H:.*]] = arith.andi %[[HIW]], %[[TOP]] : i32
-// CHECK-NEXT:      %[[PAIR:.*]] = arith.ori %[[L]], %[[H]] : i32
-// CHECK-NEXT:      linalg.yield %[[PAIR]] : i32
-// CHECK:         %[[BF16:.*]] = memref.view %[[VNNI]][%{{.*}}][] : memref<2048xi8> to memref<16x64xbf16>
-// CHECK:         %[[B0:.*]] = x86.amx.tile_load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x32xbf16, strided<[64, 1], offset: ?>> into !x86.amx.tile<16x32xbf16>
-// CHECK:         %[[B1:.*]] = x86.amx.tile_load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x32xbf16, strided<[64, 1], offset: ?>> into !x86.amx.tile<16x32xbf16>
+// CHECK:         %[[W0:.*]] = memref.reinterpret_cast %[[PAIRS]] to offset: [%{{.*}}], sizes: [16, 32], strides: [32, 1]
+// CHECK:         %[[W1:.*]] = memref.reinterpret_cast %[[PAIRS]] to offset: [%{{.*}}], sizes: [16, 32], strides: [32, 1]
+// CHECK:         %[[W2:.*]] = memref.reinterpret_cast %[[PAIRS]] to offset: [%{{.*}}], sizes: [16, 32], strides: [32, 1]
+// CHECK:         %[[W3:.*]] = memref.reinterpret_cast %[[PAIRS]] to offset: [%{{.*}}], sizes: [16, 32], strides: [32, 1]
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           %[[Q0:.*]] = vector.load %{{.*}} : memref<32x256xi8, strided<[256, 1], offset: ?>>, vector<16xi8>
+// CHECK-NEXT:      %[[I0:.*]] = llvm.sext %[[Q0]] : vector<16xi8> to vector<16xi32>
+// CHECK-NEXT:      %[[F0:.*]] = llvm.sitofp %[[I0]] : vector<16xi32> to vector<16xf32>
+// CHECK-NEXT:      %[[H0:.*]] = vector.bitcast %[[F0]] : vector<16xf32> to vector<32xi16>
+// CHECK:           %[[H1:.*]] = vector.bitcast %{{.*}} : vector<16xf32> to vector<32xi16>
+// CHECK-NEXT:      %[[BOTH:.*]] = vector.shuffle %[[H0]], %[[H1]] [1, 33, 3, 35, {{.*}}, 31, 63] : vector<32xi16>, vector<32xi16>
+// CHECK-NEXT:      %[[PAIR:.*]] = vector.bitcast %[[BOTH]] : vector<32xi16> to vector<32xbf16>
+// CHECK:           vector.store %[[PAIR]], %[[W0]][%[[P]], %{{.*}}] : memref<16x32xbf16, strided<[32, 1], offset: ?>>, vector<32xbf16>
+// CHECK:           vector.store %{{.*}}, %[[W3]][%[[P]], %{{.*}}] : memref<16x32xbf16, strided<[32, 1], offset: ?>>, vector<32xbf16>
+// CHECK-NEXT:    }
 // CHECK:         %[[A:.*]] = x86.amx.tile_load %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x32xbf16, strided<[32, 1], offset: ?>> into !x86.amx.tile<8x32xbf16>
+// CHECK-NEXT:    %[[B0:.*]] = x86.amx.tile_load %[[W0]][%{{.*}}, %{{.*}}] : memref<16x32xbf16, strided<[32, 1], offset: ?>> into !x86.amx.tile<16x32xbf16>
 // CHECK-NEXT:    %[[Z0:.*]] = x86.amx.tile_zero : !x86.amx.tile<8x16xf32>
 // CHECK-NEXT:    %[[C0:.*]] = x86.amx.tile_mulf %[[A]], %[[B0]], %[[Z0]] : !x86.amx.tile<8x32xbf16>, !x86.amx.tile<16x32xbf16>, !x86.amx.tile<8x16xf32>
-// CHECK-NEXT:    %[[Z1:.*]] = x86.amx.tile_zero : !x86.amx.tile<8x16xf32>
-// CHECK-NEXT:    %[[C1:.*]] = x86.amx.tile_mulf %[[A]], %[[B1]], %[[Z1]] : !x86.amx.tile<8x32xbf16>, !x86.amx.tile<16x32xbf16>, !x86.amx.tile<8x16xf32>
-// CHECK:         %[[S0:.*]] = memref.reinterpret_cast %[[SUMS]] to offset: [%{{.*}}], sizes: [8, 16], strides: [32, 1]
-// CHECK:         x86.amx.tile_store %[[S0]][%{{.*}}, %{{.*}}], %[[C0]] : memref<8x16xf32, strided<[32, 1], offset: ?>>, !x86.amx.tile<8x16xf32>
-// CHECK:         %[[S1:.*]] = memref.reinterpret_cast %[[SUMS]] to offset: [%{{.*}}], sizes: [8, 16], strides: [32, 1]
-// CHECK:         x86.amx.tile_store %[[S1]][%{{.*}}, %{{.*}}], %[[C1]] : memref<8x16xf32, strided<[32, 1], offset: ?>>, !x86.amx.tile<8x16xf32>
+// CHECK-COUNT-3: x86.amx.tile_mulf %[[A]], %{{.*}}, %{{.*}} : !x86.amx.tile<8x32xbf16>, !x86.amx.tile<16x32xbf16>, !x86.amx.tile<8x16xf32>
+// CHECK:         %[[S0:.*]] = memref.reinterpret_cast %[[SUMS]] to offset: [%{{.*}}], sizes: [8, 16], strides: [16, 1]
+// CHECK:         x86.amx.tile_store %[[S0]][%{{.*}}, %{{.*}}], %[[C0]] : memref<8x16xf32, strided<[16, 1], offset: ?>>, !x86.amx.tile<8x16xf32>
+// CHECK-COUNT-3: x86.amx.tile_store
+// CHECK:         %[[ROW0:.*]] = vector.load %[[S0]][%{{.*}}, %{{.*}}] : memref<8x16xf32, strided<[16, 1], offset: ?>>, vector<16xf32>
+// CHECK:         %[[SCALE:.*]] = vector.load %{{.*}} : memref<256xf32, strided<[1], offset: ?>>, vector<16xf32>
+// CHECK:         %[[Y:.*]] = vector.load %[[OUT:.*]][%{{.*}}] : memref<256xf32, strided<[1], offset: ?>>, vector<16xf32>
+// CHECK-NEXT:    %[[FUSED:.*]] = vector.fma %[[ROW0]], %[[SCALE]], %[[Y]] : vector<16xf32>
+// CHECK:         vector.store %[[FUSED]], %[[OUT]][%{{.*}}] : memref<256xf32, strided<[1], offset: ?>>, vector<16xf32>
 // CHECK-NOT:     iterator_types = ["reduction", "parallel"]
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel"]
 
 // PLAIN-LABEL: func.func @gemm_8x256x256(
 // PLAIN-NOT:   x86.amx

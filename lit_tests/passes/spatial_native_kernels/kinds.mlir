@@ -1,8 +1,8 @@
 // spatial-native-kernels{kind=...}: each summing stage marked with the kernel a CPU
 // runs it as (`kernel = "stream"`, `"fma"`, `"dot"` or `"amx"`), which
 // convert-spatial-to-linalg builds. kind=loop marks every summing stage `stream`; kind=amx
-// marks a run of 8 rows or more whose lanes are a Q8_0 block's bf16 x int8 terms `amx`,
-// kind=bf16 such a run of 2 rows or more `dot`, kind=avx2 `fma`, the others `stream`;
+// marks a run of 2 rows or more whose lanes are a Q8_0 block's bf16 x int8 terms `amx`,
+// kind=bf16 such a run `dot`, kind=avx2 `fma`, the others `stream`;
 // kind=generic leaves (or makes) them unmarked. Stages that do not sum are not marked.
 // The marks print and parse: the converted IR of a marked module read back is the
 // chosen kernel's.
@@ -67,7 +67,7 @@ func.func @gemm_2x256x256(%x: tensor<2x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // AMX-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "amx"} {
 // AMX-LABEL: func.func @gemm_2x256x256(
 // AMX:         %{{.*}} = spatial.stage "tail" iters(par 2, sum 8, par 256, sum 32)
-// AMX-NEXT:      ins({{.*}}) into %{{.*}}[{{.*}}] : ({{.*}}) -> !spatial.page<{{.*}}xf32> attributes {kernel = "stream"} {
+// AMX-NEXT:      ins({{.*}}) into %{{.*}}[{{.*}}] : ({{.*}}) -> !spatial.page<{{.*}}xf32> attributes {kernel = "amx"} {
 
 // GENERIC-LABEL: func.func @gemv_1x256x256(
 // GENERIC-NOT:   kernel =
@@ -80,6 +80,8 @@ func.func @gemm_2x256x256(%x: tensor<2x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // TILES-NOT:   x86.amx
 // TILES-LABEL: func.func @gemm_8x256x256(
 // TILES:       x86.amx.tile_mulf
+// TILES-LABEL: func.func @gemm_2x256x256(
+// TILES:       x86.amx.tile_mulf {{.*}} : !x86.amx.tile<2x32xbf16>, !x86.amx.tile<16x32xbf16>, !x86.amx.tile<2x16xf32>
 
 // BF16-LABEL: func.func @gemv_1x256x256(
 // BF16:         %{{.*}} = spatial.stage "tail" iters(sum 8, par 256, sum 32)

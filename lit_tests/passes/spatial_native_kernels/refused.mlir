@@ -1,7 +1,7 @@
 // The refusals: spatial-native-kernels declines a kind it does not know, and
 // convert-spatial-to-linalg a stage marked for a kernel it cannot be (the lanes of one
-// row on AMX tiles, which need 8 rows or more, as AVX512-BF16 dots or as the `fma`
-// kernel's fused multiply-adds, which need 2) or for a kernel it
+// row on AMX tiles, as AVX512-BF16 dots or as the `fma` kernel's fused multiply-adds,
+// which each need 2 rows or more) or for a kernel it
 // does not know, each naming the program, the stage and the reason.
 // RUN: not spatial-opt %s -p 'spatial-native-kernels{kind=avx}' 2>&1 | filecheck %s --check-prefix=KIND
 // RUN: spatial-opt %s -p 'q8-lower{optimize=true},spatial-native-kernels{kind=loop}' | sed 's/kernel = "stream"/kernel = "amx"/' | not spatial-opt -p convert-spatial-to-linalg 2>&1 | filecheck %s --check-prefix=ROWS
@@ -20,7 +20,7 @@ func.func @gemv_1x256x256(%x: tensor<1x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 }
 
 // KIND: spatial-opt: error: spatial-native-kernels: unknown kind 'avx', expected one of generic, loop, avx2, bf16, amx
-// ROWS: spatial-opt: error: spatial.fold "q8_gemv_256x256_w8": spatial.stage: stage 'tail' is marked kernel = "amx", but its sum is not 8 or more rows of a bf16 x int8 Q8_0 block's 32 lanes
+// ROWS: spatial-opt: error: spatial.fold "q8_gemv_256x256_w8": spatial.stage: stage 'tail' is marked kernel = "amx", but its sum is not 2 or more rows of a bf16 x int8 Q8_0 block's 32 lanes
 // DOT: spatial-opt: error: spatial.fold "q8_gemv_256x256_w8": spatial.stage: stage 'tail' is marked kernel = "dot", but its sum is not 2 or more rows of a bf16 x int8 Q8_0 block's 32 lanes
 // FMA: spatial-opt: error: spatial.fold "q8_gemv_256x256_w8": spatial.stage: stage 'tail' is marked kernel = "fma", but its sum is not 2 or more rows of a bf16 x int8 Q8_0 block's 32 lanes
 // UNKNOWN: spatial-opt: error: spatial.fold "q8_gemv_256x256_w8": spatial.stage: stage 'tail': unknown kernel "fast", expected one of stream, amx, dot, fma
