@@ -20,7 +20,7 @@ against this machine's memory bandwidth.
 - **(p)** (o) with the kernels `generic`: the conversion as the chip's programs are
   written, every page copied (the plain path the chosen kernels are tested against);
 - **(g)** where the kernels chosen are not `loop` and change this product (`amx`, the
-  lanes on AMX-BF16 tiles at m >= 8; `bf16`, as AVX512-BF16 dot products at m >= 8):
+  lanes on AMX-BF16 tiles at m >= 2; `bf16`, as AVX512-BF16 dot products at m >= 2):
   (o) with the kernels `loop` (the lanes' loop) instead;
 - **(u)** the module before `q8-lower` (dequantise, then `linalg.matmul`), compiled by
   the same upstream pipeline;

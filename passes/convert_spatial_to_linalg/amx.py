@@ -68,7 +68,7 @@ AMX_ROWS = 2
 """The fewest rows whose lanes' sums go on AMX tiles: one row streams its weight
 (`loops.STREAM`). On an Intel Xeon with AMX (family 6 model 207), 4096 x 4096 from
 cold caches, the tiles took 3.2 ms at m = 2 and 2.8 at m = 4, against 6.7 and 6.4
-for the stream kernel and 3.2 and 3.2 for `kind=bf16`'s dots."""
+under `kind=loop` and 3.2 and 3.2 for `kind=bf16`'s dots."""
 
 
 @dataclass(frozen=True)
