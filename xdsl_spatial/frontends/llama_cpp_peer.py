@@ -6,9 +6,10 @@ engines against: never a dependency, imported by whoever asks for it.
 `model_params(llama_cpp.llama_model_default_params)` llama.cpp's default model
 parameters, except on a CPU with AMX-INT8 tiles (`AMX_FLAGS`): there llama.cpp's extra
 weight buffers (its AMX and repacked layouts) are off. llama-cpp-python 0.3.36 built on
-an Intel Xeon with AMX (family 6 model 207) dies of SIGILL at a `tilezero` in
-`ggml_backend_amx_mul_mat` when it reads a prompt of more than one token (one thread);
-without those buffers it runs its plain CPU kernels and reads the same prompts.
+an Intel Xeon with AMX (family 6 model 207) dies of SIGILL at a `tilezero` under
+`ggml_backend_amx_mul_mat` reading prompts of 3 and of 14 tokens (one thread; a
+one-word prompt ran): the tests' and benchmarks' prompts. Without those buffers it
+runs its plain CPU kernels and reads the same prompts.
 Elsewhere llama.cpp runs as its users run it.
 """
 
