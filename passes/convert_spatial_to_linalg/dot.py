@@ -196,14 +196,16 @@ def dot_sums(
         # a fold's tiles, so a strip, are 32 columns wide: no 16 columns cross a strip
         assert block[1][-1] % LANES == 0, f"columns in pieces of {block[1][-1]}"
         x_page = pt.values[lanes.x_page]
-        scratch = None
         if kernel == AMX:
             scratch = TileScratch.make(pt, lane.extent // 2, blocks[0][2])
 
-        def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
-            if scratch is not None:
+            def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
                 return tile_loop(b, block, xs, n, lane.extent // 2, groups, c0, scratch)
-            return pair_loop(b, block, xs, n, lane.extent // 2, c0)
+
+        else:
+
+            def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
+                return pair_loop(b, block, xs, n, lane.extent // 2, c0)
 
     along = (cols.extent,), (1,)
     acc_t = VectorType(f32, (vec,))
