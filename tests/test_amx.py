@@ -127,15 +127,21 @@ def lanes_loops(mod: ModuleOp) -> list[GenericOp]:
 @pytest.mark.parametrize("optimize", [False, True])
 def test_the_lanes_of_8_rows_are_tile_products(optimize):
     """m = 8: the lanes' loop is gone; each trip pairs the weights into right-hand
-    tiles of 16 columns, reads one 8-row tile of activations from the bf16 page, makes
-    a product a tile and stores each, to be read back and scaled. Upstream lowers it."""
+    tiles of 16 columns, reads one 8-row tile of activations from the bf16 page (once
+    a trip), makes a product a tile and stores each, to be read back and scaled: a
+    unit's products only after the next unit's are made (the 128 columns: 8 products,
+    4 units of 2). Upstream lowers it."""
     plain = converted(8, 256, 128, "bf16", optimize, amx_on=False)
     tiles = converted(8, 256, 128, "bf16", optimize, amx_on=True)
     assert lanes_loops(plain) and not lanes_loops(tiles)
     ops = [o for o in tiles.walk() if o.name.startswith("x86.amx")]
     products = [o for o in ops if isinstance(o, TileMulFOp)]
     assert products and {str(o.acc.type) for o in products} == {"!x86.amx.tile<8x16xf32>"}
-    assert sum(isinstance(o, TileStoreOp) for o in ops) == len(products)
+    assert sum(isinstance(o, TileStoreOp) for o in ops) == len(products) == 8
+    left = TileType(8, 32, bf16)
+    assert sum(isinstance(o, TileLoadOp) and o.res.type == left for o in ops) == 1
+    first_store = next(i for i, o in enumerate(ops) if isinstance(o, TileStoreOp))
+    assert sum(isinstance(o, TileMulFOp) for o in ops[:first_store]) == 4
     # the activation is read as it is, not widened to f32 first
     assert not any(
         isinstance(o, arith.ExtFOp) and o.input.type == bf16

@@ -77,9 +77,10 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.amx import (
     TILE_ROWS,
     AmxLanes,
     TileScratch,
+    TileUnit,
+    TileUnits,
     block_source,
     pair_vector,
-    tile_loop,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     convert,
@@ -176,7 +177,7 @@ def dot_sums(
     this trip's weights, widened to f32 once (`fma_loop`), and the row's activation,
     one lane a step, `FMA_VECTORS` columns a vector; for `amx`, as a tile product of
     the same pairs and the rows' activations, 16 columns and up to 16 rows at a time
-    (`amx.tile_loop`). Into a `DotScales`: each sum times its column's factor added
+    (`amx.TileUnits`, each unit's sums given a unit later). Into a `DotScales`: each sum times its column's factor added
     into the row's output, in registers. Into a scratch: row `j`'s columns from `c`
     stored at `j * columns + c`, where `lane_sums` would have summed them."""
     lane, cols = loops
@@ -184,6 +185,7 @@ def dot_sums(
     vec = FMA_VECTORS if fma else LANES
     rows, stride = lanes.x_rows, lanes.x_stride
     blocks = register_blocks(len(rows), cols.extent, kernel)
+    tiles: TileUnits | None = None
     if fma:
         widened = widened_block(pt, b, lanes, loops, outer)
         x_page = pt.widened.get(lanes.x_page, pt.values[lanes.x_page])
@@ -198,14 +200,10 @@ def dot_sums(
         x_page = pt.values[lanes.x_page]
         if kernel == AMX:
             scratch = TileScratch.make(pt, lane.extent // 2, blocks[0][2])
+            tiles = TileUnits(b, block, lane.extent // 2, scratch)
 
-            def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
-                return tile_loop(b, block, xs, n, lane.extent // 2, groups, c0, scratch)
-
-        else:
-
-            def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
-                return pair_loop(b, block, xs, n, lane.extent // 2, c0)
+        def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
+            return pair_loop(b, block, xs, n, lane.extent // 2, c0)
 
     along = (cols.extent,), (1,)
     acc_t = VectorType(f32, (vec,))
@@ -213,31 +211,45 @@ def dot_sums(
     if isinstance(into, DotScales):
         factor = view(b, pt.values[into.factor], outer_offset(b, outer, into.form), *along)
         outs = [view(b, page, outer_offset(b, outer, f), *along) for page, f in into.outs]
-    # the lane loops of the trip, each first asking for a part of the block ahead
-    trips, loop = sum(cols.extent // (groups * vec) for _, _, groups in blocks), 0
-    for r0, n, groups in blocks:
-        width = groups * vec
-        x = Generic(b, pt, lanes.stage.iter_kinds, [lane], outer).strided(x_page, rows[r0])[0]
-        xs = view(b, x, 0, (n, lane.extent), (stride, 1))
-        drop(x)  # only its offset was wanted
-        for c0 in range(0, cols.extent, width):
-            part = range(loop * lane.extent // trips, (loop + 1) * lane.extent // trips)
-            prefetch_block(pt, b, lanes.q_page, lanes.q_form, loops, outer, part)
-            loop += 1
-            sums = lane_loop(xs, n, groups, c0)
-            for h in range(groups):
-                c = c0 + h * vec
-                if factor is not None:
-                    scale = load_f32(b, factor, c, vec)
-                    for j in range(n):
-                        out = b.insert(vector.LoadOp(outs[r0 + j], [idx(b, c)], acc_t))
-                        fused = b.insert(vector.FMAOp(sums[j * groups + h], scale, out.result))
-                        b.insert(vector.StoreOp(fused.res, outs[r0 + j], [idx(b, c)]))
-                    continue
-                assert isinstance(into, SSAValue)
+
+    def finish(r0: int, n: int, groups: int, c0: int, sums: list[SSAValue]) -> None:
+        """Rows `r0` to `r0 + n`'s sums of `groups` vectors of columns from `c0` scaled
+        into their outputs, or stored into the scratch."""
+        for h in range(groups):
+            c = c0 + h * vec
+            if factor is not None:
+                scale = load_f32(b, factor, c, vec)
                 for j in range(n):
-                    at = idx(b, (r0 + j) * cols.extent + c)
-                    b.insert(vector.StoreOp(sums[j * groups + h], into, [at]))
+                    out = b.insert(vector.LoadOp(outs[r0 + j], [idx(b, c)], acc_t))
+                    fused = b.insert(vector.FMAOp(sums[j * groups + h], scale, out.result))
+                    b.insert(vector.StoreOp(fused.res, outs[r0 + j], [idx(b, c)]))
+                continue
+            assert isinstance(into, SSAValue)
+            for j in range(n):
+                at = idx(b, (r0 + j) * cols.extent + c)
+                b.insert(vector.StoreOp(sums[j * groups + h], into, [at]))
+
+    # the trip's units (a register block's rows, some of its columns), each first
+    # asking for a part of the block ahead
+    units = [(r0, n, g, c0) for r0, n, g in blocks for c0 in range(0, cols.extent, g * vec)]
+    xs_of: dict[int, SSAValue] = {}
+    for i, (r0, n, groups, c0) in enumerate(units):
+        if r0 not in xs_of:
+            x = Generic(b, pt, lanes.stage.iter_kinds, [lane], outer).strided(x_page, rows[r0])[0]
+            xs_of[r0] = view(b, x, 0, (n, lane.extent), (stride, 1))
+            drop(x)  # only its offset was wanted
+        part = range(i * lane.extent // len(units), (i + 1) * lane.extent // len(units))
+        prefetch_block(pt, b, lanes.q_page, lanes.q_form, loops, outer, part)
+        if tiles is None:
+            finish(r0, n, groups, c0, lane_loop(xs_of[r0], n, groups, c0))
+            continue
+        after = (units[i + 1][3], units[i + 1][2]) if i + 1 < len(units) else None
+        done = tiles.made(TileUnit(r0, n, groups, c0, xs_of[r0]), after)
+        if done is not None:
+            finish(done[0].r0, done[0].rows, done[0].groups, done[0].c0, done[1])
+    if tiles is not None:
+        unit, sums = tiles.last()
+        finish(unit.r0, unit.rows, unit.groups, unit.c0, sums)
 
 
 def register_blocks(rows: int, cols: int, kernel: str) -> list[tuple[int, int, int]]:

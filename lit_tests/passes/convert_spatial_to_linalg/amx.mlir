@@ -1,13 +1,14 @@
 // convert-spatial-to-linalg of stages marked `kernel = "amx"` (by
 // spatial-native-kernels{kind=amx}): a Q8_0 fold of 8 bf16 rows sums each block's 32
-// lanes on x86's AMX tile unit, four groups of 16 columns at a time. A loop over the
-// 16 lane pairs converts the block's int8 weights in registers (widened to f32, the
-// top halves of lanes 2p and 2p + 1 shuffled into bf16 pairs) and stores them as the
-// rows of each group's right-hand tile; the 8 rows' activations are one bf16 tile
-// read straight from the page (not widened); every group's product is made, then
-// each is stored and read back a row a vector, and each sum times its column's scale
-// is added into the row's output (`vector.fma`). Unmarked, the lanes are a
-// `reduction, parallel` generic.
+// lanes on x86's AMX tile unit, in units of two groups of 16 columns. A loop over the
+// 16 lane pairs converts a unit's int8 weights in registers (widened to f32, the top
+// halves of lanes 2p and 2p + 1 shuffled into bf16 pairs) and stores them as the rows
+// of each group's right-hand tile, the next unit's into the other slot before this
+// unit's are loaded; the 8 rows' activations are one bf16 tile read straight from the
+// page (not widened), once a trip; each group's product is made, and only then are
+// the unit before's products stored and read back a row a vector, and each sum times
+// its column's scale added into the row's output (`vector.fma`). Unmarked, the lanes
+// are a `reduction, parallel` generic.
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx},convert-spatial-to-linalg' %s | filecheck %s
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},convert-spatial-to-linalg' %s | filecheck %s --check-prefix=PLAIN
 
@@ -23,12 +24,11 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 
 // CHECK-LABEL: func.func @gemm_8x256x256(
 // CHECK:       %[[PAIRS:.*]] = memref.alloca() : memref<2048xbf16>
-// CHECK-NEXT:  %[[SUMS:.*]] = memref.alloca() : memref<1024xf32>
+// CHECK-NEXT:  %[[SUMS:.*]] = memref.alloca() : memref<512xf32>
 // CHECK:       scf.for %[[ITEM:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// the first unit's pairs, into slot 0
 // CHECK:         %[[W0:.*]] = memref.reinterpret_cast %[[PAIRS]] to offset: [%{{.*}}], sizes: [16, 32], strides: [32, 1]
 // CHECK:         %[[W1:.*]] = memref.reinterpret_cast %[[PAIRS]] to offset: [%{{.*}}], sizes: [16, 32], strides: [32, 1]
-// CHECK:         %[[W2:.*]] = memref.reinterpret_cast %[[PAIRS]] to offset: [%{{.*}}], sizes: [16, 32], strides: [32, 1]
-// CHECK:         %[[W3:.*]] = memref.reinterpret_cast %[[PAIRS]] to offset: [%{{.*}}], sizes: [16, 32], strides: [32, 1]
 // CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:           %[[Q0:.*]] = vector.load %{{.*}} : memref<32x256xi8, strided<[256, 1], offset: ?>>, vector<16xi8>
 // CHECK-NEXT:      %[[I0:.*]] = llvm.sext %[[Q0]] : vector<16xi8> to vector<16xi32>
@@ -38,16 +38,24 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // CHECK-NEXT:      %[[BOTH:.*]] = vector.shuffle %[[H0]], %[[H1]] [1, 33, 3, 35, {{.*}}, 31, 63] : vector<32xi16>, vector<32xi16>
 // CHECK-NEXT:      %[[PAIR:.*]] = vector.bitcast %[[BOTH]] : vector<32xi16> to vector<32xbf16>
 // CHECK:           vector.store %[[PAIR]], %[[W0]][%[[P]], %{{.*}}] : memref<16x32xbf16, strided<[32, 1], offset: ?>>, vector<32xbf16>
-// CHECK:           vector.store %{{.*}}, %[[W3]][%[[P]], %{{.*}}] : memref<16x32xbf16, strided<[32, 1], offset: ?>>, vector<32xbf16>
+// CHECK:           vector.store %{{.*}}, %[[W1]][%[[P]], %{{.*}}] : memref<16x32xbf16, strided<[32, 1], offset: ?>>, vector<32xbf16>
 // CHECK-NEXT:    }
-// CHECK:         %[[A:.*]] = x86.amx.tile_load %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x32xbf16, strided<[32, 1], offset: ?>> into !x86.amx.tile<8x32xbf16>
-// CHECK-NEXT:    %[[B0:.*]] = x86.amx.tile_load %[[W0]][%{{.*}}, %{{.*}}] : memref<16x32xbf16, strided<[32, 1], offset: ?>> into !x86.amx.tile<16x32xbf16>
+// the second unit's pairs, into slot 1, before the first unit's tiles are loaded
+// CHECK:         scf.for
+// CHECK:         }
+// CHECK-NEXT:    %[[A:.*]] = x86.amx.tile_load %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x32xbf16, strided<[32, 1], offset: ?>> into !x86.amx.tile<8x32xbf16>
+// CHECK:         %[[B0:.*]] = x86.amx.tile_load %[[W0]][%{{.*}}, %{{.*}}] : memref<16x32xbf16, strided<[32, 1], offset: ?>> into !x86.amx.tile<16x32xbf16>
 // CHECK-NEXT:    %[[Z0:.*]] = x86.amx.tile_zero : !x86.amx.tile<8x16xf32>
 // CHECK-NEXT:    %[[C0:.*]] = x86.amx.tile_mulf %[[A]], %[[B0]], %[[Z0]] : !x86.amx.tile<8x32xbf16>, !x86.amx.tile<16x32xbf16>, !x86.amx.tile<8x16xf32>
-// CHECK-COUNT-3: x86.amx.tile_mulf %[[A]], %{{.*}}, %{{.*}} : !x86.amx.tile<8x32xbf16>, !x86.amx.tile<16x32xbf16>, !x86.amx.tile<8x16xf32>
+// CHECK:         %[[C1:.*]] = x86.amx.tile_mulf %[[A]], %{{.*}}, %{{.*}} : !x86.amx.tile<8x32xbf16>, !x86.amx.tile<16x32xbf16>, !x86.amx.tile<8x16xf32>
+// the third unit's pairs, then the second unit's products, then the first's stored
+// CHECK:         scf.for
+// CHECK:         }
+// CHECK-NOT:     x86.amx.tile_store
+// CHECK-COUNT-2: x86.amx.tile_mulf %[[A]], %{{.*}}, %{{.*}} : !x86.amx.tile<8x32xbf16>, !x86.amx.tile<16x32xbf16>, !x86.amx.tile<8x16xf32>
 // CHECK:         %[[S0:.*]] = memref.reinterpret_cast %[[SUMS]] to offset: [%{{.*}}], sizes: [8, 16], strides: [16, 1]
 // CHECK:         x86.amx.tile_store %[[S0]][%{{.*}}, %{{.*}}], %[[C0]] : memref<8x16xf32, strided<[16, 1], offset: ?>>, !x86.amx.tile<8x16xf32>
-// CHECK-COUNT-3: x86.amx.tile_store
+// CHECK-NEXT:    x86.amx.tile_store %{{.*}}[%{{.*}}, %{{.*}}], %[[C1]] : memref<8x16xf32, strided<[16, 1], offset: ?>>, !x86.amx.tile<8x16xf32>
 // CHECK:         %[[ROW0:.*]] = vector.load %[[S0]][%{{.*}}, %{{.*}}] : memref<8x16xf32, strided<[16, 1], offset: ?>>, vector<16xf32>
 // CHECK:         %[[SCALE:.*]] = vector.load %{{.*}} : memref<256xf32, strided<[1], offset: ?>>, vector<16xf32>
 // CHECK:         %[[Y:.*]] = vector.load %[[OUT:.*]][%{{.*}}] : memref<256xf32, strided<[1], offset: ?>>, vector<16xf32>
