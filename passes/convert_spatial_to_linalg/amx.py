@@ -272,9 +272,9 @@ class TileUnits:
     product a column group; its products stored and read back a row a vector only
     after the next unit's are made (`made` gives each unit's sums once the next is
     under way, `last` the last one's). On an Intel Xeon with AMX (family 6 model 207),
-    the SmolLM2 step at 8 sequences took 33.1 and 41.8 ms against 34.9 and 43.8 when
-    each unit's weights were paired, multiplied, stored and read back in turn (4 groups
-    a unit): two runs, each with both steps interleaved in one process."""
+    the SmolLM2 step at 8 sequences took 33.1, 41.8 and 45.8 ms against 34.9, 43.8 and
+    48.0 when each unit's weights were paired, multiplied, stored and read back in turn
+    (4 groups a unit): three runs, each with both steps interleaved in one process."""
 
     b: Builder
     block: tuple[SSAValue, tuple[int, ...]]
