@@ -267,11 +267,11 @@ class TileUnit:
 @dataclass
 class TileUnits:
     """A trip's units on the tile unit, in order (`made` each, then `last`): each its
-    block's weights' lane pairs made into right-hand tiles (`pair_vector`, an `scf.for` over the `pairs`
-    lane pairs, one unit ahead), its rows' left-hand tile (loaded once a trip), a
-    product a column group; its products stored and read back a row a vector only
-    after the next unit's are made (`made` gives each unit's sums once the next is
-    under way, `last` the last one's). On an Intel Xeon with AMX (family 6 model 207),
+    block's weights' lane pairs made into right-hand tiles (`pair_vector`, an
+    `scf.for` over the `pairs` lane pairs, one unit ahead), its rows' left-hand tile
+    (loaded once a trip), a product a column group; its products stored and read back
+    a row a vector only after the next unit's are made (`made` gives each unit's sums
+    once the next is under way, `last` the last one's). On an Intel Xeon with AMX (family 6 model 207),
     the SmolLM2 step at 8 sequences took 33.1, 41.8 and 45.8 ms against 34.9, 43.8 and
     48.0 when each unit's weights were paired, multiplied, stored and read back in turn
     (4 groups a unit): three runs, each with both steps interleaved in one process."""
@@ -289,6 +289,7 @@ class TileUnits:
     views: dict[tuple[int, int], list[SSAValue]] = field(
         default_factory=dict[tuple[int, int], list[SSAValue]]
     )
+    """Each slot's right-hand tiles (`words`), by slot and groups."""
     waiting: tuple[TileUnit, list[SSAValue]] | None = None
     """The unit whose products are made, not yet stored."""
 

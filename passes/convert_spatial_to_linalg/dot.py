@@ -177,9 +177,10 @@ def dot_sums(
     this trip's weights, widened to f32 once (`fma_loop`), and the row's activation,
     one lane a step, `FMA_VECTORS` columns a vector; for `amx`, as a tile product of
     the same pairs and the rows' activations, 16 columns and up to 16 rows at a time
-    (`amx.TileUnits`, each unit's sums given a unit later). Into a `DotScales`: each sum times its column's factor added
-    into the row's output, in registers. Into a scratch: row `j`'s columns from `c`
-    stored at `j * columns + c`, where `lane_sums` would have summed them."""
+    (`amx.TileUnits`, each unit's sums given a unit later). Into a `DotScales`: each
+    sum times its column's factor added into the row's output, in registers. Into a
+    scratch: row `j`'s columns from `c` stored at `j * columns + c`, where `lane_sums`
+    would have summed them."""
     lane, cols = loops
     fma = kernel == FMA
     vec = FMA_VECTORS if fma else LANES
