@@ -252,16 +252,9 @@ class TileScratch:
         )
 
 
-@dataclass(frozen=True)
-class TileUnit:
-    """A unit of `TileUnits`: rows `r0` to `r0 + rows` (their activations `xs`, the
-    left-hand tile), `groups` column groups of 16 from column `c0`."""
-
-    r0: int
-    rows: int
-    groups: int
-    c0: int
-    xs: SSAValue
+Unit = tuple[int, int, int, int]
+"""A unit of `dot.dot_sums`' trip, `(r0, rows, groups, c0)`: rows `r0` to `r0 + rows`,
+`groups` column groups from column `c0`."""
 
 
 @dataclass
@@ -271,10 +264,11 @@ class TileUnits:
     `scf.for` over the `pairs` lane pairs, one unit ahead), its rows' left-hand tile
     (loaded once a trip), a product a column group; its products stored and read back
     a row a vector only after the next unit's are made (`made` gives each unit's sums
-    once the next is under way, `last` the last one's). On an Intel Xeon with AMX (family 6 model 207),
-    the SmolLM2 step at 8 sequences took 33.1, 41.8 and 45.8 ms against 34.9, 43.8 and
-    48.0 when each unit's weights were paired, multiplied, stored and read back in turn
-    (4 groups a unit): three runs, each with both steps interleaved in one process."""
+    once the next is under way, `last` the last one's). On an Intel Xeon with AMX
+    (family 6 model 207), the SmolLM2 step at 8 sequences took 33.1, 41.8 and 45.8 ms
+    against 34.9, 43.8 and 48.0 when each unit's weights were paired, multiplied, stored
+    and read back in turn (4 groups a unit): three runs, each with both steps
+    interleaved in one process."""
 
     b: Builder
     block: tuple[SSAValue, tuple[int, ...]]
@@ -290,11 +284,12 @@ class TileUnits:
         default_factory=dict[tuple[int, int], list[SSAValue]]
     )
     """Each slot's right-hand tiles (`words`), by slot and groups."""
-    waiting: tuple[TileUnit, list[SSAValue]] | None = None
-    """The unit whose products are made, not yet stored."""
+    waiting: tuple[Unit, list[SSAValue]] | None = None
+    """The unit whose products are made, not yet stored, and its products."""
 
-    def paired(self, c0: int, groups: int) -> int:
-        """The slot the weights of `groups` column groups from `c0` were paired into."""
+    def paired(self, unit: Unit) -> int:
+        """The slot the weights of `unit`'s column groups were paired into."""
+        _, _, groups, c0 = unit
         slot, self.units = self.units % PAIR_SLOTS, self.units + 1
         words = self.words(slot, groups)
         body, p = counted(self.b, self.pairs)
@@ -317,46 +312,45 @@ class TileUnits:
         return views
 
     def made(
-        self, unit: TileUnit, after: tuple[int, int] | None
-    ) -> tuple[TileUnit, list[SSAValue]] | None:
-        """Make `unit`'s products (pairing the weights of the next unit, `after`: its
-        `c0` and groups, ahead), then store the previous unit's: that unit and its
+        self, unit: Unit, xs: SSAValue, after: Unit | None
+    ) -> tuple[Unit, list[SSAValue]] | None:
+        """Make `unit`'s products (its rows' activations `xs`; the weights of the next
+        unit, `after`, paired ahead), then store the previous unit's: that unit and its
         sums, if there was one."""
         b, zero, bf16 = self.b, idx(self.b, 0), BFloat16Type()
-        slot = self.ahead if self.ahead is not None else self.paired(unit.c0, unit.groups)
-        self.ahead = None if after is None else self.paired(*after)
-        a = self.lefts.get(unit.xs)
+        _, rows, groups, _ = unit
+        slot = self.ahead if self.ahead is not None else self.paired(unit)
+        self.ahead = None if after is None else self.paired(after)
+        a = self.lefts.get(xs)
         if a is None:
-            left = TileLoadOp(unit.xs, [zero, zero], TileType(unit.rows, 2 * self.pairs, bf16))
-            a = self.lefts[unit.xs] = b.insert(left).res
+            left = TileLoadOp(xs, [zero, zero], TileType(rows, 2 * self.pairs, bf16))
+            a = self.lefts[xs] = b.insert(left).res
         products: list[SSAValue] = []
-        for w in self.words(slot, unit.groups):
+        for w in self.words(slot, groups):
             right_t = TileType(self.pairs, 2 * TILE_COLUMNS, bf16)
             right = b.insert(TileLoadOp(w, [zero, zero], right_t)).res
-            acc = b.insert(TileZeroOp(TileType(unit.rows, TILE_COLUMNS, f32))).res
+            acc = b.insert(TileZeroOp(TileType(rows, TILE_COLUMNS, f32))).res
             products.append(b.insert(TileMulFOp(a, right, acc)).res)
         done, self.waiting = self.waiting, (unit, products)
         return None if done is None else (done[0], self.sums(*done))
 
-    def last(self) -> tuple[TileUnit, list[SSAValue]]:
+    def last(self) -> tuple[Unit, list[SSAValue]]:
         """The last unit and its sums."""
         assert self.waiting is not None, "no unit was made"
         done, self.waiting = self.waiting, None
         return done[0], self.sums(*done)
 
-    def sums(self, unit: TileUnit, products: list[SSAValue]) -> list[SSAValue]:
+    def sums(self, unit: Unit, products: list[SSAValue]) -> list[SSAValue]:
         """`rows x groups` vectors of 16 sums, row `j` column group `h` at `j * groups +
         h`: each product stored to the scratch and read back a row a vector."""
         b, zero, n = self.b, idx(self.b, 0), TILE_COLUMNS
-        at = [
-            dense(b, self.scratch.sums, h * TILE_ROWS * n, (unit.rows, n))
-            for h in range(unit.groups)
-        ]
+        _, rows, groups, _ = unit
+        at = [dense(b, self.scratch.sums, h * TILE_ROWS * n, (rows, n)) for h in range(groups)]
         for where, product in zip(at, products):
             b.insert(TileStoreOp(where, [zero, zero], product))
         row_t = VectorType(f32, (n,))
         return [
             b.insert(vector.LoadOp(at[h], [idx(b, j), zero], row_t)).result
-            for j in range(unit.rows)
-            for h in range(unit.groups)
+            for j in range(rows)
+            for h in range(groups)
         ]

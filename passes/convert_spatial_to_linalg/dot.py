@@ -77,8 +77,8 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.amx import (
     TILE_ROWS,
     AmxLanes,
     TileScratch,
-    TileUnit,
     TileUnits,
+    Unit,
     block_source,
     pair_vector,
 )
@@ -213,9 +213,10 @@ def dot_sums(
         factor = view(b, pt.values[into.factor], outer_offset(b, outer, into.form), *along)
         outs = [view(b, page, outer_offset(b, outer, f), *along) for page, f in into.outs]
 
-    def finish(r0: int, n: int, groups: int, c0: int, sums: list[SSAValue]) -> None:
-        """Rows `r0` to `r0 + n`'s sums of `groups` vectors of columns from `c0` scaled
-        into their outputs, or stored into the scratch."""
+    def finish(unit: Unit, sums: list[SSAValue]) -> None:
+        """The unit's rows' sums (`rows x groups` vectors) scaled into their outputs, or
+        stored into the scratch."""
+        r0, n, groups, c0 = unit
         for h in range(groups):
             c = c0 + h * vec
             if factor is not None:
@@ -234,7 +235,8 @@ def dot_sums(
     # asking for a part of the block ahead
     units = [(r0, n, g, c0) for r0, n, g in blocks for c0 in range(0, cols.extent, g * vec)]
     xs_of: dict[int, SSAValue] = {}
-    for i, (r0, n, groups, c0) in enumerate(units):
+    for i, unit in enumerate(units):
+        r0, n, groups, c0 = unit
         if r0 not in xs_of:
             x = Generic(b, pt, lanes.stage.iter_kinds, [lane], outer).strided(x_page, rows[r0])[0]
             xs_of[r0] = view(b, x, 0, (n, lane.extent), (stride, 1))
@@ -242,15 +244,13 @@ def dot_sums(
         part = range(i * lane.extent // len(units), (i + 1) * lane.extent // len(units))
         prefetch_block(pt, b, lanes.q_page, lanes.q_form, loops, outer, part)
         if tiles is None:
-            finish(r0, n, groups, c0, lane_loop(xs_of[r0], n, groups, c0))
+            finish(unit, lane_loop(xs_of[r0], n, groups, c0))
             continue
-        after = (units[i + 1][3], units[i + 1][2]) if i + 1 < len(units) else None
-        done = tiles.made(TileUnit(r0, n, groups, c0, xs_of[r0]), after)
+        done = tiles.made(unit, xs_of[r0], units[i + 1] if i + 1 < len(units) else None)
         if done is not None:
-            finish(done[0].r0, done[0].rows, done[0].groups, done[0].c0, done[1])
+            finish(*done)
     if tiles is not None:
-        unit, sums = tiles.last()
-        finish(unit.r0, unit.rows, unit.groups, unit.c0, sums)
+        finish(*tiles.last())
 
 
 def register_blocks(rows: int, cols: int, kernel: str) -> list[tuple[int, int, int]]:
