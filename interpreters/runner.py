@@ -33,7 +33,6 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
-from xdsl.interpreters.func import FuncFunctions
 from xdsl.utils.exceptions import InterpretationError, VerifyException
 
 from xdsl_spatial.core.memory import collector_paused
@@ -94,6 +93,10 @@ def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
 
 def make_interpreter(module: ModuleOp, traffic: Traffic) -> Interpreter:
     """xDSL's interpreter with the reference engine's functions registered."""
+    # Imported here, not at the start: xdsl.interpreters' package imports every
+    # interpreter xDSL has (RISC-V's among them), which the native engine never needs.
+    from xdsl.interpreters.func import FuncFunctions
+
     interp = Interpreter(module)
     for fns in (FuncFunctions(), dense_functions(), SpatialReference(traffic)):
         interp.register_implementations(fns, override=False)
