@@ -18,7 +18,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xdsl_spatial.core.quant import dequantize_q8_0, quantize_q8_0
 from xdsl_spatial.frontends import gguf_io
-from xdsl_spatial.frontends.gguf_file import GGUFFile, GGUFTensor
+from xdsl_spatial.frontends.gguf_file import GGUFFile, GGUFFormatError, GGUFTensor, _Cursor
 from xdsl_spatial.frontends.gguf_io import (
     GGUFError,
     Requantization,
@@ -291,6 +291,26 @@ def test_truncated_files(tiny, tmp_path):
             list_tensors(cut)
         with pytest.raises(GGUFError):
             bind_weights(cut, {f"{Q}__q8": ((64, 48), np.int8)})
+
+
+def test_a_string_array_reads_as_its_strings_one_by_one():
+    """`_Cursor.strings`, the loop a GGUF string array (a vocabulary) is read by, gives
+    what `_Cursor.string` gives called for each string, bytes that are not UTF-8
+    replaced alike; cut anywhere inside the array, both refuse it alike."""
+    texts = [b"", b"a", "h\u00e9llo".encode(), "\u0120the".encode(), b"\xff\xfe!", b"x" * 300]
+    raw = b"".join(len(t).to_bytes(8, "little") + t for t in texts)
+    plain = _Cursor(raw, len(raw))
+    one_by_one = [plain.string("the array") for _ in texts]
+    fast = _Cursor(raw, len(raw))
+    assert fast.strings(len(texts), "the array") == one_by_one
+    assert one_by_one[4] == "\ufffd\ufffd!" and fast.pos == plain.pos == len(raw)
+    for cut in range(len(raw)):
+        with pytest.raises(GGUFFormatError, match="ends inside the array"):
+            _Cursor(raw[:cut], cut).strings(len(texts), "the array")
+        with pytest.raises(GGUFFormatError, match="ends inside the array"):
+            c = _Cursor(raw[:cut], cut)
+            for _ in texts:
+                c.string("the array")
 
 
 def test_truncation_inside_tensor_data_names_the_tensor(tiny, tmp_path):
