@@ -3,6 +3,7 @@ host repacks and iterator kinds."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from enum import auto
 from typing import cast
@@ -121,7 +122,7 @@ class TargetAttr(ParametrizedAttribute):
     def preset_name(self) -> str | None:
         """The preset this target is, figure for figure (the default first), if any."""
         for name in (DEFAULT_PRESET, *TARGET_PRESETS):
-            if TargetAttr(tile=self.tile, act=self.act, acc=self.acc, preset=name) == self:
+            if _preset_target(name, self.tile, self.act, self.acc) == self:
                 return name
         return None
 
@@ -217,6 +218,13 @@ class TargetAttr(ParametrizedAttribute):
         for f, v in self.chip_figures().items():
             if v < 1:
                 raise VerifyException(f"the target's {f} must be positive, got {v}")
+
+
+@functools.cache
+def _preset_target(name: str, tile: tuple[int, int], act: Attribute, acc: Attribute) -> TargetAttr:
+    """The target of the preset `name` with this tile and these precisions, made once
+    (`TargetAttr.preset_name` asks of every program a model's step prepares)."""
+    return TargetAttr(tile=tile, act=act, acc=acc, preset=name)
 
 
 @irdl_attr_definition
