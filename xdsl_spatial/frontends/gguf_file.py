@@ -104,6 +104,11 @@ class GGUFFile:
     """Where the tensors' data begins (the header's end, aligned)."""
 
 
+def _ends_inside(what: str) -> GGUFFormatError:
+    """The error of a file cut short inside `what`."""
+    return GGUFFormatError(f"the file ends inside {what} (truncated or corrupt?)")
+
+
 class _Cursor:
     def __init__(self, buf: Any, size: int):
         self.buf = buf
@@ -112,7 +117,7 @@ class _Cursor:
 
     def skip(self, n: int, what: str) -> int:
         if n > self.size - self.pos:
-            raise GGUFFormatError(f"the file ends inside {what} (truncated or corrupt?)")
+            raise _ends_inside(what)
         start = self.pos
         self.pos += n
         return start
@@ -137,11 +142,11 @@ class _Cursor:
         out = []
         for _ in range(count):
             if size - pos < 8:
-                raise GGUFFormatError(f"the file ends inside {what} (truncated or corrupt?)")
+                raise _ends_inside(what)
             (n,) = length(buf, pos)
             pos += 8
             if n > size - pos:
-                raise GGUFFormatError(f"the file ends inside {what} (truncated or corrupt?)")
+                raise _ends_inside(what)
             out.append(buf[pos : pos + n].decode("utf-8", "replace"))
             pos += n
         self.pos = pos
@@ -168,13 +173,13 @@ def _value(cur: _Cursor, vtype: GGUFValueType, what: str) -> tuple[Any, tuple[GG
     if item in _SCALARS:
         dt = np.dtype(_SCALARS[item])
         if count > (cur.size - cur.pos) // dt.itemsize:
-            raise GGUFFormatError(f"the file ends inside {what} (truncated or corrupt?)")
+            raise _ends_inside(what)
         start = cur.skip(count * dt.itemsize, what)
         return np.frombuffer(cur.buf, dt, count, start).tolist(), (vtype, item)
     # A string or a nested array takes at least 8 bytes, which bounds the loop by the
     # file's size whatever the count claims.
     if count > (cur.size - cur.pos) // 8:
-        raise GGUFFormatError(f"the file ends inside {what} (truncated or corrupt?)")
+        raise _ends_inside(what)
     if item == GGUFValueType.STRING:
         return cur.strings(count, what), (vtype, item)
     values = [_value(cur, item, what)[0] for _ in range(count)]
@@ -208,9 +213,7 @@ def _parse(
         raise GGUFFormatError(f"general.alignment = {alignment} is not a power of two")
     # Each description takes at least 8 + 4 + 8 + 4 + 8 bytes.
     if n_tensors > (cur.size - cur.pos) // 32:
-        raise GGUFFormatError(
-            "the file ends inside the tensor descriptions (truncated or corrupt?)"
-        )
+        raise _ends_inside("the tensor descriptions")
     infos = []
     for i in range(n_tensors):
         name = cur.string(f"the name of tensor {i}")
