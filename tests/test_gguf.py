@@ -293,17 +293,19 @@ def test_truncated_files(tiny, tmp_path):
             bind_weights(cut, {f"{Q}__q8": ((64, 48), np.int8)})
 
 
-def test_a_string_array_reads_as_its_strings_one_by_one():
-    """`_Cursor.strings`, the loop a GGUF string array (a vocabulary) is read by, gives
-    what `_Cursor.string` gives called for each string, bytes that are not UTF-8
-    replaced alike; cut anywhere inside the array, both refuse it alike."""
+def test_a_string_array_reads_as_its_strings():
+    """`_Cursor.strings`, the loop every GGUF string is read by (a vocabulary's at
+    once), gives each string's text, bytes that are not UTF-8 as U+FFFD, and leaves the
+    cursor after the last; cut anywhere inside the array, it refuses the file, one
+    string at a time (`string`) as at once."""
     texts = [b"", b"a", "h\u00e9llo".encode(), "\u0120the".encode(), b"\xff\xfe!", b"x" * 300]
     raw = b"".join(len(t).to_bytes(8, "little") + t for t in texts)
-    plain = _Cursor(raw, len(raw))
-    one_by_one = [plain.string("the array") for _ in texts]
-    fast = _Cursor(raw, len(raw))
-    assert fast.strings(len(texts), "the array") == one_by_one
-    assert one_by_one[4] == "\ufffd\ufffd!" and fast.pos == plain.pos == len(raw)
+    want = ["", "a", "h\u00e9llo", "\u0120the", "\ufffd\ufffd!", "x" * 300]
+    at_once = _Cursor(raw, len(raw))
+    assert at_once.strings(len(texts), "the array") == want and at_once.pos == len(raw)
+    one_by_one = _Cursor(raw, len(raw))
+    assert [one_by_one.string("the array") for _ in texts] == want
+    assert one_by_one.pos == len(raw)
     for cut in range(len(raw)):
         with pytest.raises(GGUFFormatError, match="ends inside the array"):
             _Cursor(raw[:cut], cut).strings(len(texts), "the array")

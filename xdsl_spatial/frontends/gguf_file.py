@@ -129,14 +129,13 @@ class _Cursor:
         return struct.unpack_from("<Q", self.buf, self.skip(8, what))[0]
 
     def string(self, what: str) -> str:
-        n = self.u64(what)
-        start = self.skip(n, what)
-        return bytes(self.buf[start : start + n]).decode("utf-8", "replace")
+        return self.strings(1, what)[0]
 
     def strings(self, count: int, what: str) -> list[str]:
-        """`count` strings one after another (a vocabulary's, its merges'): `string`'s
-        steps in one loop of its own (calling `string` for each took over twice as
-        long: tens of thousands of strings are read at every start)."""
+        """`count` strings one after another (a key, a name, a vocabulary, its merges):
+        each a u64 length and that many bytes of UTF-8 (bytes that are not UTF-8 read
+        as U+FFFD), in one loop (reading them one call each took over twice as long:
+        tens of thousands are read at every start)."""
         buf, pos, size = self.buf, self.pos, self.size
         length = struct.Struct("<Q").unpack_from
         out = []
