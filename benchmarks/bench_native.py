@@ -20,8 +20,12 @@ against this machine's memory bandwidth.
 - **(p)** (o) with the kernels `generic`: the conversion as the chip's programs are
   written, every page copied (the plain path the chosen kernels are tested against);
 - **(g)** where the kernels chosen are not `loop` and change this product (`amx`, the
-  lanes on AMX-BF16 tiles at m >= 2; `bf16`, as AVX512-BF16 dot products at m >= 2):
-  (o) with the kernels `loop` (the lanes' loop) instead;
+  lanes on AMX-BF16 tiles at m >= 2; `bf16`, as AVX512-BF16 dot products at m >= 2;
+  `avx512`, as 512-bit fused multiply-adds at m >= 2): (o) with the kernels `loop`
+  (the lanes' loop) instead;
+- **(d)** on a CPU with AVX512-BF16 whose kernels chosen are not `bf16`, at m >= 2:
+  (o) with the kernels `bf16` (its dot products) instead, the choice `auto` passed
+  over (`host.dots_outrun_fmas`);
 - **(u)** the module before `q8-lower` (dequantise, then `linalg.matmul`), compiled by
   the same upstream pipeline;
 - **(t)** with `--threads N`: (o) with each program's items on N OpenMP threads;
@@ -77,11 +81,11 @@ from xdsl_spatial.core.memory import aligned, aligned_empty, in_huge_pages, keep
 from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.core.tile_columns import TileColumns
 from xdsl_spatial.interpreters.native import compile_native
-from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
+from xdsl_spatial.interpreters.native.host import bf16_available, choose_kernels, cpu_info
 from xdsl_spatial.interpreters.native.prepare import PrepareError
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import AMX_ROWS
-from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS
+from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS, FMA_ROWS
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 BANDWIDTH_BYTES = 512 << 20
@@ -165,8 +169,10 @@ def bench(
     cands.append(native("p", "(p) (o), generic kernels", True, True, kernels="generic"))
     cands.append(native("s", "(s) (o), W off a line", True, True, off=True))
     chosen = choose_kernels().name
-    if m >= {"amx": AMX_ROWS, "bf16": DOT_ROWS}.get(chosen, m + 1):
+    if m >= {"amx": AMX_ROWS, "bf16": DOT_ROWS, "avx512": FMA_ROWS}.get(chosen, m + 1):
         cands.append(native("g", "(g) (o), kernels loop", True, True, kernels="loop"))
+    if chosen != "bf16" and bf16_available() and m >= DOT_ROWS:
+        cands.append(native("d", "(d) (o), kernels bf16", True, True, kernels="bf16"))
     if threads > 1:
         cands.append(native("t", f"(t) (o) on {threads} threads", True, True, threads))
     if avx2 and chosen != "avx2":
@@ -219,6 +225,8 @@ def report(m: int, k: int, n: int, cands: list[Candidate], compile_s: dict[str, 
             f"(g)/(o) = {by['g'].median / by['o'].median:.2f} (the chosen kernels against "
             f"loop), (a)/(g) = {by['a'].median / by['g'].median:.2f}"
         )
+    if "d" in by:
+        lines.append(f"(d)/(o) = {by['d'].median / by['o'].median:.2f} (bf16 against the chosen)")
     if "t" in by:
         lines.append(
             f"(o)/(t) = {by['o'].median / by['t'].median:.2f} (threads against one), "

@@ -1,5 +1,5 @@
 """
-`spatial-native-kernels{kind=generic|loop|avx2|bf16|amx}`: the kernels a CPU runs a program's
+`spatial-native-kernels{kind=generic|loop|avx2|avx512|bf16|amx}`: the kernels a CPU runs a program's
 sums as, chosen for the native engine's host (`interpreters/native/host.py` picks
 `kind` from the CPU's features), before `convert-spatial-to-linalg` builds them.
 
@@ -7,7 +7,7 @@ The conversion is target-neutral: it builds every stage the plain way (every pag
 copied, a block's lanes summed `COLUMNS` columns and `ROWS` rows at a time) unless a
 stage is marked for another kernel. This pass makes that choice and marks it, each
 summing stage of a program (with its siblings, which one generic computes) gets
-`kernel = "stream"`, `"fma"`, `"dot"` or `"amx"` (`loops.KERNEL`):
+`kernel = "stream"`, `"fma"`, `"fma512"`, `"dot"` or `"amx"` (`loops.KERNEL`):
 
 - `generic`: no marks (it removes any): the plain kernels, on any CPU.
 - `loop`: every summing stage `stream`: a product of one row reads the pages only its
@@ -18,7 +18,9 @@ summing stage of a program (with its siblings, which one generic computes) gets
 - `avx2`: as `loop`, but a run of `FMA_ROWS` rows or more whose lanes are a Q8_0
   block's bf16 x int8 terms (`amx.lanes_fit`) `fma`: its lanes' sums vector fused
   multiply-adds, a lane an instruction, its weights widened once a trip, the sums held
-  in 12 256-bit registers (`dot.FMA_VECTORS`; a CPU with AVX2 and FMA).
+  in 12 256-bit registers (`dot.FMA_SHAPES`; a CPU with AVX2 and FMA).
+- `avx512`: as `avx2`, but such a run `fma512`: the same fused multiply-adds in 512-bit
+  vectors, the sums held in 24 registers (a CPU with AVX-512).
 - `bf16`: as `loop`, but a run of `DOT_ROWS` rows or more whose lanes are a Q8_0
   block's bf16 x int8 terms (`amx.lanes_fit`) `dot`: its lanes' sums AVX512-BF16 dot
   products, a pair of lanes an instruction (a CPU that has AVX512-BF16).
@@ -66,6 +68,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     AMX,
     DOT,
     FMA,
+    FMA512,
     KERNEL,
     STREAM,
     item_ops,
@@ -74,7 +77,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     sums,
 )
 
-KINDS = ("generic", "loop", "avx2", "bf16", "amx")
+KINDS = ("generic", "loop", "avx2", "avx512", "bf16", "amx")
 """The kinds of kernels the pass chooses between (`kind`)."""
 
 
@@ -103,8 +106,9 @@ def choose(run: Sequence[StageOp], kind: str) -> str | None:
         return AMX
     if kind == "bf16" and row_count(run) >= DOT_ROWS and lanes_fit(run, DOT_ROWS):
         return DOT
-    if kind == "avx2" and row_count(run) >= FMA_ROWS and lanes_fit(run, FMA_ROWS):
-        return FMA
+    fma = {"avx2": FMA, "avx512": FMA512}.get(kind)
+    if fma is not None and row_count(run) >= FMA_ROWS and lanes_fit(run, FMA_ROWS):
+        return fma
     return STREAM
 
 
@@ -140,7 +144,7 @@ class NativeKernelsPass(ModulePass):
       kind  generic (no marks: the plain kernels), loop (a product of one row streams
             its weight, attention reads the caches in place; any CPU), avx2 (loop,
             and the lanes of 2 rows or more as 256-bit fused multiply-adds held in
-            registers), bf16 (loop, and the lanes of 2 rows or more as AVX512-BF16
+            registers), avx512 (avx2 in 512-bit vectors), bf16 (loop, and the lanes of 2 rows or more as AVX512-BF16
             dot products) or amx (loop, and the lanes of 2 rows or more on AMX-BF16
             tiles). The native engine picks it from the host's features.
     """

@@ -40,11 +40,14 @@ CONVERSIONS = {
     "amx": "spatial-native-kernels{kind=amx},convert-spatial-to-linalg",
     "bf16": "spatial-native-kernels{kind=bf16},convert-spatial-to-linalg",
     "avx2": "spatial-native-kernels{kind=avx2},convert-spatial-to-linalg",
+    "avx512": "spatial-native-kernels{kind=avx512},convert-spatial-to-linalg",
     "stream": "spatial-native-kernels{kind=loop},convert-spatial-to-linalg",
     "laid": "spatial-native-layout,convert-spatial-to-linalg",
     "laid stream": "spatial-native-layout,spatial-native-kernels{kind=loop},convert-spatial-to-linalg",
     "laid bf16": "spatial-native-layout,spatial-native-kernels{kind=bf16},convert-spatial-to-linalg",
     "laid avx2": "spatial-native-layout,spatial-native-kernels{kind=avx2},convert-spatial-to-linalg",
+    "laid avx512": "spatial-native-layout,spatial-native-kernels{kind=avx512},"
+    "convert-spatial-to-linalg",
 }
 """The plain conversion, its items in parallel, and after each of the native engine's
 kernel choices (`spatial-native-kernels`), with and without its weights laid in tile
@@ -56,6 +59,7 @@ ENGINE = {
     "amx": (False, "amx"),
     "bf16": (False, "bf16"),
     "avx2": (False, "avx2"),
+    "avx512": (False, "avx512"),
     "stream": (False, "loop"),
     "parallel stream": (True, "loop"),
 }

@@ -42,11 +42,13 @@ GEMV = str(Path(__file__).resolve().parents[1] / "examples" / "gemv_q8.mlir")
 
 needs_bf16 = pytest.mark.skipif(not host.bf16_available(), reason="this CPU has no AVX512-BF16")
 needs_avx2 = pytest.mark.skipif(not host.avx2_available(), reason="this CPU has no AVX2 and FMA")
+needs_avx512 = pytest.mark.skipif(not host.avx512_available(), reason="this CPU has no AVX-512")
 
 KERNELS = [
     "generic",
     "loop",
     pytest.param("avx2", marks=needs_avx2),
+    pytest.param("avx512", marks=needs_avx512),
     pytest.param("bf16", marks=needs_bf16),
     pytest.param(
         "amx",
@@ -254,9 +256,11 @@ def test_the_choice_is_named_and_checked(monkeypatch):
     monkeypatch.delenv(host.KERNELS_ENV, raising=False)
     monkeypatch.delenv(amx.AMX_ENV, raising=False)
     auto = host.choose_kernels()
-    if host.bf16_available():
+    if host.bf16_available() and host.cpu_info()[0].startswith("AMD"):
         best = "bf16"
-    elif "avx512f" not in host.cpu_info()[1] and host.avx2_available():
+    elif "avx512f" in host.cpu_info()[1]:
+        best = "avx512"
+    elif host.avx2_available():
         best = "avx2"
     else:
         best = "loop"
@@ -275,18 +279,36 @@ def test_the_choice_is_named_and_checked(monkeypatch):
     assert host.choose_kernels().name == best
 
 
-def test_a_cpu_without_avx512_bf16_gets_the_loop(monkeypatch):
+def test_a_cpu_without_avx512_bf16_gets_the_512_bit_fmas(monkeypatch):
     """On a CPU with AVX-512 whose flags lack AVX512-BF16 (this one's, with AVX-512
-    and without BF16 and AMX), `auto` chooses `loop` and `bf16` is refused, naming the
-    CPU."""
+    and without BF16 and AMX), `auto` chooses `avx512` and `bf16` is refused, naming
+    the CPU."""
     model, flags = host.cpu_info()
     without = (flags | {"avx512f"}) - {"avx512_bf16", "amx_tile", "amx_bf16"}
     monkeypatch.setattr(host, "cpu_info", lambda: (model or "a CPU", without))
     monkeypatch.delenv(host.KERNELS_ENV, raising=False)
     assert not host.bf16_available()
-    assert host.choose_kernels().name == "loop"
+    assert host.choose_kernels().name == "avx512"
     with pytest.raises(host.KernelsError, match="kernels 'bf16' need a CPU with AVX512-BF16"):
         host.choose_kernels("bf16")
+
+
+def test_bf16_dots_are_chosen_on_amd_cores_and_fmas_on_intel_cores(monkeypatch):
+    """With AVX512-BF16 and no AMX, `auto` chooses `bf16` on an AMD core (its dot
+    products issue at the FMA's rate) and `avx512` on an Intel one (at a quarter of
+    it); without AVX-512, `avx512` is refused, naming the CPU."""
+    flags = frozenset({"avx2", "fma", "avx512f", "avx512_bf16"})
+    monkeypatch.delenv(host.KERNELS_ENV, raising=False)
+    monkeypatch.setattr(host, "cpu_info", lambda: ("AMD EPYC 9454P 48-Core Processor", flags))
+    assert host.choose_kernels().name == "bf16"
+    monkeypatch.setattr(host, "cpu_info", lambda: ("Intel(R) Xeon(R) Processor", flags))
+    assert host.choose_kernels().name == "avx512"
+    assert host.choose_kernels("bf16").name == "bf16"  # named, it is what runs
+    monkeypatch.setattr(host, "cpu_info", lambda: ("an AVX2 CPU", flags - {"avx512f"}))
+    with pytest.raises(
+        host.KernelsError, match=r"kernels 'avx512' need .* AVX-512; this one \(an AVX2 CPU\)"
+    ):
+        host.choose_kernels("avx512")
 
 
 def test_a_cpu_with_avx2_and_no_avx512_gets_avx2(monkeypatch):
@@ -345,6 +367,23 @@ def test_the_avx2_kernels_are_fused_multiply_adds_compiled_without_avx512():
     assert all('["prefer-vector-width", "256"]' in k for k in kernels)
     plain = convert(prepare(verified(mod, "mm")), kind="loop")
     assert "-avx512f" not in plain and '["prefer-vector-width", "512"]' in plain
+
+
+def test_the_avx512_kernels_are_the_same_fmas_in_512_bit_vectors():
+    """`avx512` at m = 8: the lanes' sums `fma512`, `avx2`'s fused multiply-adds in
+    vectors of 16 f32 (8 rows x 2 vectors of accumulators), compiled for the host's
+    own features."""
+    mod = product(8, 2048, 512, "bf16", "f32")
+    lower_q8(mod, act="bf16", optimize=True)
+    out = parse_module(str(mod))
+    NativeKernelsPass("avx512").apply(Context(), out)
+    assert StringAttr("fma512") in {o.attributes.get("kernel") for o in out.walk()}
+    text = convert(prepare(verified(mod, "mm")), kind="avx512")
+    fmas = [line for line in text.splitlines() if "vector.fma" in line]
+    assert fmas and all("vector<16xf32>" in line for line in fmas)
+    assert "q8_f32" in text and "x86." not in text and "-avx512f" not in text
+    assert host.Kernels("avx512").function_attributes == ()
+    assert host.Kernels("avx512").tile_columns and not host.Kernels("avx512").x86
 
 
 @pytest.mark.skipif(host.amx_available(), reason="this CPU has AMX-BF16: amx is not refused")

@@ -48,7 +48,7 @@ GEMV = str(REPO / "examples" / "gemv_q8.mlir")
         ({"kernels": "loop"}, "--kernels chooses the native engine's kernels: add --engine native"),
         (
             {"engine": "native", "kernels": "fast"},
-            "unknown kernels 'fast', expected one of auto, generic, loop, avx2, bf16, amx",
+            "unknown kernels 'fast', expected one of auto, generic, loop, avx2, avx512, bf16, amx",
         ),
         (
             {"engine": "native", "distributed": "ray"},

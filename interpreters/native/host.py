@@ -4,7 +4,7 @@ place that reads the CPU's features and makes the choice.
 
 ```python
 chosen = choose_kernels()          # XDSL_SPATIAL_KERNELS, else what this CPU has
-chosen.name, chosen.pass_text      # "bf16", "spatial-native-kernels{kind=bf16}"
+chosen.name, chosen.pass_text      # "avx512", "spatial-native-kernels{kind=avx512}"
 choose_kernels("generic")          # the plain conversion, on any CPU
 ```
 
@@ -25,17 +25,21 @@ vector code holding 16-column sums in registers); `generic` keeps their loops.
   a lane an instruction, the sums held in registers (a block's weights widened to f32
   once for all the rows); the kernels compiled without AVX-512, as a CPU with AVX2
   and FMA but not AVX-512 runs them (any x86-64 CPU with AVX2 and FMA runs them).
+- `avx512`: `avx2`'s sums in 512-bit vectors, 24 accumulators, compiled for the host;
+  on a CPU with AVX-512.
 - `bf16`: `loop`, and the lanes of 2 rows or more as AVX512-BF16 dot products
   (`VDPBF16PS`: a pair of lanes an instruction, bf16 activations times int8 weights,
   both exact in bf16); on a CPU that has it (Xeon from Cooper Lake on, AMD from Zen 4).
 - `amx`: `loop`, and the lanes of 2 rows or more on the AMX-BF16 tile unit; on a CPU
   that has it (Xeon from Sapphire Rapids on).
 - `auto` (the default): `amx` where the CPU has AMX-BF16 and Linux grants the tiles,
-  else `bf16` where it has AVX512-BF16, else `loop` where it has AVX-512, else `avx2`
-  where it has AVX2 and FMA, else `loop`.
+  else `bf16` where its dot products outrun its fused multiply-adds
+  (`dots_outrun_fmas`: AMD's cores with AVX512-BF16), else `avx512` where it has
+  AVX-512, else `avx2` where it has AVX2 and FMA, else `loop`.
 
 `XDSL_SPATIAL_KERNELS` (or `--kernels` of `spatial-run` and `spatial-generate`) names
-one; `XDSL_SPATIAL_AMX=off` makes `auto` pass over the tiles (`bf16` or `loop`).
+one; `XDSL_SPATIAL_AMX=off` makes `auto` pass over the tiles (`bf16`, `avx512` or
+`loop`).
 The vector instructions themselves are LLVM's choice for the host it compiles on (the
 JIT targets the host CPU: AVX-512 where it has it, at 512 bits, `outline.VECTOR_BITS`),
 except for `avx2`, whose kernels LLVM compiles at 256 bits without AVX-512
@@ -52,7 +56,7 @@ from functools import cache
 from xdsl_spatial.interpreters.native.amx import AMX_ENV, tiles_granted
 
 KERNELS_ENV = "XDSL_SPATIAL_KERNELS"
-CHOICES = ("auto", "generic", "loop", "avx2", "bf16", "amx")
+CHOICES = ("auto", "generic", "loop", "avx2", "avx512", "bf16", "amx")
 
 BF16_FLAGS = frozenset({"avx512f", "avx512_bf16"})
 """The CPU flags `x86.avx512.dot` (`VDPBF16PS` on 512 bits) needs."""
@@ -98,6 +102,20 @@ def bf16_available() -> bool:
     return cpu_info()[1] >= BF16_FLAGS
 
 
+def avx512_available() -> bool:
+    """Whether this CPU has AVX-512 (`avx512f`), which the kernels `avx512` use."""
+    return "avx512f" in cpu_info()[1]
+
+
+def dots_outrun_fmas() -> bool:
+    """Whether AVX512-BF16's dot products make a block's sums faster than 512-bit fused
+    multiply-adds: on AMD's cores with it (Zen 4, Zen 5) `VDPBF16PS` issues as often as
+    a 512-bit FMA and does twice its multiply-adds (docs/native.md); on Intel's it
+    issues at a quarter of the FMA's rate, half its multiply-adds (an Xeon of family 6
+    model 207, instructions on independent sums: 1.3 G a second against 5.2 G)."""
+    return bf16_available() and cpu_info()[0].startswith("AMD")
+
+
 def avx2_available() -> bool:
     """Whether this CPU has AVX2 and FMA (`AVX2_FLAGS`), which the kernels `avx2` use."""
     return cpu_info()[1] >= AVX2_FLAGS
@@ -111,8 +129,8 @@ def host_cpu() -> str:
 
 @dataclass(frozen=True)
 class Kernels:
-    """A kernel choice (`choose_kernels`): `generic`, `loop`, `avx2`, `bf16` or `amx`,
-    the `kind` of `spatial-native-kernels`."""
+    """A kernel choice (`choose_kernels`): `generic`, `loop`, `avx2`, `avx512`, `bf16` or
+    `amx`, the `kind` of `spatial-native-kernels`."""
 
     name: str
 
@@ -169,15 +187,22 @@ def choose_kernels(choice: str | None = None) -> Kernels:
         tiles_off = os.environ.get(AMX_ENV, "").lower() == "off"
         if not tiles_off and amx_available():
             asked = "amx"
-        elif bf16_available():
+        elif dots_outrun_fmas():
             asked = "bf16"
-        elif "avx512f" not in cpu_info()[1] and avx2_available():
+        elif avx512_available():
+            asked = "avx512"
+        elif avx2_available():
             asked = "avx2"
         else:
             asked = "loop"
     elif asked == "bf16" and not bf16_available():
         raise KernelsError(
             "kernels 'bf16' need a CPU with AVX512-BF16; "
+            f"this one ({cpu_info()[0] or platform.machine()}) has none: use auto or loop"
+        )
+    elif asked == "avx512" and not avx512_available():
+        raise KernelsError(
+            "kernels 'avx512' need an x86-64 CPU with AVX-512; "
             f"this one ({cpu_info()[0] or platform.machine()}) has none: use auto or loop"
         )
     elif asked == "avx2" and not avx2_available():

@@ -4,12 +4,12 @@ which `spatial-native-kernels{kind=bf16}` marks where `amx.lanes_fit` with `DOT_
 rows or more): the same operands as the AMX tiles (`amx.py`: each row sums
 `extf(x) * sitofp(q)` of a bf16 activation and int8 weights over a Q8_0 block's 32
 lanes, both exact in bf16), summed a pair of lanes an instruction in vector registers.
-The same sums as 256-bit fused multiply-adds, a lane an instruction (a stage marked
-`kernel = "fma"`, which `spatial-native-kernels{kind=avx2}` marks for a CPU with AVX2
-and no AVX-512): each trip widens its block of weights to f32 once
-(`widened_block`), then `fma_loop` runs the 32 lanes carrying up to
-`FMA_ACCUMULATORS` 8-column accumulators, each row's activation broadcast; the rest
-as below.
+The same sums as vector fused multiply-adds, a lane an instruction (a stage marked
+`kernel = "fma"`, 256-bit vectors, which `spatial-native-kernels{kind=avx2}` marks for
+a CPU with AVX2 and no AVX-512, or `kernel = "fma512"`, 512-bit vectors, which
+`kind=avx512` marks): each trip widens its block of weights to f32 once
+(`widened_block`), then `fma_loop` runs the 32 lanes carrying as many accumulators as
+the kernel's `FmaShape` holds, each row's activation broadcast; the rest as below.
 
 Each trip of the loops outside the lanes (a block of 32 lanes by the item's columns)
 runs, for `ACCUMULATORS` rows at a time and each 16 of its columns, the 16 lane pairs
@@ -92,7 +92,14 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     view,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic, outer_offset
-from xdsl_spatial.passes.convert_spatial_to_linalg.loops import AMX, DOT, FMA, LoopAxis, Row
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
+    AMX,
+    DOT,
+    FMA,
+    FMA512,
+    LoopAxis,
+    Row,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import prefetch_block
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
@@ -110,12 +117,20 @@ DOT_ROWS = 2
 3.46 and 4.10; at m = 1 0.70 against 0.66. (Before the weights were converted where
 they are summed, `DOT_ROWS` was 8: on an AMD EPYC Zen 5, fewer rows had been slower.)"""
 
-FMA_VECTORS = 8
-"""f32 sums a vector of the `fma` kernel holds: 256 bits, AVX2's registers."""
 
-FMA_ACCUMULATORS = 12
-"""Accumulators of the `fma` kernel held at once (of AVX2's 16 vector registers: the
-rest hold a lane's widened weights and the broadcast activation)."""
+@dataclass(frozen=True)
+class FmaShape:
+    """The registers of an `fma` kernel: the f32 sums a vector holds, and the
+    accumulators held at once (of the CPU's vector registers: the rest hold a lane's
+    widened weights and the broadcast activation)."""
+
+    vector: int
+    accumulators: int
+
+
+FMA_SHAPES = {FMA: FmaShape(8, 12), FMA512: FmaShape(16, 24)}
+"""`fma`: 256-bit vectors, 12 of AVX2's 16 registers; `fma512`: 512-bit vectors, 24 of
+AVX-512's 32."""
 
 FMA_ROWS = 2
 """The fewest rows whose lanes' sums are the `fma` kernel's: one row streams its
@@ -175,24 +190,24 @@ def dot_sums(
     """Every row's lanes' sums as `dot`s of this trip's weight pairs (`pair_vector`)
     and the row's activation pairs, broadcast; for `fma`, as fused multiply-adds of
     this trip's weights, widened to f32 once (`fma_loop`), and the row's activation,
-    one lane a step, `FMA_VECTORS` columns a vector; for `amx`, as a tile product of
+    one lane a step, a vector of columns (`FMA_SHAPES`) at a time; for `amx`, as a tile product of
     the same pairs and the rows' activations, 16 columns and up to 16 rows at a time
     (`amx.TileUnits`, each unit's sums given a unit later). Into a `DotScales`: each
     sum times its column's factor added into the row's output, in registers. Into a
     scratch: row `j`'s columns from `c` stored at `j * columns + c`, where `lane_sums`
     would have summed them."""
     lane, cols = loops
-    fma = kernel == FMA
-    vec = FMA_VECTORS if fma else LANES
+    fma = FMA_SHAPES.get(kernel)
+    vec = LANES if fma is None else fma.vector
     rows, stride = lanes.x_rows, lanes.x_stride
     blocks = register_blocks(len(rows), cols.extent, kernel)
     tiles: TileUnits | None = None
-    if fma:
+    if fma is not None:
         widened = widened_block(pt, b, lanes, loops, outer)
         x_page = pt.widened.get(lanes.x_page, pt.values[lanes.x_page])
 
         def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
-            return fma_loop(b, widened, xs, n, groups, lane.extent, c0)
+            return fma_loop(b, widened, xs, n, groups, lane.extent, c0, vec)
 
     else:
         block = block_source(pt, b, lanes, loops, outer)
@@ -257,20 +272,21 @@ def register_blocks(rows: int, cols: int, kernel: str) -> list[tuple[int, int, i
     """The register blocks of `dot_sums`, rows `r0` to `r0 + n`, `groups` vectors of
     columns a row each: for `dot`, one vector (`pair_loop` says why) and as many rows
     as `ACCUMULATORS` hold; for `amx`, a tile's rows (`amx.TILE_ROWS`) and as many of
-    `amx.TILE_GROUPS` column groups as divide the columns; for `fma`, at most
-    `FMA_ACCUMULATORS // 2` rows, each as many of 4, 2 or 1 vectors as the
-    accumulators hold and divide the columns (a few rows sum wider, so that enough
-    sums are in flight)."""
+    `amx.TILE_GROUPS` column groups as divide the columns; for `fma` and `fma512`, at
+    most half as many rows as their `FmaShape`'s accumulators, each as many of 4, 2 or
+    1 vectors as the accumulators hold and divide the columns (a few rows sum wider, so
+    that enough sums are in flight)."""
     if kernel == AMX:
         groups = math.gcd(TILE_GROUPS, cols // LANES)
         return [(r0, min(TILE_ROWS, rows - r0), groups) for r0 in range(0, rows, TILE_ROWS)]
-    if kernel != FMA:
+    fma = FMA_SHAPES.get(kernel)
+    if fma is None:
         return [(r0, min(ACCUMULATORS, rows - r0), 1) for r0 in range(0, rows, ACCUMULATORS)]
-    at_once = FMA_ACCUMULATORS // 2
+    at_once = fma.accumulators // 2
     out = []
     for r0 in range(0, rows, at_once):
         n = min(at_once, rows - r0)
-        fits = [g for g in (4, 2, 1) if n * g <= FMA_ACCUMULATORS and cols % (g * FMA_VECTORS) == 0]
+        fits = [g for g in (4, 2, 1) if n * g <= fma.accumulators and cols % (g * fma.vector) == 0]
         out.append((r0, n, fits[0]))
     return out
 
@@ -317,17 +333,25 @@ def carried(
 
 
 def fma_loop(
-    b: Builder, weights: SSAValue, xs: SSAValue, rows: int, groups: int, lanes: int, c0: int
+    b: Builder,
+    weights: SSAValue,
+    xs: SSAValue,
+    rows: int,
+    groups: int,
+    lanes: int,
+    c0: int,
+    vec: int,
 ) -> list[SSAValue]:
-    """`rows x groups` accumulators, row `j` column group `h`: the sum over the `lanes`
-    lanes `l` of `xs[j, l]` (widened, broadcast) times `weights[l, c : c + 8]`,
-    `c = c0 + 8 h`, each step one fused multiply-add, an `scf.for` over `l` carrying
-    them: each output's terms in the lanes' order, as `lane_sums` adds them."""
-    acc_t = VectorType(f32, (FMA_VECTORS,))
+    """`rows x groups` accumulators of `vec` f32 sums, row `j` column group `h`: the sum
+    over the `lanes` lanes `l` of `xs[j, l]` (widened, broadcast) times
+    `weights[l, c : c + vec]`, `c = c0 + vec h`, each step one fused multiply-add, an
+    `scf.for` over `l` carrying them: each output's terms in the lanes' order, as
+    `lane_sums` adds them."""
+    acc_t = VectorType(f32, (vec,))
     loop, body = carried(b, lanes, acc_t, rows * groups)
     lane, *accs = loop.body.block.args
     ws = [
-        body.insert(vector.LoadOp(weights, [lane, idx(body, c0 + h * FMA_VECTORS)], acc_t)).result
+        body.insert(vector.LoadOp(weights, [lane, idx(body, c0 + h * vec)], acc_t)).result
         for h in range(groups)
     ]
     out: list[SSAValue] = []

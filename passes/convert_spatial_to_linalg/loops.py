@@ -67,11 +67,18 @@ DOT = "dot"
 FMA = "fma"
 """A stage's lanes' sums are vector fused multiply-adds, a lane an instruction, the
 sums held in registers a block of rows and columns at a time (`dot.dot_sums` with
-`dot.FMA_VECTORS`): the kernel for a CPU with AVX2 and FMA but not AVX-512."""
+`dot.FMA_SHAPES`): 256-bit vectors, the kernel for a CPU with AVX2 and FMA but not
+AVX-512."""
 
-KERNELS = (STREAM, AMX, DOT, FMA)
+FMA512 = "fma512"
+"""`FMA` in 512-bit vectors (`dot.FMA_SHAPES`): the kernel for a CPU with AVX-512 whose
+fused multiply-adds outrun its other ways to the sums."""
 
-BLOCK_KERNELS = (AMX, DOT, FMA)
+FMAS = (FMA, FMA512)
+
+KERNELS = (STREAM, AMX, DOT, *FMAS)
+
+BLOCK_KERNELS = (AMX, DOT, *FMAS)
 """The kernels that sum any number of rows against a trip's block of weights, read
 where it lies once a trip (`dot.dot_sums`)."""
 

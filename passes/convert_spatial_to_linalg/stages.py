@@ -43,7 +43,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     AMX,
     BLOCK_KERNELS,
     DOT,
-    FMA,
+    FMAS,
     KERNEL,
     KERNELS,
     ROWS,
@@ -152,8 +152,8 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         loops = strip_loops(loops, laid)
     factored = factored_at(rows, loops) if summed else None
     tiles = None
-    if kernel in (AMX, DOT, FMA):
-        least = {AMX: AMX_ROWS, DOT: DOT_ROWS, FMA: FMA_ROWS}[kernel]
+    if kernel in BLOCK_KERNELS:
+        least = {AMX: AMX_ROWS, DOT: DOT_ROWS}.get(kernel, FMA_ROWS)
         if factored is not None:
             tiles = amx_lanes(rows, factored[1], factored[0], loops, least)
         if tiles is None:
@@ -163,7 +163,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
                 f"sum is not {least} or more rows of a bf16 x int8 Q8_0 block's 32 lanes",
             )
     # What the tiles and dots read is the bf16 page itself (`fma` reads it widened).
-    skip = {tiles.x_page} if tiles is not None and kernel != FMA else set()
+    skip = {tiles.x_page} if tiles is not None and kernel not in FMAS else set()
     pt.widened = widen(pt, b, run, forms, loops, skip) if summed else {}
     if factored is not None:
         factored_sums(pt, b, rows, loops, *factored, tiles, kernel)

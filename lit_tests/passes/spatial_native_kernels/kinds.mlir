@@ -1,8 +1,8 @@
 // spatial-native-kernels{kind=...}: each summing stage marked with the kernel a CPU
-// runs it as (`kernel = "stream"`, `"fma"`, `"dot"` or `"amx"`), which
+// runs it as (`kernel = "stream"`, `"fma"`, `"fma512"`, `"dot"` or `"amx"`), which
 // convert-spatial-to-linalg builds. kind=loop marks every summing stage `stream`; kind=amx
 // marks a run of 2 rows or more whose lanes are a Q8_0 block's bf16 x int8 terms `amx`,
-// kind=bf16 such a run `dot`, kind=avx2 `fma`, the others `stream`;
+// kind=bf16 such a run `dot`, kind=avx2 `fma`, kind=avx512 `fma512`, the others `stream`;
 // kind=generic leaves (or makes) them unmarked. Stages that do not sum are not marked.
 // The marks print and parse: the converted IR of a marked module read back is the
 // chosen kernel's.
@@ -12,6 +12,8 @@
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=bf16}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=DOTS
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=avx2}' %s | filecheck %s --check-prefix=AVX2
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=avx2}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=FMAS
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=avx512}' %s | filecheck %s --check-prefix=AVX512
+// RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=avx512}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=WIDE
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | xdsl-opt -p 'spatial-native-kernels{kind=generic}' | filecheck %s --check-prefix=GENERIC
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=amx}' %s | xdsl-opt -p 'convert-spatial-to-linalg' | filecheck %s --check-prefix=TILES
 
@@ -133,3 +135,32 @@ func.func @gemm_2x256x256(%x: tensor<2x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // FMAS:       vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf32>
 // FMAS:       iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
 // FMAS:       memref.load %{{.*}} : memref<2x32xf32, strided<[32, 1], offset: ?>>
+
+// AVX512-LABEL: func.func @gemv_1x256x256(
+// AVX512:         %{{.*}} = spatial.stage "tail" iters(sum 8, par 256, sum 32)
+// AVX512-NEXT:      ins({{.*}}) into %{{.*}}[d1] : ({{.*}}) -> !spatial.page<8xf32> attributes {kernel = "stream"} {
+// AVX512-LABEL: func.func @gemm_8x256x256(
+// AVX512:         %{{.*}} = spatial.stage "tail" iters(par 8, sum 8, par 256, sum 32)
+// AVX512-NEXT:      ins({{.*}}) into %{{.*}} : ({{.*}}) -> !spatial.page<64xf32> attributes {kernel = "fma512"} {
+// AVX512-LABEL: func.func @gemm_2x256x256(
+// AVX512:         %{{.*}} = spatial.stage "tail" iters(par 2, sum 8, par 256, sum 32)
+// AVX512-NEXT:      ins({{.*}}) into %{{.*}}[{{.*}}] : ({{.*}}) -> !spatial.page<{{.*}}xf32> attributes {kernel = "fma512"} {
+
+// The fma512 kernel: the fma kernel's steps in 16-column vectors, 8 rows of two at once.
+// WIDE-LABEL: func.func @gemv_1x256x256(
+// WIDE-NOT:   vector.fma
+// WIDE-LABEL: func.func @gemm_8x256x256(
+// WIDE:       %q8_f32 = memref.alloca() : memref<8192xf32>
+// WIDE:       arith.sitofp
+// WIDE:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// WIDE-NEXT:    %{{.*}} = arith.constant 0 : index
+// WIDE-NEXT:    %[[W0:.*]] = vector.load %{{.*}} : memref<32x256xf32, strided<[256, 1], offset: ?>>, vector<16xf32>
+// WIDE-NEXT:    %{{.*}} = arith.constant 16 : index
+// WIDE-NEXT:    %[[W1:.*]] = vector.load %{{.*}} : memref<32x256xf32, strided<[256, 1], offset: ?>>, vector<16xf32>
+// WIDE-NEXT:    %{{.*}} = arith.constant 0 : index
+// WIDE-NEXT:    %[[X0:.*]] = memref.load %{{.*}} : memref<8x32xf32, strided<[32, 1], offset: ?>>
+// WIDE-NEXT:    %[[B0:.*]] = vector.broadcast %[[X0]] : f32 to vector<16xf32>
+// WIDE-NEXT:    %{{.*}} = vector.fma %[[B0]], %[[W0]], %{{.*}} : vector<16xf32>
+// WIDE-NEXT:    %{{.*}} = vector.fma %[[B0]], %[[W1]], %{{.*}} : vector<16xf32>
+// WIDE-LABEL: func.func @gemm_2x256x256(
+// WIDE:       vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<16xf32>

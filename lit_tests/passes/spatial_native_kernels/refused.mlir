@@ -19,7 +19,7 @@ func.func @gemv_1x256x256(%x: tensor<1x256xbf16>, %W__q8: tensor<256x256xi8>, %W
   func.return %y : tensor<1x256xf32>
 }
 
-// KIND: spatial-opt: error: spatial-native-kernels: unknown kind 'avx', expected one of generic, loop, avx2, bf16, amx
+// KIND: spatial-opt: error: spatial-native-kernels: unknown kind 'avx', expected one of generic, loop, avx2, avx512, bf16, amx
 // ROWS: spatial-opt: error: spatial.fold "q8_gemv_256x256_w8": spatial.stage: stage 'tail' is marked kernel = "amx", but its sum is not 2 or more rows of a bf16 x int8 Q8_0 block's 32 lanes
 // DOT: spatial-opt: error: spatial.fold "q8_gemv_256x256_w8": spatial.stage: stage 'tail' is marked kernel = "dot", but its sum is not 2 or more rows of a bf16 x int8 Q8_0 block's 32 lanes
 // FMA: spatial-opt: error: spatial.fold "q8_gemv_256x256_w8": spatial.stage: stage 'tail' is marked kernel = "fma", but its sum is not 2 or more rows of a bf16 x int8 Q8_0 block's 32 lanes
