@@ -144,9 +144,10 @@ class NativeKernelsPass(ModulePass):
       kind  generic (no marks: the plain kernels), loop (a product of one row streams
             its weight, attention reads the caches in place; any CPU), avx2 (loop,
             and the lanes of 2 rows or more as 256-bit fused multiply-adds held in
-            registers), avx512 (avx2 in 512-bit vectors), bf16 (loop, and the lanes of 2 rows or more as AVX512-BF16
-            dot products) or amx (loop, and the lanes of 2 rows or more on AMX-BF16
-            tiles). The native engine picks it from the host's features.
+            registers), avx512 (avx2 in 512-bit vectors), bf16 (loop, and the lanes
+            of 2 rows or more as AVX512-BF16 dot products) or amx (loop, and the
+            lanes of 2 rows or more on AMX-BF16 tiles). The native engine picks it
+            from the host's features.
     """
 
     name = "spatial-native-kernels"

@@ -188,9 +188,10 @@ def dot_sums(
     kernel: str = DOT,
 ) -> None:
     """Every row's lanes' sums as `dot`s of this trip's weight pairs (`pair_vector`)
-    and the row's activation pairs, broadcast; for `fma`, as fused multiply-adds of
-    this trip's weights, widened to f32 once (`fma_loop`), and the row's activation,
-    one lane a step, a vector of columns (`FMA_SHAPES`) at a time; for `amx`, as a tile product of
+    and the row's activation pairs, broadcast; for `fma` and `fma512`, as fused
+    multiply-adds of this trip's weights, widened to f32 once (`fma_loop`), and the
+    row's activation, one lane a step, a vector of columns (`FMA_SHAPES`) at a time;
+    for `amx`, as a tile product of
     the same pairs and the rows' activations, 16 columns and up to 16 rows at a time
     (`amx.TileUnits`, each unit's sums given a unit later). Into a `DotScales`: each
     sum times its column's factor added into the row's output, in registers. Into a
