@@ -294,9 +294,9 @@ def test_a_cpu_without_avx512_bf16_gets_the_512_bit_fmas(monkeypatch):
 
 
 def test_bf16_dots_are_chosen_on_amd_cores_and_fmas_on_intel_cores(monkeypatch):
-    """With AVX512-BF16 and no AMX, `auto` chooses `bf16` on an AMD core (its dot
-    products issue at the FMA's rate) and `avx512` on an Intel one (at a quarter of
-    it); without AVX-512, `avx512` is refused, naming the CPU."""
+    """With AVX512-BF16 and no AMX, `auto` chooses `bf16` on an AMD core (where its dot
+    products were measured to pay) and `avx512` on an Intel one (where they issue at a
+    quarter of an FMA's rate); without AVX-512, `avx512` is refused, naming the CPU."""
     flags = frozenset({"avx2", "fma", "avx512f", "avx512_bf16"})
     monkeypatch.delenv(host.KERNELS_ENV, raising=False)
     monkeypatch.setattr(host, "cpu_info", lambda: ("AMD EPYC 9454P 48-Core Processor", flags))

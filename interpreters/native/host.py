@@ -108,11 +108,12 @@ def avx512_available() -> bool:
 
 
 def dots_outrun_fmas() -> bool:
-    """Whether AVX512-BF16's dot products make a block's sums faster than 512-bit fused
-    multiply-adds: on AMD's cores with it (Zen 4, Zen 5) `VDPBF16PS` issues as often as
-    a 512-bit FMA and does twice its multiply-adds (docs/native.md); on Intel's it
-    issues at a quarter of the FMA's rate, half its multiply-adds (a Xeon of family 6
-    model 207, instructions on independent sums: 1.3 G a second against 5.2 G)."""
+    """Whether AVX512-BF16's dot products are the CPU's fastest way to a block's sums
+    without tiles: on AMD's cores with it (Zen 4, Zen 5), where the `bf16` kernels were
+    measured to pay (the Zen 4 runs one `VDPBF16PS` a cycle: docs/speed.md); not on
+    Intel's, where it issues at a quarter of a 512-bit FMA's rate, half its
+    multiply-adds (a Xeon of family 6 model 207, instructions on independent sums:
+    1.3 G a second against 5.2 G), so there `avx512` is chosen."""
     return bf16_available() and cpu_info()[0].startswith("AMD")
 
 
