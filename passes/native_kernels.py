@@ -62,8 +62,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.exceptions import PassFailedException
 
 from xdsl_spatial.dialects.spatial import KLoopOp, ProgramOp, StageOp
-from xdsl_spatial.passes.convert_spatial_to_linalg.amx import AMX_ROWS, lanes_fit
-from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS, FMA_ROWS
+from xdsl_spatial.passes.convert_spatial_to_linalg.amx import lanes_fit
+from xdsl_spatial.passes.convert_spatial_to_linalg.dot import LEAST_ROWS
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     AMX,
     DOT,
@@ -79,6 +79,10 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
 
 KINDS = ("generic", "loop", "avx2", "avx512", "bf16", "amx")
 """The kinds of kernels the pass chooses between (`kind`)."""
+
+BLOCK_MARKS = {"avx2": FMA, "avx512": FMA512, "bf16": DOT, "amx": AMX}
+"""The block kernel (`loops.BLOCK_KERNELS`) each kind marks a run of enough rows whose
+lanes fit (`choose`); the other summing runs `stream`."""
 
 
 def runs(ops: Sequence[Operation]) -> Iterator[list[StageOp]]:
@@ -102,13 +106,11 @@ def choose(run: Sequence[StageOp], kind: str) -> str | None:
     `generic` or a run that does not sum."""
     if kind == "generic" or not sums(run[0]):
         return None
-    if kind == "amx" and row_count(run) >= AMX_ROWS and lanes_fit(run, AMX_ROWS):
-        return AMX
-    if kind == "bf16" and row_count(run) >= DOT_ROWS and lanes_fit(run, DOT_ROWS):
-        return DOT
-    fma = {"avx2": FMA, "avx512": FMA512}.get(kind)
-    if fma is not None and row_count(run) >= FMA_ROWS and lanes_fit(run, FMA_ROWS):
-        return fma
+    mark = BLOCK_MARKS.get(kind)
+    if mark is not None:
+        least = LEAST_ROWS[mark]
+        if row_count(run) >= least and lanes_fit(run, least):
+            return mark
     return STREAM
 
 

@@ -73,6 +73,7 @@ from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
 from xdsl_spatial.passes.convert_spatial_to_linalg.amx import (
+    AMX_ROWS,
     TILE_GROUPS,
     TILE_ROWS,
     AmxLanes,
@@ -135,6 +136,10 @@ AVX-512's 32."""
 FMA_ROWS = 2
 """The fewest rows whose lanes' sums are the `fma` kernel's: one row streams its
 weight (`loops.STREAM`)."""
+
+LEAST_ROWS = {AMX: AMX_ROWS, DOT: DOT_ROWS, FMA: FMA_ROWS, FMA512: FMA_ROWS}
+"""The fewest rows a sum must have to be built as each kernel of `loops.BLOCK_KERNELS`
+(which `spatial-native-kernels` marks and the conversion checks)."""
 
 
 @dataclass(frozen=True)

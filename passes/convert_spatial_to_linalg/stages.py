@@ -21,7 +21,6 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.spatial import IterKind, PageType, StageOp
 from xdsl_spatial.passes.convert_spatial_to_linalg.amx import (
-    AMX_ROWS,
     AmxLanes,
     amx_lanes,
 )
@@ -33,16 +32,13 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     fill,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import (
-    DOT_ROWS,
-    FMA_ROWS,
+    LEAST_ROWS,
     dot_scales,
     dot_sums,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
-    AMX,
     BLOCK_KERNELS,
-    DOT,
     FMAS,
     KERNEL,
     KERNELS,
@@ -153,7 +149,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
     factored = factored_at(rows, loops) if summed else None
     tiles = None
     if kernel in BLOCK_KERNELS:
-        least = {AMX: AMX_ROWS, DOT: DOT_ROWS}.get(kernel, FMA_ROWS)
+        least = LEAST_ROWS[kernel]
         if factored is not None:
             tiles = amx_lanes(rows, factored[1], factored[0], loops, least)
         if tiles is None:
