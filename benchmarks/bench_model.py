@@ -411,8 +411,9 @@ def native_table(args, prompt: list[int], requantize: bool) -> None:
     from xdsl_spatial.core.memory import keep_freed_memory
     from xdsl_spatial.frontends.generation import greedy, load_model
     from xdsl_spatial.frontends.gguf_io import open_gguf
-    from xdsl_spatial.interpreters.native import NativeExecutable, compile_native
+    from xdsl_spatial.interpreters.native import NativeExecutable
     from xdsl_spatial.interpreters.native.cache import CACHE_ENV
+    from xdsl_spatial.interpreters.native.compiler import compile_native
     from xdsl_spatial.interpreters.native.host import choose_kernels, cpu_info
     from xdsl_spatial.interpreters.options import Engine, RunOptions
     from xdsl_spatial.interpreters.runner import compile_module, find_function

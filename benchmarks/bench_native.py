@@ -80,7 +80,7 @@ from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.core.memory import aligned, aligned_empty, in_huge_pages, keep_freed_memory
 from xdsl_spatial.core.quant import quantize_q8_0
 from xdsl_spatial.core.tile_columns import TileColumns
-from xdsl_spatial.interpreters.native import compile_native
+from xdsl_spatial.interpreters.native.compiler import compile_native
 from xdsl_spatial.interpreters.native.host import bf16_available, choose_kernels, cpu_info
 from xdsl_spatial.interpreters.native.prepare import PrepareError
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified

@@ -101,11 +101,11 @@ def by_hand(c, positions: int) -> dict[str, int]:
 
 def measured(module) -> dict[str, int]:
     """The lowered step's DRAM bytes by op kind, read off the IR."""
+    from xdsl_spatial.core.program_names import op_kind
     from xdsl_spatial.dialects.q8 import stored_part
     from xdsl_spatial.dialects.spatial import ProgramOp
+    from xdsl_spatial.interpreters.counting import program_traffic
     from xdsl_spatial.interpreters.runner import find_function
-    from xdsl_spatial.interpreters.traffic import program_traffic
-    from xdsl_spatial.passes.spatial_lower_ops.names import op_kind
 
     out: dict[str, int] = defaultdict(int)
     for p in find_function(module, "decode").walk():

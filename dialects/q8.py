@@ -47,17 +47,11 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from xdsl_spatial.core.q8_names import Q8Part as Q8Part
+from xdsl_spatial.core.q8_names import stored_name as stored_name
+from xdsl_spatial.core.q8_names import stored_part as stored_part
 from xdsl_spatial.core.quant import Q8_BLOCK
 from xdsl_spatial.dialects.element_types import element_name
-
-
-class Q8Part(StrEnum):
-    """Which of a Q8_0 weight's two stored tensors a name refers to."""
-
-    VALUES = "q8_0.values"
-    """The int8 values, K x N."""
-    SCALES = "q8_0.scales"
-    """One scale per 32 K-rows of each column, K/32 x N."""
 
 
 class Q8Source(StrEnum):
@@ -102,23 +96,6 @@ class Q8SourceAttr(EnumAttribute[Q8Source], SpacedOpaqueSyntaxAttribute):
                 parser.pos,
             )
         return Q8Source(text)
-
-
-_SUFFIX = {Q8Part.VALUES: "__q8", Q8Part.SCALES: "__q8_scale"}
-
-
-def stored_name(weight: str, part: Q8Part) -> str:
-    """The chip's name for `part` of the Q8_0 weight `weight`: `W__q8`, `W__q8_scale`."""
-    return weight + _SUFFIX[part]
-
-
-def stored_part(name: str) -> tuple[str, Q8Part] | None:
-    """The weight and part a stored name refers to, or None for any other name."""
-    if name.endswith(_SUFFIX[Q8Part.SCALES]):
-        return name[: -len(_SUFFIX[Q8Part.SCALES])], Q8Part.SCALES
-    if name.endswith(_SUFFIX[Q8Part.VALUES]):
-        return name[: -len(_SUFFIX[Q8Part.VALUES])], Q8Part.VALUES
-    return None
 
 
 def verify_q8_pair(

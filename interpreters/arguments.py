@@ -37,17 +37,8 @@ from xdsl.ir import Attribute, Operation
 from xdsl_spatial.core.ir_io import op_location, op_text
 from xdsl_spatial.core.memory import format_bytes, limit_text, memory_limit
 from xdsl_spatial.dialects.spatial import TensorHandleType
+from xdsl_spatial.interpreters.errors import RunError as RunError
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
-
-
-class RunError(Exception):
-    """The function could not run: a bad argument, a tensor too large to allocate,
-    an op with no implementation, or something the chip refuses (see
-    `SpatialRuntimeError`). `location` is the op's `FILE:LINE:COL` when known."""
-
-    def __init__(self, message: str, location: object | None = None):
-        super().__init__(message)
-        self.location = location
 
 
 class NonFiniteInput(UserWarning):

@@ -42,9 +42,10 @@ from xdsl_spatial.dialects.spatial import (
     TensorOp,
     TileMoveOp,
 )
+from xdsl_spatial.interpreters.counting import program_traffic
 from xdsl_spatial.interpreters.reference import Tensor
 from xdsl_spatial.interpreters.stages import StageEval
-from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
+from xdsl_spatial.interpreters.traffic import ProgramTraffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 

@@ -32,6 +32,7 @@ from xdsl_spatial.dialects.spatial import ProgramOp
 from xdsl_spatial.interpreters.dynamic import DynamicCompiler, DynamicProgram, runs_dynamically
 from xdsl_spatial.interpreters.kernels import KernelError, captured_values, prepare
 from xdsl_spatial.interpreters.program import CompiledProgram, ProgramCompiler
+from xdsl_spatial.interpreters.traffic import Execution as Execution
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
 
@@ -39,12 +40,6 @@ from xdsl_spatial.interpreters.values import SpatialRuntimeError
 class CompileError(Exception):
     """The function cannot run: an op with no implementation, a value used before it
     is defined, or a program the chip refuses. The message names the op."""
-
-
-@dataclass(frozen=True)
-class Execution:
-    outputs: tuple[np.ndarray, ...]
-    traffic: Traffic
 
 
 @dataclass(frozen=True)

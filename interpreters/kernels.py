@@ -32,6 +32,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.ir import Operation
 
 from xdsl_spatial.core.ir_io import captured_values
+from xdsl_spatial.interpreters.errors import KernelError as KernelError
 
 Kernel = Callable[[Sequence[Any]], tuple[Any, ...]]
 """Operand values in, result values out."""
@@ -54,18 +55,6 @@ KERNEL_MODULES = (
 
 _PREPARERS: dict[type[Operation], Preparer] = {}
 _loaded = False
-
-
-class KernelError(Exception):
-    """An op that cannot run: a form no kernel implements, or values it refuses.
-    The message names the op."""
-
-    def __init__(self, op: Operation | str, message: str):
-        self.op_name = op if isinstance(op, str) else op.name
-        """The op's name: a kernel raising when it runs keeps the name, not the op (an
-        executable holds nothing of the IR, so that it can be stored and loaded)."""
-        self.reason = message
-        super().__init__(f"{self.op_name}: {message}")
 
 
 def kernel(*op_types: type[Operation]) -> Callable[[Preparer], Preparer]:

@@ -27,7 +27,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from xdsl_spatial.core.disk_cache import cache_root
 from xdsl_spatial.core.files import EXIT_ERROR, UsageError
-from xdsl_spatial.interpreters.arguments import RunError
+from xdsl_spatial.interpreters.errors import RunError
 from xdsl_spatial.interpreters.native.host import CHOICES, KernelsError, choose_kernels
 from xdsl_spatial.interpreters.stats import Detail
 

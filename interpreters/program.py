@@ -51,6 +51,7 @@ from xdsl_spatial.dialects.spatial import (
     TileMoveOp,
     is_weight_values,
 )
+from xdsl_spatial.interpreters.counting import dram_bytes, move_bytes, new_record
 from xdsl_spatial.interpreters.kloop import LoopCompiling
 from xdsl_spatial.interpreters.layout import (
     Access,
@@ -71,11 +72,7 @@ from xdsl_spatial.interpreters.layout import (
     strided,
 )
 from xdsl_spatial.interpreters.stages import Shape, StageEval, map_offsets
-from xdsl_spatial.interpreters.traffic import (
-    ProgramTraffic,
-    dram_bytes,
-    move_bytes,
-)
+from xdsl_spatial.interpreters.traffic import ProgramTraffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
@@ -228,7 +225,7 @@ class ProgramCompiler(LoopCompiling):
         self.tensor: dict[SSAValue, TensorSpec] = {}
         self.layout: dict[SSAValue, Layout] = {}
         self.dense: dict[SSAValue, Dense] = {}
-        self.record = ProgramTraffic.of(op)
+        self.record = new_record(op)
         self.writes: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         self.current: list[Step] = []
         """The steps being compiled into (where a page laid out in full is made)."""

@@ -63,12 +63,8 @@ from xdsl_spatial.dialects.spatial import (
     enclosing_program,
     is_weight_values,
 )
-from xdsl_spatial.interpreters.traffic import (
-    ProgramTraffic,
-    Traffic,
-    dram_bytes,
-    move_bytes,
-)
+from xdsl_spatial.interpreters.counting import dram_bytes, move_bytes, new_record
+from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, dense_values, numpy_dtype
 
 
@@ -120,7 +116,7 @@ class SpatialReference(InterpreterFunctions):
             op.check_local_memory()
         except VerifyException as e:
             raise self.fail(op, str(e)) from None
-        record = ProgramTraffic.of(op)
+        record = new_record(op)
         coords = op.item_coords()
         self.running.append(record)
         try:

@@ -27,17 +27,16 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.utils.exceptions import InterpretationError, VerifyException
 
 from xdsl_spatial.core.memory import collector_paused
 from xdsl_spatial.core.progress import Progress
-from xdsl_spatial.interpreters import native
 from xdsl_spatial.interpreters.arguments import (  # noqa: F401 - RunError, arg_name: re-exported
     RunError,
     arg_name,
@@ -51,6 +50,8 @@ from xdsl_spatial.interpreters.executable import (
     compile_function,
 )
 from xdsl_spatial.interpreters.kernels import KernelError, dense_functions
+from xdsl_spatial.interpreters.native import compiler
+from xdsl_spatial.interpreters.native import native_available as native_available
 from xdsl_spatial.interpreters.options import (  # noqa: F401 - ENGINES, DISTRIBUTIONS: re-exported
     DISTRIBUTIONS,
     ENGINES,
@@ -62,7 +63,7 @@ from xdsl_spatial.interpreters.options import (  # noqa: F401 - ENGINES, DISTRIB
 )
 from xdsl_spatial.interpreters.reference import SpatialReference
 from xdsl_spatial.interpreters.traffic import Traffic
-from xdsl_spatial.interpreters.values import SpatialRuntimeError
+from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
 
 def _functions(module: ModuleOp) -> Iterator[func.FuncOp]:
@@ -118,6 +119,12 @@ def verified(module: ModuleOp, entry: str | None, verify: bool = True) -> func.F
             raise RunError(f"@{fn.sym_name.data} does not verify: {e}") from None
     check_allocations(fn)
     return fn
+
+
+def argument_types(module: ModuleOp, entry: str) -> list[tuple[tuple[int, ...], np.dtype[Any]]]:
+    """The shape and element type of each argument of the function `entry`."""
+    types = [cast(TensorType[Any], t) for t in find_function(module, entry).function_type.inputs]
+    return [(tuple(t.get_shape()), numpy_dtype(t.element_type)) for t in types]
 
 
 def compile_module(
@@ -201,17 +208,9 @@ def compiled(
     return exe, fn
 
 
-def native_available() -> None:
-    """Nothing, or `RunError` naming the extra the native engine needs."""
-    try:
-        native.bindings()
-    except native.NativeUnavailable as e:
-        raise RunError(str(e)) from None
-
-
 class NativeCompiling:
     """A function the native engine is compiling in another process
-    (`native.start_native`): `result()` waits for its executable; the engine's
+    (`compiler.start_native`): `result()` waits for its executable; the engine's
     refusals are `RunError`s."""
 
     def __init__(self, job: Any):
@@ -220,7 +219,7 @@ class NativeCompiling:
     def result(self) -> Any:
         try:
             return self.job.result()
-        except native.NATIVE_ERRORS as e:
+        except compiler.NATIVE_ERRORS as e:
             raise RunError(str(e), getattr(e, "location", None)) from None
 
     def close(self) -> None:
@@ -244,8 +243,8 @@ def start_compile(
     RunOptions(Engine.NATIVE, threads, kernels)
     fn = verified(module, entry, verify=False)
     try:
-        job = native.start_native(fn, threads=threads, kernels=kernels, progress=progress)
-    except native.NATIVE_ERRORS as e:
+        job = compiler.start_native(fn, threads=threads, kernels=kernels, progress=progress)
+    except compiler.NATIVE_ERRORS as e:
         if verify:
             verified(module, entry)  # a function that does not verify says so first
         raise RunError(str(e), getattr(e, "location", None)) from None
@@ -271,8 +270,8 @@ def compile_native_function(
     """`fn` (verified) compiled by the native engine (its threads and kernels checked
     by the caller's `RunOptions`); its refusals as `RunError`."""
     try:
-        return native.compile_native(fn, threads=threads, kernels=kernels, progress=progress)
-    except native.NATIVE_ERRORS as e:
+        return compiler.compile_native(fn, threads=threads, kernels=kernels, progress=progress)
+    except compiler.NATIVE_ERRORS as e:
         raise RunError(str(e), getattr(e, "location", None)) from None
 
 

@@ -24,9 +24,9 @@ from xdsl.utils.str_enum import StrEnum
 
 from xdsl_spatial.analysis.chip_time import Bound, ProgramTime, in_sequence, over_chips
 from xdsl_spatial.core.memory import plural
+from xdsl_spatial.core.program_names import OpKind, op_kind
 from xdsl_spatial.core.tables import text_table
 from xdsl_spatial.interpreters.traffic import ProgramTraffic, Traffic
-from xdsl_spatial.passes.spatial_lower_ops.names import OpKind, op_kind
 
 
 class Detail(StrEnum):
@@ -242,7 +242,7 @@ def decode_line(traffic: Traffic, host_ops: int | None = None, users: int = 1) -
 
 def kinds_table(programs: Sequence[ProgramTraffic]) -> str:
     """One row per op kind (products, attention, norms, elementwise, cache,
-    embedding; `spatial_lower_ops.names`), with its programs, bytes and time."""
+    embedding; `core/program_names.py`), with its programs, bytes and time."""
     groups: dict[str, list[ProgramTraffic]] = {}
     for p in programs:
         k = op_kind(p.name)

@@ -21,7 +21,8 @@ multicast load reads DRAM once a run and lands on every item's site.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
+
+import numpy as np
 
 from xdsl_spatial.analysis.chip_time import (
     CHIP_SCALE_BYTES,
@@ -31,35 +32,7 @@ from xdsl_spatial.analysis.chip_time import (
 )
 from xdsl_spatial.core.memory import plural
 from xdsl_spatial.core.tables import text_table
-from xdsl_spatial.dialects.spatial import (
-    ChipFigures,
-    LoadOp,
-    ProgramOp,
-    StoreOp,
-    TensorHandleType,
-    TensorOp,
-    TileMoveOp,
-    element_bytes,
-    is_weight_scales,
-    is_weight_values,
-)
-
-
-def move_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
-    """Bytes `runs` runs of a load or store move for all of `program`'s items: whole
-    tiles of its tensor's elements, each item's over its site's links (the NoC)."""
-    bh, bw = op.block_shape
-    elem = element_bytes(cast(TensorHandleType, op.moved_tensor.type).element_type)
-    return program.num_items * bh * bw * program.target.tile_elems * elem * runs
-
-
-def dram_bytes(op: TileMoveOp, program: ProgramOp, runs: int = 1) -> int:
-    """... of which cross the chip's DRAM: every item's block, but a multicast load's
-    once for all items (it is read once and sent to every site)."""
-    moved = move_bytes(op, program, runs)
-    if isinstance(op, LoadOp) and op.multicast is not None:
-        return moved // program.num_items
-    return moved
+from xdsl_spatial.core.targets import ChipFigures
 
 
 @dataclass
@@ -88,24 +61,6 @@ class ProgramTraffic:
     once a run, not once an item (a tensor no multicast loads: `loaded`'s bytes)."""
     scale_bytes: dict[str, int] = field(default_factory=dict)
     """Bytes an element of each Q8_0 scale tensor it reads, as the program holds them."""
-
-    @staticmethod
-    def of(op: ProgramOp) -> ProgramTraffic:
-        """An empty record for a run of `op`, which its loads and stores fill."""
-        return ProgramTraffic(
-            op.program_name.data,
-            op.KIND,
-            op.num_items,
-            op.buffer_bytes(),
-            chip=op.chip_index,
-            work=Work.of(op, op.target.min_rows.data),
-            figures=op.target.figures(),
-            scale_bytes={
-                t.tensor_name.data: element_bytes(t.handle.element_type)
-                for t in op.body.walk()
-                if isinstance(t, TensorOp) and is_weight_scales(t)
-            },
-        )
 
     def chip_time(self) -> ProgramTime | None:
         """Its estimated time on its target (None when the record does not say what
@@ -192,25 +147,6 @@ class ProgramTraffic:
 
     def add_store(self, tensor: str, nbytes: int) -> None:
         self.stored[tensor] = self.stored.get(tensor, 0) + nbytes
-
-
-def program_traffic(program: ProgramOp) -> ProgramTraffic:
-    """What one run of `program` moves, from its ops alone (every address is static:
-    each move runs `repeat` times for every item), as the engines that run it count."""
-    rec = ProgramTraffic.of(program)
-    for op in program.body.walk():
-        if isinstance(op, TensorOp) and is_weight_values(op):
-            r, c = op.handle.dims
-            rec.weight_elems = r * c
-        elif isinstance(op, LoadOp | StoreOp):
-            decl = op.tensor.owner
-            name = decl.tensor_name.data if isinstance(decl, TensorOp) else str(op.tensor)
-            nbytes = move_bytes(op, program, op.repeat.data)
-            if isinstance(op, LoadOp):
-                rec.add_load(name, nbytes, dram_bytes(op, program, op.repeat.data))
-            else:
-                rec.add_store(name, nbytes)
-    return rec
 
 
 @dataclass(frozen=True)
@@ -341,3 +277,12 @@ class Traffic:
         if not chipped:
             rows = [r[1:] for r in rows]
         return text_table(rows[0], rows[1:], right=3 if dram else 2)
+
+
+@dataclass(frozen=True)
+class Execution:
+    """What a call of a compiled function gives: its results and what its programs
+    moved."""
+
+    outputs: tuple[np.ndarray, ...]
+    traffic: Traffic

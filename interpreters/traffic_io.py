@@ -26,7 +26,7 @@ from typing import Any
 
 from xdsl_spatial.analysis.chip_time import Work
 from xdsl_spatial.core.files import write_file
-from xdsl_spatial.dialects.spatial import ChipFigures
+from xdsl_spatial.core.targets import ChipFigures
 from xdsl_spatial.interpreters.traffic import ProgramTraffic
 
 FORMAT = "spatial-traffic"

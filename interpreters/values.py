@@ -18,12 +18,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from xdsl_spatial.core.ir_io import dense_array
-
-
-class SpatialRuntimeError(Exception):
-    """The chip could not run this: an access outside a tensor or page, a memory
-    overflow, an output tile written by no item or by two."""
-
+from xdsl_spatial.interpreters.errors import SpatialRuntimeError as SpatialRuntimeError
 
 _DTYPES: dict[Attribute, np.dtype[Any]] = {}
 

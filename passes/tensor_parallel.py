@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
-from xdsl_spatial.dialects.q8 import Q8_BLOCK
+from xdsl_spatial.core.quant import Q8_BLOCK
 
 
 class Split(str, Enum):

@@ -35,7 +35,8 @@ from xdsl_spatial.dialects.x86_amx import (
     TileType,
     TileZeroOp,
 )
-from xdsl_spatial.interpreters.native import amx, compile_native, host
+from xdsl_spatial.interpreters.native import amx, host
+from xdsl_spatial.interpreters.native.compiler import compile_native
 from xdsl_spatial.interpreters.native.jit import X86, lower_to_llvm, pipeline
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import (

@@ -22,7 +22,8 @@ from xdsl_spatial.frontends.batched import batched_model, generate_batch
 from xdsl_spatial.frontends.generation import Model, Sampler, generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf
 from xdsl_spatial.frontends.llama import ModelError, read_config
-from xdsl_spatial.frontends.model.step import BATCH_ENTRY, build_batched
+from xdsl_spatial.frontends.model.config import BATCH_ENTRY
+from xdsl_spatial.frontends.model.step import build_batched
 from xdsl_spatial.interpreters.native.donate import updated_states
 from xdsl_spatial.interpreters.options import Engine, RunOptions
 from xdsl_spatial.interpreters.runner import find_function, native_available

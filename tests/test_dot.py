@@ -27,7 +27,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
-from xdsl_spatial.interpreters.native import compile_native, host
+from xdsl_spatial.interpreters.native import host
+from xdsl_spatial.interpreters.native.compiler import compile_native
 from xdsl_spatial.interpreters.native.jit import lower_to_llvm
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass

@@ -30,7 +30,8 @@ from xdsl.dialects.linalg.ops import CopyOp
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.memref_extra import PrefetchOp
 from xdsl_spatial.dialects.spatial import StageOp
-from xdsl_spatial.interpreters.native import amx, compile_native, host, jit
+from xdsl_spatial.interpreters.native import amx, host, jit
+from xdsl_spatial.interpreters.native.compiler import compile_native
 from xdsl_spatial.interpreters.native.prepare import convert, prepare
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass

@@ -32,9 +32,9 @@ from xdsl.dialects import arith
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.dialects.spatial import LoadOp, ProgramOp
 from xdsl_spatial.interpreters.arguments import RunError
+from xdsl_spatial.interpreters.counting import program_traffic
 from xdsl_spatial.interpreters.executable import compile_function
 from xdsl_spatial.interpreters.runner import coerce_args, execute, find_function
-from xdsl_spatial.interpreters.traffic import program_traffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
 from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops, pattern
 from xdsl_spatial.passes.spatial_lower_ops.keys import program_key

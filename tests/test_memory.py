@@ -42,7 +42,7 @@ def test_aligned_copies_only_what_is_off_a_line():
 def test_native_results_start_on_a_line():
     pytest.importorskip("torch_mlir")
     from xdsl_spatial.core.ir_io import parse_module
-    from xdsl_spatial.interpreters.native import compile_native
+    from xdsl_spatial.interpreters.native.compiler import compile_native
     from xdsl_spatial.interpreters.runner import verified
 
     text = """

@@ -40,7 +40,7 @@ from xdsl_spatial.dialects.spatial import StageOp
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import packaged_gguf
 from xdsl_spatial.interpreters import native
-from xdsl_spatial.interpreters.native import openmp
+from xdsl_spatial.interpreters.native import compiler, jit, openmp
 from xdsl_spatial.interpreters.native.cache import CACHE_ENV, CompileCache
 from xdsl_spatial.interpreters.native.donate import updated_states
 from xdsl_spatial.interpreters.native.objects import ObjectError, load_object
@@ -417,18 +417,18 @@ def lowered_gemv(seed: int, optimize: bool = False) -> tuple[FuncOp, list[np.nda
 def test_the_second_compile_loads_the_first_ones_code(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))
     fn, args = lowered_gemv(2)
-    first = native.compile_native(fn)
+    first = compiler.compile_native(fn)
     (entry,) = list((tmp_path / "native").iterdir())
-    again = native.compile_native(fn)
+    again = compiler.compile_native(fn)
     assert (first.cached, again.cached) == (False, True)
     np.testing.assert_array_equal(first(*args).outputs[0], again(*args).outputs[0])
     # A damaged entry is compiled afresh and replaced, never run.
     for damage in (lambda b: b[: len(b) // 2], lambda b: b[:-9] + bytes([b[-9] ^ 1]) + b[-8:]):
         entry.write_bytes(damage(entry.read_bytes()))
-        rebuilt = native.compile_native(fn)
+        rebuilt = compiler.compile_native(fn)
         assert not rebuilt.cached
         np.testing.assert_array_equal(rebuilt(*args).outputs[0], first(*args).outputs[0])
-    assert native.compile_native(fn).cached
+    assert compiler.compile_native(fn).cached
 
 
 @pytest.mark.parametrize("cached", [True, False])
@@ -438,14 +438,14 @@ def test_a_function_compiled_by_another_process(tmp_path, monkeypatch, cached):
     process's JIT makes, kept in the compile cache (whose next load is a hit)."""
     monkeypatch.setenv(CACHE_ENV, str(tmp_path) if cached else "off")
     fn, args = lowered_gemv(3, optimize=True)
-    job = native.start_native(fn)
+    job = compiler.start_native(fn)
     assert job.done is None and job.process is not None
     there = job.result()
     assert not there.cached and job.folder is None and set(there.seconds) >= {"convert", "jit"}
-    here = native.compile_native(fn, native.CompileCache(None))
+    here = compiler.compile_native(fn, CompileCache(None))
     np.testing.assert_array_equal(there(*args).outputs[0], here(*args).outputs[0])
     if cached:
-        again = native.start_native(fn)
+        again = compiler.start_native(fn)
         assert again.done is not None and again.result().cached
 
 
@@ -462,8 +462,8 @@ def test_a_function_is_verified_while_another_process_compiles_it(tmp_path, monk
     fold = next(o for o in mod.walk() if isinstance(o, FoldOp))
     fold.target = TargetAttr(local_mem=4096)
     stopped = []
-    close = native.Compiling.close
-    monkeypatch.setattr(native.Compiling, "close", lambda job: stopped.append(job) or close(job))
+    close = compiler.Compiling.close
+    monkeypatch.setattr(compiler.Compiling, "close", lambda job: stopped.append(job) or close(job))
     with pytest.raises(RunError, match="does not verify: .*local memory"):
         start_compile(mod, "gemv")
     assert len(stopped) == 1 and stopped[0].folder is None
@@ -477,7 +477,7 @@ def test_the_other_processs_refusal_is_a_jit_error(tmp_path):
     request = {"name": "f", "threads": 1, "x86": False, "soft_bf16": False, "libs": []}
     (tmp_path / "request.json").write_text(json.dumps(request))
     out = subprocess.run(
-        [sys.executable, native.jit.__file__, str(tmp_path)], capture_output=True, text=True
+        [sys.executable, jit.__file__, str(tmp_path)], capture_output=True, text=True
     )
     assert out.returncode == 1 and out.stderr.startswith("JitError: ")
     assert not (tmp_path / "code.o").exists()

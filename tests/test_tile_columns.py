@@ -17,7 +17,8 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl_spatial.core.ir_io import parse_module
 from xdsl_spatial.core.tile_columns import LAYOUT, TILE_COLUMNS, LayoutError, TileColumns
 from xdsl_spatial.dialects.spatial import TensorOp
-from xdsl_spatial.interpreters.native import compile_native, host
+from xdsl_spatial.interpreters.native import host
+from xdsl_spatial.interpreters.native.compiler import compile_native
 from xdsl_spatial.interpreters.native.prepare import prepare, strips
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass, PlanError

@@ -27,10 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from xdsl_spatial.frontends.batched import BatchRun, generate_batch
-from xdsl_spatial.frontends.estimate import step_line
 from xdsl_spatial.frontends.generation import check_prompt, load_model
-from xdsl_spatial.frontends.llama import LlamaConfig, ModelError
-from xdsl_spatial.frontends.model.step import check_sequences
+from xdsl_spatial.frontends.model.config import LlamaConfig, ModelError, check_sequences
 from xdsl_spatial.frontends.tokenizer import Vocabulary
 from xdsl_spatial.interpreters.options import RunOptions
 from xdsl_spatial.interpreters.stats import decode_line, report
@@ -251,6 +249,8 @@ def _report(args: argparse.Namespace, options: RunOptions, run: BatchRun) -> lis
         host = b.host_ops.get("decode_batch") if b.whole_step else None
         lines.append(decode_line(first.traffic, host, run.sequences))
         if b.lowered:
+            from xdsl_spatial.frontends.estimate import step_line  # (only here: IR)
+
             lines.append(
                 step_line(
                     b.config,

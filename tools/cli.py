@@ -42,7 +42,7 @@ The API:
   exit code; every error becomes one diagnostic. `guarded(prog, body)` does the
   same for a `body()` that reads its own arguments. An `ir_io.IRError` or xDSL
   `ParseError` prints in MLIR's `FILE:LINE:COL: error: MESSAGE` shape; a
-  `RunError` with a location likewise; `ToolError`, `PipelineError`, an `OSError`
+  `RunError` with a location likewise; `ToolError` (a `PipelineError` too), an `OSError`
   with its file, a `MemoryError` as `PROG: error: ...`. A warning
   (`warnings.warn`) prints as `PROG: warning: MESSAGE`, once. An exception nothing
   expects prints as `PROG: internal error: TYPE: MESSAGE`, exit code 1, no
@@ -85,9 +85,8 @@ from xdsl_spatial.core.files import (  # re-exported: a tool needs only `cli`
     read_text,
     write_file,
 )
-from xdsl_spatial.core.ir_io import PipelineError, format_diagnostic
 from xdsl_spatial.core.memory import memory_limit, parse_bytes
-from xdsl_spatial.interpreters.arguments import RunError
+from xdsl_spatial.interpreters.errors import RunError
 from xdsl_spatial.tools.launch import EXIT_INTERRUPTED, interrupted, signalled
 
 EXIT_OK = 0
@@ -225,12 +224,12 @@ def diagnostic(prog: str, e: BaseException) -> tuple[str, int] | None:
     if isinstance(e, ToolError):
         return f"{prog}: error: {e}", e.exit_code
     if isinstance(e, (ParseError, DiagnosticException)):
+        from xdsl_spatial.core.ir_io import format_diagnostic  # (xDSL's: IR was read)
+
         return format_diagnostic(e, prog), EXIT_ERROR
     if isinstance(e, RunError):
         where = e.location or prog
         return f"{where}: error: {e}", EXIT_ERROR
-    if isinstance(e, PipelineError):
-        return f"{prog}: error: {e}", EXIT_ERROR
     if isinstance(e, OSError):
         where = f" '{e.filename}'" if e.filename else ""
         return f"{prog}: error: cannot access{where}: {e.strerror or e}", EXIT_ERROR

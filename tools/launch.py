@@ -103,7 +103,7 @@ def _import(prog: str, module: str) -> ModuleType:
     line says so meanwhile (the imports take seconds on a loaded machine), erased when
     they are done."""
     held, real = io.StringIO(), sys.stderr
-    shown = _show(real, f"{prog}: starting (loading numpy and xDSL)")
+    shown = _show(real, f"{prog}: starting (importing its modules)")
     sys.stderr = held
     try:
         tool = importlib.import_module(f"xdsl_spatial.tools.{module}")

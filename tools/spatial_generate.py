@@ -34,7 +34,6 @@ import numpy as np
 
 from xdsl_spatial.core.disk_cache import HELP
 from xdsl_spatial.core.memory import keep_freed_memory
-from xdsl_spatial.frontends.estimate import step_line
 from xdsl_spatial.frontends.generation import (
     Generation,
     Model,
@@ -46,9 +45,9 @@ from xdsl_spatial.frontends.generation import (
 )
 from xdsl_spatial.frontends.gguf_io import GGUFError, NotQ8Error
 from xdsl_spatial.frontends.hf_window import load_window_model, window_of
-from xdsl_spatial.frontends.llama import MAX_PREFILL, MIN_POSITIONS, LlamaConfig, ModelError
+from xdsl_spatial.frontends.model.config import MAX_PREFILL, MIN_POSITIONS, LlamaConfig, ModelError
 from xdsl_spatial.frontends.tokenizer import TokenizerError, Vocabulary
-from xdsl_spatial.interpreters.distributed import compare_bits
+from xdsl_spatial.interpreters.native import native_available
 from xdsl_spatial.interpreters.options import (
     Distribution,
     Engine,
@@ -56,7 +55,6 @@ from xdsl_spatial.interpreters.options import (
     add_run_options,
     from_args,
 )
-from xdsl_spatial.interpreters.runner import native_available
 from xdsl_spatial.interpreters.stats import decode_line, report
 from xdsl_spatial.interpreters.traffic_io import TrafficRun, to_json
 from xdsl_spatial.tools import cli, launch
@@ -571,6 +569,8 @@ def _report(
                 + (f" (folds {bpw:.4f} B/weight over {ct.weight_elems} weights)" if bpw else "")
             )
     if here is not None:
+        from xdsl_spatial.interpreters.distributed import compare_bits  # (only with Ray)
+
         first = next((i for i, (a, b) in enumerate(zip(run.tokens, here.tokens)) if a != b), None)
         tokens = "the same tokens" if first is None else f"tokens differ from token {first}"
         lines.append(
@@ -597,6 +597,8 @@ def _report(
             host = model.host_ops.get("decode") if model.whole_step else None
             lines.append(decode_line(run.traffic, host))
             if model.lowered:
+                from xdsl_spatial.frontends.estimate import step_line  # (only here: IR)
+
                 lines.append(
                     step_line(
                         model.config,

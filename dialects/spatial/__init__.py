@@ -39,6 +39,17 @@ and `loop`. Everything is importable from `xdsl_spatial.dialects.spatial`.
 
 from xdsl.ir import Dialect
 
+from xdsl_spatial.core.targets import (
+    CHIP_FIELDS,
+    DEFAULT_PRESET,
+    TARGET_PRESETS,
+    ChipFigures,
+    Fit,
+    LinkFigures,
+    SystemFigures,
+    TargetPreset,
+    target_preset,
+)
 from xdsl_spatial.dialects.spatial.attributes import (
     IterKind,
     IterKindAttr,
@@ -99,17 +110,6 @@ from xdsl_spatial.dialects.spatial.syntax import (
     parse_shape,
     print_linear_values,
     stage_map_str,
-)
-from xdsl_spatial.dialects.spatial.targets import (
-    CHIP_FIELDS,
-    DEFAULT_PRESET,
-    TARGET_PRESETS,
-    ChipFigures,
-    Fit,
-    LinkFigures,
-    SystemFigures,
-    TargetPreset,
-    target_preset,
 )
 from xdsl_spatial.dialects.spatial.tensors import (
     BufferOp,

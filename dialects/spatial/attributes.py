@@ -30,16 +30,16 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from xdsl_spatial.core.quant import Q8_BLOCK
-from xdsl_spatial.dialects.q8 import Q8Part, Q8PartAttr, Q8Source, Q8SourceAttr
-from xdsl_spatial.dialects.spatial.elements import element_name
-from xdsl_spatial.dialects.spatial.syntax import parse_shape
-from xdsl_spatial.dialects.spatial.targets import (
+from xdsl_spatial.core.targets import (
     CHIP_FIELDS,
     DEFAULT_PRESET,
     TARGET_PRESETS,
     ChipFigures,
     target_preset,
 )
+from xdsl_spatial.dialects.q8 import Q8Part, Q8PartAttr, Q8Source, Q8SourceAttr
+from xdsl_spatial.dialects.spatial.elements import element_name
+from xdsl_spatial.dialects.spatial.syntax import parse_shape
 
 Range = tuple[int, int]
 """`start, stop` of a slice, as Python spells it."""

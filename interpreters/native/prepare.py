@@ -72,10 +72,11 @@ from xdsl.ir import Attribute, Operation
 from xdsl_spatial.analysis.tables import table_reads
 from xdsl_spatial.core.ir_io import op_text
 from xdsl_spatial.dialects.spatial import ProgramOp
+from xdsl_spatial.interpreters.counting import program_traffic
 from xdsl_spatial.interpreters.dynamic import DynamicCompiler, runs_dynamically
 from xdsl_spatial.interpreters.native.asserts import AssertError, assert_checks, strip_asserts
 from xdsl_spatial.interpreters.native.host import Kernels
-from xdsl_spatial.interpreters.traffic import ProgramTraffic, program_traffic
+from xdsl_spatial.interpreters.traffic import ProgramTraffic
 from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 from xdsl_spatial.passes.contiguous_output import ContiguousOutputInnermostPass
 from xdsl_spatial.passes.contraction_in_registers import ContractionInRegistersPass

@@ -16,8 +16,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
+from xdsl_spatial.core.q8_names import stored_part
 from xdsl_spatial.dialects import q8
-from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.dialects.spatial import ReturnOp, TensorOp, ViewOp
 from xdsl_spatial.passes.tensor_parallel import unshard
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import IntegerType, f32, i8
 from xdsl.ir import Attribute
 
-from xdsl_spatial.dialects.q8 import Q8_BLOCK
+from xdsl_spatial.core.quant import Q8_BLOCK
 from xdsl_spatial.dialects.spatial import TargetAttr, element_bytes
 
 ACC_BYTES = 4

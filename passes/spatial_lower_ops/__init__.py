@@ -41,7 +41,8 @@ The pass in files of one role each:
 - `plan.py`: the plan (numbers in, numbers out): items, K trips, moves and buffers;
 - `build.py`: the program a plan describes;
 - `reshape.py`: the layout-only ops it inserts;
-- `names.py`: program names and the op kinds a step's programs group by;
+- `core/program_names.py` (outside the pass: the traffic tables read it too): program
+  names and the op kinds a step's programs group by;
 - `report.py`: `Decision`, its `report=true` line;
 - `keys.py`: what a program is built from, so that an op like one lowered before
   gets a copy of its program (`passes/templates.py`);

@@ -18,6 +18,12 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from xdsl_spatial.core.program_names import (
+    INDEX,
+    OpKind,
+    program_name,
+    unique_names,
+)
 from xdsl_spatial.dialects.spatial import NumericsAttr, ProgramOp, TargetAttr
 from xdsl_spatial.passes.cleanup import erase_if_unused
 from xdsl_spatial.passes.spatial_lower_ops.access import Access, shape_of
@@ -43,12 +49,6 @@ from xdsl_spatial.passes.spatial_lower_ops.gather import (
     tile_table,
 )
 from xdsl_spatial.passes.spatial_lower_ops.keys import inputs, program_key
-from xdsl_spatial.passes.spatial_lower_ops.names import (
-    INDEX,
-    OpKind,
-    program_name,
-    unique_names,
-)
 from xdsl_spatial.passes.spatial_lower_ops.plan import OpPlan, plan_op
 from xdsl_spatial.passes.spatial_lower_ops.report import Decision, host_ops
 from xdsl_spatial.passes.spatial_lower_ops.reshape import reshaped, to_chip

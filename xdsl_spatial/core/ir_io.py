@@ -94,6 +94,7 @@ from xdsl.utils.exceptions import (
 from xdsl.utils.lexer import Input, Location, Span
 
 from xdsl_spatial.core import resources
+from xdsl_spatial.core.files import ToolError
 from xdsl_spatial.core.hex_literals import has_hex, parse_dense_with_hex
 from xdsl_spatial.core.memory import collector_paused, format_bytes, limit_text, memory_limit
 from xdsl_spatial.core.mlir_text import unread_op
@@ -642,9 +643,9 @@ def verify_dominance(module: Operation) -> None:
 # --------------------------------------------------------------------------------------
 
 
-class PipelineError(ValueError):
+class PipelineError(ToolError, ValueError):
     """A pass pipeline that cannot run: malformed, or naming an unknown pass or
-    option, or an option value of the wrong type."""
+    option, or an option value of the wrong type (a tool's `PROG: error: MESSAGE`)."""
 
 
 def _option(name: str) -> str:

@@ -12,28 +12,39 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING
 
-from rich import box
-from rich.console import Console
-from rich.table import Table
+if TYPE_CHECKING:
+    from rich.box import Box
 
-_RULE = box.Box(
-    "    \n"  # top
-    "    \n"  # header row
-    " -  \n"  # under the header: dashes, spaces between the columns
-    "    \n"  # between rows
-    "    \n"  # a row
-    "    \n"  # above a footer
-    "    \n"  # a footer row
-    "    \n",  # bottom
-    ascii=True,
-)
+
+@cache
+def _rule() -> Box:
+    """rich's box for a header with a rule of dashes under it and nothing else (rich
+    imported at the first table: a tool that prints none starts without it)."""
+    from rich import box
+
+    return box.Box(
+        "    \n"  # top
+        "    \n"  # header row
+        " -  \n"  # under the header: dashes, spaces between the columns
+        "    \n"  # between rows
+        "    \n"  # a row
+        "    \n"  # above a footer
+        "    \n"  # a footer row
+        "    \n",  # bottom
+        ascii=True,
+    )
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: int = 0) -> str:
     """`rows` under `header`, the last `right` columns right-aligned (numbers)."""
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(
-        box=_RULE,
+        box=_rule(),
         show_edge=False,
         pad_edge=False,
         padding=(0, 1),

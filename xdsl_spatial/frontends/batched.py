@@ -55,11 +55,9 @@ from xdsl_spatial.frontends.generation import (
     read_prompt,
     step_bytes,
 )
-from xdsl_spatial.frontends.model.config import ModelError
-from xdsl_spatial.frontends.model.step import BATCH_ENTRY, build_batched
+from xdsl_spatial.frontends.model.config import BATCH_ENTRY, ModelError
 from xdsl_spatial.frontends.sampling import Sampler, has_nan
 from xdsl_spatial.interpreters.options import Distribution
-from xdsl_spatial.interpreters.runner import find_function
 
 
 def batched_model(model: Model, sequences: int, progress: Progress = quiet) -> Model:
@@ -78,6 +76,8 @@ def batched_model(model: Model, sequences: int, progress: Progress = quiet) -> M
             return dataclasses.replace(
                 kept, weights=model.weights, options=model.options, seconds=seconds, kept_as=key
             )
+    from xdsl_spatial.frontends.model.step import build_batched
+
     progress(f"building @{BATCH_ENTRY} for {sequences} sequences")
     t0 = time.perf_counter()
     with collector_paused():
@@ -93,6 +93,7 @@ def batched_model(model: Model, sequences: int, progress: Progress = quiet) -> M
         decisions = lower_q8(module, optimize=True, progress=progress)
         seconds["lower"] = time.perf_counter() - t0
         if model.whole_step:
+            from xdsl_spatial.interpreters.runner import find_function
             from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops
 
             progress(f"lowering the rest of @{BATCH_ENTRY} with spatial-lower-ops")

@@ -38,9 +38,8 @@ from typing import IO, Any
 import numpy as np
 
 from xdsl_spatial.core.progress import Count, Progress
-from xdsl_spatial.dialects.q8 import stored_part
-from xdsl_spatial.frontends.llama import LlamaConfig, ModelError, weight_args
-from xdsl_spatial.frontends.model.config import WEIGHT_DTYPES
+from xdsl_spatial.core.q8_names import stored_part
+from xdsl_spatial.frontends.model.config import WEIGHT_DTYPES, LlamaConfig, ModelError, weight_args
 
 
 def bind_model(

@@ -60,15 +60,15 @@ from xdsl_spatial.analysis.step_time import (
     host_op_time,
     token_costs,
 )
+from xdsl_spatial.core.program_names import OpKind, is_index_program
+from xdsl_spatial.core.program_names import op_kind as program_kind
 from xdsl_spatial.dialects.q8 import Q8Part, stored_part
 from xdsl_spatial.dialects.spatial import TARGET_PRESETS, ProgramOp, TargetPreset
 from xdsl_spatial.frontends.llama import MAX_PREFILL, LlamaConfig, ModelError, build_model
+from xdsl_spatial.interpreters.counting import program_traffic
 from xdsl_spatial.interpreters.stats import layer_number
-from xdsl_spatial.interpreters.traffic import program_traffic
 from xdsl_spatial.passes.q8_lower import lower_q8
 from xdsl_spatial.passes.spatial_lower_ops import lower_ops
-from xdsl_spatial.passes.spatial_lower_ops.names import OpKind, is_index_program
-from xdsl_spatial.passes.spatial_lower_ops.names import op_kind as program_kind
 
 Progress = Callable[[str], None]
 

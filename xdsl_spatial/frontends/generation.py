@@ -51,43 +51,32 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.core.memory import collector_frozen, collector_paused
 from xdsl_spatial.core.progress import Progress, quiet
+from xdsl_spatial.core.q8_names import stored_part
 from xdsl_spatial.core.tile_columns import TileColumns, placed
-from xdsl_spatial.dialects.q8 import stored_part
 from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.binding import bind_apart
 from xdsl_spatial.frontends.binding import bind_model as bind_model  # (importable from here too)
-from xdsl_spatial.frontends.llama import (
+from xdsl_spatial.frontends.model.architectures import read_config
+from xdsl_spatial.frontends.model.config import (
+    BATCH_ENTRY,
+    WEIGHT_DTYPES,
     LlamaConfig,
     ModelError,
-    build_model,
     cache_shapes,
-    check_signatures,
-    read_config,
+    weight_args,
 )
-from xdsl_spatial.frontends.model.config import WEIGHT_DTYPES, weight_args
-from xdsl_spatial.frontends.model.step import BATCH_ENTRY
 from xdsl_spatial.frontends.sampling import Sampler as Sampler  # (importable from here too)
 from xdsl_spatial.frontends.sampling import greedy, has_nan
 from xdsl_spatial.frontends.tokenizer import read_metadata
-from xdsl_spatial.interpreters.kernels import KernelError
+from xdsl_spatial.interpreters.errors import KernelError, RunError, SpatialRuntimeError
 from xdsl_spatial.interpreters.native import NativeExecutable
 from xdsl_spatial.interpreters.options import DEFAULT, Distribution, Engine, RunOptions
-from xdsl_spatial.interpreters.runner import (
-    RunError,
-    compile_module,
-    distribute,
-    execute,
-    find_function,
-    start_compile,
-)
-from xdsl_spatial.interpreters.values import SpatialRuntimeError, numpy_dtype
 
 ENTRIES = ("prefill", "decode")
 
@@ -258,12 +247,10 @@ class Model:
         return self.options.chips
 
     def signature(self, entry: str) -> Signature:
-        if entry not in self.signatures:
-            fn = find_function(self.module, entry)
-            types = [cast(TensorType[Any], t) for t in fn.function_type.inputs.data]
-            self.signatures[entry] = [
-                (tuple(t.get_shape()), numpy_dtype(t.element_type)) for t in types
-            ]
+        if entry not in self.signatures:  # (a model read from the disk cache has them all)
+            from xdsl_spatial.interpreters.runner import argument_types
+
+            self.signatures[entry] = argument_types(self.module, entry)
         return self.signatures[entry]
 
     def start(self, entries: Sequence[str], progress: Progress = quiet) -> None:
@@ -279,6 +266,8 @@ class Model:
             progress(f"compiling @{entry} (its machine code in a process of its own)")
             t0 = time.perf_counter()
             self.signature(entry)
+            from xdsl_spatial.interpreters.runner import start_compile
+
             self.compiling[entry] = start_compile(
                 self.module,
                 entry,
@@ -304,6 +293,8 @@ class Model:
             if job is not None:
                 exe = job.result()
             else:
+                from xdsl_spatial.interpreters.runner import compile_module
+
                 o = self.options
                 exe = compile_module(
                     self.module, entry, o.engine, o.threads, progress, kernels=o.kernels
@@ -355,11 +346,15 @@ class Model:
             if exe is None:
                 if self.module is None:
                     raise ModelError("a model loaded from the disk cache runs on this host only")
+                from xdsl_spatial.interpreters.runner import distribute
+
                 exe = self.executables[entry] = distribute(
                     self.module, entry, args, address=self.options.address
                 )
             return exe.call(args)
         if self.options.engine is Engine.REFERENCE:
+            from xdsl_spatial.interpreters.runner import execute
+
             return execute(self.module, entry, args, options=self.options)
         exe = self.compile(entry)
         if self.options.engine is Engine.NATIVE:  # its weights as its code reads them
@@ -624,12 +619,15 @@ def load_model(
             progress(
                 f"building the model ({config.n_layer} layers, {len(config.products())} products)"
             )
+            from xdsl_spatial.frontends.model.step import build_model
+
             t0 = time.perf_counter()
             with collector_paused():
                 module = build_model(config, batch, positions, chips=chips)
             seconds["build"] = time.perf_counter() - t0
         else:
             from xdsl_spatial.core.ir_io import parse_module
+            from xdsl_spatial.frontends.model.step import check_signatures
 
             if chips > 1:
                 raise ModelError("a given module runs on one chip (its products carry no split)")
@@ -652,6 +650,7 @@ def load_model(
             decisions = lower_q8(module, optimize=True, progress=progress)
             lower_s = seconds["lower"] = time.perf_counter() - t0
             if whole_step and chips == 1:
+                from xdsl_spatial.interpreters.runner import find_function
                 from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops
 
                 progress("lowering the rest of the step with spatial-lower-ops")

@@ -38,8 +38,8 @@ from gguf.quants import dequantize as gguf_dequantize
 from numpy.typing import DTypeLike
 
 from xdsl_spatial.core.memory import plural
-from xdsl_spatial.core.quant import quantize_q8_0
-from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_part
+from xdsl_spatial.core.q8_names import Q8Part, stored_part
+from xdsl_spatial.core.quant import Q8_BLOCK, quantize_q8_0
 from xdsl_spatial.frontends.gguf_file import (
     GGUFFile,
     GGUFFormatError,

@@ -30,8 +30,8 @@ import json
 import os
 from typing import Any
 
-from xdsl_spatial.dialects.q8 import Q8_BLOCK
-from xdsl_spatial.frontends.llama import LlamaConfig, ModelError
+from xdsl_spatial.core.quant import Q8_BLOCK
+from xdsl_spatial.frontends.model.config import LlamaConfig, ModelError
 from xdsl_spatial.frontends.rope import Llama3Scaling
 
 MODEL_TYPES = ("llama",)

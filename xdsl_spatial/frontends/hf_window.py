@@ -31,14 +31,12 @@ from typing import Any, cast
 
 import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import TensorType
 
 from xdsl_spatial.frontends.generation import Model, Progress, check_arrays
-from xdsl_spatial.frontends.llama import ModelError, read_config
+from xdsl_spatial.frontends.model.architectures import read_config
+from xdsl_spatial.frontends.model.config import ModelError
 from xdsl_spatial.frontends.tokenizer import read_metadata
 from xdsl_spatial.interpreters.options import DEFAULT, RunOptions
-from xdsl_spatial.interpreters.runner import find_function
-from xdsl_spatial.interpreters.values import numpy_dtype
 
 ENTRY = "main"
 _MAIN = re.compile(
@@ -72,6 +70,10 @@ def load_weights(path: str | Path) -> dict[str, np.ndarray]:
 
 def _bind(fn: Any, n_inputs: int, arrays: dict[str, np.ndarray], where: str) -> list[np.ndarray]:
     """The weight arguments of `fn` (after its inputs) from `arrays`, by name."""
+    from xdsl.dialects.builtin import TensorType
+
+    from xdsl_spatial.interpreters.values import numpy_dtype
+
     out = []
     for arg in fn.body.block.args[n_inputs:]:
         name = arg.name_hint
@@ -100,6 +102,8 @@ class WindowModel(Model):
 
     def check_weights(self) -> None:
         """That the weights are `@main`'s arguments after the tokens (and mask)."""
+        from xdsl_spatial.interpreters.runner import find_function  # (a window model: IR)
+
         args = find_function(self.module, ENTRY).body.block.args
         want = [
             (shape, dtype, a.name_hint or f"argument {a.index}")
@@ -154,8 +158,11 @@ def load_window_model(
     arrays of a model of the same module) bound, lowered with `q8-lower{optimize=true}`
     unless `lower=False`; the GGUF file `path` gives the config and the tokenizer;
     `options` say how it runs (one chip: the module carries no split)."""
+    from xdsl.dialects.builtin import TensorType
+
     from xdsl_spatial.core.ir_io import parse_module
     from xdsl_spatial.frontends.gguf_io import open_gguf
+    from xdsl_spatial.interpreters.runner import find_function
     from xdsl_spatial.passes.q8_lower import lower_q8
 
     if options.chips > 1:

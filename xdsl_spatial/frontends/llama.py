@@ -47,6 +47,7 @@ from xdsl_spatial.frontends.model.config import (
     MIN_POSITIONS,
     ROW_SPLIT,
     SCALE_TYPE,
+    LlamaConfig,
     ModelConfig,
     ModelError,
     cache_names,
@@ -57,9 +58,6 @@ from xdsl_spatial.frontends.model.config import (
 )
 from xdsl_spatial.frontends.model.q8_file import write_f32_gguf, write_q8_0_gguf
 from xdsl_spatial.frontends.model.step import build_model, check_signatures, signature
-
-LlamaConfig = ModelConfig
-"""The config's name from when llama was the one architecture."""
 
 __all__ = [
     "ARCHITECTURES",

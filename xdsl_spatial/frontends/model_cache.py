@@ -48,7 +48,6 @@ from typing import Any
 
 import numpy as np
 import xdsl
-from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xdsl_spatial.core import disk_cache
 from xdsl_spatial.core.disk_cache import CACHE_ENV
@@ -138,6 +137,7 @@ class _Pickler:
 
     def __init__(self) -> None:
         import cloudpickle
+        from xdsl.ir import Block, Operation, Region, SSAValue
 
         class Pickler(cloudpickle.Pickler):
             def reducer_override(self, obj: Any) -> Any:

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from xdsl_spatial.dialects.q8 import Q8_BLOCK
+from xdsl_spatial.core.quant import Q8_BLOCK
 from xdsl_spatial.frontends.model.config import ModelConfig, ModelError
 
 GEMMA3_SWA_PERIOD = 6

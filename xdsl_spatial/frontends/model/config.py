@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from xdsl_spatial.dialects.q8 import Q8_BLOCK, Q8Part, stored_name
+from xdsl_spatial.core.q8_names import Q8Part, stored_name
+from xdsl_spatial.core.quant import Q8_BLOCK
 
 MAX_PREFILL = 32
 """Prompt tokens one prefill step takes: a fold's rows are at most a tile's."""
@@ -236,6 +237,19 @@ class ModelConfig:
     def inv_freq(self) -> np.ndarray:
         """The angles of a layer that does not slide (`rope_freqs`)."""
         return self.rope_freqs()
+
+
+LlamaConfig = ModelConfig
+"""The config's name from when llama was the one architecture."""
+
+BATCH_ENTRY = "decode_batch"
+"""The batched decode step's function."""
+
+
+def check_sequences(sequences: int) -> None:
+    """That a batched step can take `sequences` sequences (its products' rows)."""
+    if not 1 <= sequences <= MAX_PREFILL:
+        raise ModelError(f"a batched step takes 1 to {MAX_PREFILL} sequences, got {sequences}")
 
 
 WEIGHT_DTYPES = {"i8": np.dtype(np.int8), "f16": np.dtype(np.float16), "f32": np.dtype(np.float32)}

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from xdsl_spatial.dialects.q8 import Q8_BLOCK
+from xdsl_spatial.core.quant import Q8_BLOCK
 from xdsl_spatial.frontends.model.architectures import read_config
 from xdsl_spatial.frontends.model.config import ModelError
 

@@ -47,13 +47,14 @@ from xdsl.dialects.linalg.ops import TransposeOp
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from xdsl_spatial.frontends.model.config import (
+    BATCH_ENTRY,
     GRID,
-    MAX_PREFILL,
     ModelConfig,
     ModelError,
     batched_cache_shapes,
     cache_names,
     cache_shapes,
+    check_sequences,
     check_step,
     weight_args,
 )
@@ -275,16 +276,6 @@ def build_model(
     if "decode" in functions:
         ops.append(_function(c, "decode", 1, positions, chips))
     return ModuleOp(ops)
-
-
-BATCH_ENTRY = "decode_batch"
-"""The batched decode step's function."""
-
-
-def check_sequences(sequences: int) -> None:
-    """That a batched step can take `sequences` sequences (its products' rows)."""
-    if not 1 <= sequences <= MAX_PREFILL:
-        raise ModelError(f"a batched step takes 1 to {MAX_PREFILL} sequences, got {sequences}")
 
 
 def build_batched(c: ModelConfig, sequences: int, positions: int) -> ModuleOp:

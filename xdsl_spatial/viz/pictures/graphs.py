@@ -13,7 +13,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
-from xdsl_spatial.analysis.chip_time import stage_kind
+from xdsl_spatial.analysis.program_work import stage_kind
 from xdsl_spatial.dialects.spatial import (
     BufferOp,
     BufferType,
