@@ -846,6 +846,55 @@ def test_a_stage_fills_its_page_or_not():
     assert not any(fills_page(o, tile) for o in tails)
 
 
+COMPILER = (
+    "xdsl.ir",
+    "xdsl.irdl",
+    "xdsl.dialects",
+    "xdsl.parser",
+    "xdsl.passes",
+    "xdsl.interpreter",
+    "xdsl_spatial.dialects",
+    "xdsl_spatial.passes",
+    "xdsl_spatial.interpreters.native.compiler",
+    "xdsl_spatial.interpreters.runner",
+)
+"""What makes and lowers IR: none of it is what a model read from the disk cache runs."""
+
+
+def test_a_model_read_from_the_disk_cache_starts_without_the_compiler(tmp_path):
+    """`spatial-generate --engine native` on a model in the disk cache, run as its console
+    script runs: it imports nothing of xDSL's IR, the passes or the native engine's
+    compile half (docs/speed.md, "Starting"), and generates what the run that built and
+    kept the model generated."""
+    path = write_tiny_llama(tmp_path / "tiny.gguf")
+    env = {**os.environ, CACHE_ENV: str(tmp_path / "cache")}
+    script = (
+        "import atexit, sys\n"
+        "from xdsl_spatial.tools.launch import spatial_generate\n"
+        "atexit.register(lambda: print('modules:', *sorted(sys.modules), file=sys.stderr))\n"
+        "sys.argv[0] = 'spatial-generate'\n"
+        "spatial_generate()\n"
+    )
+    args = [str(path), "--tokens", "104,101", "--steps", "3", "--batch", "2", "--engine", "native"]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script, *args], env=env, capture_output=True, text=True
+        )
+        for _ in range(2)
+    ]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    cold, warm = runs
+    assert "writing the cache" in cold.stderr and "read from the cache" in warm.stderr
+    ids = [[ln for ln in r.stdout.splitlines() if ln.startswith("generated ids:")] for r in runs]
+    assert ids[0] and ids[0] == ids[1]
+    (listed,) = [ln for ln in warm.stderr.splitlines() if ln.startswith("modules:")]
+    modules = listed.split()[1:]
+    assert "xdsl_spatial.interpreters.native" in modules
+    imported = [m for m in modules if any(m == c or m.startswith(c + ".") for c in COMPILER)]
+    assert not imported, f"a cached start imported {imported}"
+
+
 def test_a_native_model_without_a_compile_cache_is_not_kept(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, "off")
     path = str(write_tiny_llama(tmp_path / "tiny.gguf"))
