@@ -10,6 +10,7 @@ and an entry of the wrong kind is reported and left alone.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import shutil
@@ -23,6 +24,7 @@ from tiny_llama import write_tiny_llama
 
 from xdsl_spatial.core import disk_cache
 from xdsl_spatial.core.disk_cache import CACHE_ENV, CACHE_SIZE_ENV
+from xdsl_spatial.core.memory import LINE
 from xdsl_spatial.frontends import model_cache
 from xdsl_spatial.frontends.generation import load_model
 from xdsl_spatial.interpreters.native.cache import CompileCache
@@ -52,10 +54,7 @@ class _Planted:
 
 
 def _plant(entry: Path, marker: Path) -> None:
-    import hashlib
-
-    body = pickle.dumps(_Planted(marker))
-    entry.write_bytes(model_cache.MAGIC + hashlib.sha256(body).digest() + body)
+    entry.write_bytes(model_cache.entry_bytes(pickle.dumps(_Planted(marker)), []))
 
 
 def test_a_planted_pickle_is_never_loaded_from_what_is_not_yours_alone(tiny, tmp_path):
@@ -241,3 +240,26 @@ def test_help_names_the_directory_the_cap_and_off(capsys):
         text = " ".join(capsys.readouterr().out.split())
         assert "$XDSL_SPATIAL_CACHE (default ~/.cache/xdsl-spatial; off: no cache)" in text
         assert "capped at $XDSL_SPATIAL_CACHE_SIZE bytes (default 2G" in text
+
+
+def test_a_model_entry_holds_its_arrays_apart_and_is_checked_before_its_pickle_runs(tmp_path):
+    """An entry is its pickle and, apart, its arrays, each on a cache line of the file
+    (`model_cache.entry_bytes`); read back, they are views of what was read. One whose
+    header points outside it is refused (a warning, deleted) before anything is
+    unpickled, even with a checksum that matches."""
+    arrays = {"a": np.arange(5, dtype=np.int8), "b": np.ones((3, 4), np.float16)}
+    assert model_cache.store(tmp_path, "k", arrays)
+    [entry] = tmp_path.glob("*.model")
+    back = model_cache.load(tmp_path, "k", dict)
+    assert back is not None and back.keys() == arrays.keys()
+    for name, a in arrays.items():
+        assert back[name].dtype == a.dtype and np.array_equal(back[name], a)
+        assert back[name].ctypes.data % LINE == 0 and back[name].base is not None
+    data = bytearray(entry.read_bytes())
+    head = len(model_cache.MAGIC) + 32 + 16  # the counts, then the first array's span
+    data[head : head + 8] = (len(data) - 2).to_bytes(8, "little")  # past the end
+    data[len(model_cache.MAGIC) : head - 16] = hashlib.sha256(data[head - 16 :]).digest()
+    entry.write_bytes(bytes(data))
+    with pytest.warns(UserWarning, match="an array lies outside it"):
+        assert model_cache.load(tmp_path, "k", dict) is None
+    assert not entry.exists()

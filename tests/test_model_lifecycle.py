@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from tiny_llama import write_tiny_llama
 
-from xdsl_spatial.core.memory import LINE
+from xdsl_spatial.core.memory import LINE, huge_mapping, huge_region
 from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.llama import ModelError
@@ -44,6 +44,11 @@ def test_a_second_load_is_served_from_the_disk_cache(tiny, tmp_path, monkeypatch
     # the weights start on cache lines, built or unpickled (numpy's start on 16 bytes)
     for model in (first, second):
         assert all(w.ctypes.data % LINE == 0 and w.flags.c_contiguous for w in model.weights)
+    # read back into one mapping of huge pages, the weights are views of it where the
+    # entry put them (no copy); without the mapping (not Linux), in aligned arrays
+    if huge_region(1) is not None:
+        mappings = {id(huge_mapping(w)) for w in second.weights}
+        assert len(mappings) == 1 and None not in {huge_mapping(w) for w in second.weights}
     a = generate(first, [104, 101, 108, 108, 111, 33], 4)
     b = generate(second, [104, 101, 108, 108, 111, 33], 4)
     assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()

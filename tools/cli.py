@@ -167,11 +167,14 @@ class Status:
     clears it (before a tool prints anything else)."""
 
     def __init__(self, prog: str):
-        from rich.console import Console
-
         self.prog = prog
-        self.console = Console(stderr=True)
-        self.live = self.console.is_terminal
+        self.console: Any = None
+        self.live = sys.stderr.isatty() or "FORCE_TERMINAL" in os.environ
+        if self.live:  # (rich only then: a piped run starts without it)
+            from rich.console import Console
+
+            self.console = Console(stderr=True)
+            self.live = self.console.is_terminal
         self._status: Any = None
         self._line = _StatusLine(prog)
 

@@ -92,7 +92,12 @@ def atomic_write(path: str | None, mode: str = "w", option: str = "output") -> I
     write_file(path, data if isinstance(data, bytes) else data.encode("utf-8"), option)
 
 
-def write_file(path: str, payload: bytes, option: str = "output", mode: int | None = None) -> None:
+def write_file(
+    path: str,
+    payload: bytes | bytearray | memoryview,
+    option: str = "output",
+    mode: int | None = None,
+) -> None:
     """Write `payload` to `path` whole or not at all (see `atomic_write`), with the
     permissions `mode` (default: the existing file's, else the umask's); a write that
     fails is a `ToolError` naming `option` and `path`."""
@@ -102,7 +107,7 @@ def write_file(path: str, payload: bytes, option: str = "output", mode: int | No
         raise ToolError(f"cannot write {option} '{path}': {e.strerror or e}") from None
 
 
-def _replace(path: str, payload: bytes, mode: int | None = None) -> None:
+def _replace(path: str, payload: bytes | bytearray | memoryview, mode: int | None = None) -> None:
     """Put `payload` in `path`: through a temporary file beside it, renamed; a failure
     (an interrupt included) removes the temporary file."""
     if os.path.exists(path) and not os.path.isfile(path):

@@ -147,32 +147,42 @@ def in_huge_pages(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
     are a page each, and each costs a page walk (docs/native.md measures what huge
     pages save a decode step). Arrays each in such a mapping already are returned as
     they are; without the advice (not Linux) each is `aligned`."""
-    if all(_huge_mapping(a) is not None for a in arrays):
+    if all(huge_mapping(a) is not None for a in arrays):
         return list(arrays)
-    advice = getattr(mmap, "MADV_HUGEPAGE", None)
-    flags = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
-    if advice is None or not flags:
-        return [aligned(a) for a in arrays]
     starts, size = [], 0
     for a in arrays:
         starts.append(size)
         size += -(-a.nbytes // LINE) * LINE
-    # whole huge pages from the first boundary in it, however the mapping falls
-    mapping = HugePages(-1, (-(-size // HUGE_PAGE) + 1) * HUGE_PAGE, flags=flags)
-    with contextlib.suppress(OSError):  # a kernel without them: 4 KiB pages, as before
-        mapping.madvise(advice)
-    region = np.frombuffer(mapping, np.uint8)
-    first = -region.ctypes.data % HUGE_PAGE
+    region = huge_region(size)
+    if region is None:
+        return [aligned(a) for a in arrays]
+    flat = np.frombuffer(region, np.uint8)
     out = []
     for a, start in zip(arrays, starts):
-        at = first + start
-        placed = region[at : at + a.nbytes].view(a.dtype).reshape(a.shape)
+        placed = flat[start : start + a.nbytes].view(a.dtype).reshape(a.shape)
         placed[...] = a
         out.append(placed)
     return out
 
 
-def _huge_mapping(a: np.ndarray) -> HugePages | None:
+def huge_region(size: int) -> memoryview | None:
+    """`size` writable bytes of a new `HugePages` mapping (private, anonymous, the
+    kernel asked to back it with transparent huge pages), starting on a `HUGE_PAGE`
+    boundary, whole huge pages from there however the mapping falls; None without the
+    advice (not Linux). An array viewing it is in huge pages (`in_huge_pages` leaves
+    it where it is)."""
+    advice = getattr(mmap, "MADV_HUGEPAGE", None)
+    flags = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
+    if advice is None or not flags:
+        return None
+    mapping = HugePages(-1, (-(-size // HUGE_PAGE) + 1) * HUGE_PAGE, flags=flags)
+    with contextlib.suppress(OSError):  # a kernel without them: 4 KiB pages, as before
+        mapping.madvise(advice)
+    first = -np.frombuffer(mapping, np.uint8).ctypes.data % HUGE_PAGE
+    return memoryview(mapping)[first : first + size]
+
+
+def huge_mapping(a: np.ndarray) -> HugePages | None:
     """The `HugePages` mapping `a` is a view of, or None."""
     base: object = a
     while isinstance(base, np.ndarray):

@@ -30,6 +30,14 @@ when compiling), stored by `cloudpickle`, which Python's `pickle` then loads: li
 pickle, an entry runs code when it is loaded, so an entry or a directory that is not
 the user's alone (another owner, writable by its group or others) is never read:
 one warning, and the model is built without the cache.
+
+An entry's arrays (the weights) are not in its pickle: pickle's protocol 5 hands them
+over apart, and they follow it, each on a cache line, so that a load reads the file
+once into one mapping of huge pages (`memory.huge_region`) and the unpickled arrays
+are views of it where the file put them: no copy, and already where
+`memory.in_huge_pages` would have put them. The layout after the magic line and the
+checksum: the pickle's length and the arrays' count (two little-endian u64), each
+array's offset in the file and length (two u64 each), the pickle, the arrays.
 """
 
 from __future__ import annotations
@@ -41,8 +49,10 @@ import io
 import json
 import os
 import pickle
+import struct
 import sys
 import warnings
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +61,23 @@ import xdsl
 
 from xdsl_spatial.core import disk_cache
 from xdsl_spatial.core.disk_cache import CACHE_ENV
+from xdsl_spatial.core.memory import LINE, huge_region
 
-__all__ = ["CACHE_ENV", "batched_key", "cache_dir", "load", "model_key", "store"]
-
-FORMAT = 2
-"""The layout of an entry; a new one makes every older entry a miss."""
+__all__ = ["CACHE_ENV", "batched_key", "cache_dir", "entry_bytes", "load", "model_key", "store"]
 
 MAGIC = b"xdsl-spatial model cache\n"
+
+FORMAT = 3
+"""The layout of an entry; a new one makes every older entry a miss."""
+
+_COUNTS = struct.Struct("<QQ")
+"""The pickle's length and the arrays' count."""
+
+_SPAN = struct.Struct("<QQ")
+"""An array's offset in the file and its length."""
+
+_DIGEST = len(MAGIC) + 32
+"""Where the checksummed part of an entry starts."""
 
 SUFFIX = ".model"
 
@@ -74,13 +94,16 @@ def _version() -> str:
         return "unknown"
 
 
-def model_key(path: str | os.PathLike[str], **options: Any) -> str:
-    """The key of the model of the GGUF file `path` made with `options`."""
+def model_key(
+    path: str | os.PathLike[str], contents: Future[str] | None = None, **options: Any
+) -> str:
+    """The key of the model of the GGUF file `path` made with `options`; `contents`:
+    the digest of the file (`disk_cache.file_digest`) begun beside, else taken now."""
     st = os.stat(path)
     ident = {
         "format": FORMAT,
         "file": [os.path.abspath(path), st.st_size, st.st_mtime_ns],
-        "contents": disk_cache.file_digest(path),
+        "contents": disk_cache.file_digest(path) if contents is None else contents.result(),
         "options": options,
         "package": _version(),
         "code": disk_cache.code_digest(),
@@ -110,15 +133,12 @@ def load(where: Path, key: str, kind: type = object) -> Any | None:
     path = entry_path(where, key)
     if disk_cache.open_dir(where) is None:
         return None
-    data = disk_cache.read_entry(path)
+    data = disk_cache.read_entry_into(path, _region)
     if data is None:
         return None
-    head = len(MAGIC) + 32
-    body = memoryview(data)[head:]
     try:
-        if data[: len(MAGIC)] != MAGIC or hashlib.sha256(body).digest() != data[len(MAGIC) : head]:
-            raise ValueError("its checksum does not match")
-        obj = pickle.loads(body)
+        body, arrays = _parts(data)
+        obj = pickle.loads(body, buffers=arrays)
         if not isinstance(obj, kind):
             raise ValueError(f"it holds a {type(obj).__name__}, not a {kind.__name__}")
     except Exception as e:
@@ -129,6 +149,29 @@ def load(where: Path, key: str, kind: type = object) -> Any | None:
             path.unlink()
         return None
     return obj
+
+
+def _region(size: int) -> memoryview:
+    """Where an entry is read: huge pages where the system has them."""
+    region = huge_region(size)
+    return memoryview(bytearray(size)) if region is None else region
+
+
+def _parts(data: memoryview) -> tuple[memoryview, list[memoryview]]:
+    """An entry's pickle and its arrays' bytes, checked against its checksum and
+    bounds (a `ValueError` saying what is wrong)."""
+    if data[: len(MAGIC)] != MAGIC or len(data) < _DIGEST + _COUNTS.size:
+        raise ValueError("it is not a model entry")
+    if hashlib.sha256(data[_DIGEST:]).digest() != data[len(MAGIC) : _DIGEST]:
+        raise ValueError("its checksum does not match")
+    size, count = _COUNTS.unpack_from(data, _DIGEST)
+    start = _DIGEST + _COUNTS.size + count * _SPAN.size
+    if start + size > len(data):
+        raise ValueError("it ends inside its header")
+    spans = [_SPAN.unpack_from(data, _DIGEST + _COUNTS.size + i * _SPAN.size) for i in range(count)]
+    if any(at < start + size or at + n > len(data) for at, n in spans):
+        raise ValueError("an array lies outside it")
+    return data[start : start + size], [data[at : at + n] for at, n in spans]
 
 
 class _Pickler:
@@ -147,10 +190,32 @@ class _Pickler:
 
         self.cls = Pickler
 
-    def dumps(self, obj: Any) -> bytes:
-        out = io.BytesIO()
-        self.cls(out, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
-        return out.getvalue()
+    def dumps(self, obj: Any) -> tuple[bytes, list[memoryview]]:
+        """The pickle of `obj` and, apart, the bytes of the arrays it holds."""
+        out, arrays = io.BytesIO(), []
+        self.cls(out, protocol=5, buffer_callback=arrays.append).dump(obj)
+        return out.getvalue(), [a.raw() for a in arrays]
+
+
+def entry_bytes(body: bytes, arrays: list[memoryview]) -> bytearray:
+    """An entry's bytes: its header, the pickle `body` and the `arrays`, each on a
+    cache line of the file, checksummed."""
+    start = _DIGEST + _COUNTS.size + len(arrays) * _SPAN.size
+    at, spans = start + len(body), []
+    for a in arrays:
+        at = -(-at // LINE) * LINE
+        spans.append((at, a.nbytes))
+        at += a.nbytes
+    out = bytearray(at)
+    out[: len(MAGIC)] = MAGIC
+    _COUNTS.pack_into(out, _DIGEST, len(body), len(arrays))
+    for i, span in enumerate(spans):
+        _SPAN.pack_into(out, _DIGEST + _COUNTS.size + i * _SPAN.size, *span)
+    out[start : start + len(body)] = body
+    for a, (at, n) in zip(arrays, spans):
+        out[at : at + n] = a
+    out[len(MAGIC) : _DIGEST] = hashlib.sha256(memoryview(out)[_DIGEST:]).digest()
+    return out
 
 
 def store(where: Path, key: str, obj: Any) -> bool:
@@ -160,11 +225,11 @@ def store(where: Path, key: str, obj: Any) -> bool:
         return False
     path = entry_path(where, key)
     try:
-        body = _Pickler().dumps(obj)
+        body, arrays = _Pickler().dumps(obj)
     except (pickle.PicklingError, RecursionError, ImportError, TypeError) as e:
         warnings.warn(f"the model is not cached in {where}: {e}", stacklevel=2)
         return False
-    why = disk_cache.write_entry(path, MAGIC + hashlib.sha256(body).digest() + body)
+    why = disk_cache.write_entry(path, entry_bytes(body, arrays))
     if why is not None:
         warnings.warn(f"the model is not cached in {where}: {why}", stacklevel=2)
         return False
