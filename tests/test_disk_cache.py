@@ -10,7 +10,6 @@ and an entry of the wrong kind is reported and left alone.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import shutil
@@ -258,7 +257,7 @@ def test_a_model_entry_holds_its_arrays_apart_and_is_checked_before_its_pickle_r
     data = bytearray(entry.read_bytes())
     head = len(model_cache.MAGIC) + 32 + 16  # the counts, then the first array's span
     data[head : head + 8] = (len(data) - 2).to_bytes(8, "little")  # past the end
-    data[len(model_cache.MAGIC) : head - 16] = hashlib.sha256(data[head - 16 :]).digest()
+    data[len(model_cache.MAGIC) : head - 16] = model_cache.checksum(memoryview(data)[head - 16 :])
     entry.write_bytes(bytes(data))
     with pytest.warns(UserWarning, match="an array lies outside it"):
         assert model_cache.load(tmp_path, "k", dict) is None
