@@ -10,6 +10,7 @@ and an entry of the wrong kind is reported and left alone.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import shutil
@@ -262,3 +263,12 @@ def test_a_model_entry_holds_its_arrays_apart_and_is_checked_before_its_pickle_r
     with pytest.warns(UserWarning, match="an array lies outside it"):
         assert model_cache.load(tmp_path, "k", dict) is None
     assert not entry.exists()
+
+
+def test_a_files_digest_is_its_contents_sha256(tmp_path):
+    """`file_digest` hashes the file through its mapping (in one call, which lets go of
+    Python's lock): the SHA-256 of its bytes, an empty file's too."""
+    data = np.random.default_rng(0).integers(0, 256, 3 << 20, dtype=np.uint8).tobytes()
+    for name, body in (("some", data), ("empty", b"")):
+        (tmp_path / name).write_bytes(body)
+        assert disk_cache.file_digest(tmp_path / name) == hashlib.sha256(body).hexdigest()

@@ -11,7 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from xdsl_spatial.core.memory import HUGE_PAGE, LINE, aligned, aligned_empty, in_huge_pages
+from xdsl_spatial.core.memory import (
+    HUGE_PAGE,
+    LINE,
+    aligned,
+    aligned_empty,
+    huge_region,
+    in_huge_pages,
+)
 
 
 @pytest.mark.parametrize("shape", [(0,), (1,), (3, 5), (1000, 4096), (2, 0, 7)])
@@ -95,6 +102,13 @@ def test_weights_in_huge_pages():
     again = in_huge_pages(placed)
     assert all(a is b for a, b in zip(again, placed))
     assert in_huge_pages([]) == []
+    # arrays viewing a region of huge pages (a model read from the disk cache) are
+    # where they should be already: left there, not copied
+    region = huge_region(3 * LINE)
+    if region is not None:
+        assert np.frombuffer(region, np.uint8).ctypes.data % HUGE_PAGE == 0
+        views = [np.frombuffer(region, np.float32, 4, at) for at in (0, LINE, 2 * LINE)]
+        assert all(a is b for a, b in zip(in_huge_pages(views), views))
     setting = Path("/sys/kernel/mm/transparent_hugepage/enabled")
     if not sys.platform.startswith("linux") or not setting.exists():
         return

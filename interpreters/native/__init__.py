@@ -2,6 +2,7 @@
 The native engine: a function compiled by upstream MLIR and LLVM, run as machine code.
 
 ```python
+from xdsl_spatial.interpreters.native.compiler import compile_native
 exe = compile_native(fn)          # prepare, lower, JIT (or load from the cache)
 result = exe(x, q, s)             # .outputs, .traffic, as the other engines give them
 ```
