@@ -373,16 +373,23 @@ def test_the_avx2_kernels_are_fused_multiply_adds_compiled_without_avx512():
 def test_the_avx512_kernels_are_the_same_fmas_in_512_bit_vectors():
     """`avx512` at m = 8: the lanes' sums `fma512`, `avx2`'s fused multiply-adds in
     vectors of 16 f32 (8 rows x 2 vectors of accumulators), compiled for the host's
-    own features."""
-    mod = product(8, 2048, 512, "bf16", "f32")
-    lower_q8(mod, act="bf16", optimize=True)
-    out = parse_module(str(mod))
-    NativeKernelsPass("avx512").apply(Context(), out)
-    assert StringAttr("fma512") in {o.attributes.get("kernel") for o in out.walk()}
-    text = convert(prepare(verified(mod, "mm")), kind="avx512")
-    fmas = [line for line in text.splitlines() if "vector.fma" in line]
-    assert fmas and all("vector<16xf32>" in line for line in fmas)
-    assert "q8_f32" in text and "x86." not in text and "-avx512f" not in text
+    own features. With every row in one register block (m = 8) each weight is
+    multiplied once a trip, widened in registers where it is loaded (16 int8); with
+    more rows (m = 32: three blocks) widened once into a scratch (`q8_f32`) that each
+    block reads."""
+    texts = {}
+    for m in (8, 32):
+        mod = product(m, 2048, 512, "bf16", "f32")
+        lower_q8(mod, act="bf16", optimize=True)
+        out = parse_module(str(mod))
+        NativeKernelsPass("avx512").apply(Context(), out)
+        assert StringAttr("fma512") in {o.attributes.get("kernel") for o in out.walk()}
+        texts[m] = convert(prepare(verified(mod, "mm")), kind="avx512")
+        fmas = [line for line in texts[m].splitlines() if "vector.fma" in line]
+        assert fmas and all("vector<16xf32>" in line for line in fmas)
+        assert "x86." not in texts[m] and "-avx512f" not in texts[m]
+    assert "q8_f32" not in texts[8] and "q8_f32" in texts[32]
+    assert "vector<16xi8>" in texts[8] and "llvm.sitofp" in texts[8]
     assert host.Kernels("avx512").function_attributes == ()
     assert host.Kernels("avx512").tile_columns and not host.Kernels("avx512").x86
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm, scf, vector
@@ -184,14 +185,21 @@ def block_source(
 
 
 def widened_lanes(b: Builder, q: SSAValue) -> SSAValue:
-    """The 16 int8 of `q` (a vector) as f32 (exact): LLVM's `sext` and `sitofp` (xDSL's
+    """The int8 of `q` (a vector) as f32 (exact): LLVM's `sext` and `sitofp` (xDSL's
     `arith.extsi` and `arith.sitofp` take scalars only; LLVM's take vectors, and are
     what those become)."""
-    wide = llvm.SExtOp.create(operands=[q], result_types=[VectorType(i32, (TILE_COLUMNS,))])
+    n = cast(VectorType[Any], q.type).get_shape()[0]
+    wide = llvm.SExtOp.create(operands=[q], result_types=[VectorType(i32, (n,))])
     f = llvm.SIToFPOp.create(
-        operands=[b.insert(wide).results[0]], result_types=[VectorType(f32, (TILE_COLUMNS,))]
+        operands=[b.insert(wide).results[0]], result_types=[VectorType(f32, (n,))]
     )
     return b.insert(f).results[0]
+
+
+def block_column(b: Builder, shape: tuple[int, ...], c: int) -> list[SSAValue]:
+    """Where column `c` of a trip's block of `shape` (`block_source`: `(columns,)` or
+    `(strips, strip)`) is, after its lane."""
+    return [idx(b, c)] if len(shape) == 1 else [idx(b, c // shape[1]), idx(b, c % shape[1])]
 
 
 def pair_vector(
@@ -205,7 +213,7 @@ def pair_vector(
     AVX512-BF16's `dot` (`dot.py`) multiplies. A weight's bf16 is the top half of its
     f32 (an int8 is exact in both), so each pair is two halves of two f32 vectors."""
     n = TILE_COLUMNS
-    at = [idx(b, c)] if len(shape) == 1 else [idx(b, c // shape[1]), idx(b, c % shape[1])]
+    at = block_column(b, shape, c)
     halves: list[SSAValue] = []
     for r in (0, 1):
         lane = k if r == 0 else b.insert(arith.AddiOp(k, idx(b, 1))).result

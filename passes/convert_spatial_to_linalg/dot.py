@@ -7,9 +7,14 @@ lanes, both exact in bf16), summed a pair of lanes an instruction in vector regi
 The same sums as vector fused multiply-adds, a lane an instruction (a stage marked
 `kernel = "fma"`, 256-bit vectors, which `spatial-native-kernels{kind=avx2}` marks for
 a CPU with AVX2 and no AVX-512, or `kernel = "fma512"`, 512-bit vectors, which
-`kind=avx512` marks): each trip widens its block of weights to f32 once
-(`widened_block`), then `fma_loop` runs the 32 lanes carrying as many accumulators as
-the kernel's `FmaShape` holds, each row's activation broadcast; the rest as below.
+`kind=avx512` marks): `fma_loop` runs the 32 lanes carrying as many accumulators as
+the kernel's `FmaShape` holds, each row's activation broadcast, each weight widened to
+f32 once a trip: where it is loaded, in registers, when one register block holds
+every row (each weight then multiplied once a trip), else first into a scratch that
+each block reads (`widened_block`); the rest as below. (Widened through the scratch
+at m = 8, SmolLM2's products under `fma512` ran at 30-33 G multiply-adds a second on
+an Intel Xeon, its samples 44% in the widening, 37% on one of its loads; in registers
+40-51.)
 
 Each trip of the loops outside the lanes (a block of 32 lanes by the item's columns)
 runs, for `ACCUMULATORS` rows at a time and each 16 of its columns, the 16 lane pairs
@@ -66,6 +71,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     VectorType,
     f32,
+    i8,
     i32,
 )
 from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
@@ -80,8 +86,10 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.amx import (
     TileScratch,
     TileUnits,
     Unit,
+    block_column,
     block_source,
     pair_vector,
+    widened_lanes,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
     convert,
@@ -209,11 +217,18 @@ def dot_sums(
     blocks = register_blocks(len(rows), cols.extent, kernel)
     tiles: TileUnits | None = None
     if fma is not None:
-        widened = widened_block(pt, b, lanes, loops, outer)
+        # Each weight is multiplied by every row once a trip: with one register block
+        # of rows, where it is loaded (widened in registers); with more, widened once
+        # into a scratch that each block reads.
+        if len(blocks) == 1:
+            weights = block_source(pt, b, lanes, loops, outer)
+            assert weights[1][-1] % vec == 0, f"columns in pieces of {weights[1][-1]}"
+        else:
+            weights = widened_block(pt, b, lanes, loops, outer), (cols.extent,)
         x_page = pt.widened.get(lanes.x_page, pt.values[lanes.x_page])
 
         def lane_loop(xs: SSAValue, n: int, groups: int, c0: int) -> list[SSAValue]:
-            return fma_loop(b, widened, xs, n, groups, lane.extent, c0, vec)
+            return fma_loop(b, weights, xs, n, groups, lane.extent, c0, vec)
 
     else:
         block = block_source(pt, b, lanes, loops, outer)
@@ -340,7 +355,7 @@ def carried(
 
 def fma_loop(
     b: Builder,
-    weights: SSAValue,
+    weights: tuple[SSAValue, tuple[int, ...]],
     xs: SSAValue,
     rows: int,
     groups: int,
@@ -349,17 +364,24 @@ def fma_loop(
     vec: int,
 ) -> list[SSAValue]:
     """`rows x groups` accumulators of `vec` f32 sums, row `j` column group `h`: the sum
-    over the `lanes` lanes `l` of `xs[j, l]` (widened, broadcast) times
-    `weights[l, c : c + vec]`, `c = c0 + vec h`, each step one fused multiply-add, an
-    `scf.for` over `l` carrying them: each output's terms in the lanes' order, as
-    `lane_sums` adds them."""
+    over the `lanes` lanes `l` of `xs[j, l]` (widened, broadcast) times the weights of
+    lane `l`, columns `c` to `c + vec`, `c = c0 + vec h`, each step one fused
+    multiply-add, an `scf.for` over `l` carrying them: each output's terms in the
+    lanes' order, as `lane_sums` adds them. `weights`: the trip's block and its
+    columns' shape (`block_source`), int8 widened in registers as they are loaded, or
+    f32 widened before (`widened_block`)."""
     acc_t = VectorType(f32, (vec,))
     loop, body = carried(b, lanes, acc_t, rows * groups)
     lane, *accs = loop.body.block.args
-    ws = [
-        body.insert(vector.LoadOp(weights, [lane, idx(body, c0 + h * vec)], acc_t)).result
-        for h in range(groups)
-    ]
+    block, shape = weights
+    ws = []
+    for h in range(groups):
+        at = [lane, *block_column(body, shape, c0 + h * vec)]
+        if element(block) == f32:
+            ws.append(body.insert(vector.LoadOp(block, at, acc_t)).result)
+        else:
+            q = body.insert(vector.LoadOp(block, at, VectorType(i8, (vec,)))).result
+            ws.append(widened_lanes(body, q))
     out: list[SSAValue] = []
     for j in range(rows):
         x = body.insert(memref.LoadOp.get(xs, [idx(body, j), lane])).res

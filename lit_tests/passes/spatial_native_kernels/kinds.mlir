@@ -147,16 +147,22 @@ func.func @gemm_2x256x256(%x: tensor<2x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // AVX512-NEXT:      ins({{.*}}) into %{{.*}}[{{.*}}] : ({{.*}}) -> !spatial.page<{{.*}}xf32> attributes {kernel = "fma512"} {
 
 // The fma512 kernel: the fma kernel's steps in 16-column vectors, 8 rows of two at once.
+// Its 8 rows are one register block, so each weight is multiplied once a trip: widened
+// in registers where it is loaded (16 int8), not first into a scratch as the fma
+// kernel's 6-row blocks read it.
 // WIDE-LABEL: func.func @gemv_1x256x256(
 // WIDE-NOT:   vector.fma
 // WIDE-LABEL: func.func @gemm_8x256x256(
-// WIDE:       %q8_f32 = memref.alloca() : memref<8192xf32>
-// WIDE:       arith.sitofp
+// WIDE-NOT:   q8_f32
 // WIDE:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 // WIDE-NEXT:    %{{.*}} = arith.constant 0 : index
-// WIDE-NEXT:    %[[W0:.*]] = vector.load %{{.*}} : memref<32x256xf32, strided<[256, 1], offset: ?>>, vector<16xf32>
+// WIDE-NEXT:    %[[Q0:.*]] = vector.load %{{.*}} : memref<32x256xi8, strided<[256, 1], offset: ?>>, vector<16xi8>
+// WIDE-NEXT:    %[[S0:.*]] = llvm.sext %[[Q0]] : vector<16xi8> to vector<16xi32>
+// WIDE-NEXT:    %[[W0:.*]] = llvm.sitofp %[[S0]] : vector<16xi32> to vector<16xf32>
 // WIDE-NEXT:    %{{.*}} = arith.constant 16 : index
-// WIDE-NEXT:    %[[W1:.*]] = vector.load %{{.*}} : memref<32x256xf32, strided<[256, 1], offset: ?>>, vector<16xf32>
+// WIDE-NEXT:    %[[Q1:.*]] = vector.load %{{.*}} : memref<32x256xi8, strided<[256, 1], offset: ?>>, vector<16xi8>
+// WIDE-NEXT:    %[[S1:.*]] = llvm.sext %[[Q1]] : vector<16xi8> to vector<16xi32>
+// WIDE-NEXT:    %[[W1:.*]] = llvm.sitofp %[[S1]] : vector<16xi32> to vector<16xf32>
 // WIDE-NEXT:    %{{.*}} = arith.constant 0 : index
 // WIDE-NEXT:    %[[X0:.*]] = memref.load %{{.*}} : memref<8x32xf32, strided<[32, 1], offset: ?>>
 // WIDE-NEXT:    %[[B0:.*]] = vector.broadcast %[[X0]] : f32 to vector<16xf32>
