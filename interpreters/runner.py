@@ -121,9 +121,9 @@ def verified(module: ModuleOp, entry: str | None, verify: bool = True) -> func.F
     return fn
 
 
-def argument_types(module: ModuleOp, entry: str) -> list[tuple[tuple[int, ...], np.dtype[Any]]]:
-    """The shape and element type of each argument of the function `entry`."""
-    types = [cast(TensorType[Any], t) for t in find_function(module, entry).function_type.inputs]
+def argument_types(fn: func.FuncOp) -> list[tuple[tuple[int, ...], np.dtype[Any]]]:
+    """The shape and element type of each argument of `fn` (tensors)."""
+    types = [cast(TensorType[Any], t) for t in fn.function_type.inputs]
     return [(tuple(t.get_shape()), numpy_dtype(t.element_type)) for t in types]
 
 

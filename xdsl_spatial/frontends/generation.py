@@ -251,9 +251,9 @@ class Model:
 
     def signature(self, entry: str) -> Signature:
         if entry not in self.signatures:  # (a model read from the disk cache has them all)
-            from xdsl_spatial.interpreters.runner import argument_types
+            from xdsl_spatial.interpreters.runner import argument_types, find_function
 
-            self.signatures[entry] = argument_types(self.module, entry)
+            self.signatures[entry] = argument_types(find_function(self.module, entry))
         return self.signatures[entry]
 
     def start(self, entries: Sequence[str], progress: Progress = quiet) -> None:

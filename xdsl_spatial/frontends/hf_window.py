@@ -70,15 +70,12 @@ def load_weights(path: str | Path) -> dict[str, np.ndarray]:
 
 def _bind(fn: Any, n_inputs: int, arrays: dict[str, np.ndarray], where: str) -> list[np.ndarray]:
     """The weight arguments of `fn` (after its inputs) from `arrays`, by name."""
-    from xdsl.dialects.builtin import TensorType
-
-    from xdsl_spatial.interpreters.values import numpy_dtype
+    from xdsl_spatial.interpreters.runner import argument_types
 
     out = []
-    for arg in fn.body.block.args[n_inputs:]:
+    types = argument_types(fn)[n_inputs:]
+    for arg, (shape, dtype) in zip(fn.body.block.args[n_inputs:], types):
         name = arg.name_hint
-        t = cast(TensorType[Any], arg.type)
-        shape, dtype = tuple(t.get_shape()), numpy_dtype(t.element_type)
         if name is None or name not in arrays:
             raise ModelError(f"{where} has no array for the argument %{name}")
         a = arrays[name]
