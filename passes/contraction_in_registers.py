@@ -47,7 +47,12 @@ exactly one reduction axis, read by both inputs and not by the output; the outpu
 last axis (a parallel one, its extent a multiple of `dot.LANES`) also the row operand's last and
 not the other's; the output reading every parallel axis; a body that is one `mulf`
 of the two inputs and one `addf` of it and the output, yielded; at most
-`ACCUMULATORS` sums held at once. Any other generic is left as it is.
+`ACCUMULATORS` rows held (the axes the row operand does not read). Where the held
+rows' columns come to more than `ACCUMULATORS` vectors, the sum runs once for each
+chunk of the columns (`column_chunks`), each run reading its columns of every row: the
+scores of 8 sequences at 128 positions or more (3 query heads x 8 vectors a KV head
+and sequence) had been left to `convert-linalg-to-loops`. Any other generic is left
+as it is.
 """
 
 from __future__ import annotations
@@ -88,9 +93,9 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import L1, prefetch_
 from xdsl_spatial.passes.spatial_lower_ops.access import row_major
 
 ACCUMULATORS = 16
-"""The most vector sums held through the sum (of the 32 AVX-512 registers; the row's
-vectors and a broadcast take others): attention at 8 sequences holds 12, three query
-heads' 64 scores or values."""
+"""The most vector sums held through a run of the sum (of the 32 AVX-512 registers;
+the row's vectors and a broadcast take others): attention at 8 sequences holds 12,
+three query heads' 64 scores or values (at 128 positions, two runs of 64 scores)."""
 
 
 @dataclass(frozen=True)
@@ -144,12 +149,17 @@ def contraction(op: GenericOp) -> Contraction | None:
     ranges = op.get_static_loop_ranges()
     rows = a0 if b == 0 else a1
     held = tuple(d for d in pars if d not in rows)
-    if ranges[col] % LANES or math.prod(ranges[d] for d in held) * ranges[col] // LANES > (
-        ACCUMULATORS
-    ):
+    if ranges[col] % LANES or math.prod(ranges[d] for d in held) > ACCUMULATORS:
         return None
     outer = tuple(d for d in rows if d not in (red, col))
     return Contraction(b, red, col, outer, held)
+
+
+def column_chunks(vectors: int, groups: int) -> int:
+    """How many of a row's `vectors` column vectors one run of the sum holds for each
+    of the `groups` held rows: the most that divides `vectors` with `groups` times it
+    at most `ACCUMULATORS` (at least one: `contraction` takes no more groups)."""
+    return max(n for n in range(1, vectors + 1) if vectors % n == 0 and groups * n <= ACCUMULATORS)
 
 
 def _body_is_sum_of_products(op: GenericOp) -> bool:
@@ -196,7 +206,6 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
     maps = [cast(list[int], _axes(op, i)) for i in range(3)]
     vec_t = VectorType(f32, (LANES,))
     groups = list(itertools.product(*(range(ranges[d]) for d in c.held)))
-    columns = range(0, ranges[c.col], LANES)
 
     # b's other axes, in the order b lays them out: its blocks are read as they lie
     at: dict[int, SSAValue] = {}
@@ -212,39 +221,49 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
     def out_index(bb: Builder, g: tuple[int, ...], col: int) -> list[SSAValue]:
         return index(bb, maps[2], {**dict(zip(c.held, g)), c.col: col})
 
-    start = [
-        inner.insert(vector.LoadOp(init, out_index(inner, g, col), vec_t)).result
-        for g in groups
-        for col in columns
-    ]
-    ahead = _next_block(inner, mem[c.b], maps[c.b], at, c)
-    blk = Block(arg_types=[IndexType(), *([vec_t] * len(start))])
-    zero, end = idx(inner, 0), idx(inner, ranges[c.red])
-    loop = inner.insert(scf.ForOp(zero, end, idx(inner, 1), start, blk))
-    body = inside(blk)
-    at[c.red] = blk.args[0]
-    sums = list(blk.args[1:])
-    if ahead is not None:
-        _prefetch_step(body, ahead, mem[c.b], maps[c.b], at[c.red], c)
-    row = [
-        body.insert(vector.LoadOp(mem[c.b], index(body, maps[c.b], {c.col: col}), vec_t)).result
-        for col in columns
-    ]
-    new: list[SSAValue] = []
-    for gi, g in enumerate(groups):
-        where = index(body, maps[a_index], dict(zip(c.held, g)))
-        one = body.insert(memref.LoadOp.get(mem[a_index], where)).res
-        every = body.insert(vector.BroadcastOp(one, vec_t)).vector
-        for ci, v in enumerate(row):
-            # each operand where the body has it: the same rounding, the same flags
-            pick: dict[SSAValue, SSAValue] = {x: every, y: v} if a_index == 0 else {x: v, y: every}
-            p = body.insert(arith.MulfOp(pick[mul.lhs], pick[mul.rhs], mul.fastmath)).result
-            s = sums[gi * len(columns) + ci]
-            lhs, rhs = (s, p) if add.lhs == acc_arg else (p, s)
-            new.append(body.insert(arith.AddfOp(lhs, rhs, add.fastmath)).result)
-    body.insert(scf.YieldOp(*new))
-    for k, (g, col) in enumerate(itertools.product(groups, columns)):
-        inner.insert(vector.StoreOp(loop.results[k], result, out_index(inner, g, col)))
+    def run(chunk: range, first: bool) -> None:
+        """The sum over the reduction axis for the columns `chunk` of every held
+        row, its sums carried by the loop, stored into the result after it; the first
+        run asks for the next block's rows (whole: every run's)."""
+        start = [
+            inner.insert(vector.LoadOp(init, out_index(inner, g, col), vec_t)).result
+            for g in groups
+            for col in chunk
+        ]
+        ahead = _next_block(inner, mem[c.b], maps[c.b], at, c) if first else None
+        blk = Block(arg_types=[IndexType(), *([vec_t] * len(start))])
+        zero, end = idx(inner, 0), idx(inner, ranges[c.red])
+        loop = inner.insert(scf.ForOp(zero, end, idx(inner, 1), start, blk))
+        body = inside(blk)
+        at[c.red] = blk.args[0]
+        sums = list(blk.args[1:])
+        if ahead is not None:
+            _prefetch_step(body, ahead, mem[c.b], maps[c.b], at[c.red], c)
+        row = [
+            body.insert(vector.LoadOp(mem[c.b], index(body, maps[c.b], {c.col: col}), vec_t)).result
+            for col in chunk
+        ]
+        new: list[SSAValue] = []
+        for gi, g in enumerate(groups):
+            where = index(body, maps[a_index], dict(zip(c.held, g)))
+            one = body.insert(memref.LoadOp.get(mem[a_index], where)).res
+            every = body.insert(vector.BroadcastOp(one, vec_t)).vector
+            for ci, v in enumerate(row):
+                # each operand where the body has it: the same rounding, the same flags
+                pick = {x: every, y: v} if a_index == 0 else {x: v, y: every}
+                p = body.insert(arith.MulfOp(pick[mul.lhs], pick[mul.rhs], mul.fastmath)).result
+                s = sums[gi * len(row) + ci]
+                lhs, rhs = (s, p) if add.lhs == acc_arg else (p, s)
+                new.append(body.insert(arith.AddfOp(lhs, rhs, add.fastmath)).result)
+        body.insert(scf.YieldOp(*new))
+        del at[c.red]
+        for k, (g, col) in enumerate(itertools.product(groups, chunk)):
+            inner.insert(vector.StoreOp(loop.results[k], result, out_index(inner, g, col)))
+
+    # a run of the sum for each chunk of the columns whose sums the registers hold
+    width = column_chunks(ranges[c.col] // LANES, len(groups)) * LANES
+    for first in range(0, ranges[c.col], width):
+        run(range(first, first + width, LANES), first == 0)
     for nested in reversed(loops[1:]):
         nested.insert(scf.YieldOp())
     return b.insert(bufferization.ToTensorOp(result, restrict=True, writable=True)).tensor

@@ -62,6 +62,25 @@ SCORES: Spec = (
     ", ".join([P, P, R, P, P]),
 )
 
+# The same at 128 positions: 3 query heads x 8 vectors are 24 sums, held as two runs
+# of the sum over 4 vectors each (12 sums)
+LONG: Spec = (
+    "3x3x8x64",
+    "8x3x64x128",
+    "3x3x8x128",
+    SCORES[3],
+    SCORES[4],
+)
+
+# 8 rows of 4 vectors (32 sums): two runs of the sum over 2 vectors each (16 sums)
+WIDE: Spec = (
+    "8x40",
+    "40x64",
+    "8x64",
+    ("(d0, d1, d2) -> (d0, d2)", "(d0, d1, d2) -> (d2, d1)", "(d0, d1, d2) -> (d0, d1)"),
+    ", ".join([P, P, R]),
+)
+
 # No axis but the sum's and the columns' in the row operand: no outer loop
 ROWS: Spec = (
     "2x40",
@@ -116,21 +135,36 @@ def _spread(v: np.ndarray, have: str, want: str) -> np.ndarray:
 
 
 @pytest.mark.parametrize(
-    "spec,body",
-    [(SCORES, MUL_ADD), (SCORES, SWAPPED), (ROWS, MUL_ADD), (FAR, SWAPPED)],
-    ids=["scores", "scores-swapped", "no-outer-loop", "rows-far-apart"],
+    "spec,body,runs",
+    [
+        (SCORES, MUL_ADD, 1),
+        (SCORES, SWAPPED, 1),
+        (LONG, MUL_ADD, 2),
+        (WIDE, SWAPPED, 2),
+        (ROWS, MUL_ADD, 1),
+        (FAR, SWAPPED, 1),
+    ],
+    ids=[
+        "scores",
+        "scores-swapped",
+        "scores-128",
+        "rows-in-two-runs",
+        "no-outer-loop",
+        "rows-far-apart",
+    ],
 )
-def test_sums_are_the_loops_bits(spec: Spec, body: str):
+def test_sums_are_the_loops_bits(spec: Spec, body: str, runs: int):
     """Random inputs and a random initial output: the native engine's results with the
     kernels `loop` (which take the generic: nothing of it is left for
-    `convert-linalg-to-loops`) and with `generic` (the plain path, which keeps its
-    loops) are both the bits of the same loop in numpy's float32."""
+    `convert-linalg-to-loops`; more sums than the registers hold in `runs` runs of the
+    sum, each over some of the columns) and with `generic` (the plain path, which
+    keeps its loops) are both the bits of the same loop in numpy's float32."""
     text = module(spec, body)
     fn = find_function(parse_module(text), "f")
     (generic,) = [o for o in fn.walk() if isinstance(o, GenericOp)]
     assert contraction(generic) is not None
     converted = convert(prepare(fn), kind="loop")
-    assert "linalg.generic" not in converted and "iter_args" in converted
+    assert "linalg.generic" not in converted and converted.count("iter_args") == runs
     assert "linalg.generic" in convert(prepare(fn), kind="generic")  # the plain loops
     rng = np.random.default_rng(7)
     shapes = [tuple(int(n) for n in s.split("x")) for s in spec[:3]]
@@ -153,9 +187,9 @@ def test_sums_are_the_loops_bits(spec: Spec, body: str):
             "20 columns: not whole vectors",
         ),
         (
-            ("8x40", "40x64", "8x64", ROWS[3], ROWS[4]),
+            ("17x40", "40x16", "17x16", ROWS[3], ROWS[4]),
             MUL_ADD,
-            "8 rows of 4 vectors: 32 sums held",
+            "17 rows: more sums than registers at a vector each",
         ),
     ],
 )

@@ -1,6 +1,7 @@
 // linalg-contraction-in-registers leaves alone what it does not take: a matmul whose 64
-// rows of 64 columns would hold 256 vector sums (more than 16), 20 columns (not whole
-// vectors of 16), a body that subtracts its products, and a dynamic row count.
+// rows would hold 64 vector sums even a vector of columns at a time (more than 16), 20
+// columns (not whole vectors of 16), a body that subtracts its products, and a dynamic
+// row count.
 // RUN: xdsl-opt -p linalg-contraction-in-registers %s | filecheck %s
 
 func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
