@@ -92,16 +92,14 @@ func.func @gemm_8x4096x4096(%x: tensor<8x4096xbf16>, %W__q8: tensor<4096x4096xi8
 // CHECK-NEXT:          ins(%[[ACC]][d0 * 256 + d1], %[[S0]][d1], %[[S1]][d1], %[[S2]][d1], %[[S3]][d1], %[[S4]][d1], %[[S5]][d1], %[[S6]][d1], %[[S7]][d1]) into %[[RSUM]][d0 * 256 + d1]
 // CHECK-NEXT:        ^bb0(%[[A:.*]]: f32, %[[R0:.*]]: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %[[R7:.*]]: f32):
 // CHECK-NEXT:          %[[D0:.*]] = spatial.index 0 : index
+// CHECK-NEXT:          %[[ZF:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:          %[[ZI:.*]] = arith.constant 0 : index
 // CHECK-NEXT:          %[[ON0:.*]] = arith.cmpi eq, %[[D0]], %[[ZI]] : index
-// CHECK-NEXT:          %[[ZF:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:          %[[T0:.*]] = arith.select %[[ON0]], %[[R0]], %[[ZF]] : f32
-// CHECK-COUNT-6:       arith.select
-// CHECK-NEXT:          %[[D7:.*]] = spatial.index 0 : index
+// CHECK-COUNT-6:       arith.select %{{.*}}, %{{.*}}, %[[ZF]] : f32
 // CHECK-NEXT:          %[[SEVEN:.*]] = arith.constant 7 : index
-// CHECK-NEXT:          %[[ON7:.*]] = arith.cmpi eq, %[[D7]], %[[SEVEN]] : index
-// CHECK-NEXT:          %[[ZF7:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:          %[[T7:.*]] = arith.select %[[ON7]], %[[R7]], %[[ZF7]] : f32
+// CHECK-NEXT:          %[[ON7:.*]] = arith.cmpi eq, %[[D0]], %[[SEVEN]] : index
+// CHECK-NEXT:          %[[T7:.*]] = arith.select %[[ON7]], %[[R7]], %[[ZF]] : f32
 // CHECK-NEXT:          %[[P0:.*]] = arith.addf %[[A]], %[[T0]] : f32
 // CHECK-COUNT-6:       arith.addf
 // CHECK-NEXT:          %[[P7:.*]] = arith.addf %{{.*}}, %[[T7]] : f32

@@ -68,14 +68,15 @@ func.func @unused(%x: tensor<1x2048xbf16>, %W__q8: tensor<2048x4096xi8>, %W__q8_
 // PIPE-NEXT:          spatial.load %{{.*}}[%[[K]] * 128 + %[[I:.*]] * 4] block 32x4 stride 4 repeat 1
 // PIPE-NEXT:          spatial.load %{{.*}}[%[[K]] * 4 + %[[I]] * 4] block 1x4 stride 4 repeat 1
 //
-// CSE leaves one spatial.index and one 0.0 in the fold's row select.
+// The fold's row select reads one spatial.index and one 0.0 (q8-lower's; CSE finds
+// no other).
 // PIPE:               spatial.stage "fold_sum" iters(par 32, par 128)
 // PIPE-NEXT:            ins
 // PIPE-NEXT:          ^bb0(
 // PIPE-NEXT:            %[[D0:.*]] = spatial.index 0 : index
+// PIPE-NEXT:            %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // PIPE-NEXT:            %[[C0:.*]] = arith.constant 0 : index
 // PIPE-NEXT:            %[[ON0:.*]] = arith.cmpi eq, %[[D0]], %[[C0]] : index
-// PIPE-NEXT:            %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // PIPE-NEXT:            arith.select %[[ON0]], %{{.*}}, %[[Z]] : f32
 // PIPE-NEXT:            %[[C1:.*]] = arith.constant 1 : index
 // PIPE-NEXT:            %[[ON1:.*]] = arith.cmpi eq, %[[D0]], %[[C1]] : index
