@@ -44,7 +44,7 @@ flags are the body's): the same bits.
 
 What is taken: f32 throughout; static shapes; maps that each pick distinct axes;
 exactly one reduction axis, read by both inputs and not by the output; the output's
-last axis (a parallel one, its extent a multiple of `dot.LANES`) also the row operand's last and
+last axis (a parallel one, its extent a nonzero multiple of `dot.LANES`) also the row operand's last and
 not the other's; the output reading every parallel axis; a body that is one `mulf`
 of the two inputs and one `addf` of it and the output, yielded; at most
 `ACCUMULATORS` rows held (the axes the row operand does not read). Where the held
@@ -149,7 +149,7 @@ def contraction(op: GenericOp) -> Contraction | None:
     ranges = op.get_static_loop_ranges()
     rows = a0 if b == 0 else a1
     held = tuple(d for d in pars if d not in rows)
-    if ranges[col] % LANES or math.prod(ranges[d] for d in held) > ACCUMULATORS:
+    if not ranges[col] or ranges[col] % LANES or math.prod(ranges[d] for d in held) > ACCUMULATORS:
         return None
     outer = tuple(d for d in rows if d not in (red, col))
     return Contraction(b, red, col, outer, held)

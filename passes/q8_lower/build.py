@@ -124,7 +124,7 @@ def product_body(args: Sequence[BlockArgument]) -> SSAValue:
 
 def sum_body(m: int, carried: bool) -> Body:
     """`carry + sum_r [row == r] * sum_r`: a single row's sum is every row's. The rows'
-    selects read one `spatial.index` and one 0.0 (a 32-row fold's body had 64 more ops
+    selects read one `spatial.index` and one 0.0 (a 32-row fold's body had 62 more ops
     in each of its sums, SmolLM2's `@prefill` 15k of its 57k, which every pass after
     walks and `templates` copies)."""
 
