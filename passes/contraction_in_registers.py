@@ -250,7 +250,9 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
             every = body.insert(vector.BroadcastOp(one, vec_t)).vector
             for ci, v in enumerate(row):
                 # each operand where the body has it: the same rounding, the same flags
-                pick = {x: every, y: v} if a_index == 0 else {x: v, y: every}
+                pick: dict[SSAValue, SSAValue] = (
+                    {x: every, y: v} if a_index == 0 else {x: v, y: every}
+                )
                 p = body.insert(arith.MulfOp(pick[mul.lhs], pick[mul.rhs], mul.fastmath)).result
                 s = sums[gi * len(row) + ci]
                 lhs, rhs = (s, p) if add.lhs == acc_arg else (p, s)

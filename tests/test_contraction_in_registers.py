@@ -72,15 +72,6 @@ LONG: Spec = (
     SCORES[4],
 )
 
-# 8 rows of 4 vectors (32 sums): two runs of the sum over 2 vectors each (16 sums)
-WIDE: Spec = (
-    "8x40",
-    "40x64",
-    "8x64",
-    ("(d0, d1, d2) -> (d0, d2)", "(d0, d1, d2) -> (d2, d1)", "(d0, d1, d2) -> (d0, d1)"),
-    ", ".join([P, P, R]),
-)
-
 # No axis but the sum's and the columns' in the row operand: no outer loop
 ROWS: Spec = (
     "2x40",
@@ -89,6 +80,9 @@ ROWS: Spec = (
     ("(d0, d1, d2) -> (d0, d2)", "(d0, d1, d2) -> (d2, d1)", "(d0, d1, d2) -> (d0, d1)"),
     ", ".join([P, P, R]),
 )
+
+# 8 rows of 4 vectors (32 sums): two runs of the sum over 2 vectors each (16 sums)
+WIDE: Spec = ("8x40", "40x64", "8x64", ROWS[3], ROWS[4])
 
 # The row operand's sum axis outermost, its rows of one sequence far apart
 FAR: Spec = (
