@@ -264,8 +264,8 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
 
     # a run of the sum for each chunk of the columns whose sums the registers hold
     width = column_chunks(ranges[c.col] // LANES, len(groups)) * LANES
-    for first in range(0, ranges[c.col], width):
-        run(range(first, first + width, LANES), first == 0)
+    for at_col in range(0, ranges[c.col], width):
+        run(range(at_col, at_col + width, LANES), at_col == 0)
     for nested in reversed(loops[1:]):
         nested.insert(scf.YieldOp())
     return b.insert(bufferization.ToTensorOp(result, restrict=True, writable=True)).tensor
