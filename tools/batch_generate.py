@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from xdsl_spatial.frontends.batched import BatchRun, generate_batch
+from xdsl_spatial.frontends.batched import BatchRun, generate_batch, reading_entries
 from xdsl_spatial.frontends.generation import check_prompt, load_model
 from xdsl_spatial.frontends.model.config import LlamaConfig, ModelError, check_sequences
 from xdsl_spatial.frontends.tokenizer import Vocabulary
@@ -116,6 +116,7 @@ def run_batch(
         raise cli.ToolError(f"--prompts {args.prompts}: {e}") from None
     prompts: list[list[int]] = []
     vocab: Vocabulary | None = None
+    sized: list[int] = []  # the cache's positions, once `check` has chosen them
 
     def check(config: LlamaConfig, tokenizer: dict[str, Any]) -> int:
         """The prompts' checks, before the seconds that building takes; the cache's
@@ -132,7 +133,12 @@ def run_batch(
                 check_prompt(config, p, args.steps, positions)
             except ModelError as e:
                 raise ModelError(f"--prompts line {k}: {e}") from None
+        sized.append(positions)
         return positions
+
+    def first() -> list[str]:
+        """The functions reading the prompts calls, begun once each is lowered."""
+        return reading_entries(args.batch, sized[-1], prompts)
 
     model = load_model(
         args.file,
@@ -145,6 +151,7 @@ def run_batch(
         check=check,
         keep=False,
         options=options,
+        first=first,
     )
     assert vocab is not None
     if model.requantized:
@@ -155,7 +162,7 @@ def run_batch(
             f"GGML's rule; the largest error: {worst}",
             file=sys.stderr,
         )
-    load_s = time.perf_counter() - start
+    load_s = time.perf_counter() - start - model.seconds.get("compile", 0.0)  # (its own line)
     stop = vocab.stop_tokens()
     n = len(prompts)
     texts = [io.StringIO() for _ in range(n)]

@@ -13,10 +13,11 @@ It builds the model (`spatial-gguf --emit-model`), lowers the whole step (unless
 `--no-lower`): every product with `q8-lower`, every other op with `spatial-lower-ops`
 (`--products-only`: the products alone), and binds the weights from the file, then
 reads the prompt in chunks of `--batch` tokens and runs up to `--steps` decode steps,
-streaming each token's text to stdout. Each function is compiled before its first
-call (the native engine begins both at once, each in a process of its own), and after
-the text all of it is kept in the disk cache (`--no-cache` not to). The report after
-the text says what the folds moved.
+streaming each token's text to stdout. The functions the prompt and the steps call are
+lowered first, and each is compiled before its first call (the native engine begins
+each as soon as it is lowered, in a process of its own); after the text the others are
+lowered and compiled too, and all of it is kept in the disk cache (`--no-cache` not to).
+The report after the text says what the folds moved.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from xdsl_spatial.frontends.generation import (
     generate,
     load_model,
     module_sizes,
+    used_entries,
 )
 from xdsl_spatial.frontends.gguf_io import GGUFError, NotQ8Error
 from xdsl_spatial.frontends.hf_window import load_window_model, window_of
@@ -254,12 +256,20 @@ def _ids(ids: Sequence[int]) -> str:
 
 
 def _timings(
-    model: Model, run: Generation, load_s: float, first_s: float | None, startup_s: float
+    model: Model,
+    run: Generation,
+    load_s: float,
+    first_s: float | None,
+    startup_s: float,
+    loaded: dict[str, float],
+    later: tuple[str, ...],
 ) -> list[str]:
     """llama.cpp's closing lines: loading (from the process's start: Python's and the
-    imports' seconds first, then each step's), compiling (each function before its first
-    call, outside the runs' times), the prompt, the steps, and writing the cache."""
-    s = {"start": startup_s, **model.seconds}
+    imports' seconds first, then each step's, `loaded` the model's seconds then),
+    compiling (each function before its first call, outside the runs' times), the
+    prompt, the steps, lowering the functions `later` after the run, and writing the
+    cache."""
+    s = {"start": startup_s, **loaded}
     names = {
         "start": "start-up",
         "cache": "read from the cache",
@@ -274,17 +284,23 @@ def _timings(
     if "cache" in s and not model.cached:
         parts = [p for p in parts if not p.startswith(names["cache"])]  # written: own line
     lines = [f"load time        = {load_s * 1e3:10.2f} ms ({', '.join(parts)})"]
-    if "compile" in s:
+    compile_s = model.seconds.get("compile")
+    if compile_s is not None:
         done = ", ".join(f"@{e}" for e in model.executables)
-        lines.append(f"compile time     = {s['compile'] * 1e3:10.2f} ms (compiling {done})")
+        lines.append(f"compile time     = {compile_s * 1e3:10.2f} ms (compiling {done})")
     lines += [
         f"prompt eval time = {_rate(run.prompt_ms, len(run.prompt), 'tokens')}",
         f"eval time        = {_rate(sum(run.decode_ms), len(run.decode_ms), 'runs  ')}",
     ]
     if first_s is not None:
         lines.append(f"first token      = {first_s * 1e3:10.2f} ms after the start")
-    if "cache" in s and not model.cached:
-        lines.append(f"cache            = {s['cache'] * 1e3:10.2f} ms (writing the cache)")
+    after = sum(model.seconds.get(k, 0.0) - loaded.get(k, 0.0) for k in ("lower", "lower_ops"))
+    if later and not model.unlowered:
+        what = ", ".join(f"@{e}" for e in later)
+        lines.append(f"lower time       = {after * 1e3:10.2f} ms (lowering {what} after the run)")
+    if "cache" in model.seconds and not model.cached:
+        cache_s = model.seconds["cache"]
+        lines.append(f"cache            = {cache_s * 1e3:10.2f} ms (writing the cache)")
     return lines
 
 
@@ -352,6 +368,7 @@ def _generate(
     out = sys.stdout
     vocab: Vocabulary | None = None
     prompt: list[int] = []
+    sized: list[int] = []  # the cache's positions, once `check` has chosen them
 
     def check(config: LlamaConfig, tokenizer: dict[str, Any]) -> int:
         """The prompt's checks, before the seconds that building takes; the cache's
@@ -369,7 +386,13 @@ def _generate(
                 f"--context {positions} exceeds the model's context length {config.context_length}"
             )
         check_prompt(config, prompt, args.steps, positions)
+        sized.append(positions)
         return positions
+
+    def first() -> list[str]:
+        """The functions the prompt and the steps call: lowered first, each one's compile
+        begun once it is; the others lowered after the run (`load_model`'s `first`)."""
+        return used_entries(args.batch, sized[-1], len(prompt), args.steps)
 
     text = _module_text(args)
     lower = not args.no_lower
@@ -395,6 +418,7 @@ def _generate(
             text_name=args.module or "<module>",
             keep=False,
             options=options,
+            first=first,
         )
     if args.batch > model.positions:
         raise ModelError(
@@ -413,9 +437,11 @@ def _generate(
         )
     for line in (*model.declined, *model.ops_declined):
         note(line)
+    noted = len(model.declined), len(model.ops_declined)
+    loaded, later = dict(model.seconds), model.unlowered  # (`later`: lowered after the run)
     sampler = Sampler(args.temperature, args.top_k, args.top_p, args.seed)
     stop = vocab.stop_tokens() if vocab is not None else set()
-    load_s = time.perf_counter() - start
+    load_s = time.perf_counter() - start - model.seconds.get("compile", 0.0)  # (its own line)
     if options.compiles:
         # Each function compiled before its first call, outside the prompt's and the
         # steps' clocks; the native engine's all at once, in processes of their own.
@@ -448,7 +474,9 @@ def _generate(
         if stream is not None:
             stream.close()
         streaming = False
-        model.keep(progress)  # the functions the run did not call compiled first
+        model.keep(progress)  # the functions the run did not call lowered and compiled first
+        for line in (*model.declined[noted[0] :], *model.ops_declined[noted[1] :]):
+            note(line)  # what lowering them declined
     finally:
         model.close()
     first_s = stream.first - start if stream is not None and stream.first is not None else None
@@ -503,7 +531,9 @@ def _generate(
         )
     progress.done()
     lines = _report(args, model, run, vocab, prompt, sampler, here, other)
-    timings = [f"{PROG}: {t}" for t in _timings(model, run, load_s, first_s, startup_s)]
+    timings = [
+        f"{PROG}: {t}" for t in _timings(model, run, load_s, first_s, startup_s, loaded, later)
+    ]
     if args.outputs is not None:
         with cli.atomic_write(args.outputs, "wb", option="--outputs") as f:
             np.savez(f, tokens=np.asarray(run.tokens, np.int64), logits=run.logits)

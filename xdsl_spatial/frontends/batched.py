@@ -52,8 +52,10 @@ from xdsl_spatial.frontends.generation import (
     Generation,
     Model,
     check_prompt,
+    lower_functions,
     read_prompt,
     step_bytes,
+    used_entries,
 )
 from xdsl_spatial.frontends.model.config import BATCH_ENTRY, ModelError
 from xdsl_spatial.frontends.sampling import Sampler, has_nan
@@ -83,44 +85,33 @@ def batched_model(model: Model, sequences: int, progress: Progress = quiet) -> M
     with collector_paused():
         module = build_batched(model.config, sequences, model.positions)
     seconds = {"build": time.perf_counter() - t0}
-    decisions: list[Any] = []
-    ops: list[Any] = []
-    host: dict[str, int] = {}
+    done = None
     if model.lowered:
-        from xdsl_spatial.passes.q8_lower import lower_q8
-
-        t0 = time.perf_counter()
-        decisions = lower_q8(module, optimize=True, progress=progress)
-        seconds["lower"] = time.perf_counter() - t0
-        if model.whole_step:
-            from xdsl_spatial.interpreters.runner import find_function
-            from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops
-
-            progress(f"lowering the rest of @{BATCH_ENTRY} with spatial-lower-ops")
-            t0 = time.perf_counter()
-            ops = lower_ops(module)
-            seconds["lower_ops"] = time.perf_counter() - t0
-            host = {BATCH_ENTRY: len(host_ops(find_function(module, BATCH_ENTRY)))}
-    return dataclasses.replace(
+        done = lower_functions(module, None, model.whole_step, seconds, progress, f"@{BATCH_ENTRY}")
+    batched = dataclasses.replace(
         model,
         module=module,
         batch=sequences,
-        decisions=decisions,
-        lower_s=seconds.get("lower", 0.0),
+        decisions=[],
+        lower_s=0.0,
         executables={},
         signatures={},
         compiling={},
+        unlowered=(),
         keep_in=None if where is None or key is None else (where, key),
         kept_as=key,
         entries=(BATCH_ENTRY,),
         cached=False,
         seconds=seconds,
-        lowered_count=sum(1 for d in decisions if d.lowered),
-        declined=[d.line() for d in decisions if not d.lowered],
-        ops_lowered=sum(1 for d in ops if d.lowered),
-        ops_declined=[d.line() for d in ops if not d.lowered],
-        host_ops=host,
+        lowered_count=0,
+        declined=[],
+        ops_lowered=0,
+        ops_declined=[],
+        host_ops={},
     )
+    if done is not None:
+        batched.absorb(done)
+    return batched
 
 
 @dataclass
@@ -163,6 +154,14 @@ TokenSink = Callable[[int, int], None]
 """Told (sequence, token) as each token is chosen."""
 
 
+def reading_entries(batch: int, positions: int, prompts: Sequence[Sequence[int]]) -> list[str]:
+    """The functions reading each of `prompts` alone calls (`read_prompt`, before they
+    decode together) in a model with a `@prefill` of `batch` tokens and a cache of
+    `positions`."""
+    called = (used_entries(batch, positions, len(p), 0) for p in prompts)
+    return list(dict.fromkeys(e for entries in called for e in entries))
+
+
 def generate_batch(
     model: Model,
     prompts: Sequence[Sequence[int]],
@@ -201,7 +200,7 @@ def generate_batch(
     elif batched.batch != n or batched.entries != (BATCH_ENTRY,):
         raise ModelError(f"the batched model decodes {batched.batch} sequences, not {n}")
     if model.options.compiles:  # compiled before the clocks start, as `generate` does
-        entries = list(dict.fromkeys(e for p in prompts for e in model.used(len(p), 0)))
+        entries = reading_entries(model.batch, model.positions, prompts)
         model.start(entries, progress)
         batched.start([BATCH_ENTRY], progress)
         for entry in entries:

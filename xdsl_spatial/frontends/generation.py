@@ -16,7 +16,7 @@ padded. A padded row writes keys and values at positions past the chunk, but no 
 row attends to them (the mask is causal), and the step that reaches such a position
 writes its own there before it reads it: the cache holds exactly what one token at a
 time would have written. Where a whole chunk would run past the cache, or few tokens
-are left (`Model.few_tokens`), the rest are fed one at a time through `@decode`.
+are left (`few_tokens`), the rest are fed one at a time through `@decode`.
 
 The last prompt position's logits give the first generated token; each decode step
 feeds the last token at the next position and gives one more: greedily (the largest
@@ -46,8 +46,9 @@ import dataclasses
 import hashlib
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -200,6 +201,10 @@ class Model:
     """Its functions: `@prefill` and `@decode`, or a batched model's `@decode_batch`,
     whose weights are its base model's (its disk cache entry holds none)."""
 
+    unlowered: tuple[str, ...] = ()
+    """The functions `load_model` left for later (its `first` did not name them):
+    `lower` lowers them when first needed."""
+
     laid_for: set[str] = field(default_factory=set)
     """The functions whose native code's weights in tile columns are laid so in
     `weights` (`lay_weights`)."""
@@ -209,6 +214,30 @@ class Model:
         moved = placed(self.weights)
         if any(a is not w for a, w in zip(moved, self.weights)):
             self.weights = moved  # (else the same list: a batched model shares its base's)
+
+    def absorb(self, lowered: Lowered) -> None:
+        """What lowering some of the functions decided, added to what the model says
+        of its lowering (`decisions` and the counts and lines made from them)."""
+        self.decisions = [*self.decisions, *lowered.decisions]
+        self.lowered_count += sum(1 for d in lowered.decisions if d.lowered)
+        self.declined = [*self.declined, *(d.line() for d in lowered.decisions if not d.lowered)]
+        self.ops_lowered += sum(1 for d in lowered.ops if d.lowered)
+        self.ops_declined = [*self.ops_declined, *(d.line() for d in lowered.ops if not d.lowered)]
+        merged = {**self.host_ops, **lowered.host_ops}
+        order = {e: i for i, e in enumerate(self.entries)}  # (the entries' order: the report's)
+        self.host_ops = dict(sorted(merged.items(), key=lambda e: order.get(e[0], len(order))))
+        self.lower_s = self.seconds.get("lower", 0.0)
+
+    def lower(self, progress: Progress = quiet) -> None:
+        """The functions left for later (`unlowered`) lowered now, together (what a
+        function that is called, compiled or kept needs first)."""
+        if self.unlowered:
+            names = self.unlowered
+            label = ", ".join(f"@{n}" for n in names)
+            self.absorb(
+                lower_functions(self.module, names, self.whole_step, self.seconds, progress, label)
+            )
+            self.unlowered = ()
 
     def plain_weights(self) -> list[np.ndarray]:
         """The weights, each laid in rows (a copy of each the native engine reads laid
@@ -261,29 +290,21 @@ class Model:
         its machine code made by another process while this one goes on (`compile`
         waits for it); the compiled engine compiles a function when it is first
         called. The time spent here is added to `seconds["compile"]`."""
+        if any(e in self.unlowered for e in entries):
+            self.lower(progress)
         if self.options.engine is not Engine.NATIVE or self.module is None:
             return
         for entry in entries:
-            if entry in self.executables or entry in self.compiling:
-                continue
-            progress(f"compiling @{entry} (its machine code in a process of its own)")
-            t0 = time.perf_counter()
-            self.signature(entry)
-            from xdsl_spatial.interpreters.runner import start_compile
-
-            self.compiling[entry] = start_compile(
-                self.module,
-                entry,
-                self.options.threads,
-                progress=progress,
-                kernels=self.options.kernels,
-            )
-            self.seconds["compile"] = self.seconds.get("compile", 0.0) + time.perf_counter() - t0
+            if entry not in self.executables and entry not in self.compiling:
+                self.signature(entry)
+                _begin(self.module, entry, self.options, self.compiling, self.seconds, progress)
 
     def compile(self, entry: str, progress: Progress | None = None) -> Any:
         """`entry`'s executable, compiled now if it was not (or waited for, when `start`
         began it; the time it took added to `seconds["compile"]`; `progress` told how
         far it is)."""
+        if entry in self.unlowered:
+            self.lower(progress or quiet)
         if self.options.engine is Engine.REFERENCE:
             return None
         exe = self.executables.get(entry)
@@ -340,6 +361,8 @@ class Model:
         which the products' streaming has pushed out of the CPU's caches (SmolLM2 on
         the EPYC: the step's time outside the native call 0.45-0.52 ms with the
         weights checked each step, 0.19-0.23 ms without)."""
+        if entry in self.unlowered:
+            self.lower()
         weights = self.weights
         if self.options.engine is not Engine.NATIVE:  # (weights the native engine laid)
             weights = self.plain_weights()
@@ -447,30 +470,40 @@ class Model:
 
     def used(self, prompt_len: int, steps: int) -> list[str]:
         """The functions a prompt of `prompt_len` tokens and `steps` decode steps call."""
-        calls = {"prefill" if n > 1 else "decode" for _, n in self.plan(prompt_len)}
-        return [e for e in ENTRIES if e in calls or (e == "decode" and steps)]
-
-    @property
-    def few_tokens(self) -> int:
-        """Tokens few enough to read a `@decode` step each: a padded `@prefill` chunk
-        costs about `batch / 4` steps (docs/model.md), and is then never compiled."""
-        return max(1, self.batch // 4)
+        return used_entries(self.batch, self.positions, prompt_len, steps)
 
     def plan(self, prompt_len: int) -> list[tuple[int, int]]:
-        """How a prompt of `prompt_len` tokens is read: (first position, tokens) of each
-        call, a `@prefill` chunk where more than `few_tokens` are left and a whole
-        chunk fits the cache, else one `@decode` step a token."""
-        out = []
-        pos = 0
-        while pos < prompt_len:
-            left = prompt_len - pos
-            if left > self.few_tokens and pos + self.batch <= self.positions:
-                n = min(left, self.batch)
-            else:
-                n = 1
-            out.append((pos, n))
-            pos += n
-        return out
+        """How a prompt of `prompt_len` tokens is read (`read_plan`)."""
+        return read_plan(self.batch, self.positions, prompt_len)
+
+
+def few_tokens(batch: int) -> int:
+    """Tokens few enough to read a `@decode` step each: a padded `@prefill` chunk of
+    `batch` tokens costs about `batch / 4` steps (docs/model.md), and is then never
+    compiled."""
+    return max(1, batch // 4)
+
+
+def read_plan(batch: int, positions: int, prompt_len: int) -> list[tuple[int, int]]:
+    """How a model with a `@prefill` of `batch` tokens and a cache of `positions` reads
+    a prompt of `prompt_len` tokens: (first position, tokens) of each call, a `@prefill`
+    chunk where more than `few_tokens` are left and a whole chunk fits the cache, else
+    one `@decode` step a token."""
+    out = []
+    pos = 0
+    while pos < prompt_len:
+        left = prompt_len - pos
+        n = min(left, batch) if left > few_tokens(batch) and pos + batch <= positions else 1
+        out.append((pos, n))
+        pos += n
+    return out
+
+
+def used_entries(batch: int, positions: int, prompt_len: int, steps: int) -> list[str]:
+    """The functions a prompt of `prompt_len` tokens and `steps` decode steps call, in
+    a model with a `@prefill` of `batch` tokens and a cache of `positions`."""
+    calls = {"prefill" if n > 1 else "decode" for _, n in read_plan(batch, positions, prompt_len)}
+    return [e for e in ENTRIES if e in calls or (e == "decode" and steps)]
 
 
 def _beside(f: Callable[..., T], *args: Any) -> Future[T]:
@@ -482,6 +515,46 @@ def _beside(f: Callable[..., T], *args: Any) -> Future[T]:
         return pool.submit(f, *args)
     finally:
         pool.shutdown(wait=False)
+
+
+def _begin(
+    module: Any,
+    entry: str,
+    options: RunOptions,
+    compiling: dict[str, Any],
+    seconds: dict[str, float],
+    progress: Progress,
+) -> None:
+    """`entry` of `module` begun by the native engine (`runner.start_compile`) into
+    `compiling`, the seconds it took here added to `seconds["compile"]`."""
+    from xdsl_spatial.interpreters.runner import start_compile
+
+    progress(f"compiling @{entry} (its machine code in a process of its own)")
+    t0 = time.perf_counter()
+    compiling[entry] = start_compile(
+        module, entry, options.threads, progress=progress, kernels=options.kernels
+    )
+    seconds["compile"] = seconds.get("compile", 0.0) + time.perf_counter() - t0
+
+
+@contextmanager
+def _without(module: Any, aside: Sequence[Any]) -> Iterator[None]:
+    """`module` without its top-level ops `aside` while the with-block runs (a pass
+    over it rewrites the rest), then each back in its place."""
+    block = module.body.block
+    order = list(block.ops)
+    for op in aside:
+        op.detach()
+    try:
+        yield
+    finally:
+        for i, op in enumerate(order):
+            if any(op is a for a in aside):
+                after = next((o for o in order[i + 1 :] if o.parent is block), None)
+                if after is None:
+                    block.add_op(op)
+                else:
+                    block.insert_op_before(op, after)
 
 
 def _timed(f: Callable[[], Any]) -> tuple[Any, float]:
@@ -530,6 +603,7 @@ def load_model(
     text_name: str = "<module>",
     keep: bool = True,
     options: RunOptions = DEFAULT,
+    first: Sequence[str] | Callable[[], Sequence[str]] | None = None,
 ) -> Model:
     """Read, bind, build and lower (unless `lower=False`) the model of the GGUF file
     `path` with a `@prefill` of `batch` tokens and a cache of `positions` (default: what
@@ -554,7 +628,15 @@ def load_model(
     on Ray: `RunOptions.cache_dir`), the model is compiled whole and kept on disk, keyed
     by the file and the options; a later load with the same key reads it back instead
     (`Model.cached`). With `keep=False` it is kept when the caller calls `Model.keep`
-    (after a run, which compiled only what it called)."""
+    (after a run, which compiled only what it called).
+
+    `first`: the functions a run calls first (the ones a prompt calls: `used_entries`),
+    or a callable giving them once `check` has run. Only these are lowered now, each
+    alone and in turn, and with the native engine each one's machine code begun as
+    soon as it is lowered (`Model.start`); the others are lowered when first needed
+    (`Model.lower`: their compile, a call, `Model.keep`), so that a cold start waits
+    for what it calls and nothing else. None (the default): every function lowered
+    now, nothing begun."""
     chips = options.chips
     where = options.cache_dir
     key = None
@@ -654,31 +736,31 @@ def load_model(
             seconds["parse"] = time.perf_counter() - t0
         if bound is not None and bound.done():
             bound.result()  # a file that cannot bind is refused now, not after lowering
-        decisions: list[Any] = []
-        ops_lowered = 0
-        ops_declined: list[str] = []
-        lower_s = 0.0
-        host: dict[str, int] = {}
-        if lower:
-            from xdsl_spatial.passes.q8_lower import lower_q8
-
-            t0 = time.perf_counter()
-            decisions = lower_q8(module, optimize=True, progress=progress)
-            lower_s = seconds["lower"] = time.perf_counter() - t0
-            if whole_step and chips == 1:
-                from xdsl_spatial.interpreters.runner import find_function
-                from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops
-
-                progress("lowering the rest of the step with spatial-lower-ops")
-                t0 = time.perf_counter()
-                ops = lower_ops(module)
-                seconds["lower_ops"] = time.perf_counter() - t0
-                ops_lowered = sum(1 for d in ops if d.lowered)
-                ops_declined = [d.line() for d in ops if not d.lowered]
-                host = {e: len(host_ops(find_function(module, e))) for e in ENTRIES}
-        if bound is not None:
-            progress("binding the weights")
-            weights, seconds["bind"] = bound.result()
+        whole = lower and whole_step and chips == 1
+        names = [op.sym_name.data for op in module.ops if _defined(op)]
+        now = list(names if first is None else first() if callable(first) else first)
+        if unknown := [e for e in now if e not in names]:
+            raise ModelError(f"no function @{unknown[0]} in the model to lower first")
+        native = options.engine is Engine.NATIVE
+        compiling: dict[str, Any] = {}
+        lowered: list[Lowered] = []
+        try:
+            if lower and first is None:
+                lowered.append(lower_functions(module, None, whole, seconds, progress))
+            for entry in now if first is not None else ():
+                if lower:
+                    lowered.append(
+                        lower_functions(module, [entry], whole, seconds, progress, f"@{entry}")
+                    )
+                if native:
+                    _begin(module, entry, options, compiling, seconds, progress)
+            if bound is not None:
+                progress("binding the weights")
+                weights, seconds["bind"] = bound.result()
+        except BaseException:
+            for job in compiling.values():
+                job.close()
+            raise
     assert weights is not None
     model = Model(
         config,
@@ -687,24 +769,78 @@ def load_model(
         batch,
         positions,
         lower,
-        decisions,
-        lower_s,
-        options,
+        options=options,
         tokenizer=tokenizer,
         requantized=costs,
-        lowered_count=sum(1 for d in decisions if d.lowered),
-        declined=[d.line() for d in decisions if not d.lowered],
-        whole_step=lower and whole_step and chips == 1,
-        ops_lowered=ops_lowered,
-        ops_declined=ops_declined,
-        host_ops=host,
+        whole_step=whole,
         seconds=seconds,
+        compiling=compiling,
+        unlowered=tuple(e for e in names if e not in now) if lower else (),
     )
+    for done in lowered:
+        model.absorb(done)
     if where is not None and key is not None:
         model.keep_in, model.kept_as = (where, key), key
         if keep:
             model.keep(progress)
     return model
+
+
+@dataclass
+class Lowered:
+    """What lowering some of a model's functions decided (`lower_functions`)."""
+
+    decisions: list[Any]
+    """`q8-lower`'s, one per product."""
+    ops: list[Any]
+    """`spatial-lower-ops`'s, one per op it looked at (none when only the products
+    were lowered)."""
+    host_ops: dict[str, int]
+    """Per function lowered whole, the ops it leaves computing on the host."""
+
+
+def lower_functions(
+    module: Any,
+    names: Sequence[str] | None,
+    whole_step: bool,
+    seconds: dict[str, float],
+    progress: Progress,
+    label: str | None = None,
+) -> Lowered:
+    """The functions `names` of `module` lowered in place (None: the whole module),
+    its other functions set aside meanwhile: `q8-lower{optimize=true}`, then with
+    `whole_step` `spatial-lower-ops`. Each pass's seconds added to `seconds["lower"]`
+    and `seconds["lower_ops"]`; `progress` told each step, after `label` when one is
+    given (`lowering @decode: q8-lower: 120 of 211 products (56%)`)."""
+    from xdsl_spatial.passes.q8_lower import lower_q8
+    from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops
+
+    fns = {op.sym_name.data: op for op in module.ops if _defined(op)}
+    chosen = list(fns) if names is None else list(names)
+    kept = {id(fns[n]) for n in chosen}
+    aside = [f for f in fns.values() if id(f) not in kept]  # (not what they refer to: a grid)
+
+    def say(text: str) -> None:
+        progress(text if label is None else f"lowering {label}: {text}")
+
+    with _without(module, aside):
+        t0 = time.perf_counter()
+        decisions = lower_q8(module, optimize=True, progress=say)
+        seconds["lower"] = seconds.get("lower", 0.0) + time.perf_counter() - t0
+        if not whole_step:
+            return Lowered(decisions, [], {})
+        say("lowering the rest of the step with spatial-lower-ops")
+        t0 = time.perf_counter()
+        ops = lower_ops(module)
+        seconds["lower_ops"] = seconds.get("lower_ops", 0.0) + time.perf_counter() - t0
+    return Lowered(decisions, ops, {n: len(host_ops(fns[n])) for n in chosen})
+
+
+def _defined(op: Any) -> bool:
+    """Whether the top-level op `op` is a function with a body."""
+    from xdsl.dialects import func
+
+    return isinstance(op, func.FuncOp) and not op.is_declaration
 
 
 def _megabytes(path: str) -> str:

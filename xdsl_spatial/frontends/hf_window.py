@@ -32,7 +32,7 @@ from typing import Any, cast
 import ml_dtypes
 import numpy as np
 
-from xdsl_spatial.frontends.generation import Model, Progress, check_arrays
+from xdsl_spatial.frontends.generation import Model, Progress, check_arrays, lower_functions
 from xdsl_spatial.frontends.model.architectures import read_config
 from xdsl_spatial.frontends.model.config import ModelError
 from xdsl_spatial.frontends.tokenizer import read_metadata
@@ -160,7 +160,6 @@ def load_window_model(
     from xdsl_spatial.core.ir_io import parse_module
     from xdsl_spatial.frontends.gguf_io import open_gguf
     from xdsl_spatial.interpreters.runner import find_function
-    from xdsl_spatial.passes.q8_lower import lower_q8
 
     if options.chips > 1:
         raise ModelError("a given module runs on one chip (its products carry no split)")
@@ -194,25 +193,19 @@ def load_window_model(
         t0 = time.perf_counter()
         weights = _bind(fn, 1 + mask, load_weights(weights), str(weights))
         seconds["bind"] = time.perf_counter() - t0
-    decisions: list[Any] = []
-    if lower:
-        progress("lowering with q8-lower{optimize=true}")
-        t0 = time.perf_counter()
-        decisions = lower_q8(module, optimize=True)
-        seconds["lower"] = time.perf_counter() - t0
-    return WindowModel(
+    done = lower_functions(module, None, False, seconds, progress) if lower else None
+    model = WindowModel(
         config,
         module,
         weights,
         window,
         window,
         lower,
-        decisions,
-        seconds.get("lower", 0.0),
-        options,
+        options=options,
         tokenizer=tokenizer,
-        lowered_count=sum(1 for d in decisions if d.lowered),
-        declined=[d.line() for d in decisions if not d.lowered],
         seconds=seconds,
         mask=mask,
     )
+    if done is not None:
+        model.absorb(done)
+    return model
