@@ -444,7 +444,8 @@ def _generate(
     load_s = time.perf_counter() - start - model.seconds.get("compile", 0.0)  # (its own line)
     if options.compiles:
         # Each function compiled before its first call, outside the prompt's and the
-        # steps' clocks; the native engine's all at once, in processes of their own.
+        # steps' clocks; the native engine's in processes of their own, begun at load as
+        # each was lowered (`first`), or here (a window model).
         model.start(model.used(len(prompt), args.steps), progress)
     stream = _Stream(vocab, out, stop, "" if args.chat else vocab.decode(prompt)) if vocab else None
     streaming = False

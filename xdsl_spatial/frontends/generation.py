@@ -286,10 +286,11 @@ class Model:
         return self.signatures[entry]
 
     def start(self, entries: Sequence[str], progress: Progress = quiet) -> None:
-        """Begin compiling `entries`: with the native engine each is prepared here and
-        its machine code made by another process while this one goes on (`compile`
-        waits for it); the compiled engine compiles a function when it is first
-        called. The time spent here is added to `seconds["compile"]`."""
+        """Begin compiling `entries` (lowered first, if `load_model` left them for
+        later): with the native engine each is prepared here and its machine code made
+        by another process while this one goes on (`compile` waits for it); the
+        compiled engine compiles a function when it is first called. The time spent
+        compiling here is added to `seconds["compile"]`."""
         if any(e in self.unlowered for e in entries):
             self.lower(progress)
         if self.options.engine is not Engine.NATIVE or self.module is None:
@@ -300,9 +301,9 @@ class Model:
                 _begin(self.module, entry, self.options, self.compiling, self.seconds, progress)
 
     def compile(self, entry: str, progress: Progress | None = None) -> Any:
-        """`entry`'s executable, compiled now if it was not (or waited for, when `start`
-        began it; the time it took added to `seconds["compile"]`; `progress` told how
-        far it is)."""
+        """`entry`'s executable, compiled now if it was not (lowered first if it was
+        left for later; or waited for, when `start` began it; the time it took added
+        to `seconds["compile"]`; `progress` told how far it is)."""
         if entry in self.unlowered:
             self.lower(progress or quiet)
         if self.options.engine is Engine.REFERENCE:
