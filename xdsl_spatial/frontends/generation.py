@@ -738,7 +738,7 @@ def load_model(
         if bound is not None and bound.done():
             bound.result()  # a file that cannot bind is refused now, not after lowering
         whole = lower and whole_step and chips == 1
-        names = [op.sym_name.data for op in module.ops if _defined(op)]
+        names = list(_functions(module))
         now = list(names if first is None else first() if callable(first) else first)
         if unknown := [e for e in now if e not in names]:
             raise ModelError(f"no function @{unknown[0]} in the model to lower first")
@@ -816,7 +816,7 @@ def lower_functions(
     from xdsl_spatial.passes.q8_lower import lower_q8
     from xdsl_spatial.passes.spatial_lower_ops import host_ops, lower_ops
 
-    fns = {op.sym_name.data: op for op in module.ops if _defined(op)}
+    fns = _functions(module)
     chosen = list(fns) if names is None else list(names)
     kept = {id(fns[n]) for n in chosen}
     aside = [f for f in fns.values() if id(f) not in kept]  # (not what they refer to: a grid)
@@ -837,11 +837,15 @@ def lower_functions(
     return Lowered(decisions, ops, {n: len(host_ops(fns[n])) for n in chosen})
 
 
-def _defined(op: Any) -> bool:
-    """Whether the top-level op `op` is a function with a body."""
+def _functions(module: Any) -> dict[str, Any]:
+    """The functions with a body at `module`'s top level, by name, in order."""
     from xdsl.dialects import func
 
-    return isinstance(op, func.FuncOp) and not op.is_declaration
+    return {
+        op.sym_name.data: op
+        for op in module.ops
+        if isinstance(op, func.FuncOp) and not op.is_declaration
+    }
 
 
 def _megabytes(path: str) -> str:
