@@ -226,9 +226,9 @@ def test_a_function_left_for_later_is_lowered_at_its_first_call(tiny):
 
 
 def test_a_load_that_fails_after_a_compile_began_leaves_none_running(tiny, monkeypatch):
-    """A load that fails once @decode's compile is running (here the weights cannot be
-    bound) stops that compile's process and removes its files before the error
-    reaches the caller."""
+    """A load that fails once @decode's compile is running (given weights refused
+    when the model is made; the file's weights not bound) stops that compile's process
+    and removes its files before the error reaches the caller."""
     needs_native()
     monkeypatch.setenv("XDSL_SPATIAL_CACHE", "off")  # compiled by a process, not read back
     from xdsl_spatial.frontends import generation
@@ -242,19 +242,31 @@ def test_a_load_that_fails_after_a_compile_began_leaves_none_running(tiny, monke
         return jobs[-1]
 
     def bind(*args: Any, **kwargs: Any) -> Any:
-        for _ in range(6000):  # up to a minute: until the compile has begun
-            if jobs:
+        begun = len(jobs)
+        for _ in range(6000):  # up to a minute: until this load's compile has begun
+            if len(jobs) > begun:
                 break
             time.sleep(0.01)
         raise ModelError("planted: the weights cannot be bound")
 
     monkeypatch.setattr(runner, "start_compile", start)
+    native = RunOptions(Engine.NATIVE)
+    # the weights given, one of another type: refused when the model is made
+    plain = load_model(str(tiny), 3, 24, lower=False)
+    bad = list(plain.weights)
+    bad[1] = bad[1].astype(np.float64)
+    with pytest.raises(ModelError, match=r"weight \S+ is float64"):
+        load_model(
+            str(tiny), 3, 24, options=native, first=["decode"], weights=bad, config=plain.config
+        )
+    # the file's weights cannot be bound, found once the compile runs
     monkeypatch.setattr(generation, "bind_apart", bind)
     with pytest.raises(ModelError, match="planted"):
-        load_model(str(tiny), 3, 24, options=RunOptions(Engine.NATIVE), first=["decode"])
-    [job] = jobs
-    assert job.job.process is not None  # (a process was started, and is gone)
-    assert job.job.process.poll() is not None and job.job.folder is None
+        load_model(str(tiny), 3, 24, options=native, first=["decode"])
+    assert len(jobs) == 2
+    for job in jobs:
+        assert job.job.process is not None  # (a process was started, and is gone)
+        assert job.job.process.poll() is not None and job.job.folder is None
 
 
 def test_spatial_generate_lowers_what_the_prompt_calls_first(tiny, capsys, monkeypatch):

@@ -758,26 +758,26 @@ def load_model(
             if bound is not None:
                 progress("binding the weights")
                 weights, seconds["bind"] = bound.result()
-        except BaseException:
+            assert weights is not None
+            model = Model(
+                config,
+                module,
+                weights,
+                batch,
+                positions,
+                lower,
+                options=options,
+                tokenizer=tokenizer,
+                requantized=costs,
+                whole_step=whole,
+                seconds=seconds,
+                compiling=compiling,
+                unlowered=tuple(e for e in names if e not in now) if lower else (),
+            )
+        except BaseException:  # (weights refused, say): no compile left running
             for job in compiling.values():
                 job.close()
             raise
-    assert weights is not None
-    model = Model(
-        config,
-        module,
-        weights,
-        batch,
-        positions,
-        lower,
-        options=options,
-        tokenizer=tokenizer,
-        requantized=costs,
-        whole_step=whole,
-        seconds=seconds,
-        compiling=compiling,
-        unlowered=tuple(e for e in names if e not in now) if lower else (),
-    )
     for done in lowered:
         model.absorb(done)
     if where is not None and key is not None:
