@@ -270,8 +270,9 @@ def test_a_load_that_fails_after_a_compile_began_leaves_none_running(tiny, monke
 
 
 def test_spatial_generate_lowers_what_the_prompt_calls_first(tiny, capsys, monkeypatch):
-    """The tool lowers the functions its prompt and steps call (`used_entries`) first,
-    the others after the run."""
+    """The tool's `first` (the functions lowered at load) is what its prompt and steps
+    call (`used_entries`): a one-token prompt @decode, a longer one and no step
+    @prefill, both with steps."""
     begun: list[list[str]] = []
     real = spatial_generate.load_model
 
