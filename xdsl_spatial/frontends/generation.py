@@ -746,15 +746,18 @@ def load_model(
         compiling: dict[str, Any] = {}
         lowered: list[Lowered] = []
         try:
-            if lower and first is None:
-                lowered.append(lower_functions(module, None, whole, seconds, progress))
-            for entry in now if first is not None else ():
+            if first is None:  # every function now, at once; nothing begun
                 if lower:
-                    lowered.append(
-                        lower_functions(module, [entry], whole, seconds, progress, f"@{entry}")
-                    )
-                if native:
-                    _begin(module, entry, options, compiling, seconds, progress)
+                    lowered.append(lower_functions(module, None, whole, seconds, progress))
+            else:
+                for entry in now:
+                    if lower:
+                        label = f"@{entry}"
+                        lowered.append(
+                            lower_functions(module, [entry], whole, seconds, progress, label)
+                        )
+                    if native:
+                        _begin(module, entry, options, compiling, seconds, progress)
             if bound is not None:
                 progress("binding the weights")
                 weights, seconds["bind"] = bound.result()
