@@ -10,6 +10,9 @@ inputs are held to the fp32 summation bound of an fp64 reference.
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any, cast
+
 import numpy as np
 import pytest
 
@@ -18,7 +21,7 @@ pytest.importorskip("torch_mlir", reason="the [native] extra (torch-mlir) is not
 from q8_operands import check_q8_result, q8_fp64
 from test_engines import operands, product
 from xdsl.context import Context
-from xdsl.dialects import arith, vector
+from xdsl.dialects import arith, scf, vector
 from xdsl.dialects import test as xdsl_test
 from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType, bf16, f16, f32
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -26,6 +29,7 @@ from xdsl.dialects.linalg.ops import CopyOp, GenericOp
 from xdsl.utils.exceptions import VerifyException
 
 from xdsl_spatial.core.ir_io import parse_module
+from xdsl_spatial.dialects.spatial import StageOp
 from xdsl_spatial.dialects.x86_avx512 import DotBF16Op
 from xdsl_spatial.interpreters.native import host
 from xdsl_spatial.interpreters.native.compiler import compile_native
@@ -33,7 +37,9 @@ from xdsl_spatial.interpreters.native.jit import lower_to_llvm
 from xdsl_spatial.interpreters.runner import coerce_args, find_function, verified
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import DOT_ROWS
+from xdsl_spatial.passes.convert_spatial_to_linalg.loops import picked_rows
 from xdsl_spatial.passes.native_kernels import NativeKernelsPass
+from xdsl_spatial.passes.native_layout import NativeLayoutPass
 from xdsl_spatial.passes.q8_lower import lower_q8
 
 needs_bf16 = pytest.mark.skipif(not host.bf16_available(), reason="this CPU has no AVX512-BF16")
@@ -189,3 +195,85 @@ def test_dots_on_threads():
     x, q, s = operands(m, k, n, "f32", True, np.random.default_rng(8))
     want, mag = q8_fp64(x, q, s, "bf16")
     check_q8_result(run_native(m, k, n, x, q, s, "bf16", threads=2), want, mag, k, True)
+
+
+def laid_converted(m: int, n: int = 128, scale: str = "f16", kind: str = "bf16") -> ModuleOp:
+    """`converted`, with the weight laid in tile columns first (`spatial-native-layout`),
+    as the native engine lays a model's."""
+    mod = product(m, 256, n, "bf16", scale)
+    lower_q8(mod, act="bf16", optimize=True)
+    out = parse_module(str(mod))
+    NativeLayoutPass().apply(Context(), out)
+    NativeKernelsPass(kind).apply(Context(), out)
+    ConvertSpatialToLinalgPass().apply(Context(), out)
+    return out
+
+
+def test_a_unit_of_few_rows_holds_its_outputs_through_the_blocks():
+    """m = 8 on a laid weight (`dot.held_sums`): each unit of 16 columns loads its 8
+    rows' outputs once, carries them through an `scf.for` over the 8 blocks (each
+    block's sums times its scales added in registers) and stores them once: 8 loads
+    and 8 stores a unit, not a block. More rows than the registers hold outputs for (16)
+    scale a block at a time, as before."""
+    held = laid_converted(8)
+    units = 128 // 16
+    loads = [
+        o
+        for o in held.walk()
+        if isinstance(o, vector.LoadOp) and str(o.result.type) == "vector<16xf32>"
+    ]
+    stores = [o for o in held.walk() if isinstance(o, vector.StoreOp)]
+    assert len(loads) == len(stores) == 8 * units
+    carried = [
+        o
+        for o in held.walk()
+        if isinstance(o, scf.ForOp)
+        and len(o.results) == 8
+        and any(isinstance(u, vector.FMAOp) for u in o.body.block.ops)
+    ]
+    assert len(carried) == units
+    assert sum(isinstance(o, DotBF16Op) for o in held.walk()) == 8 * units
+    lower_to_llvm(str(held), x86=True)
+    many = laid_converted(16)
+    assert not any(
+        isinstance(o, scf.ForOp) and any(isinstance(u, vector.FMAOp) for u in o.body.block.ops)
+        for o in many.walk()
+    )
+
+
+def test_dots_read_their_activation_and_scales_where_they_lie():
+    """The dots read the activation's bf16 pairs and the blocks' f16 scales (widened as
+    they are loaded) where their tensors hold them: the fold copies neither into a page,
+    as it does for the lanes' loop (which also copies its int8 weights; the view
+    program's copies are the same for both)."""
+
+    def copies(mod: ModuleOp) -> Counter[str]:
+        return Counter(
+            str(cast(MemRefType[Any], o.outputs[0].type).element_type)
+            for o in mod.walk()
+            if isinstance(o, CopyOp)
+        )
+
+    loop, dots = copies(laid_converted(8, kind="loop")), copies(laid_converted(8))
+    assert loop["f16"] == 1 and dots["f16"] == 0
+    assert dots["bf16"] == loop["bf16"] - 1
+    assert loop["i8"] == 1 and dots["i8"] == 0
+
+
+def test_a_folds_rows_are_gathered_row_by_row():
+    """q8-lower's `result` stage gathers each row's sums into the fold's tile of 32 rows
+    by comparing the row's index with each row's (`sum_body`): converted, its rows are
+    computed one at a time, each its index a constant (`loops.picked_rows`), 4 generics
+    of 8 rows each rather than one generic choosing among all 8 rows' sums for all 32."""
+    mod = product(8, 256, 128, "bf16", "f32")
+    lower_q8(mod, act="bf16", optimize=True)
+    out = parse_module(str(mod))
+    stage = next(o for o in out.walk() if isinstance(o, StageOp) and o.stage_name.data == "result")
+    assert picked_rows([stage]) == 0
+    ConvertSpatialToLinalgPass().apply(Context(), out)
+    gathers = [
+        g
+        for g in out.walk()
+        if isinstance(g, GenericOp) and any(isinstance(o, arith.SelectOp) for o in g.body.walk())
+    ]
+    assert len(gathers) == 4 and all(len(g.outputs) == 8 for g in gathers)

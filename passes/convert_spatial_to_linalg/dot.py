@@ -53,6 +53,13 @@ integer-exact inputs.
 Converting where they are summed, the weights' conversion runs beside the `dot`s (on
 an AMD EPYC Zen 4, 4096 x 4096 at m = 8: 1.6-1.8 ms against 2.2-2.4 when each trip first
 interleaved its block into a scratch).
+
+A `dot` sum of at most 8 rows over a weight laid in tile columns (`holds`) runs the
+loop over the blocks inside each unit instead (`held_sums`): a unit of 16 columns
+carries its rows' outputs in registers through every block, each block's sums scaled
+into them, and stores them once, reading its strip of the weight block after block.
+The dots read the activation's bf16 pairs and the blocks' scales where their tensors
+hold them (`ProgramTranslation.read_in_place`): neither is copied into a page first.
 """
 
 from __future__ import annotations
@@ -109,7 +116,11 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     LoopAxis,
     Row,
 )
-from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import prefetch_block
+from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import (
+    UNIT_AHEAD,
+    prefetch_block,
+    strip_rows_ahead,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
 
 LANES = 16
@@ -287,6 +298,78 @@ def dot_sums(
             finish(*done)
     if tiles is not None:
         finish(*tiles.last())
+
+
+def holds(pt: ProgramScope, lanes: AmxLanes, kernel: str) -> bool:
+    """Whether `held_sums` runs a sum: a `dot` one of few enough rows that its units'
+    outputs fit in registers beside their sums (one vector of columns a row each,
+    within `ACCUMULATORS`), reading a weight laid in tile columns whose strips hold
+    whole units."""
+    where = pt.in_place.get(lanes.q_page)
+    return (
+        kernel == DOT
+        and 2 * len(lanes.x_rows) <= ACCUMULATORS
+        and where is not None
+        and where.strip > 0
+        and where.strip % LANES == 0
+    )
+
+
+def held_sums(
+    pt: ProgramScope,
+    b: Builder,
+    lanes: AmxLanes,
+    loops: Sequence[LoopAxis],
+    blocks: LoopAxis,
+    outer: Sequence[tuple[LoopAxis, SSAValue]],
+    into: DotScales,
+) -> None:
+    """`dot_sums` with the loop over the blocks (`blocks`, the sum outside the lanes)
+    inside each unit rather than outside them all (`holds` says when): each unit (every
+    row, 16 of the columns) loads its rows' outputs once, runs every block's
+    `pair_loop`, adds each block's sums times its scales into the outputs, held in
+    registers by an `scf.for` over the blocks, and stores them once. The same terms in
+    the same order as a unit a trip (each output adds its blocks' scaled sums in the
+    blocks' order), without a load and a store of every output every block. A unit's
+    columns lie in one strip of the laid weight, which it reads block after block: the
+    strip's first unit asks for the rows `UNIT_AHEAD` on, its last for the next strip's
+    rows of the same block, which the next unit starts with. (SmolLM2's step of 8
+    sequences on an AMD EPYC Zen 4, each trip's units before: 4.6% faster, the same
+    bits.)"""
+    lane, cols = loops
+    rows, stride = lanes.x_rows, lanes.x_stride
+    laid = pt.in_place[lanes.q_page].strip
+    strips = cols.extent // laid
+    acc_t = VectorType(f32, (LANES,))
+    along = (cols.extent,), (1,)
+    outs = [view(b, page, outer_offset(b, outer, f), *along) for page, f in into.outs]
+    for c0 in range(0, cols.extent, LANES):
+        start = [b.insert(vector.LoadOp(out, [idx(b, c0)], acc_t)).result for out in outs]
+        blk = Block(arg_types=[IndexType(), *([acc_t] * len(rows))])
+        loop = b.insert(scf.ForOp(idx(b, 0), idx(b, blocks.extent), idx(b, 1), start, blk))
+        body = inside(blk)
+        trip = [*outer, (blocks, blk.args[0])]
+        block = block_source(pt, body, lanes, loops, trip)
+        x = Generic(body, pt, lanes.stage.iter_kinds, [lane], trip)
+        x_rows = x.strided(pt.values[lanes.x_page], rows[0])[0]
+        xs = view(body, x_rows, 0, (len(rows), lane.extent), (stride, 1))
+        drop(x_rows)  # only its offset was wanted
+        strip, at = divmod(c0, laid)
+        ahead = None
+        if at == 0:
+            ahead = range(strip, strip + 1), UNIT_AHEAD
+        elif at == laid - LANES and strip + 1 < strips:
+            ahead = range(strip + 1, strip + 2), 0
+        if ahead is not None:
+            every = range(lane.extent)
+            strip_rows_ahead(pt, body, lanes.q_page, lanes.q_form, loops, trip, every, *ahead)
+        sums = pair_loop(body, block, xs, len(rows), lane.extent // 2, c0)
+        factor = view(body, pt.values[into.factor], outer_offset(body, trip, into.form), *along)
+        scale = load_f32(body, factor, c0)
+        added = [body.insert(vector.FMAOp(s, scale, acc)).res for s, acc in zip(sums, blk.args[1:])]
+        body.insert(scf.YieldOp(*added))
+        for out, v in zip(outs, loop.results):
+            b.insert(vector.StoreOp(v, out, [idx(b, c0)]))
 
 
 def register_blocks(rows: int, cols: int, kernel: str) -> list[tuple[int, int, int]]:

@@ -225,6 +225,34 @@ def row_axis(run: Sequence[StageOp]) -> int | None:
     return pars[0]
 
 
+def picked_rows(run: Sequence[StageOp]) -> int | None:
+    """The axis whose rows a stage that does not sum computes one at a time, each an
+    output of a generic (at most `ROWS` a generic), its index there a constant: its
+    outer parallel axis, when another one is inside it, it has at most `4 * ROWS` rows
+    and the body reads its index only to compare it with constants (a fold's tile of
+    rows gathered from each row's sums, `q8-lower`'s row selects). The comparisons then
+    fold: each row copies its own sums, where the whole tile chose among every row's
+    for every element. The same ops on the same values."""
+    if len(run) > 1:
+        return None
+    stage = run[0]
+    pars = [d for d in generic_order(stage) if stage.iter_kinds[d] == IterKind.PAR]
+    if len(pars) < 2 or stage.iter_extents[pars[0]] > 4 * ROWS:
+        return None
+    reads = [o for o in stage.body.walk() if isinstance(o, IndexOp) and o.dim.data == pars[0]]
+    if not reads:
+        return None
+    for o in reads:
+        for use in o.result.uses:
+            cmp = use.operation
+            if not isinstance(cmp, arith.CmpiOp):
+                return None
+            other = cmp.operands[1 - use.index]
+            if not isinstance(other.owner, arith.ConstantOp):
+                return None
+    return pars[0]
+
+
 @dataclass(frozen=True)
 class Row:
     """One output of a generic: a stage, or one row of a stage along its `row_axis`

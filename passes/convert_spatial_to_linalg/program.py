@@ -54,6 +54,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     BLOCK_KERNELS,
+    DOT,
     KERNELS,
     STREAM,
     fills_page,
@@ -445,8 +446,10 @@ class ProgramTranslation(ProgramScope):
         from pages. A stage marked `kernel = "amx"` or `"dot"` may sum many rows: its
         weights are read once a trip, to pair them (`amx.pair_vector`); so may one
         marked `kernel = "fma"` (`loops.FMA`), whose weights are read once a trip, to
-        widen them (`dot.widened_block`) (`loops.BLOCK_KERNELS`). Else None: the page
-        is copied."""
+        widen them (`dot.widened_block`) (`loops.BLOCK_KERNELS`). One marked `"dot"`
+        also reads where they lie the pages it only widens: its activation, whose
+        bf16 pairs it reads as they are, and a block's scales, widened as they are
+        loaded (`dot.dot_scales`). Else None: the page is copied."""
         uses = list(o.result.uses)
         if o.table is not None or len(uses) != 1 or held.plan.padding_read:
             return None
@@ -465,7 +468,10 @@ class ProgramTranslation(ProgramScope):
         arg = stage.body.block.args[i]
         widens = any(isinstance(u.operation, (arith.ExtFOp, arith.SIToFPOp)) for u in arg.uses)
         many = len(pars) > 1 and stage_kernel(stage) not in BLOCK_KERNELS
-        if not summed or read_widened(arg, arith.ExtFOp) or (many and widens):
+        # the dots read their activation's bf16 pairs as they are and widen their
+        # factors (a block's scales) as they load them
+        loaded = stage_kernel(stage) == DOT
+        if not summed or (read_widened(arg, arith.ExtFOp) and not loaded) or (many and widens):
             return None
         if held.strip:
             return where if self.laid_in_place(stage, i, where) else None

@@ -33,8 +33,11 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import (
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import (
     LEAST_ROWS,
+    DotScales,
     dot_scales,
     dot_sums,
+    held_sums,
+    holds,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.generic import Generic
 from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
@@ -52,6 +55,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     fills_page,
     joined,
     loop_axes,
+    picked_rows,
     read_outside,
     read_widened,
     row_axis,
@@ -89,7 +93,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
     every = loop_axes(first)
     forms: list[list[LinearForm]] = []
     rows: list[Row] = []
-    by_row = row_axis(run) if summed else None
+    by_row = row_axis(run) if summed else picked_rows(run)
     for o in run:
         name = o.stage_name.data
         fs = stage_forms(o)
@@ -256,7 +260,21 @@ def factored_sums(
     held = len(rows) if tiles is not None else len(groups[0])
     scratch = None if scales else pt.scratch(f"{rows[0].stage.stage_name.data}_sums", held * size)
 
+    # a `dot` sum of few rows runs the blocks' loop inside each unit (`dot.held_sums`)
+    in_units = (
+        tiles is not None
+        and isinstance(scales, DotScales)
+        and split > 0
+        and kinds[loops[split - 1].axis] != IterKind.PAR
+        and holds(pt, tiles, kernel or "")
+    )
+    built = split - 1 if in_units else split
+
     def nest(b: Builder, at: int, outer: list[tuple[LoopAxis, SSAValue]]) -> None:
+        if in_units and at == built:
+            assert tiles is not None and isinstance(scales, DotScales)
+            held_sums(pt, b, tiles, loops[split:], loops[built], outer, scales)
+            return
         if at < split:
             inner, i = counted(b, loops[at].extent)
             nest(inner, at + 1, [*outer, (loops[at], i)])

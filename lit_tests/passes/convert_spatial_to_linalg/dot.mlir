@@ -7,13 +7,16 @@
 // to f32 in registers (`llvm.sext`, `llvm.sitofp`) and pairs their top halves (the
 // bf16s) as words (the low half lane 2p, the high half lane 2p + 1, as for the AMX
 // tiles: one `vector.shuffle`), then each row's pair of activations, read straight
-// from the bf16 page (not widened), broadcast, `x86.avx512.dot` with the pairs.
+// from the bf16 activation where its tensor holds it (not copied, not widened),
+// broadcast, `x86.avx512.dot` with the pairs.
 // Before each such loop the trip asks for its share of the rows of the block two on
 // (64 rows, 16384 bytes ahead: 2 rows of 4 lines a loop, into the second-level
 // cache). Each row's sums are then scaled where they are: the block's 16 scales of
 // the columns loaded once, `vector.fma` into the row's output (no scratch of sums,
-// no scaling generic). Unmarked, the lanes are a `reduction, parallel` generic over a
-// copied int8 page, 32 columns at a time.
+// no scaling generic). The fold's tile of 32 rows is then gathered row by row, 8 rows a
+// generic along the columns, each row's index a constant (`loops.picked_rows`).
+// Unmarked, the lanes are a `reduction, parallel` generic over a copied int8 page, 32
+// columns at a time.
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},spatial-native-kernels{kind=bf16},convert-spatial-to-linalg' %s | filecheck %s
 // RUN: xdsl-opt -p 'q8-lower{optimize=true},convert-spatial-to-linalg' %s | filecheck %s --check-prefix=PLAIN
 
@@ -37,7 +40,7 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // CHECK:         %[[BLOCK:.*]] = memref.reinterpret_cast %[[WM]] to offset: [%{{.*}}], sizes: [32, 256], strides: [256, 1]
 // CHECK:         %[[SCALES:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [256], strides: [1] : memref<8x256xf32> to memref<256xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:    %[[ROW0:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [256], strides: [1] : memref<1x32x2048xf32> to memref<256xf32, strided<[1], offset: ?>>
-// CHECK:         %[[XS:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [8, 32], strides: [32, 1] : memref<1x32x256xbf16> to memref<8x32xbf16, strided<[32, 1], offset: ?>>
+// CHECK:         %[[XS:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [8, 32], strides: [1024, 1] : memref<256x32xbf16> to memref<8x32xbf16, strided<[1024, 1], offset: ?>>
 // CHECK:         %[[FLAT:.*]] = memref.reinterpret_cast %[[WM]] to offset: [%{{.*}}], sizes: [65536], strides: [1]
 // CHECK-NEXT:    %[[AHEAD:.*]] = arith.constant 16384 : index
 // CHECK-NEXT:    %[[AT:.*]] = arith.addi %{{.*}}, %[[AHEAD]] : index
@@ -59,7 +62,7 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // CHECK:           %[[H1:.*]] = vector.bitcast %{{.*}} : vector<16xf32> to vector<32xi16>
 // CHECK-NEXT:      %[[PAIRS:.*]] = vector.shuffle %[[H0]], %[[H1]] [1, 33, 3, 35, {{.*}}, 31, 63] : vector<32xi16>, vector<32xi16>
 // CHECK-NEXT:      %[[WV:.*]] = vector.bitcast %[[PAIRS]] : vector<32xi16> to vector<32xbf16>
-// CHECK:           %[[TWO:.*]] = vector.load %[[XS]][%{{.*}}, %[[K]]] : memref<8x32xbf16, strided<[32, 1], offset: ?>>, vector<2xbf16>
+// CHECK:           %[[TWO:.*]] = vector.load %[[XS]][%{{.*}}, %[[K]]] : memref<8x32xbf16, strided<[1024, 1], offset: ?>>, vector<2xbf16>
 // CHECK-NEXT:      %[[WORD:.*]] = vector.bitcast %[[TWO]] : vector<2xbf16> to vector<1xi32>
 // CHECK-NEXT:      %[[ONE:.*]] = vector.extract %[[WORD]][0] : i32 from vector<1xi32>
 // CHECK-NEXT:      %[[EVERY:.*]] = vector.broadcast %[[ONE]] : i32 to vector<16xi32>
@@ -84,8 +87,7 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // CHECK-NEXT:      %[[C16:.*]] = arith.constant 16 : index
 // CHECK-NEXT:      %{{.*}} = vector.load %[[BLOCK]][%[[K2]], %[[C16]]] : memref<32x256xi8, strided<[256, 1], offset: ?>>, vector<16xi8>
 // CHECK-NOT:     iterator_types = ["reduction", "parallel"]
-// CHECK-NOT:     iterator_types = ["parallel"]
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK-COUNT-4: linalg.generic {{.*}} iterator_types = ["parallel"]} ins({{.*}}) outs(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}} :
 
 // PLAIN-LABEL: func.func @gemm_8x256x256(
 // PLAIN-NOT:   x86.avx512.dot
@@ -93,8 +95,9 @@ func.func @gemm_8x256x256(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W
 // PLAIN:       linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // PLAIN-NOT:   x86.avx512.dot
 
-// f16 scales (a Q8_0 file's): widened as each column group's 16 are loaded, then the
-// same `vector.fma` into the row's output; no scratch of sums here either.
+// f16 scales (a Q8_0 file's), read where their tensor holds them: widened as each
+// column group's 16 are loaded, then the same `vector.fma` into the row's output; no
+// scratch of sums here either.
 func.func @gemm_f16_scales(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %W__q8_scale: tensor<8x256xf16>) -> tensor<8x256xf32> {
   %w = q8.dequantize %W__q8, %W__q8_scale : tensor<256x256xi8>, tensor<8x256xf16> -> tensor<256x256xf32>
   %xf = arith.extf %x : tensor<8x256xbf16> to tensor<8x256xf32>
@@ -107,7 +110,7 @@ func.func @gemm_f16_scales(%x: tensor<8x256xbf16>, %W__q8: tensor<256x256xi8>, %
 
 // CHECK-LABEL: func.func @gemm_f16_scales(
 // CHECK-NOT:     _sums
-// CHECK:         %[[SCALES:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [256], strides: [1] : memref<1x32x256xf16> to memref<256xf16, strided<[1], offset: ?>>
+// CHECK:         %[[SCALES:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [256], strides: [1] : memref<8x256xf16> to memref<256xf16, strided<[1], offset: ?>>
 // CHECK:         x86.avx512.dot
 // CHECK:         %[[H0:.*]] = vector.load %[[SCALES]][%{{.*}}] : memref<256xf16, strided<[1], offset: ?>>, vector<16xf16>
 // CHECK-NEXT:    %[[S0:.*]] = arith.extf %[[H0]] : vector<16xf16> to vector<16xf32>
