@@ -215,7 +215,8 @@ def row_axis(run: Sequence[StageOp]) -> int | None:
     output each (at most `ROWS` a generic): its outer parallel axis, when another one
     is inside it and it has at most `4 * ROWS` rows. A fold whose rows
     `spatial-merge-siblings` made one stage is such, and its weights are then widened
-    once for every `ROWS` rows, as its siblings' are."""
+    once for every `ROWS` rows, as its siblings' are. (A stage that does not sum: where
+    `picked_rows` says.)"""
     if len(run) > 1:
         return None
     stage = run[0]
@@ -233,13 +234,10 @@ def picked_rows(run: Sequence[StageOp]) -> int | None:
     rows gathered from each row's sums, `q8-lower`'s row selects). The comparisons then
     fold: each row copies its own sums, where the whole tile chose among every row's
     for every element. The same ops on the same values."""
-    if len(run) > 1:
+    axis = row_axis(run)  # the same axis a summing stage's rows are taken along
+    if axis is None:
         return None
-    stage = run[0]
-    pars = [d for d in generic_order(stage) if stage.iter_kinds[d] == IterKind.PAR]
-    if len(pars) < 2 or stage.iter_extents[pars[0]] > 4 * ROWS:
-        return None
-    reads = [o for o in stage.body.walk() if isinstance(o, IndexOp) and o.dim.data == pars[0]]
+    reads = [o for o in run[0].body.walk() if isinstance(o, IndexOp) and o.dim.data == axis]
     if not reads:
         return None
     for o in reads:
@@ -250,7 +248,7 @@ def picked_rows(run: Sequence[StageOp]) -> int | None:
             other = cmp.operands[1 - use.index]
             if not isinstance(other.owner, arith.ConstantOp):
                 return None
-    return pars[0]
+    return axis
 
 
 @dataclass(frozen=True)
