@@ -260,12 +260,15 @@ def test_dots_read_their_activation_and_scales_where_they_lie():
     assert loop["i8"] == 1 and dots["i8"] == 0
 
 
-def test_a_folds_rows_are_gathered_row_by_row():
+@pytest.mark.parametrize("m", [8, 3])
+def test_a_folds_rows_are_gathered_row_by_row(m: int):
     """q8-lower's `result` stage gathers each row's sums into the fold's tile of 32 rows
     by comparing the row's index with each row's (`sum_body`): converted, its rows are
-    computed one at a time, each its index a constant (`loops.picked_rows`), 4 generics
-    of 8 rows each rather than one generic choosing among all 8 rows' sums for all 32."""
-    mod = product(8, 256, 128, "bf16", "f32")
+    computed one at a time, each its index a constant (`loops.picked_rows`), and only
+    the m rows its store keeps (`loops.read_rows`): one generic of m outputs, where it
+    was one generic choosing among all m rows' sums for all 32, and then 4 generics of
+    8 rows, 32 - m of them zeros that nothing read."""
+    mod = product(m, 256, 128, "bf16", "f32")
     lower_q8(mod, act="bf16", optimize=True)
     out = parse_module(str(mod))
     stage = next(o for o in out.walk() if isinstance(o, StageOp) and o.stage_name.data == "result")
@@ -276,4 +279,4 @@ def test_a_folds_rows_are_gathered_row_by_row():
         for g in out.walk()
         if isinstance(g, GenericOp) and any(isinstance(o, arith.SelectOp) for o in g.body.walk())
     ]
-    assert len(gathers) == 4 and all(len(g.outputs) == 8 for g in gathers)
+    assert len(gathers) == 1 and len(gathers[0].outputs) == m

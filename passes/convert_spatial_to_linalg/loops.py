@@ -280,37 +280,62 @@ def generic_order(stage: StageOp) -> list[int]:
     return sums + pars
 
 
-def read_outside(
-    o: StageOp, out: LinearForm, tile: tuple[int, int], written_rows: Callable[[SSAValue], int]
-) -> bool:
-    """Whether something may read stage `o`'s page outside the elements the stage
-    writes, which are zeros: a carry reads it whole, a store the rows of each tile its
+def elements_read(
+    o: StageOp, tile: tuple[int, int], written_rows: Callable[[SSAValue], int]
+) -> np.ndarray | None:
+    """The elements of stage `o`'s page that something reads, or None where something
+    may read all of it: a carry reads it whole, a store the rows of each tile its
     tensor's buffer holds (`written_rows` of the tensor, its plan's
     `TensorPlan.written_rows`: an output shorter than a tile row its live rows), a
-    stage what its map reaches (a fold's block sums are read where they are written,
-    and so need no zeros around them)."""
-    written = np.unique(out.over_axes(o.iter_extents))
+    stage what its map reaches (a fold's block sums are read where they are written)."""
+    read: list[np.ndarray] = [np.zeros(0, np.int64)]
     for use in o.result.uses:
         user = use.operation
         if isinstance(user, StoreOp):
             rows = min(tile[0], written_rows(user.tensor))
             bh, bw = user.block_shape
             # page row r is row r of each of the block's tiles: bh * bw * tile[1] elements
-            if not np.isin(np.arange(rows * bh * bw * tile[1]), written).all():
-                return True
+            read.append(np.arange(rows * bh * bw * tile[1]))
             continue
         if not isinstance(user, StageOp):
-            return True
+            return None
         for i, v in enumerate(user.ins):
             if v is not o.result:
                 continue
             m = user.in_maps[i]
             f = linear_form(m.results[0], m.num_dims, m.num_symbols)
             if f is None or any(f.syms):
-                return True
-            if not np.isin(f.over_axes(user.iter_extents), written).all():
-                return True
-    return False
+                return None
+            read.append(f.over_axes(user.iter_extents).ravel())
+    return np.unique(np.concatenate(read))
+
+
+def read_rows(
+    o: StageOp,
+    out: LinearForm,
+    axis: int,
+    tile: tuple[int, int],
+    written_rows: Callable[[SSAValue], int],
+) -> list[int]:
+    """The rows along `axis` of stage `o` (its output's map `out`) whose elements
+    something reads (`elements_read`): the rows `picked_rows` computes, as no other is
+    needed (a fold's tile of 32 rows gathered from the sums of its m rows, of which its
+    store keeps the m its output has: the other rows were zeros that nothing read)."""
+    ext = o.iter_extents
+    read = elements_read(o, tile, written_rows)
+    every = range(ext[axis])
+    if read is None:
+        return list(every)
+    return [r for r in every if np.isin(out.fixed(axis, r).over_axes(ext), read).any()]
+
+
+def read_outside(
+    o: StageOp, out: LinearForm, tile: tuple[int, int], written_rows: Callable[[SSAValue], int]
+) -> bool:
+    """Whether something may read stage `o`'s page (`elements_read`) outside the
+    elements the stage writes, which are zeros."""
+    read = elements_read(o, tile, written_rows)
+    return read is None or not np.isin(read, out.over_axes(o.iter_extents)).all()
 
 
 def read_widened(arg: BlockArgument, to: type[arith.ExtFOp] | type[arith.SIToFPOp]) -> bool:

@@ -57,6 +57,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     loop_axes,
     picked_rows,
     read_outside,
+    read_rows,
     read_widened,
     row_axis,
     stage_forms,
@@ -94,6 +95,10 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
     forms: list[list[LinearForm]] = []
     rows: list[Row] = []
     by_row = row_axis(run) if summed else picked_rows(run)
+
+    def live(t: SSAValue) -> int:  # the rows of each tile tensor `t`'s buffer holds
+        return pt.held[t].plan.written_rows
+
     for o in run:
         name = o.stage_name.data
         fs = stage_forms(o)
@@ -117,9 +122,7 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
             continue
         page = pt.page(b, o)
         page.name_hint = o.result.name_hint
-        if not fills_page(o, pt.tile) and read_outside(
-            o, fs[-1], pt.tile, lambda t: pt.held[t].plan.written_rows
-        ):
+        if not fills_page(o, pt.tile) and read_outside(o, fs[-1], pt.tile, live):
             fill(b, 0, out_elem, page)  # what it does not write is zeros
         elif summed:
             fill(b, 0, out_elem, Generic(b, pt, kinds, every, []).strided(page, fs[-1])[0])
@@ -130,10 +133,9 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
         if by_row is None:
             rows.append(Row(o, tuple(fs), page))
         else:
-            rows += [
-                Row(o, tuple(f.fixed(by_row, r) for f in fs), page, (by_row, r))
-                for r in range(ext[by_row])
-            ]
+            # rows of a stage that does not sum are computed where something reads them
+            at = read_rows(o, fs[-1], by_row, pt.tile, live) if not summed else range(ext[by_row])
+            rows += [Row(o, tuple(f.fixed(by_row, r) for f in fs), page, (by_row, r)) for r in at]
     read = {d for fs in forms for f in fs for d, c in enumerate(f.dims) if c}
     missing = [a.axis for a in every if a.axis not in read]
     if missing:
