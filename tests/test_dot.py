@@ -209,13 +209,15 @@ def laid_converted(m: int, n: int = 128, scale: str = "f16", kind: str = "bf16")
     return out
 
 
-def test_a_unit_of_few_rows_holds_its_outputs_through_the_blocks():
-    """m = 8 on a laid weight (`dot.held_sums`): each unit of 16 columns loads its 8
-    rows' outputs once, carries them through an `scf.for` over the 8 blocks (each
-    block's sums times its scales added in registers) and stores them once: 8 loads
-    and 8 stores a unit, not a block. More rows than the registers hold outputs for (16)
-    scale a block at a time, as before."""
-    held = laid_converted(8)
+@pytest.mark.parametrize("kind", ["bf16", "avx512"])
+def test_a_unit_of_few_rows_holds_its_outputs_through_the_blocks(kind: str):
+    """m = 8 on a laid weight (`dot.held_sums`), summed by `dot`s or by `fma512`'s
+    fused multiply-adds: each unit of 16 columns loads its 8 rows' outputs once,
+    carries them through an `scf.for` over the 8 blocks (each block's sums times its
+    scales added in registers) and stores them once: 8 loads and 8 stores a unit, not
+    a block. More rows than the registers hold outputs for (16) scale a block at a
+    time, as before."""
+    held = laid_converted(8, kind=kind)
     units = 128 // 16
     loads = [
         o
@@ -230,13 +232,17 @@ def test_a_unit_of_few_rows_holds_its_outputs_through_the_blocks():
         if isinstance(o, scf.ForOp)
         and len(o.results) == 8
         and any(isinstance(u, vector.FMAOp) for u in o.body.block.ops)
+        and any(isinstance(u, scf.ForOp) for u in o.body.block.ops)  # the lanes' loop
     ]
     assert len(carried) == units
-    assert sum(isinstance(o, DotBF16Op) for o in held.walk()) == 8 * units
+    dots = sum(isinstance(o, DotBF16Op) for o in held.walk())
+    assert dots == (8 * units if kind == "bf16" else 0)
     lower_to_llvm(str(held), x86=True)
-    many = laid_converted(16)
+    many = laid_converted(16, kind=kind)
     assert not any(
-        isinstance(o, scf.ForOp) and any(isinstance(u, vector.FMAOp) for u in o.body.block.ops)
+        isinstance(o, scf.ForOp)
+        and any(isinstance(u, vector.FMAOp) for u in o.body.block.ops)
+        and any(isinstance(u, scf.ForOp) for u in o.body.block.ops)
         for o in many.walk()
     )
 

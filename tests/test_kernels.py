@@ -80,6 +80,7 @@ def run(m, k, n, act, scale, arrays, optimize: bool, kernels: str) -> np.ndarray
         (32, 12, 160, "bf16", "f16"),  # 32 rows, N not a multiple of 32
         (1, 4, 4096, "bf16", "f16"),  # a wide weight, laid in tile columns as all are
         (9, 3, 4096, "bf16", "f32"),  # laid, a group of 8 rows and one
+        (8, 6, 256, "bf16", "f16"),  # laid, 8 rows: `dot` and `fma512` hold their outputs
     ],
 )
 def test_each_kernel_gives_the_plain_kernels_numbers(

@@ -54,10 +54,11 @@ Converting where they are summed, the weights' conversion runs beside the `dot`s
 an AMD EPYC Zen 4, 4096 x 4096 at m = 8: 1.6-1.8 ms against 2.2-2.4 when each trip first
 interleaved its block into a scratch).
 
-A `dot` sum of at most 8 rows over a weight laid in tile columns (`holds`) runs the
-loop over the blocks inside each unit instead (`held_sums`): a unit of 16 columns
-carries its rows' outputs in registers through every block, each block's sums scaled
-into them, and stores them once, reading its strip of the weight block after block.
+A `dot` or `fma512` sum of at most 8 rows over a weight laid in tile columns (`holds`)
+runs the loop over the blocks inside each unit instead (`held_sums`): a unit of 16
+columns carries its rows' outputs in registers through every block, each block's sums
+scaled into them, and stores them once, reading its strip of the weight block after
+block.
 The dots read the activation's bf16 pairs and the blocks' scales where their tensors
 hold them (`ProgramTranslation.read_in_place`): neither is copied into a page first.
 """
@@ -316,14 +317,19 @@ def activation_rows(
     return rows
 
 
+HELD_KERNELS = (DOT, FMA512)
+"""The kernels whose sums of few rows `held_sums` runs: 512-bit ones, whose units of 16
+columns hold a row's output and its sum in two of AVX-512's 32 registers."""
+
+
 def holds(pt: ProgramScope, lanes: AmxLanes, kernel: str) -> bool:
-    """Whether `held_sums` runs a sum: a `dot` one of few enough rows that its units'
-    outputs fit in registers beside their sums (one vector of columns a row each,
-    within `ACCUMULATORS`), reading a weight laid in tile columns whose strips hold
-    whole units."""
+    """Whether `held_sums` runs a sum: a `dot` or `fma512` one of few enough rows that
+    its units' outputs fit in registers beside their sums (one vector of 16 columns a
+    row each, within `ACCUMULATORS`), reading a weight laid in tile columns whose
+    strips hold whole units."""
     where = pt.in_place.get(lanes.q_page)
     return (
-        kernel == DOT
+        kernel in HELD_KERNELS
         and 2 * len(lanes.x_rows) <= ACCUMULATORS
         and where is not None
         and where.strip > 0
@@ -339,19 +345,22 @@ def held_sums(
     blocks: LoopAxis,
     outer: Sequence[tuple[LoopAxis, SSAValue]],
     into: DotScales,
+    kernel: str,
 ) -> None:
     """`dot_sums` with the loop over the blocks (`blocks`, the sum outside the lanes)
     inside each unit rather than outside them all (`holds` says when): each unit (every
     row, 16 of the columns) loads its rows' outputs once, runs every block's
-    `pair_loop`, adds each block's sums times its scales into the outputs, held in
+    `pair_loop` (`dot`) or `fma_loop` (`fma512`: one vector of columns a row, the
+    weights widened where they are loaded, the activation read from its widened
+    scratch), adds each block's sums times its scales into the outputs, held in
     registers by an `scf.for` over the blocks, and stores them once. The same terms in
     the same order as a unit a trip (each output adds its blocks' scaled sums in the
     blocks' order), without a load and a store of every output every block. A unit's
     columns lie in one strip of the laid weight, which it reads block after block: the
     strip's first unit asks for the rows `UNIT_AHEAD` on, its last for the next strip's
     rows of the same block, which the next unit starts with. (SmolLM2's step of 8
-    sequences on an AMD EPYC Zen 4, each trip's units before: 4.6% faster, the same
-    bits.)"""
+    sequences on an AMD EPYC Zen 4, each trip's units before: 4.6% faster with `dot`,
+    the same bits.)"""
     lane, cols = loops
     rows = lanes.x_rows
     laid = pt.in_place[lanes.q_page].strip
@@ -359,6 +368,8 @@ def held_sums(
     acc_t = VectorType(f32, (LANES,))
     along = (cols.extent,), (1,)
     outs = [view(b, page, outer_offset(b, outer, f), *along) for page, f in into.outs]
+    # `fma512` reads the activation widened (`stages.widen`), `dot` its bf16 pairs
+    x_page = pt.widened.get(lanes.x_page, pt.values[lanes.x_page])
     for c0 in range(0, cols.extent, LANES):
         start = [b.insert(vector.LoadOp(out, [idx(b, c0)], acc_t)).result for out in outs]
         blk = Block(arg_types=[IndexType(), *([acc_t] * len(rows))])
@@ -366,7 +377,7 @@ def held_sums(
         body = inside(blk)
         trip = [*outer, (blocks, blk.args[0])]
         block = block_source(pt, body, lanes, loops, trip)
-        xs = activation_rows(pt, body, lanes, lane, trip, pt.values[lanes.x_page], 0, len(rows))
+        xs = activation_rows(pt, body, lanes, lane, trip, x_page, 0, len(rows))
         strip, at = divmod(c0, laid)
         ahead = None
         if at == 0:
@@ -376,7 +387,10 @@ def held_sums(
         if ahead is not None:
             every = range(lane.extent)
             strip_rows_ahead(pt, body, lanes.q_page, lanes.q_form, loops, trip, every, *ahead)
-        sums = pair_loop(body, block, xs, len(rows), lane.extent // 2, c0)
+        if kernel == DOT:
+            sums = pair_loop(body, block, xs, len(rows), lane.extent // 2, c0)
+        else:
+            sums = fma_loop(body, block, xs, len(rows), 1, lane.extent, c0, LANES)
         factor = view(body, pt.values[into.factor], outer_offset(body, trip, into.form), *along)
         scale = load_f32(body, factor, c0)
         added = [body.insert(vector.FMAOp(s, scale, acc)).res for s, acc in zip(sums, blk.args[1:])]

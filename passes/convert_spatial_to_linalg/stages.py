@@ -262,7 +262,8 @@ def factored_sums(
     held = len(rows) if tiles is not None else len(groups[0])
     scratch = None if scales else pt.scratch(f"{rows[0].stage.stage_name.data}_sums", held * size)
 
-    # a `dot` sum of few rows runs the blocks' loop inside each unit (`dot.held_sums`)
+    # a `dot` or `fma512` sum of few rows runs the blocks' loop inside each unit
+    # (`dot.held_sums`)
     in_units = (
         tiles is not None
         and isinstance(scales, DotScales)
@@ -274,8 +275,8 @@ def factored_sums(
 
     def nest(b: Builder, at: int, outer: list[tuple[LoopAxis, SSAValue]]) -> None:
         if in_units and at == built:
-            assert tiles is not None and isinstance(scales, DotScales)
-            held_sums(pt, b, tiles, loops[split:], loops[built], outer, scales)
+            assert tiles is not None and isinstance(scales, DotScales) and kernel is not None
+            held_sums(pt, b, tiles, loops[split:], loops[built], outer, scales, kernel)
             return
         if at < split:
             inner, i = counted(b, loops[at].extent)
