@@ -193,3 +193,30 @@ def test_ctrl_c_is_ignored_once_the_tool_has_returned(monkeypatch):
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_an_interrupt_a_library_swallowed_still_interrupts(tmp_path, monkeypatch, capsys):
+    """Ctrl-C that a library swallows whole (an import guard that takes numpy's
+    ImportError for it as a missing optional module), after which the tool runs on to
+    its end: no output is renamed into place, and the console script still says so
+    and exits 130 (once a run of `test_spatial_gguf[0.0]` exited 0 so)."""
+    from xdsl_spatial.core.files import write_file
+    from xdsl_spatial.tools import launch
+
+    (tmp_path / "out.txt").write_bytes(KEEP)
+    monkeypatch.setattr(launch, "_signalled", True)  # what the handler notes
+    with pytest.raises(KeyboardInterrupt):
+        write_file(str(tmp_path / "out.txt"), b"new")
+    untouched(tmp_path, "out.txt")
+
+    class Finished:  # a tool that ran to its end, the interrupt swallowed on the way
+        @staticmethod
+        def main() -> int:
+            return 0
+
+    monkeypatch.setattr(launch, "_import", lambda prog, module: Finished)
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # leave pytest's handlers
+    with pytest.raises(SystemExit) as exited:
+        launch.spatial_gguf()
+    assert exited.value.code == 130
+    assert capsys.readouterr().err == "spatial-gguf: interrupted\n"

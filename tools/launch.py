@@ -13,6 +13,9 @@ A library may turn the KeyboardInterrupt into another error (numpy, interrupted 
 it imports its C extension, raises an ImportError, and prints the interrupt's traceback
 first): the handler notes that Ctrl-C was pressed (`signalled`), any error after it is
 reported as the interrupt it is, and what the imports print is held until they are done.
+One may swallow it whole (an import guard that takes that ImportError for a missing
+optional module), and the tool then runs on: no output is renamed into place once
+Ctrl-C was pressed (`files.write_file`), and the exit is the interrupt's all the same.
 
 Only the standard library is imported here.
 """
@@ -129,6 +132,9 @@ def _launch(prog: str, module: str) -> Callable[[], None]:
             if not _signalled:
                 raise
             code = interrupted(prog)  # an interrupt a library turned into another error
+        else:
+            if _signalled and code != EXIT_INTERRUPTED:  # one a library swallowed whole
+                code = interrupted(prog)
         _ignore_sigint()  # the work is done: only Python's exit is left to interrupt
         sys.exit(code)
 
