@@ -200,11 +200,12 @@ def test_an_interrupt_a_library_swallowed_still_interrupts(tmp_path, monkeypatch
     ImportError for it as a missing optional module), after which the tool runs on to
     its end: no output is renamed into place, and the console script still says so
     and exits 130 (once a run of `test_spatial_gguf[0.0]` exited 0 so)."""
+    from xdsl_spatial.core import interrupts
     from xdsl_spatial.core.files import write_file
     from xdsl_spatial.tools import launch
 
     (tmp_path / "out.txt").write_bytes(KEEP)
-    monkeypatch.setattr(launch, "_signalled", True)  # what the handler notes
+    monkeypatch.setattr(interrupts, "_pressed", True)  # what the handler notes
     with pytest.raises(KeyboardInterrupt):
         write_file(str(tmp_path / "out.txt"), b"new")
     untouched(tmp_path, "out.txt")

@@ -85,9 +85,10 @@ from xdsl_spatial.core.files import (  # re-exported: a tool needs only `cli`
     read_text,
     write_file,
 )
+from xdsl_spatial.core.interrupts import signalled
 from xdsl_spatial.core.memory import memory_limit, parse_bytes
 from xdsl_spatial.interpreters.errors import RunError
-from xdsl_spatial.tools.launch import EXIT_INTERRUPTED, interrupted, signalled
+from xdsl_spatial.tools.launch import EXIT_INTERRUPTED, interrupted
 
 EXIT_OK = 0
 

@@ -17,7 +17,8 @@ One may swallow it whole (an import guard that takes that ImportError for a miss
 optional module), and the tool then runs on: no output is renamed into place once
 Ctrl-C was pressed (`files.write_file`), and the exit is the interrupt's all the same.
 
-Only the standard library is imported here.
+Only the standard library is imported here, and the package's `core.interrupts`,
+which imports nothing.
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ from collections.abc import Callable
 from types import FrameType, ModuleType
 from typing import TextIO
 
+from xdsl_spatial.core.interrupts import note_pressed, signalled
+
 EXIT_INTERRUPTED = 130
 
-_signalled = False
 _started: float | None = None
 
 
@@ -61,14 +63,8 @@ def _process_start() -> float:
     return now - min(max(age, 0.0), 60.0)  # a clock that disagrees is no reason to lie
 
 
-def signalled() -> bool:
-    """Whether Ctrl-C was pressed (in a console script: `launch` installed the handler)."""
-    return _signalled
-
-
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
-    global _signalled
-    _signalled = True
+    note_pressed()
     raise KeyboardInterrupt
 
 
@@ -114,7 +110,7 @@ def _import(prog: str, module: str) -> ModuleType:
         sys.stderr = real
         if shown:
             _show(real, "")
-    if not _signalled:
+    if not signalled():
         real.write(held.getvalue())
     return tool
 
@@ -129,11 +125,11 @@ def _launch(prog: str, module: str) -> Callable[[], None]:
         except KeyboardInterrupt:
             code = interrupted(prog)
         except Exception:
-            if not _signalled:
+            if not signalled():
                 raise
             code = interrupted(prog)  # an interrupt a library turned into another error
         else:
-            if _signalled and code != EXIT_INTERRUPTED:  # one a library swallowed whole
+            if signalled() and code != EXIT_INTERRUPTED:  # one a library swallowed whole
                 code = interrupted(prog)
         _ignore_sigint()  # the work is done: only Python's exit is left to interrupt
         sys.exit(code)

@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any
 
-from xdsl_spatial.tools.launch import signalled
+from xdsl_spatial.core.interrupts import signalled
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -112,7 +112,7 @@ def write_file(
 def _replace(path: str, payload: bytes | bytearray | memoryview, mode: int | None = None) -> None:
     """Put `payload` in `path`: through a temporary file beside it, renamed; a failure
     (an interrupt included) removes the temporary file. Not renamed once Ctrl-C was
-    pressed in a console script (`launch.signalled`), even where a library swallowed
+    pressed in a console script (`interrupts.signalled`), even where a library swallowed
     the interrupt and the tool ran on: the command was interrupted."""
     if os.path.exists(path) and not os.path.isfile(path):
         # A device or a pipe (/dev/null, /dev/stdout): nothing to replace, write to it.
