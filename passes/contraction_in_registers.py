@@ -53,6 +53,25 @@ chunk of the columns (`column_chunks`), each run reading its columns of every ro
 scores of 8 sequences at 128 positions or more (3 query heads x 8 vectors a KV head
 and sequence) had been left to `convert-linalg-to-loops`. Any other generic is left
 as it is.
+
+A masked sum is taken too: a third input (a batched step's positions, one a row)
+and the body `out + select(ok, mulf(x, y), +0.0)`, where `ok` is computed from that
+input, `linalg.index` and constants alone (`masked_sum`), reads the third input only
+at the loops around the sum, and does not vary along the held axes, nor along both
+the sum and the columns. `ok` is cloned where it is needed, so the rule lives in the
+body alone:
+
+- varying along the sum (`p . v`, the position is the sum's axis): each step is an
+  `scf.if ok`, whose other branch loads nothing and adds +0.0 to each sum, as the
+  body does;
+- else (the scores, the position is the output's columns): a run of columns none of
+  which `ok` holds is not run (each sum is its initial value plus +0.0), and after a
+  run each column `ok` does not hold is written so, an element at a time; each run
+  asks for its own columns of the next block's rows, not the whole rows.
+
+So a step of many sequences reads each cache only up to its sequence's position,
+however many positions the cache holds, with the bits of the generic's own loop
+(`tests/test_contraction_in_registers.py`: a cache holding NaN past every position).
 """
 
 from __future__ import annotations
@@ -66,18 +85,22 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, bufferization, memref, scf, vector
 from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     TensorType,
     UnitAttr,
     VectorType,
     f32,
+    i1,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -103,13 +126,17 @@ class Contraction:
     """A generic this pass takes: which input is the row operand (`b`, the other `a`),
     the reduction axis, the output's contiguous axis, the axes the row operand reads
     besides those (`outer`, in its order), and the parallel axes it does not read
-    (`held`: their sums are held together)."""
+    (`held`: their sums are held together). A masked sum's `ok` (`masked_sum`), None
+    for a plain one."""
 
     b: int
     red: int
     col: int
     outer: tuple[int, ...]
     held: tuple[int, ...]
+    ok: SSAValue | None = None
+    on_red: bool = False
+    """The mask varies along the sum (else along the columns, or neither)."""
 
 
 def _axes(op: GenericOp, i: int) -> list[int] | None:
@@ -128,23 +155,30 @@ def _is_f32_tensor(v: SSAValue) -> bool:
 
 def contraction(op: GenericOp) -> Contraction | None:
     """What makes `op` one this pass takes (the module docstring lists it), or None."""
-    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.results) != 1:
+    if len(op.inputs) not in (2, 3) or len(op.outputs) != 1 or len(op.results) != 1:
         return None
-    if not all(_is_f32_tensor(v) for v in (*op.inputs, *op.outputs)):
+    if not all(_is_f32_tensor(v) for v in (*op.inputs[:2], *op.outputs)):
         return None
+    ok = None
+    if len(op.inputs) == 3:
+        guard = cast(TensorType[Attribute], op.inputs[2].type)
+        if not guard.has_static_shape() or (ok := masked_sum(op)) is None:
+            return None
     kinds = [cast(IteratorTypeAttr, t).data for t in op.iterator_types]
     reds = [d for d, k in enumerate(kinds) if k == IteratorType.REDUCTION]
-    maps = [_axes(op, i) for i in range(3)]
+    maps = [_axes(op, i) for i in range(len(op.operands))]
     if len(reds) != 1 or any(m is None for m in maps):
         return None
-    a0, a1, out = cast(list[list[int]], maps)
+    a0, a1, out = (cast(list[int], m) for m in (maps[0], maps[1], maps[-1]))
     (red,) = reds
     pars = [d for d, k in enumerate(kinds) if k == IteratorType.PARALLEL]
     if red in out or sorted(out) != pars or red not in a0 or red not in a1 or not out:
         return None
     col = out[-1]
     b = 0 if a0 and a0[-1] == col else 1 if a1 and a1[-1] == col else -1
-    if b < 0 or col in (a1 if b == 0 else a0) or not _body_is_sum_of_products(op):
+    if b < 0 or col in (a1 if b == 0 else a0):
+        return None
+    if ok is None and not _body_is_sum_of_products(op):
         return None
     ranges = op.get_static_loop_ranges()
     rows = a0 if b == 0 else a1
@@ -152,6 +186,16 @@ def contraction(op: GenericOp) -> Contraction | None:
     if not ranges[col] or ranges[col] % LANES or math.prod(ranges[d] for d in held) > ACCUMULATORS:
         return None
     outer = tuple(d for d in rows if d not in (red, col))
+    if ok is not None:
+        # the mask: one value a block of the row operand (its position), read where
+        # the loops around the sum have their indices, at one step of the sum or for
+        # a run's columns, the same for every held row
+        axes = _mask_axes(op, ok)
+        if not set(cast(list[int], maps[2])) <= set(outer) or axes & set(held):
+            return None
+        if {red, col} <= axes:
+            return None
+        return Contraction(b, red, col, outer, held, ok, red in axes)
     return Contraction(b, red, col, outer, held)
 
 
@@ -181,12 +225,82 @@ def _body_is_sum_of_products(op: GenericOp) -> bool:
     )
 
 
+def masked_sum(op: GenericOp) -> SSAValue | None:
+    """`ok` of a body `s = addf(out, select(ok, mulf(x, y), +0.0))`, `yield s`, of
+    the first two inputs `x`, `y`, whose other ops compute `ok` alone from the third
+    input, `linalg.index` and constants (a batched step's attention: whether a row
+    sees the key); else None."""
+    ops = list(op.body.block.ops)
+    x, y, _, acc = op.body.block.args
+    done = ops[-1]
+    if not (isinstance(done, LinalgYieldOp) and len(done.operands) == 1):
+        return None
+    add = done.operands[0].owner
+    if not (isinstance(add, arith.AddfOp) and acc in (add.lhs, add.rhs)):
+        return None
+    pick = add.rhs if add.lhs == acc else add.lhs
+    sel = pick.owner
+    if not (isinstance(sel, arith.SelectOp) and _is_plus_zero(sel.rhs)):
+        return None
+    mul = sel.lhs.owner
+    if not (isinstance(mul, arith.MulfOp) and {mul.lhs, mul.rhs} == {x, y} and x != y):
+        return None
+    if any(len(tuple(v.uses)) != 1 for v in (mul.result, sel.result, add.result)):
+        return None
+    rest = [o for o in ops if o not in (mul, sel, add, done)]
+    if _computed_from(sel.cond, op) != {o for o in rest if o is not sel.rhs.owner}:
+        return None
+    return sel.cond
+
+
+def _is_plus_zero(v: SSAValue) -> bool:
+    c = v.owner
+    return (
+        isinstance(c, arith.ConstantOp)
+        and isinstance(f := c.value, FloatAttr)
+        and f.value.data == 0.0
+        and math.copysign(1.0, f.value.data) > 0
+    )
+
+
+def _computed_from(ok: SSAValue, op: GenericOp) -> set[Operation] | None:
+    """The body's ops `ok` is computed by; None unless each is a `linalg.index`, a
+    constant or an `arith` op without regions, and every value they read is one of
+    theirs, the third block argument or defined outside the body."""
+    body = op.body.block
+    seen: set[Operation] = set()
+    todo = [ok]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, BlockArgument):
+            if v.owner is body and v.index != 2:
+                return None
+            continue
+        o = cast(Operation, v.owner)
+        if o.parent is not body or o in seen:
+            continue
+        if not isinstance(o, IndexOp) and (o.dialect_name() != "arith" or o.regions):
+            return None
+        seen.add(o)
+        todo.extend(o.operands)
+    return seen
+
+
+def _mask_axes(op: GenericOp, ok: SSAValue) -> set[int]:
+    """The loops `ok` varies along: its `linalg.index` ops' and the third input's."""
+    axes = set(cast(list[int], _axes(op, 2)))
+    for o in cast(set[Operation], _computed_from(ok, op)):
+        if isinstance(o, IndexOp):
+            axes.add(o.dim.value.data)
+    return axes
+
+
 def _buffer(b: Builder, v: SSAValue) -> SSAValue:
     t = cast(TensorType[Attribute], v.type)
     return b.insert(
         bufferization.ToBufferOp.build(
             operands=[v],
-            result_types=[MemRefType(f32, t.get_shape())],
+            result_types=[MemRefType(t.get_element_type(), t.get_shape())],
             properties={"read_only": UnitAttr()},
         )
     ).memref
@@ -195,17 +309,32 @@ def _buffer(b: Builder, v: SSAValue) -> SSAValue:
 def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
     """`op` as the loops the module docstring shows, inserted by `b`: the result."""
     ranges = op.get_static_loop_ranges()
-    mul, add = list(op.body.block.ops)[:2]
-    mul, add = cast(arith.MulfOp, mul), cast(arith.AddfOp, add)
-    x, y, acc_arg = op.body.block.args
+    args = op.body.block.args
+    x, y, acc_arg = args[0], args[1], args[-1]
+    add = cast(arith.AddfOp, cast(LinalgYieldOp, op.body.block.last_op).operands[0].owner)
+    term = add.rhs if add.lhs == acc_arg else add.lhs
+    if c.ok is not None:
+        term = cast(arith.SelectOp, term.owner).lhs
+    mul = cast(arith.MulfOp, term.owner)
     a_index = 1 - c.b
     mem = [_buffer(b, v) for v in op.inputs]
     init = _buffer(b, op.outputs[0])
     out_t = cast(MemRefType[Attribute], init.type)
     result = b.insert(memref.AllocOp([], [], MemRefType(f32, out_t.get_shape()))).memref
-    maps = [cast(list[int], _axes(op, i)) for i in range(3)]
+    maps = [cast(list[int], _axes(op, i)) for i in range(len(op.operands))]
     vec_t = VectorType(f32, (LANES,))
     groups = list(itertools.product(*(range(ranges[d]) for d in c.held)))
+    col_chunked = c.ok is not None and not c.on_red
+    # what the body adds for a term the row does not see (a plain sum reads neither)
+    zero = zero_one = acc_arg
+    if c.ok is not None:
+        zero = b.insert(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(vec_t, [0.0]))).result
+        zero_one = b.insert(arith.ConstantOp(FloatAttr(0.0, f32))).result
+
+    def plus(bb: Builder, s: SSAValue, p: SSAValue) -> SSAValue:
+        """The body's add of a sum and a term: its operand order, its flags."""
+        lhs, rhs = (s, p) if add.lhs == acc_arg else (p, s)
+        return bb.insert(arith.AddfOp(lhs, rhs, add.fastmath)).result
 
     # b's other axes, in the order b lays them out: its blocks are read as they lie
     at: dict[int, SSAValue] = {}
@@ -219,48 +348,93 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
         return [at[d] if d in at else idx(bb, fixed[d]) for d in axes]
 
     def out_index(bb: Builder, g: tuple[int, ...], col: int) -> list[SSAValue]:
-        return index(bb, maps[2], {**dict(zip(c.held, g)), c.col: col})
+        return index(bb, maps[-1], {**dict(zip(c.held, g)), c.col: col})
 
     def run(chunk: range, first: bool) -> None:
         """The sum over the reduction axis for the columns `chunk` of every held
         row, its sums carried by the loop, stored into the result after it; the first
-        run asks for the next block's rows (whole: every run's)."""
+        run asks for the next block's rows (whole: every run's). Masked along the
+        columns, the run is skipped where the row sees none of its columns (each sum
+        its initial value plus +0.0, as the body adds), a column it does not see is
+        so overwritten after it, and the run asks for its own columns of the next
+        block."""
+        where = inner
+        if col_chunked:
+            then, skipped = Block(), Block()
+            seen = _seen(op, c, inner, at, mem, chunk.start, len(chunk) * LANES)
+            inner.insert(scf.IfOp(seen, [], [then], [skipped]))
+            other = inside(skipped)
+            for g in groups:
+                for col in chunk:
+                    v = other.insert(vector.LoadOp(init, out_index(other, g, col), vec_t)).result
+                    other.insert(
+                        vector.StoreOp(plus(other, v, zero), result, out_index(other, g, col))
+                    )
+            other.insert(scf.YieldOp())
+            where = inside(then)
         start = [
-            inner.insert(vector.LoadOp(init, out_index(inner, g, col), vec_t)).result
+            where.insert(vector.LoadOp(init, out_index(where, g, col), vec_t)).result
             for g in groups
             for col in chunk
         ]
-        ahead = _next_block(inner, mem[c.b], maps[c.b], at, c) if first else None
+        asks = first or col_chunked
+        ahead = _next_block(where, mem[c.b], maps[c.b], at, c) if asks else None
+        columns = (chunk.start, len(chunk) * LANES) if col_chunked else None
         blk = Block(arg_types=[IndexType(), *([vec_t] * len(start))])
-        zero, end = idx(inner, 0), idx(inner, ranges[c.red])
-        loop = inner.insert(scf.ForOp(zero, end, idx(inner, 1), start, blk))
+        zero_i, end = idx(where, 0), idx(where, ranges[c.red])
+        loop = where.insert(scf.ForOp(zero_i, end, idx(where, 1), start, blk))
         body = inside(blk)
         at[c.red] = blk.args[0]
         sums = list(blk.args[1:])
+        work, seen_here = body, None
+        if c.on_red:
+            # masked along the sum: a step whose key is not seen reads nothing and
+            # adds +0.0 to each sum, as the body does
+            then, skipped = Block(), Block()
+            ok = _mask(op, c, body, at, mem)
+            seen_here = body.insert(scf.IfOp(ok, [vec_t] * len(sums), [then], [skipped]))
+            other = inside(skipped)
+            other.insert(scf.YieldOp(*[plus(other, s, zero) for s in sums]))
+            work = inside(then)
         if ahead is not None:
-            _prefetch_step(body, ahead, mem[c.b], maps[c.b], at[c.red], c)
+            _prefetch_step(work, ahead, mem[c.b], maps[c.b], at[c.red], c, columns)
         row = [
-            body.insert(vector.LoadOp(mem[c.b], index(body, maps[c.b], {c.col: col}), vec_t)).result
+            work.insert(vector.LoadOp(mem[c.b], index(work, maps[c.b], {c.col: col}), vec_t)).result
             for col in chunk
         ]
         new: list[SSAValue] = []
         for gi, g in enumerate(groups):
-            where = index(body, maps[a_index], dict(zip(c.held, g)))
-            one = body.insert(memref.LoadOp.get(mem[a_index], where)).res
-            every = body.insert(vector.BroadcastOp(one, vec_t)).vector
+            where_a = index(work, maps[a_index], dict(zip(c.held, g)))
+            one = work.insert(memref.LoadOp.get(mem[a_index], where_a)).res
+            every = work.insert(vector.BroadcastOp(one, vec_t)).vector
             for ci, v in enumerate(row):
                 # each operand where the body has it: the same rounding, the same flags
                 pick: dict[SSAValue, SSAValue] = (
                     {x: every, y: v} if a_index == 0 else {x: v, y: every}
                 )
-                p = body.insert(arith.MulfOp(pick[mul.lhs], pick[mul.rhs], mul.fastmath)).result
-                s = sums[gi * len(row) + ci]
-                lhs, rhs = (s, p) if add.lhs == acc_arg else (p, s)
-                new.append(body.insert(arith.AddfOp(lhs, rhs, add.fastmath)).result)
-        body.insert(scf.YieldOp(*new))
+                p = work.insert(arith.MulfOp(pick[mul.lhs], pick[mul.rhs], mul.fastmath)).result
+                new.append(plus(work, sums[gi * len(row) + ci], p))
+        work.insert(scf.YieldOp(*new))
+        if seen_here is not None:
+            body.insert(scf.YieldOp(*seen_here.results))
         del at[c.red]
         for k, (g, col) in enumerate(itertools.product(groups, chunk)):
-            inner.insert(vector.StoreOp(loop.results[k], result, out_index(inner, g, col)))
+            where.insert(vector.StoreOp(loop.results[k], result, out_index(where, g, col)))
+        if col_chunked:
+            # a column the row does not see: its initial value plus +0.0
+            cols, at[c.col] = counted(where, len(chunk) * LANES, chunk.start)
+            then, unseen = Block(), Block()
+            cols.insert(scf.IfOp(_mask(op, c, cols, at, mem), [], [then], [unseen]))
+            inside(then).insert(scf.YieldOp())
+            fix = inside(unseen)
+            for g in groups:
+                here = index(fix, maps[-1], dict(zip(c.held, g)))
+                v = fix.insert(memref.LoadOp.get(init, here)).res
+                fix.insert(memref.StoreOp.get(plus(fix, v, zero_one), result, here))
+            fix.insert(scf.YieldOp())
+            cols.insert(scf.YieldOp())
+            del at[c.col]
+            where.insert(scf.YieldOp())
 
     # a run of the sum for each chunk of the columns whose sums the registers hold
     width = column_chunks(ranges[c.col] // LANES, len(groups)) * LANES
@@ -269,6 +443,49 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
     for nested in reversed(loops[1:]):
         nested.insert(scf.YieldOp())
     return b.insert(bufferization.ToTensorOp(result, restrict=True, writable=True)).tensor
+
+
+def _seen(
+    op: GenericOp,
+    c: Contraction,
+    b: Builder,
+    at: dict[int, SSAValue],
+    mem: list[SSAValue],
+    first: int,
+    extent: int,
+) -> SSAValue:
+    """Whether the body's `ok` holds at any of the output's columns `first`, ...,
+    `first + extent - 1`, the other loops at `at`."""
+    blk = Block(arg_types=[IndexType(), i1])
+    no = b.insert(arith.ConstantOp(IntegerAttr(0, i1))).result
+    loop = b.insert(scf.ForOp(idx(b, first), idx(b, first + extent), idx(b, 1), [no], blk))
+    body = inside(blk)
+    at[c.col] = blk.args[0]
+    ok = _mask(op, c, body, at, mem)
+    del at[c.col]
+    body.insert(scf.YieldOp(body.insert(arith.OrIOp(blk.args[1], ok)).result))
+    return loop.results[0]
+
+
+def _mask(
+    op: GenericOp, c: Contraction, b: Builder, at: dict[int, SSAValue], mem: list[SSAValue]
+) -> SSAValue:
+    """The body's `ok` computed by `b` where the loops are at `at` (its ops cloned,
+    the third input read there)."""
+    body = op.body.block
+    ops = cast(set[Operation], _computed_from(cast(SSAValue, c.ok), op))
+    where = [at[d] for d in cast(list[int], _axes(op, 2))]
+    values: dict[SSAValue, SSAValue] = {
+        body.args[2]: b.insert(memref.LoadOp.get(mem[2], where)).res
+    }
+    for o in body.ops:
+        if o in ops:
+            if isinstance(o, IndexOp):
+                values[o.result] = at[o.dim.value.data]
+                continue
+            new = b.insert(o.clone(value_mapper=values))
+            values.update(zip(o.results, new.results))
+    return values[cast(SSAValue, c.ok)]
 
 
 def _next_block(
@@ -296,16 +513,20 @@ def _prefetch_step(
     axes: list[int],
     step: SSAValue,
     c: Contraction,
+    columns: tuple[int, int] | None,
 ) -> None:
     """At step `step` of the sum, the row the next block holds there asked for into
     the first-level cache (`prefetch.prefetch_row`: a line at a time, clamped to the
-    operand's last row)."""
+    operand's last row); with `columns` (first, count), only those of it."""
     flat, start = ahead
     shape = cast(MemRefType[Attribute], mem.type).get_shape()
     stride = row_major(shape)[axes.index(c.red)]
+    first, count = columns if columns is not None else (0, shape[-1])
     offset = b.insert(arith.MuliOp(step, idx(b, stride))).result
     row = b.insert(arith.AddiOp(start, offset)).result
-    prefetch_row(b, flat, row, shape[-1], L1)
+    if first:
+        row = b.insert(arith.AddiOp(row, idx(b, first))).result
+    prefetch_row(b, flat, row, count, L1)
 
 
 class ContractionInRegisters(RewritePattern):

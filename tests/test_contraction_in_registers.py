@@ -193,3 +193,114 @@ def test_other_generics_are_left_alone(spec: Spec, body: str, why: str):
     before = str(mod)
     ContractionInRegistersPass().apply(Context(), mod)
     assert str(mod) == before, why
+
+
+def masked_module(spec: Spec, ok: str) -> str:
+    """`module`'s generic with a third input, each row's position (the row is `d1`),
+    and the body `out + (ok ? x * y : +0.0)`, `ok` computed by the lines `ok` from
+    `%pos` (an index) and `%j` (the key's position) into `%ok`."""
+    a, b, out, maps, kinds = spec
+    body = "\n".join(
+        [
+            "    %m = arith.mulf %x, %y : f32",
+            "    %pos = arith.index_cast %q : i32 to index",
+            ok,
+            "    %z = arith.constant 0.0 : f32",
+            "    %t = arith.select %ok, %m, %z : f32",
+            "    %s = arith.addf %o, %t : f32",
+        ]
+    )
+    return f"""
+func.func @f(%a: tensor<{a}xf32>, %b: tensor<{b}xf32>, %p: tensor<8xi32>, %init: tensor<{out}xf32>) -> tensor<{out}xf32> {{
+  %r = linalg.generic {{indexing_maps = [affine_map<{maps[0]}>, affine_map<{maps[1]}>, affine_map<(d0, d1, d2, d3, d4) -> (d1)>, affine_map<{maps[2]}>], iterator_types = [{kinds}]}} ins(%a, %b, %p : tensor<{a}xf32>, tensor<{b}xf32>, tensor<8xi32>) outs(%init : tensor<{out}xf32>) {{
+  ^bb0(%x: f32, %y: f32, %q: i32, %o: f32):
+{body}
+    linalg.yield %s : f32
+  }} -> tensor<{out}xf32>
+  func.return %r : tensor<{out}xf32>
+}}
+"""
+
+
+CAUSAL = "    %ok = arith.cmpi ule, %j, %pos : index"
+WINDOW = "\n".join(
+    [
+        CAUSAL.replace("%ok", "%seen"),
+        "    %w = arith.constant 40 : index",
+        "    %end = arith.addi %j, %w : index",
+        "    %near = arith.cmpi ult, %pos, %end : index",
+        "    %ok = arith.andi %seen, %near : i1",
+    ]
+)
+
+# A batched step's attention as its host runs it: the scores' positions are the
+# columns (d4), the values' positions the sum (d2); the same maps, 128 positions
+MASKED_SCORES: Spec = ("3x3x8x64", "8x3x64x128", "3x3x8x128", SCORES[3], SCORES[4])
+MASKED_PV: Spec = ("3x3x8x128", "8x3x128x64", "3x3x8x64", SCORES[3], SCORES[4])
+
+
+def masked_reference(
+    a: np.ndarray, b: np.ndarray, pos: np.ndarray, init: np.ndarray, on_sum: bool, window: int
+) -> np.ndarray:
+    """The masked generic's loop in numpy's float32: at each step of the sum, every
+    output plus its product where the row sees the key, plus +0.0 elsewhere."""
+    out = init.copy()
+    zero = np.float32(0.0)
+    cols = np.arange(out.shape[-1])
+    for r in range(a.shape[-1]):
+        # (kv, g, row, col): a's element of the step times b's row of the step
+        product = a[:, :, :, r][..., None] * b[:, :, r, :].transpose(1, 0, 2)[:, None]
+        key = np.full_like(cols, r) if on_sum else cols
+        seen = key[None, :] <= pos[:, None]
+        if window:
+            seen &= pos[:, None] < key[None, :] + window
+        out = out + np.where(seen[None, None], product, zero)
+    return out
+
+
+@pytest.mark.parametrize("on_sum", [False, True], ids=["scores", "values"])
+@pytest.mark.parametrize("ok,window", [(CAUSAL, 0), (WINDOW, 40)], ids=["causal", "window"])
+def test_masked_sums_read_only_what_a_row_sees(on_sum: bool, ok: str, window: int):
+    """A batched step's `q . k` and `p . v` with each row's position (the body's
+    `out + (seen ? x * y : +0.0)`): the native engine's results, with the kernels that
+    take the generic (a run of columns no row sees skipped whole, a step of the sum
+    the row does not see skipped) and with `generic`, are the bits of the loop in
+    numpy's float32; the compiled engine's are within the fp32 bound of it. Positions
+    from 0 (a run of 64 columns unseen) to the last; a cache past each position holds
+    NaN, which no engine may read into a result."""
+    spec = MASKED_PV if on_sum else MASKED_SCORES
+    j = f"    %j = linalg.index {2 if on_sum else 4} : index"
+    text = masked_module(spec, j + "\n" + ok)
+    fn = find_function(parse_module(text), "f")
+    (generic,) = [o for o in fn.walk() if isinstance(o, GenericOp)]
+    c = contraction(generic)
+    assert c is not None and c.ok is not None and c.on_red == on_sum
+    converted = convert(prepare(fn), kind="loop")
+    assert "linalg.generic" not in converted and "scf.if" in converted
+    rng = np.random.default_rng(11)
+    shapes = [tuple(int(n) for n in s.split("x")) for s in spec[:3]]
+    a, b, init = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+    pos = np.array([0, 3, 63, 64, 70, 100, 126, 127], np.int32)
+    # b's positions past each row's: NaN (the values' at the sum's axis, the keys' at
+    # their columns), as is every key the window hides
+    positions = np.arange(128)
+    hidden = positions[None, :] > pos[:, None]
+    if window:
+        hidden |= positions[None, :] <= pos[:, None] - window
+    if on_sum:
+        b[np.broadcast_to(hidden[:, None, :, None], b.shape)] = np.nan
+    else:
+        b[np.broadcast_to(hidden[:, None, None, :], b.shape)] = np.nan
+    want = masked_reference(a, b, pos, init, on_sum, window)
+    assert not np.isnan(want).any()
+    for kernels in ("loop", "generic"):
+        exe = compile_module(parse_module(text), "f", Engine.NATIVE, kernels=kernels)
+        got = exe(a, b, pos, init).outputs[0]
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), kernels
+    # the compiled engine sums in numpy's order: within the fp32 bound of the loop's
+    # terms (n eps times the sum of their magnitudes, the initial value's among them)
+    exe = compile_module(parse_module(text), "f", Engine.COMPILED)
+    got = exe(a, b, pos, init).outputs[0]
+    sizes = masked_reference(np.abs(a), np.abs(b), pos, np.abs(init), on_sum, window)
+    bound = (a.shape[-1] + 1) * np.finfo(np.float32).eps * sizes.astype(np.float64)
+    assert np.all(np.abs(got.astype(np.float64) - want) <= bound)

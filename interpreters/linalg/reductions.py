@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
+    FloatAttr,
     IntegerType,
 )
 from xdsl.dialects.linalg.ops import (
@@ -110,6 +111,12 @@ class Reduce:
     """From that order to loop order."""
     expand: tuple[Any, ...]
     """Size-1 axes for the loops the value does not span."""
+    mask: int | None = None
+    """A masked sum (`out + (ok ? product : +0.0)`): the slot of `ok`."""
+    mask_after: bool = False
+    """`ok` spans no reduction loop: the output is `out + sum` where it holds and
+    `out + 0.0` elsewhere. Otherwise every group spans `ok`'s loops and is zeroed
+    where it fails, so a term there is +0.0 exactly, whatever the factors hold."""
 
 
 def _plan_reduce(
@@ -256,8 +263,19 @@ def plan_reduction(
     f = c.operands[1] if out_first else c.operands[0]
     rtype = c.results[0].type
     factors = [f]
+    mask, mask_after = None, False
     if type(c) in _SUM:
         product = arith.MulfOp if isinstance(c, arith.AddfOp) else arith.MuliOp
+        masked = _masked_term(f, body)
+        if masked is not None:
+            ok, term = masked
+            inner = _factors(term, product, body, True) if term.has_one_use() else [term]
+            after = not any(s.reduction[d] for d in deps[ok])
+            # summed over a loop of the mask, every group must span the mask's loops
+            # (else the select runs over the whole space, as any other value does)
+            if after or all(deps[ok] <= set(d) for _, d in _groups(inner, deps, slot)):
+                skip.add(cast(Operation, f.owner))
+                mask, mask_after, f = slot[ok], after, term
         factors = _factors(f, product, body, True) if f.has_one_use() else [f]
         if len(factors) > 1:
             _skip_products(f, set(factors), skip)
@@ -268,9 +286,10 @@ def plan_reduction(
     if isinstance(c, _UNSIGNED):
         unsigned = np.dtype(numpy_dtype(rtype).str.replace("i", "u"))
     acc = _compute_dtype(rtype)
-    return _plan_reduce(
+    r = _plan_reduce(
         prepare(c), out_first, _COMBINERS[type(c)], groups, acc, unsigned, ranges, s.reduction
     )
+    return replace(r, mask=mask, mask_after=mask_after)
 
 
 def plan_arg_reduction(
@@ -329,6 +348,22 @@ def run_arg_reduce(r: ArgReduce, env: list[Any], init: Any, init_max: Any) -> An
     return np.where(best > init_max, at.astype(np.asarray(init).dtype), init)
 
 
+def _masked_term(f: SSAValue, body: Block) -> tuple[SSAValue, SSAValue] | None:
+    """`(ok, term)` when `f` is `select(ok, term, +0.0)` of the body, used once."""
+    op = f.owner
+    if not (isinstance(op, arith.SelectOp) and op.parent is body and f.has_one_use()):
+        return None
+    zero = op.rhs.owner
+    if not (
+        isinstance(zero, arith.ConstantOp)
+        and isinstance(v := zero.value, FloatAttr)
+        and v.value.data == 0.0
+        and math.copysign(1.0, v.value.data) > 0
+    ):
+        return None
+    return op.cond, op.lhs
+
+
 def _skip_products(v: SSAValue, factors: set[SSAValue], skip: set[Operation]) -> None:
     """Mark the multiplies of a product tree (down to its factors) as not run."""
     if v in factors:
@@ -344,6 +379,11 @@ def run_reduce(r: Reduce, env: list[Any], init: Any) -> Any:
         return init
     if r.fn is np.add:
         red = _sum_of_products(r, env)
+        if r.mask_after:
+            ok = env[cast(int, r.mask)]
+            zero = r.acc.type(0)
+            both = ([init, red], [init, zero]) if r.out_first else ([red, init], [zero, init])
+            return np.where(ok, r.combine(both[0])[0], r.combine(both[1])[0])
     else:
         f = np.asarray(env[r.groups[0].slots[0]])
         if r.unsigned is not None:
@@ -373,6 +413,8 @@ def _sum_of_products(r: Reduce, env: list[Any]) -> np.ndarray:
         g = np.asarray(env[grp.slots[0]]).astype(acc, copy=False)
         for k in grp.slots[1:]:
             g = g * np.asarray(env[k]).astype(acc, copy=False)
+        if r.mask is not None and not r.mask_after:
+            g = np.where(env[r.mask], g, acc.type(0))
         if g.ndim < n:
             g = g.reshape((1,) * (n - g.ndim) + g.shape)
         g = g.reshape(tuple(g.shape[d] for d in grp.dims))  # drop the size-1 axes

@@ -60,11 +60,11 @@ def inside(block: Block) -> Builder:
     return Builder(InsertPoint.at_end(block))
 
 
-def counted(b: Builder, extent: int) -> tuple[Builder, SSAValue]:
-    """An `scf.for` from 0 to `extent` by 1 without results: a builder into its body
-    (the caller ends it with `scf.yield`) and its induction variable."""
+def counted(b: Builder, extent: int, first: int = 0) -> tuple[Builder, SSAValue]:
+    """An `scf.for` from `first` to `first + extent` by 1 without results: a builder
+    into its body (the caller ends it with `scf.yield`) and its induction variable."""
     blk = Block(arg_types=[INDEX])
-    b.insert(scf.ForOp(idx(b, 0), idx(b, extent), idx(b, 1), [], blk))
+    b.insert(scf.ForOp(idx(b, first), idx(b, first + extent), idx(b, 1), [], blk))
     return inside(blk), blk.args[0]
 
 

@@ -39,6 +39,7 @@ from xdsl_spatial.dialects.q8 import Q8_BLOCK, DequantizeOp, Q8Part, stored_name
 from xdsl_spatial.frontends.model.config import GRID, SCALE_TYPE, ModelConfig
 from xdsl_spatial.frontends.model.ir import (
     ELEMENTS,
+    Body,
     Func,
     In,
     amap,
@@ -81,6 +82,22 @@ def visible(
 
 def mul_add(a: list[SSAValue]) -> SSAValue:
     return arith.AddfOp(a[2], arith.MulfOp(a[0], a[1])).result
+
+
+def visible_mul_add(col_dim: int, window: int) -> Body:
+    """The body `out + (visible ? x * y : +0.0)` of a contraction that also reads
+    each row's own position (its third input; `visible`, `own`): a term of a key the
+    row cannot see is not computed. The host's contraction reads no cached key or value
+    there (`passes/contraction_in_registers.py`), so a batched step reads only the
+    positions its sequences have reached."""
+
+    def body(a: list[SSAValue]) -> SSAValue:
+        term = arith.MulfOp(a[0], a[1]).result
+        ok = visible(a[2], 0, col_dim, window, own=True)
+        zero = const_f32(as_f32(0.0))
+        return arith.AddfOp(a[3], arith.SelectOp(ok, term, zero).result).result
+
+    return body
 
 
 class Layers:
@@ -351,14 +368,21 @@ class Layers:
         # a batched step's caches have a row a sequence: row r attends to its own
         cache = [2, 0, 4, 3] if own else [0, 4, 3]
 
+        # The contractions of a step of several sequences (the host's: their caches
+        # are a row's own) read each row's position and skip the keys it cannot see
+        # (`visible_mul_add`), so each cache is read only up to its sequence's
+        # position. Elsewhere (one sequence: the decode step's programs on the chip)
+        # the softmax's mask alone hides them.
+        mask = own and m > 1
+        masked = [In(pos, amap(5, [2]))] if mask else []
         # (b, g, r, j, d): scores[b, g, r, j] = sum_d q[b, g, r, d] * k[(r,) b, d, j]
         scores = f.generic(
             f"blk.{i}.scores",
             5,
             (4,),
-            [In(q, amap(5, [0, 1, 2, 4])), In(keys, amap(5, cache))],
+            [In(q, amap(5, [0, 1, 2, 4])), In(keys, amap(5, cache)), *masked],
             (f.filled(st_shape, as_f32(0.0)), [0, 1, 2, 3]),
-            mul_add,
+            visible_mul_add(3, window) if mask else mul_add,
         )
         s_in = In(scores, amap(4, [0, 1, 2, 3]))
 
@@ -409,9 +433,9 @@ class Layers:
             f"blk.{i}.pv",
             5,
             (4,),
-            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, cache))],
+            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, cache)), *masked],
             (f.filled(o_shape, as_f32(0.0)), [0, 1, 2, 3]),
-            mul_add,
+            visible_mul_add(4, window) if mask else mul_add,
         )
 
         # (r, b, g, d): the heads side by side in a row, normalised, rounded to bf16
