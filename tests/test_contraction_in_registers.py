@@ -263,11 +263,12 @@ def masked_reference(
 def test_masked_sums_read_only_what_a_row_sees(on_sum: bool, ok: str, window: int):
     """A batched step's `q . k` and `p . v` with each row's position (the body's
     `out + (seen ? x * y : +0.0)`): the native engine's results, with the kernels that
-    take the generic (a run of columns no row sees skipped whole, a step of the sum
-    the row does not see skipped) and with `generic`, are the bits of the loop in
-    numpy's float32; the compiled engine's are within the fp32 bound of it. Positions
-    from 0 (a run of 64 columns unseen) to the last; a cache past each position holds
-    NaN, which no engine may read into a result."""
+    take the generic (a run over a vector of columns no row sees skipped whole, a
+    step of the sum the row does not see skipped) and with `generic`, are the bits of
+    the loop in numpy's float32; the compiled engine's are within the fp32 bound of
+    it. Positions from 0 (7 of the 8 runs of a row unseen) to the last, some in the
+    middle of a run; a cache past each position (and before the window) holds NaN,
+    which no engine may read into a result."""
     spec = MASKED_PV if on_sum else MASKED_SCORES
     j = f"    %j = linalg.index {2 if on_sum else 4} : index"
     text = masked_module(spec, j + "\n" + ok)
@@ -277,6 +278,9 @@ def test_masked_sums_read_only_what_a_row_sees(on_sum: bool, ok: str, window: in
     assert c is not None and c.ok is not None and c.on_red == on_sum
     converted = convert(prepare(fn), kind="loop")
     assert "linalg.generic" not in converted and "scf.if" in converted
+    # the values: one run of the sum; the scores: one for each of the 8 vectors of
+    # columns, each after a loop asking whether the row sees any of them
+    assert converted.count("iter_args") == (1 if on_sum else 8 + 8)
     rng = np.random.default_rng(11)
     shapes = [tuple(int(n) for n in s.split("x")) for s in spec[:3]]
     a, b, init = (rng.standard_normal(s).astype(np.float32) for s in shapes)
