@@ -115,6 +115,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import counted, idx, in
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import LANES
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import L1, prefetch_row
 from xdsl_spatial.passes.spatial_lower_ops.access import row_major
+from xdsl_spatial.passes.spatial_lower_ops.spec import is_plus_zero
 
 ACCUMULATORS = 16
 """The most vector sums held through a run of the sum (of the 32 AVX-512 registers;
@@ -241,7 +242,7 @@ def masked_sum(op: GenericOp) -> SSAValue | None:
         return None
     pick = add.rhs if add.lhs == acc else add.lhs
     sel = pick.owner
-    if not (isinstance(sel, arith.SelectOp) and _is_plus_zero(sel.rhs)):
+    if not (isinstance(sel, arith.SelectOp) and is_plus_zero(sel.rhs)):
         return None
     mul = sel.lhs.owner
     if not (isinstance(mul, arith.MulfOp) and {mul.lhs, mul.rhs} == {x, y} and x != y):
@@ -252,16 +253,6 @@ def masked_sum(op: GenericOp) -> SSAValue | None:
     if _computed_from(sel.cond, op) != {o for o in rest if o is not sel.rhs.owner}:
         return None
     return sel.cond
-
-
-def _is_plus_zero(v: SSAValue) -> bool:
-    c = v.owner
-    return (
-        isinstance(c, arith.ConstantOp)
-        and isinstance(f := c.value, FloatAttr)
-        and f.value.data == 0.0
-        and math.copysign(1.0, f.value.data) > 0
-    )
 
 
 def _computed_from(ok: SSAValue, op: GenericOp) -> set[Operation] | None:

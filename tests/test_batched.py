@@ -88,6 +88,17 @@ def test_the_batched_step_is_lowered_whole(tiny):
         if isinstance(p, ProgramOp) and p.program_name.data.startswith("cache_write")
     ]
     assert len(writes) == 2 * c.n_layer
+    # attention's q . k and p . v sum only the keys a row sees (each reads the
+    # positions), and are the chip's contractions still (bf16 factors), not reductions
+    programs = {p.program_name.data for p in low.walk() if isinstance(p, ProgramOp)}
+    assert not any(n.startswith("norm_sum") and "x64" in n for n in programs)
+    contracts = [
+        p
+        for p in low.walk()
+        if isinstance(p, ProgramOp) and p.program_name.data.startswith("attn_contract")
+    ]
+    assert len(contracts) == 2 * c.n_layer
+    assert all(len(p.ins) == 3 for p in contracts)
     # every cache (after the tokens, the positions and the weights) updated in place
     first = len(low.body.block.args) - len(caches)
     assert updated_states(low) == tuple((1 + i, first + i) for i in range(len(caches)))

@@ -14,7 +14,6 @@ import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
-    FloatAttr,
     IntegerType,
 )
 from xdsl.dialects.linalg.ops import (
@@ -29,6 +28,7 @@ from xdsl_spatial.interpreters.kernels import (
 )
 from xdsl_spatial.interpreters.linalg.structure import Structured
 from xdsl_spatial.interpreters.values import numpy_dtype
+from xdsl_spatial.passes.spatial_lower_ops.spec import is_plus_zero
 
 _SUM = (arith.AddfOp, arith.AddiOp)
 _COMBINERS: dict[type[Operation], Any] = {
@@ -353,15 +353,7 @@ def _masked_term(f: SSAValue, body: Block) -> tuple[SSAValue, SSAValue] | None:
     op = f.owner
     if not (isinstance(op, arith.SelectOp) and op.parent is body and f.has_one_use()):
         return None
-    zero = op.rhs.owner
-    if not (
-        isinstance(zero, arith.ConstantOp)
-        and isinstance(v := zero.value, FloatAttr)
-        and v.value.data == 0.0
-        and math.copysign(1.0, v.value.data) > 0
-    ):
-        return None
-    return op.cond, op.lhs
+    return (op.cond, op.lhs) if is_plus_zero(op.rhs) else None
 
 
 def _skip_products(v: SSAValue, factors: set[SSAValue], skip: set[Operation]) -> None:

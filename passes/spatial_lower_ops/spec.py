@@ -14,6 +14,7 @@ at the end.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import auto
@@ -188,6 +189,18 @@ def fill_value(v: SSAValue) -> float | None:
     return None
 
 
+def is_plus_zero(v: SSAValue) -> bool:
+    """Whether `v` is the constant +0.0 (a masked term's value: adding it changes no
+    sum but a -0.0)."""
+    c = v.owner
+    return (
+        isinstance(c, arith.ConstantOp)
+        and isinstance(f := c.value, FloatAttr)
+        and f.value.data == 0.0
+        and math.copysign(1.0, f.value.data) > 0
+    )
+
+
 def _depends_on(v: SSAValue, arg: BlockArgument) -> bool:
     seen: set[SSAValue] = set()
     stack = [v]
@@ -225,12 +238,19 @@ def _combiner(
 
 
 def _contraction(body: Body, ins: Sequence[Access], act: Attribute) -> bool:
-    """A sum of `a * b` of two distinct inputs (neither an index nor a constant): the
-    factors are rounded to `act` when that is narrower than theirs."""
+    """A sum of `a * b` of two distinct inputs (neither an index nor a constant), or
+    of `select(ok, a * b, +0.0)` with `ok` read from neither (a batched step's
+    attention, summing only the keys a row sees): the factors are rounded to `act`
+    when that is narrower than theirs."""
     o = body.value.owner
+    ok = None
+    if isinstance(o, arith.SelectOp) and is_plus_zero(o.rhs):
+        ok, o = o.cond, o.lhs.owner
     if not isinstance(o, arith.MulfOp):
         return False
     a, b = o.operands
+    if ok is not None and any(isinstance(f, BlockArgument) and _depends_on(ok, f) for f in (a, b)):
+        return False
     if not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument)) or a is b:
         return False
     if a.owner is not body.block or b.owner is not body.block:
