@@ -368,11 +368,12 @@ class Layers:
         # a batched step's caches have a row a sequence: row r attends to its own
         cache = [2, 0, 4, 3] if own else [0, 4, 3]
 
-        # The contractions of a step of several sequences (the host's: their caches
-        # are a row's own) read each row's position and skip the keys it cannot see
-        # (`visible_mul_add`), so each cache is read only up to its sequence's
-        # position. Elsewhere (one sequence: the decode step's programs on the chip)
-        # the softmax's mask alone hides them.
+        # The contractions of a step of several sequences read each row's position
+        # and leave out the keys it cannot see (`visible_mul_add`): the host's code
+        # then reads each cache only up to its sequence's position (the chip, which
+        # takes them as contractions still, reads every position). A step of one
+        # sequence is the decode step's program, its sums plain (the softmax's mask
+        # alone hides those keys), so one prompt draws what `--prompt` draws.
         mask = own and m > 1
         masked = [In(pos, amap(5, [2]))] if mask else []
         # (b, g, r, j, d): scores[b, g, r, j] = sum_d q[b, g, r, d] * k[(r,) b, d, j]
