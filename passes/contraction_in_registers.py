@@ -115,7 +115,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.build import counted, idx, in
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import LANES
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import L1, prefetch_row
 from xdsl_spatial.passes.spatial_lower_ops.access import row_major
-from xdsl_spatial.passes.spatial_lower_ops.spec import is_plus_zero
+from xdsl_spatial.passes.spatial_lower_ops.spec import masked_term
 
 ACCUMULATORS = 16
 """The most vector sums held through a run of the sum (of the 32 AVX-512 registers;
@@ -128,8 +128,8 @@ class Contraction:
     """A generic this pass takes: which input is the row operand (`b`, the other `a`),
     the reduction axis, the output's contiguous axis, the axes the row operand reads
     besides those (`outer`, in its order), and the parallel axes it does not read
-    (`held`: their sums are held together). A masked sum's `ok` (`masked_sum`), None
-    for a plain one."""
+    (`held`: their sums are held together). A masked sum's `ok` and the body's ops
+    that compute it (`masked_sum`); None for a plain one."""
 
     b: int
     red: int
@@ -137,6 +137,7 @@ class Contraction:
     outer: tuple[int, ...]
     held: tuple[int, ...]
     ok: SSAValue | None = None
+    mask_ops: frozenset[Operation] = frozenset()
     on_red: bool = False
     """The mask varies along the sum (else along the columns, or neither)."""
 
@@ -161,10 +162,10 @@ def contraction(op: GenericOp) -> Contraction | None:
         return None
     if not all(_is_f32_tensor(v) for v in (*op.inputs[:2], *op.outputs)):
         return None
-    ok = None
+    mask = None
     if len(op.inputs) == 3:
         guard = cast(TensorType[Attribute], op.inputs[2].type)
-        if not guard.has_static_shape() or (ok := masked_sum(op)) is None:
+        if not guard.has_static_shape() or (mask := masked_sum(op)) is None:
             return None
     kinds = [cast(IteratorTypeAttr, t).data for t in op.iterator_types]
     reds = [d for d, k in enumerate(kinds) if k == IteratorType.REDUCTION]
@@ -180,7 +181,7 @@ def contraction(op: GenericOp) -> Contraction | None:
     b = 0 if a0 and a0[-1] == col else 1 if a1 and a1[-1] == col else -1
     if b < 0 or col in (a1 if b == 0 else a0):
         return None
-    if ok is None and not _body_is_sum_of_products(op):
+    if mask is None and not _body_is_sum_of_products(op):
         return None
     ranges = op.get_static_loop_ranges()
     rows = a0 if b == 0 else a1
@@ -188,16 +189,18 @@ def contraction(op: GenericOp) -> Contraction | None:
     if not ranges[col] or ranges[col] % LANES or math.prod(ranges[d] for d in held) > ACCUMULATORS:
         return None
     outer = tuple(d for d in rows if d not in (red, col))
-    if ok is not None:
+    if mask is not None:
         # the mask: one value a block of the row operand (its position), read where
         # the loops around the sum have their indices, at one step of the sum or for
         # a run's columns, the same for every held row
-        axes = _mask_axes(op, ok)
+        ok, ops = mask
+        axes = set(cast(list[int], maps[2]))
+        axes |= {o.dim.value.data for o in ops if isinstance(o, IndexOp)}
         if not set(cast(list[int], maps[2])) <= set(outer) or axes & set(held):
             return None
         if {red, col} <= axes:
             return None
-        return Contraction(b, red, col, outer, held, ok, red in axes)
+        return Contraction(b, red, col, outer, held, ok, ops, red in axes)
     return Contraction(b, red, col, outer, held)
 
 
@@ -227,11 +230,11 @@ def _body_is_sum_of_products(op: GenericOp) -> bool:
     )
 
 
-def masked_sum(op: GenericOp) -> SSAValue | None:
+def masked_sum(op: GenericOp) -> tuple[SSAValue, frozenset[Operation]] | None:
     """`ok` of a body `s = addf(out, select(ok, mulf(x, y), +0.0))`, `yield s`, of
     the first two inputs `x`, `y`, whose other ops compute `ok` alone from the third
     input, `linalg.index` and constants (a batched step's attention: whether a row
-    sees the key); else None."""
+    sees the key), and those ops; else None."""
     ops = list(op.body.block.ops)
     x, y, _, acc = op.body.block.args
     done = ops[-1]
@@ -241,18 +244,17 @@ def masked_sum(op: GenericOp) -> SSAValue | None:
     if not (isinstance(add, arith.AddfOp) and acc in (add.lhs, add.rhs)):
         return None
     pick = add.rhs if add.lhs == acc else add.lhs
-    sel = pick.owner
-    if not (isinstance(sel, arith.SelectOp) and is_plus_zero(sel.rhs)):
+    if (masked := masked_term(pick)) is None:
         return None
-    mul = sel.lhs.owner
+    ok, term = masked
+    sel, mul = cast(arith.SelectOp, pick.owner), term.owner
     if not (isinstance(mul, arith.MulfOp) and {mul.lhs, mul.rhs} == {x, y} and x != y):
         return None
     if any(len(tuple(v.uses)) != 1 for v in (mul.result, sel.result, add.result)):
         return None
-    rest = [o for o in ops if o not in (mul, sel, add, done)]
-    if _computed_from(sel.cond, op) != {o for o in rest if o is not sel.rhs.owner}:
-        return None
-    return sel.cond
+    rest = {o for o in ops if o not in (mul, sel, add, done, sel.rhs.owner)}
+    found = _computed_from(ok, op)
+    return (ok, frozenset(found)) if found is not None and found == rest else None
 
 
 def _computed_from(ok: SSAValue, op: GenericOp) -> set[Operation] | None:
@@ -276,15 +278,6 @@ def _computed_from(ok: SSAValue, op: GenericOp) -> set[Operation] | None:
         seen.add(o)
         todo.extend(o.operands)
     return seen
-
-
-def _mask_axes(op: GenericOp, ok: SSAValue) -> set[int]:
-    """The loops `ok` varies along: its `linalg.index` ops' and the third input's."""
-    axes = set(cast(list[int], _axes(op, 2)))
-    for o in cast(set[Operation], _computed_from(ok, op)):
-        if isinstance(o, IndexOp):
-            axes.add(o.dim.value.data)
-    return axes
 
 
 def _buffer(b: Builder, v: SSAValue) -> SSAValue:
@@ -467,13 +460,12 @@ def _mask(
     """The body's `ok` computed by `b` where the loops are at `at` (its ops cloned,
     the third input read there)."""
     body = op.body.block
-    ops = cast(set[Operation], _computed_from(cast(SSAValue, c.ok), op))
     where = [at[d] for d in cast(list[int], _axes(op, 2))]
     values: dict[SSAValue, SSAValue] = {
         body.args[2]: b.insert(memref.LoadOp.get(mem[2], where)).res
     }
     for o in body.ops:
-        if o in ops:
+        if o in c.mask_ops:
             if isinstance(o, IndexOp):
                 values[o.result] = at[o.dim.value.data]
                 continue

@@ -28,7 +28,7 @@ from xdsl_spatial.interpreters.kernels import (
 )
 from xdsl_spatial.interpreters.linalg.structure import Structured
 from xdsl_spatial.interpreters.values import numpy_dtype
-from xdsl_spatial.passes.spatial_lower_ops.spec import is_plus_zero
+from xdsl_spatial.passes.spatial_lower_ops.spec import masked_term
 
 _SUM = (arith.AddfOp, arith.AddiOp)
 _COMBINERS: dict[type[Operation], Any] = {
@@ -351,9 +351,9 @@ def run_arg_reduce(r: ArgReduce, env: list[Any], init: Any, init_max: Any) -> An
 def _masked_term(f: SSAValue, body: Block) -> tuple[SSAValue, SSAValue] | None:
     """`(ok, term)` when `f` is `select(ok, term, +0.0)` of the body, used once."""
     op = f.owner
-    if not (isinstance(op, arith.SelectOp) and op.parent is body and f.has_one_use()):
+    if not (isinstance(op, Operation) and op.parent is body and f.has_one_use()):
         return None
-    return (op.cond, op.lhs) if is_plus_zero(op.rhs) else None
+    return masked_term(f)
 
 
 def _skip_products(v: SSAValue, factors: set[SSAValue], skip: set[Operation]) -> None:

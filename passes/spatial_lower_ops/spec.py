@@ -189,16 +189,20 @@ def fill_value(v: SSAValue) -> float | None:
     return None
 
 
-def is_plus_zero(v: SSAValue) -> bool:
-    """Whether `v` is the constant +0.0 (a masked term's value: adding it changes no
-    sum but a -0.0)."""
-    c = v.owner
-    return (
+def masked_term(v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+    """`(ok, term)` when `v` is `select(ok, term, +0.0)`: a term that adds nothing
+    where `ok` fails (a sum of them changes only a -0.0, to +0.0); else None."""
+    sel = v.owner
+    if not isinstance(sel, arith.SelectOp):
+        return None
+    c = sel.rhs.owner
+    zero = (
         isinstance(c, arith.ConstantOp)
         and isinstance(f := c.value, FloatAttr)
         and f.value.data == 0.0
         and math.copysign(1.0, f.value.data) > 0
     )
+    return (sel.cond, sel.lhs) if zero else None
 
 
 def _depends_on(v: SSAValue, arg: BlockArgument) -> bool:
@@ -242,10 +246,8 @@ def _contraction(body: Body, ins: Sequence[Access], act: Attribute) -> bool:
     of `select(ok, a * b, +0.0)` with `ok` read from neither (a batched step's
     attention, summing only the keys a row sees): the factors are rounded to `act`
     when that is narrower than theirs."""
-    o = body.value.owner
-    ok = None
-    if isinstance(o, arith.SelectOp) and is_plus_zero(o.rhs):
-        ok, o = o.cond, o.lhs.owner
+    masked = masked_term(body.value)
+    ok, o = (None, body.value.owner) if masked is None else (masked[0], masked[1].owner)
     if not isinstance(o, arith.MulfOp):
         return False
     a, b = o.operands
