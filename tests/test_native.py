@@ -212,6 +212,23 @@ def test_an_input_of_a_tile_row_and_part_of_the_next():
     assert traffic(got) == traffic(ref)
 
 
+def test_an_input_read_every_tile_row_at_once():
+    """72 rows (a step of eight sequences' attention scores) in one page: read as it
+    is given, the load copies the first two tile rows and the third's 8 rows and
+    fills the rest of that tile row with zeros, which a sum over the page's 32 rows
+    reads: the reference's bits on integer-exact inputs (each column's sums of its
+    tile rows) and the same bytes moved (live_rows.mlir pins the copies)."""
+    path = REPO / "lit_tests/passes/convert_spatial_to_linalg/live_rows.mlir"
+    mod = parse_module(path.read_text())
+    a = np.random.default_rng(7).integers(-8, 9, (72, 64)).astype(np.float32)
+    ref = execute(mod, "every_tile_row", [a], engine="reference")
+    got = native_run(mod, "every_tile_row", [a])
+    want = np.concatenate([a[:32].sum(0), a[32:64].sum(0), a[64:].sum(0)])[None]
+    np.testing.assert_array_equal(ref.outputs[0], want)
+    np.testing.assert_array_equal(got.outputs[0], ref.outputs[0])
+    assert traffic(got) == traffic(ref)
+
+
 def test_stores_inside_a_k_loop():
     mod = parse_module(COPY_BY_K)
     rng = np.random.default_rng(3)

@@ -51,10 +51,11 @@ class TensorPlan:
     live_reads: bool = False
     """Whether it is read as it is given, not from a zero-padded copy: an input whose
     rows are not whole tiles, its columns whole tiles, that no store writes, each of
-    its loads reading either whole tile rows or its last tile row alone (always so
-    for a tensor shorter than one tile row: a decode step's activations, an
-    embedding's scales); a load of the last one copies its rows there
-    (`last_loads`)."""
+    its loads reading either whole tile rows, its last tile row alone (always so for
+    a tensor shorter than one tile row: a decode step's activations, an embedding's
+    scales) or every tile row at once (a batched step's attention scores, 72 rows,
+    in one page); a load of the last one copies its rows there (`last_loads`), one
+    of every tile row those of its last (`whole_loads`)."""
     padding_read: bool = False
     """Whether, read as it is given, a read of a page of its last tile row may reach
     the rows past its own (not only stages reading them directly within those:
@@ -62,6 +63,11 @@ class TensorPlan:
     the padded copy would have held."""
     last_loads: frozenset[Operation] = frozenset()
     """Read as it is given, the loads of its last tile row."""
+    whole_loads: frozenset[Operation] = frozenset()
+    """Read as it is given, the loads of every tile row at once: each copies the
+    tile rows before the last whole, the last's own rows, and fills the page's rows
+    past those with zeros (whatever reads the page: it is the padded copy's
+    layout)."""
     written_rows: int = 0
     """The rows of the buffer its stores write: an output shorter than one tile row (a
     product's m rows) is held as its live rows, and its stores write those alone
@@ -93,18 +99,30 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
     if stored or not whole_cols or plan.whole_tiles:
         return plan
     last: list[LoadOp] = []
+    whole: list[LoadOp] = []
     for u in uses:
         if isinstance(u, LoadOp) and u.tensor is op.result:
             where = in_last_tile_row(u, rows, cols)
-            if where is None:
+            if where is None and reads_every_tile_row(u, rows, cols):
+                whole.append(u)
+            elif where is None:
                 return plan
-            if where:
+            elif where:
                 last.append(u)
     live = plan.last_rows(tile[0])
     padding_read = not reads_live_rows(last, live, tile)
-    if padding_read and page_fills(op, last, live, tile) > padded[0] * padded[1]:
+    fills = page_fills(op, whole, live, tile, tile_rows=1)
+    if padding_read:
+        fills += page_fills(op, last, live, tile)
+    if fills > padded[0] * padded[1]:
         return plan  # one padded copy is less to write
-    return replace(plan, live_reads=True, padding_read=padding_read, last_loads=frozenset(last))
+    return replace(
+        plan,
+        live_reads=True,
+        padding_read=padding_read,
+        last_loads=frozenset(last),
+        whole_loads=frozenset(whole),
+    )
 
 
 def laid_tensor(t: TensorOp) -> int | None:
@@ -146,16 +164,37 @@ def in_last_tile_row(load: LoadOp, tile_rows: int, tiles_per_row: int) -> bool |
     return None if (rows == tile_rows - 1).any() else False
 
 
-def page_fills(op: TensorOp, loads: Sequence[LoadOp], live: int, tile: tuple[int, int]) -> int:
-    """The elements `loads` (of tensor `op`'s last tile row, `live` rows of it its own)
-    would fill with zeros in a run if it were read as it is given: each load's page
-    rows past those, once for each item and K trip (once for all, a load no item
-    coordinate moves and no table places: `ProgramTranslation.alike`)."""
+def reads_every_tile_row(load: LoadOp, tile_rows: int, tiles_per_row: int) -> bool:
+    """Whether each move of `load` reads every tile row of its tensor at once: a
+    block as tall as the tensor, its tile rows one after the other, from the first
+    tile row wherever it starts (no table placing it)."""
+    bh, _ = load.block_shape
+    program = enclosing_program(load)
+    if load.table is not None or bh != tile_rows or load.stride.data != tiles_per_row:
+        return False
+    t0 = None if program is None else load.first_tiles(program.item_coords())
+    return t0 is not None and bool((t0 < tiles_per_row).all())
+
+
+def page_fills(
+    op: TensorOp,
+    loads: Sequence[LoadOp],
+    live: int,
+    tile: tuple[int, int],
+    tile_rows: int | None = None,
+) -> int:
+    """The elements `loads` (reading tensor `op`'s last tile row, `live` rows of it
+    its own) would fill with zeros in a run if it were read as it is given: each
+    load's page rows past those, of each of its block's tile rows (or of `tile_rows`
+    of them: a load of every tile row fills its last's), once for each item and K
+    trip (once for all, a load no item coordinate moves and no table places:
+    `ProgramTranslation.alike`)."""
     program = op.parent_op()
     items = program.num_items if isinstance(program, ProgramOp) else 1
     total = 0
     for load in loads:
         bh, bw = load.block_shape
+        bh = bh if tile_rows is None else tile_rows
         loop = enclosing_loop(load)
         trips = loop.trips.data if loop is not None else 1
         times = items * trips if load.origin_vars or load.table is not None else trips

@@ -10,6 +10,7 @@ of each loop body).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from typing import cast
@@ -344,6 +345,12 @@ class ProgramTranslation(ProgramScope):
                 (rows_apart, down, *t_row),
                 (w, page_w, *p_row),
             )
+            if load and o in held.plan.whole_loads:
+                start = first(b, t0)
+                self.move_every_tile_row(
+                    b, held, tensor_mem, start, page, rows_apart, (row, t_row, p_row)
+                )
+                return
             if load and bh > 1:
                 # in the page's order, so that each page row (that row of every tile
                 # row of the block) is written contiguously
@@ -451,7 +458,12 @@ class ProgramTranslation(ProgramScope):
         bf16 pairs it reads as they are, and a block's scales, widened as they are
         loaded (`dot.dot_scales`). Else None: the page is copied."""
         uses = list(o.result.uses)
-        if o.table is not None or len(uses) != 1 or held.plan.padding_read:
+        if (
+            o.table is not None
+            or len(uses) != 1
+            or held.plan.padding_read
+            or o in held.plan.whole_loads
+        ):
             return None
         assert held.read is not None
         where = self.placement(o, held, held.read)
@@ -514,6 +526,37 @@ class ProgramTranslation(ProgramScope):
         apart = (stride // tpr) * tile_down if bh > 1 else tile_down
         height = held.plan.padded[0] if held.strip else 0
         return InPlace(rows, bh, bw * tc, apart, cols, held.strip, height)
+
+    def move_every_tile_row(
+        self,
+        b: Builder,
+        held: Held,
+        tensor_mem: SSAValue,
+        start: SSAValue,
+        page: SSAValue,
+        rows_apart: int,
+        row: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+    ) -> None:
+        """Load a block of every tile row of a tensor read as it is given
+        (`TensorPlan.whole_loads`) from element `start`, its tile rows `rows_apart`
+        elements apart, a row of a tile row `row` (its shape, its strides in the
+        tensor and in the page): the tile rows before the last whole, the last's own
+        rows, and zeros in the page's rows past them, as the padded copy would have
+        held."""
+        tr = self.tile[0]
+        shape, t_row, p_row = row
+        bh = held.plan.padded[0] // tr
+        w = math.prod(shape)
+        page_w = bh * w
+        live = held.plan.last_rows(tr)
+        down = held.steps(self.tile)[0]
+        last = add(b, start, (bh - 1) * rows_apart)
+        for at, rows, tiles, offset in ((start, tr, bh - 1, 0), (last, live, 1, (bh - 1) * w)):
+            moved = (rows, tiles, *shape)
+            t_view = view(b, tensor_mem, at, moved, (down, rows_apart, *t_row))
+            copy(b, t_view, view(b, page, offset, moved, (page_w, w, *p_row)))
+        past = view(b, page, live * page_w + (bh - 1) * w, (tr - live, w), (page_w, 1))
+        fill(b, 0, element(page), past)
 
     def moved_rows(self, o: TileMoveOp, held: Held, mem: SSAValue) -> int:
         """The rows of each tile of its block that `o` moves: a load of the last tile

@@ -5,8 +5,9 @@
 // When a stage reads past them (here a sum over the page's 32 rows), each load also
 // fills the rest of its page with zeros, as the padded copy would have held, unless
 // those fills would write more than one padded copy (here four items loading the same
-// tile): then the input is read from a zero-padded copy. tests/test_native.py runs
-// each function here.
+// tile): then the input is read from a zero-padded copy. An input of more tile rows
+// is read as it is given too when each load reads whole tile rows, its last alone, or
+// every tile row at once. tests/test_native.py runs each function here.
 
 func.func @live_row(%a: tensor<1x64xf32>) -> tensor<64xf32> {
   %s = spatial.fold "the_row" grid [2] owns (d0) -> (0, d0) size [1, 1]
@@ -153,4 +154,47 @@ func.func @two_tile_rows(%a: tensor<48x32xf32>) -> tensor<16x32xf32> {
 // CHECK-NEXT:    %[[P1:.*]] = memref.reinterpret_cast %in1
 // CHECK-NEXT:    linalg.copy ins(%[[LAST]] : memref<1x16x32xf32, strided<[1024, 32, 1], offset: ?>>)
 // CHECK-NOT:     linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<{{[0-9]+}}xf32
+// CHECK:         func.return
+
+// An input of 72 rows (a step of eight sequences' attention scores, two tile rows
+// and a quarter of the third), one load reading every tile row at once: read as it
+// is given, the load copies the first two tile rows whole and the third's 8 rows,
+// then fills the page's rows past those in that tile row with zeros, as the padded
+// copy would have held (the sum reads all 32 rows of each tile).
+func.func @every_tile_row(%a: tensor<72x64xf32>) -> tensor<1x192xf32> {
+  %s = spatial.fold "column_sums" grid [1] owns (d0) -> (0, 0) size [1, 6]
+    target #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>
+    plan #spatial.plan<grid = [1, 1], k_blocks = 1, site = [1, 6]> numerics approx "fp32 sums in an order of their own"
+    ins(%a : tensor<72x64xf32>) -> tensor<1x192xf32> {
+  ^bb0(%i0: index, %t0_in: tensor<72x64xf32>):
+    %t0 = spatial.tensor "a" external(%t0_in : tensor<72x64xf32>) : !spatial.tensor<72x64xf32, input>
+    %result = spatial.tensor "s" zero : !spatial.tensor<1x192xf32, output>
+    %in0 = spatial.buffer "in0" : !spatial.buffer<6xf32, depth 1>
+    %out = spatial.buffer "out" : !spatial.buffer<6xf32, depth 1>
+    %p_in0 = spatial.load %t0[0] block 3x2 stride 2 repeat 1 into %in0 : !spatial.tensor<72x64xf32, input> -> !spatial.page<6xf32>
+    %summed = spatial.stage "sum" iters(sum 32, par 192)
+      ins(%p_in0[d0 * 192 + d1]) into %out[d1] : (!spatial.page<6xf32>) -> !spatial.page<6xf32> {
+    ^bb0(%0: f32):
+      spatial.yield %0 : f32
+    }
+    spatial.store %summed to %result[0] block 1x6 stride 6 repeat 1 : !spatial.page<6xf32> -> !spatial.tensor<1x192xf32, output>
+    spatial.return %result : !spatial.tensor<1x192xf32, output>
+  }
+  func.return %s : tensor<1x192xf32>
+}
+
+// CHECK-LABEL: func.func @every_tile_row(
+// CHECK-NEXT:    %[[A:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<72x64xf32> to memref<72x64xf32>
+// CHECK-NOT:     memref<96x64xf32>
+// CHECK:         %[[WHOLE:.*]] = memref.reinterpret_cast %[[A]] to offset: [%{{.*}}], sizes: [32, 2, 64], strides: [64, 2048, 1]
+// CHECK-NEXT:    %[[P0:.*]] = memref.reinterpret_cast %in0 to offset: [%{{.*}}], sizes: [32, 2, 64], strides: [192, 64, 1]
+// CHECK-NEXT:    linalg.copy ins(%[[WHOLE]] : {{.*}}) outs(%[[P0]] : {{.*}})
+// CHECK-NEXT:    %[[LAST:.*]] = memref.reinterpret_cast %[[A]] to offset: [%{{.*}}], sizes: [8, 1, 64], strides: [64, 2048, 1]
+// CHECK-NEXT:    %[[AT:.*]] = arith.constant 128 : index
+// CHECK-NEXT:    %[[P1:.*]] = memref.reinterpret_cast %in0 to offset: [%[[AT]]], sizes: [8, 1, 64], strides: [192, 64, 1]
+// CHECK-NEXT:    linalg.copy ins(%[[LAST]] : {{.*}}) outs(%[[P1]] : {{.*}})
+// CHECK-NEXT:    %[[FROM:.*]] = arith.constant 1664 : index
+// CHECK-NEXT:    %[[PAST:.*]] = memref.reinterpret_cast %in0 to offset: [%[[FROM]]], sizes: [24, 64], strides: [192, 1]
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    linalg.fill ins(%[[Z]] : f32) outs(%[[PAST]] : {{.*}})
 // CHECK:         func.return
