@@ -372,13 +372,13 @@ class Layers:
         # A sum bounded by a row's position reads that position (a third input) and
         # leaves out the keys the row cannot see (`visible_mul_add`: those terms are
         # +0.0 whatever the cache holds), so the code reading it reads each cache only
-        # up to the position. `p . v` is so in every step of one row a sequence (a
-        # decode step, a step of several sequences); the scores in a step of several
-        # sequences only (the host's contraction runs them a vector of keys at a
-        # time). A decode step's scores stay plain, the softmax's mask hiding those
-        # keys: they are a chip program, whose masked form the native engine ran
-        # slower than the plain one. Prefill's sums stay plain: its mask varies along
-        # its rows, which the host's contraction does not take.
+        # up to the position. `p . v` is so in every step whose rows are each a
+        # sequence's (a decode step, a step of several sequences); the scores in a
+        # step of several sequences only (the host's contraction runs them a vector of
+        # keys at a time). A decode step's scores stay plain, the softmax's mask
+        # hiding those keys: they are a chip program, whose masked form the native
+        # engine ran slower than the plain one. Prefill's sums stay plain: its mask
+        # varies along its rows, which the host's contraction does not take.
         mask_scores = own and m > 1
         mask_pv = own or m == 1
         seen = [self.row_pos(pos, 5, 2)]
