@@ -89,8 +89,8 @@ def visible_mul_add(col_dim: int, window: int) -> Body:
     the row's own position (its third input: each row a sequence of its own, or the
     one row of a decode step; `visible`, `own`): a term of a key the row cannot see is
     not computed. The host's contraction reads no cached key or value there
-    (`passes/contraction_in_registers.py`), so a step reads only the positions its
-    sequences have reached."""
+    (`passes/contraction_in_registers.py`), so a batched step reads only the
+    positions its sequences have reached."""
 
     def body(a: list[SSAValue]) -> SSAValue:
         term = arith.MulfOp(a[0], a[1]).result
@@ -371,8 +371,8 @@ class Layers:
 
         # A sum bounded by a row's position reads that position (a third input) and
         # leaves out the keys the row cannot see (`visible_mul_add`: those terms are
-        # +0.0 whatever the cache holds), so the code reading it reads each cache only
-        # up to the position. `p . v` is so in every step whose rows are each a
+        # +0.0 whatever the cache holds), so the code reading it need not read a cache
+        # past the position. `p . v` is so in every step whose rows are each a
         # sequence's (a decode step, a step of several sequences); the scores in a
         # step of several sequences only (the host's contraction runs them a vector of
         # keys at a time). A decode step's scores stay plain, the softmax's mask
