@@ -229,6 +229,28 @@ def test_an_input_read_every_tile_row_at_once():
     assert traffic(got) == traffic(ref)
 
 
+@pytest.mark.filterwarnings("ignore::xdsl_spatial.interpreters.arguments.NonFiniteInput")
+@pytest.mark.parametrize("pos", [0, 31, 32, 63, 64, 95])
+def test_a_masked_sum_computes_only_the_blocks_its_mask_keeps(pos: int):
+    """A decode step's masked scores (masked_blocks.mlir): at each edge of the blocks
+    of 32 positions, the reference's bits on integer-exact inputs, whose keys past the
+    position are NaN: each score of a key at most the position its sum, every other
+    +0.0, however many blocks were skipped; the same bytes moved."""
+    path = REPO / "lit_tests/passes/convert_spatial_to_linalg/masked_blocks.mlir"
+    mod = parse_module(path.read_text())
+    rng = np.random.default_rng(pos)
+    q = rng.integers(-4, 5, (3, 64)).astype(np.float32)
+    k = rng.integers(-4, 5, (64, 96)).astype(np.float32)
+    want = np.where(np.arange(96) <= pos, q @ k, np.float32(0.0))
+    k[:, pos + 1 :] = np.nan
+    at = np.array([[pos]], np.int32)
+    ref = execute(mod, "scores", [q, k, at], engine="reference")
+    got = native_run(mod, "scores", [q, k, at])
+    np.testing.assert_array_equal(ref.outputs[0], want)
+    np.testing.assert_array_equal(got.outputs[0].view(np.uint32), want.view(np.uint32))
+    assert traffic(got) == traffic(ref)
+
+
 def test_stores_inside_a_k_loop():
     mod = parse_module(COPY_BY_K)
     rng = np.random.default_rng(3)

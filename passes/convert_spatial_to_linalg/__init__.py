@@ -38,7 +38,10 @@ enter as `bufferization.to_buffer ... read_only` and its results leave as
   table another program made when the step runs: the offset kept within the page);
   sibling stages (the same space, a page in
   common: a fold's stage per row) one generic with an output each, so the page they
-  share is read once;
+  share is read once; a masked sum (each term `select(ok, term, +0.0)`, a decode
+  step's scores) whose mask varies along the generic's outermost loop, a parallel
+  one, that loop as an `scf.for` and each trip's generic inside an `scf.if` whether
+  the mask keeps some point of it (`masked.py`: the keys past a position not read);
 - the K loop an `scf.for` carrying its pages;
 - a move through a table another program made when the step runs (a KV cache write
   at the step's position, a gather by token ids: nothing bounds its entries before

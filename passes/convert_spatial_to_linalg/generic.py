@@ -14,7 +14,8 @@ gen.build(lambda body, ins, accs: [...])      # the yields, built by `body`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -90,6 +91,20 @@ def placed(
         if step:
             at = add(b, mul(b, iv, step), at)
     return at, done[1][len(outer) :]
+
+
+def stage_index(
+    b: Builder, row: Row, axis: int, at: Iterable[tuple[LoopAxis, SSAValue]]
+) -> SSAValue:
+    """Stage axis `axis`'s index where the loops `at` have these induction variables
+    (a split axis from its two loops), the row's for its row axis, 0 along no loop."""
+    if row.at is not None and row.at[0] == axis:
+        return idx(b, row.at[1])
+    acc: SSAValue = idx(b, 0)
+    for a, iv in at:
+        if a.axis == axis:
+            acc = add(b, acc, mul(b, iv, a.step))
+    return acc
 
 
 class Generic:
@@ -211,14 +226,13 @@ class Generic:
         for its row axis, 0 for an axis of extent 1, which has no loop."""
         if row.at is not None and row.at[0] == axis:
             return idx(b, row.at[1])
-        acc: SSAValue = idx(b, 0)
-        for a, iv in self.outer:
-            if a.axis == axis:
-                acc = add(b, acc, mul(b, iv, a.step))
-        for j, a in enumerate(self.loops):
-            if a.axis == axis:
-                acc = add(b, acc, mul(b, b.insert(LinalgIndexOp(j)).result, a.step))
-        return acc
+        # each `linalg.index` built as it is added (a generator)
+        own = (
+            (a, b.insert(LinalgIndexOp(j)).result)
+            for j, a in enumerate(self.loops)
+            if a.axis == axis
+        )
+        return stage_index(b, row, axis, itertools.chain(self.outer, own))
 
     def clone(
         self, b: Builder, row: Row, ins: Sequence[SSAValue], reads: Reads

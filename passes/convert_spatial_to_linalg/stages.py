@@ -65,6 +65,7 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     strip_loops,
     sums,
 )
+from xdsl_spatial.passes.convert_spatial_to_linalg.masked import skipping_blocks, skips_blocks
 from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import (
     AHEAD,
     L1,
@@ -176,7 +177,18 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
             windowed(pt, b, rows[0], loops, win, lambda w: generic_rows(pt, w, rows, loops, False))
             return
     for g in range(0, len(rows), ROWS):
-        generic_rows(pt, b, rows[g : g + ROWS], loops, summed, maxed)
+        group = rows[g : g + ROWS]
+        if summed and skips_blocks(pt, group, loops):
+            # a masked sum: the blocks its mask hides are not computed (`masked.py`)
+            skipping_blocks(
+                pt,
+                b,
+                group,
+                loops,
+                lambda w, rest, outer: generic_rows(pt, w, group, rest, True, outer=outer),
+            )
+        else:
+            generic_rows(pt, b, group, loops, summed, maxed)
 
 
 def run_kernel(pt: ProgramScope, run: Sequence[StageOp]) -> str | None:
@@ -203,11 +215,13 @@ def generic_rows(
     loops: Sequence[LoopAxis],
     summed: bool,
     maxed: bool = False,
+    outer: Sequence[tuple[LoopAxis, SSAValue]] = (),
 ) -> None:
     """One `linalg.generic` over `loops` computing `rows`, an output each, each
     input page read once however many rows read it; summing or taking the largest
-    (`arith.maximumf`: a NaN wins) along the reduced axes."""
-    gen = Generic(b, pt, rows[0].stage.iter_kinds, loops, [])
+    (`arith.maximumf`: a NaN wins) along the reduced axes; inside the loops `outer`
+    (`scf.for`s, with their induction variables)."""
+    gen = Generic(b, pt, rows[0].stage.iter_kinds, loops, outer)
     reads = [gen.add_reads(r, [r.yielded]) for r in rows]
     accs = [gen.add_output(r.page, r.forms[-1]) for r in rows]
     gen.span_the_rest(rows[0].page)

@@ -89,8 +89,9 @@ def visible_mul_add(col_dim: int, window: int) -> Body:
     the row's own position (its third input: each row a sequence of its own, or the
     one row of a decode step; `visible`, `own`): a term of a key the row cannot see is
     not computed. The host's contraction reads no cached key or value there
-    (`passes/contraction_in_registers.py`), so a batched step reads only the
-    positions its sequences have reached."""
+    (`passes/contraction_in_registers.py`), nor a chip program's converted scores
+    (convert-spatial-to-linalg's `masked.py`), so a step reads only the positions its
+    sequences have reached."""
 
     def body(a: list[SSAValue]) -> SSAValue:
         term = arith.MulfOp(a[0], a[1]).result
@@ -372,15 +373,14 @@ class Layers:
         # A sum bounded by a row's position reads that position (a third input) and
         # leaves out the keys the row cannot see (`visible_mul_add`: those terms are
         # +0.0 whatever the cache holds), so the code reading it need not read a cache
-        # past the position. `p . v` is so in every step whose rows are each a
-        # sequence's (a decode step, a step of several sequences); the scores in a
-        # step of several sequences only (the host's contraction runs them a vector of
-        # keys at a time). A decode step's scores stay plain, the softmax's mask
-        # hiding those keys: they are a chip program, whose masked form the native
-        # engine ran slower than the plain one. Prefill's sums stay plain: its mask
-        # varies along its rows, which the host's contraction does not take.
-        mask_scores = own and m > 1
-        mask_pv = own or m == 1
+        # past the position: the host's contraction runs such a sum a vector of keys
+        # at a time; a chip program's converted scores skip each block of 32
+        # positions none of its rows sees (convert-spatial-to-linalg's `masked.py`),
+        # and its `p . v`'s mask is the same across its generic's inner loops. The
+        # scores and `p . v` are so in every step whose rows are each a sequence's (a
+        # decode step, a step of several sequences). Prefill's stay plain: its mask
+        # varies along its rows, which neither code takes.
+        masked = own or m == 1
         seen = [self.row_pos(pos, 5, 2)]
         # (b, g, r, j, d): scores[b, g, r, j] = sum_d q[b, g, r, d] * k[(r,) b, d, j]
         scores = f.generic(
@@ -390,10 +390,10 @@ class Layers:
             [
                 In(q, amap(5, [0, 1, 2, 4])),
                 In(keys, amap(5, cache)),
-                *(seen if mask_scores else []),
+                *(seen if masked else []),
             ],
             (f.filled(st_shape, as_f32(0.0)), [0, 1, 2, 3]),
-            visible_mul_add(3, window) if mask_scores else mul_add,
+            visible_mul_add(3, window) if masked else mul_add,
         )
         s_in = In(scores, amap(4, [0, 1, 2, 3]))
 
@@ -444,9 +444,9 @@ class Layers:
             f"blk.{i}.pv",
             5,
             (4,),
-            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, cache)), *(seen if mask_pv else [])],
+            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, cache)), *(seen if masked else [])],
             (f.filled(o_shape, as_f32(0.0)), [0, 1, 2, 3]),
-            visible_mul_add(4, window) if mask_pv else mul_add,
+            visible_mul_add(4, window) if masked else mul_add,
         )
 
         # (r, b, g, d): the heads side by side in a row, normalised, rounded to bf16
