@@ -194,9 +194,9 @@ def contraction(op: GenericOp) -> Contraction | None:
         # the loops around the sum have their indices, at one step of the sum or for
         # a run's columns, the same for every held row
         ok, ops = mask
-        axes = set(cast(list[int], maps[2]))
-        axes |= {o.dim.value.data for o in ops if isinstance(o, IndexOp)}
-        if not set(cast(list[int], maps[2])) <= set(outer) or axes & set(held):
+        read = set(cast(list[int], maps[2]))
+        axes = read | {o.dim.value.data for o in ops if isinstance(o, IndexOp)}
+        if not read <= set(outer) or axes & set(held):
             return None
         if {red, col} <= axes:
             return None

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
+import numpy as np
 from xdsl.dialects.builtin import i8
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
@@ -102,8 +103,9 @@ def tensor_plan(op: TensorOp, tile: tuple[int, int]) -> TensorPlan:
     whole: list[LoadOp] = []
     for u in uses:
         if isinstance(u, LoadOp) and u.tensor is op.result:
-            where = in_last_tile_row(u, rows, cols)
-            if where is None and reads_every_tile_row(u, rows, cols):
+            t0 = first_tiles(u)
+            where = in_last_tile_row(u, t0, rows, cols)
+            if where is None and reads_every_tile_row(u, t0, rows, cols):
                 whole.append(u)
             elif where is None:
                 return plan
@@ -149,13 +151,21 @@ def laid_tensor(t: TensorOp) -> int | None:
     return tc
 
 
-def in_last_tile_row(load: LoadOp, tile_rows: int, tiles_per_row: int) -> bool | None:
-    """Whether `load` reads only its tensor's last tile row (True), only rows before
-    it (False), or both, or rows a table another program makes decides (None)."""
+def first_tiles(load: LoadOp) -> np.ndarray | None:
+    """The first tile `load` moves for each item of its program (`LoadOp.first_tiles`),
+    or None: a table another program makes places it, or it is in no program."""
+    program = enclosing_program(load)
+    return None if program is None else load.first_tiles(program.item_coords())
+
+
+def in_last_tile_row(
+    load: LoadOp, t0: np.ndarray | None, tile_rows: int, tiles_per_row: int
+) -> bool | None:
+    """Whether `load` (its `first_tiles` `t0`) reads only its tensor's last tile row
+    (True), only rows before it (False), or both, or rows a table another program
+    makes decides (None)."""
     if tile_rows == 1:
         return True
-    program = enclosing_program(load)
-    t0 = None if program is None else load.first_tiles(program.item_coords())
     if t0 is None:
         return None
     rows, _ = load.tile_move().cells(t0, tiles_per_row)
@@ -164,15 +174,15 @@ def in_last_tile_row(load: LoadOp, tile_rows: int, tiles_per_row: int) -> bool |
     return None if (rows == tile_rows - 1).any() else False
 
 
-def reads_every_tile_row(load: LoadOp, tile_rows: int, tiles_per_row: int) -> bool:
-    """Whether each move of `load` reads every tile row of its tensor at once: a
-    block as tall as the tensor, its tile rows one after the other, from the first
-    tile row wherever it starts (no table placing it)."""
+def reads_every_tile_row(
+    load: LoadOp, t0: np.ndarray | None, tile_rows: int, tiles_per_row: int
+) -> bool:
+    """Whether each move of `load` (its `first_tiles` `t0`) reads every tile row of
+    its tensor at once: a block as tall as the tensor, its tile rows one after the
+    other, from the first tile row wherever it starts (no table placing it)."""
     bh, _ = load.block_shape
-    program = enclosing_program(load)
     if load.table is not None or bh != tile_rows or load.stride.data != tiles_per_row:
         return False
-    t0 = None if program is None else load.first_tiles(program.item_coords())
     return t0 is not None and bool((t0 < tiles_per_row).all())
 
 

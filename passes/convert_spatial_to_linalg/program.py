@@ -10,7 +10,6 @@ of each loop body).
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from typing import cast
@@ -347,9 +346,8 @@ class ProgramTranslation(ProgramScope):
             )
             if load and o in held.plan.whole_loads:
                 start = first(b, t0)
-                self.move_every_tile_row(
-                    b, held, tensor_mem, start, page, rows_apart, (row, t_row, p_row)
-                )
+                block = (shape, t_strides, p_strides)
+                self.move_every_tile_row(b, held, tensor_mem, start, page, block)
                 return
             if load and bh > 1:
                 # in the page's order, so that each page row (that row of every tile
@@ -534,25 +532,19 @@ class ProgramTranslation(ProgramScope):
         tensor_mem: SSAValue,
         start: SSAValue,
         page: SSAValue,
-        rows_apart: int,
-        row: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+        block: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]],
     ) -> None:
         """Load a block of every tile row of a tensor read as it is given
-        (`TensorPlan.whole_loads`) from element `start`, its tile rows `rows_apart`
-        elements apart, a row of a tile row `row` (its shape, its strides in the
-        tensor and in the page): the tile rows before the last whole, the last's own
-        rows, and zeros in the page's rows past them, as the padded copy would have
-        held."""
+        (`TensorPlan.whole_loads`) from element `start`, `block` its copy as `move`
+        makes it (its shape: tile rows, rows, a row; its strides in the tensor and in
+        the page): the tile rows before the last whole, the last's own rows, and zeros
+        in the page's rows past them, as the padded copy would have held."""
         tr = self.tile[0]
-        shape, t_row, p_row = row
-        bh = held.plan.padded[0] // tr
-        w = math.prod(shape)
-        page_w = bh * w
+        (bh, _, *row), (rows_apart, down, *t_row), (w, page_w, *p_row) = block
         live = held.plan.last_rows(tr)
-        down = held.steps(self.tile)[0]
         last = add(b, start, (bh - 1) * rows_apart)
         for at, rows, tiles, offset in ((start, tr, bh - 1, 0), (last, live, 1, (bh - 1) * w)):
-            moved = (rows, tiles, *shape)
+            moved = (rows, tiles, *row)
             t_view = view(b, tensor_mem, at, moved, (down, rows_apart, *t_row))
             copy(b, t_view, view(b, page, offset, moved, (page_w, w, *p_row)))
         past = view(b, page, live * page_w + (bh - 1) * w, (tr - live, w), (page_w, 1))
