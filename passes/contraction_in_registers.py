@@ -62,8 +62,10 @@ the sum and the columns. `ok` is cloned where it is needed, so the rule lives in
 body alone:
 
 - varying along the sum (`p . v`, the position is the sum's axis): each step is an
-  `scf.if ok`, whose other branch loads nothing and adds +0.0 to each sum, as the
-  body does;
+  `scf.if ok`, whose other branch loads nothing and notes that it was skipped; the
+  +0.0 the body adds to each sum at such a step is added once after the loop, where
+  a step was skipped (x + 0.0 is x but for -0.0, which it makes +0.0, and a sum that
+  has been so is -0.0 no more: the same bits);
 - else (the scores, the position is the output's columns): the sum runs once for
   each vector of the columns; a run none of whose columns `ok` holds is not run
   (each sum is its initial value plus +0.0), and after a run each column `ok` does
@@ -365,21 +367,28 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
         asks = first or col_chunked
         ahead = _next_block(where, mem[c.b], maps[c.b], at, c) if asks else None
         columns = (chunk.start, len(chunk) * LANES) if col_chunked else None
-        blk = Block(arg_types=[IndexType(), *([vec_t] * len(start))])
+        # masked along the sum, the loop also carries whether it skipped a step
+        flags = [where.insert(arith.ConstantOp(IntegerAttr(0, i1))).result] if c.on_red else []
+        blk = Block(arg_types=[IndexType(), *([vec_t] * len(start)), *([i1] * len(flags))])
         zero_i, end = idx(where, 0), idx(where, ranges[c.red])
-        loop = where.insert(scf.ForOp(zero_i, end, idx(where, 1), start, blk))
+        loop = where.insert(scf.ForOp(zero_i, end, idx(where, 1), [*start, *flags], blk))
         body = inside(blk)
         at[c.red] = blk.args[0]
-        sums = list(blk.args[1:])
+        sums = list(blk.args[1 : 1 + len(start)])
+        skipped_any = list(blk.args[1 + len(start) :])
         work, seen_here = body, None
         if c.on_red:
-            # masked along the sum: a step whose key is not seen reads nothing and
-            # adds +0.0 to each sum, as the body does
+            # masked along the sum: a step whose key is not seen reads nothing; the
+            # body adds +0.0 to each sum there, which the loop adds once after it
+            # (x + 0.0 is x but for -0.0, which it makes +0.0, and once a sum has
+            # been so it is a -0.0 no more: the same bits however many such steps)
             then, skipped = Block(), Block()
             ok = _mask(op, c, body, at, mem)
-            seen_here = body.insert(scf.IfOp(ok, [vec_t] * len(sums), [then], [skipped]))
+            result_types = [vec_t] * len(sums) + [i1]
+            seen_here = body.insert(scf.IfOp(ok, result_types, [then], [skipped]))
             other = inside(skipped)
-            other.insert(scf.YieldOp(*[plus(other, s, zero) for s in sums]))
+            yes = other.insert(arith.ConstantOp(IntegerAttr(1, i1))).result
+            other.insert(scf.YieldOp(*sums, yes))
             work = inside(then)
         if ahead is not None:
             _prefetch_step(work, ahead, mem[c.b], maps[c.b], at[c.red], c, columns)
@@ -399,12 +408,18 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
                 )
                 p = work.insert(arith.MulfOp(pick[mul.lhs], pick[mul.rhs], mul.fastmath)).result
                 new.append(plus(work, sums[gi * len(row) + ci], p))
-        work.insert(scf.YieldOp(*new))
+        work.insert(scf.YieldOp(*new, *skipped_any))
         if seen_here is not None:
             body.insert(scf.YieldOp(*seen_here.results))
         del at[c.red]
+        done = list(loop.results[: len(start)])
+        if c.on_red:
+            flag = loop.results[-1]
+            done = [
+                where.insert(arith.SelectOp(flag, plus(where, s, zero), s)).result for s in done
+            ]
         for k, (g, col) in enumerate(itertools.product(groups, chunk)):
-            where.insert(vector.StoreOp(loop.results[k], result, out_index(where, g, col)))
+            where.insert(vector.StoreOp(done[k], result, out_index(where, g, col)))
         if col_chunked:
             # a column the row does not see: its initial value plus +0.0
             cols, at[c.col] = counted(where, len(chunk) * LANES, chunk.start)

@@ -308,3 +308,23 @@ def test_masked_sums_read_only_what_a_row_sees(on_sum: bool, ok: str, window: in
     sizes = masked_reference(np.abs(a), np.abs(b), pos, np.abs(init), on_sum, window)
     bound = (a.shape[-1] + 1) * np.finfo(np.float32).eps * sizes.astype(np.float64)
     assert np.all(np.abs(got.astype(np.float64) - want) <= bound)
+
+
+def test_a_masked_sum_keeps_the_sign_of_its_zeros():
+    """`p . v` whose every term is -0.0 (+0.0 times a negative value) into sums that
+    start at -0.0: a row that sees every key keeps -0.0; a row with steps it does not
+    see has them add +0.0 (the body's `select`), so its sums are +0.0. The native
+    code adds that +0.0 once after its loop rather than at each such step: the same
+    bits as the loop in numpy's float32."""
+    text = masked_module(MASKED_PV, "    %j = linalg.index 2 : index\n" + CAUSAL)
+    a = np.zeros((3, 3, 8, 128), np.float32)
+    b = np.full((8, 3, 128, 64), -1.0, np.float32)
+    init = np.full((3, 3, 8, 64), -0.0, np.float32)
+    pos = np.array([0, 3, 63, 64, 127, 100, 127, 5], np.int32)
+    b[np.broadcast_to((np.arange(128)[None, :] > pos[:, None])[:, None, :, None], b.shape)] = np.nan
+    want = masked_reference(a, b, pos, init, True, 0)
+    assert np.array_equal(np.signbit(want[:, :, [4, 6]]), np.ones((3, 3, 2, 64), bool))
+    assert not np.signbit(np.delete(want, [4, 6], axis=2)).any()
+    exe = compile_module(parse_module(text), "f", Engine.NATIVE, kernels="loop")
+    got = exe(a, b, pos, init).outputs[0]
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
