@@ -1,7 +1,8 @@
 // linalg-contraction-in-registers on a masked sum, `out + (seen ? x * y : +0.0)`, as a
 // batched step's attention reads each row's position (its third input): in @values the
-// position is the sum's axis, so a step the row does not see loads nothing and adds
-// +0.0 to each sum (the body's add); in @scores it is the output's columns, so the
+// position is the sum's axis, so a step the row does not see loads nothing, and the
+// +0.0 the body adds to each sum there is added once after the loop where some step
+// was skipped (the loop carries whether one was); in @scores it is the output's columns, so the
 // sum runs once for each vector of 16 columns, a run none of whose columns the row sees
 // is skipped (each sum its initial value plus +0.0), and after a run a column the row
 // does not see is overwritten so.
@@ -42,20 +43,25 @@ func.func @scores(%q: tensor<1x2x2x4xf32>, %k: tensor<2x1x4x32xf32>, %pos: tenso
 // CHECK:         %[[ZERO:[0-9]+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK:         scf.for %[[S:[0-9]+]] = %{{.*}} to %{{.*}} step
 // CHECK:           scf.for %{{[0-9]+}} = %{{.*}} to %{{.*}} step
-// CHECK:             scf.for %[[J:[0-9]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:[0-9]+]] = %{{.*}}, %[[B:[0-9]+]] = %{{.*}}) -> (vector<16xf32>, vector<16xf32>) {
+// CHECK:             %[[NONE:[0-9]+]] = arith.constant false
+// CHECK:             %[[X:[0-9]+]], %[[Y:[0-9]+]], %[[SKIPPED:[0-9]+]] = scf.for %[[J:[0-9]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:[0-9]+]] = %{{.*}}, %[[B:[0-9]+]] = %{{.*}}, %[[F:[0-9]+]] = %[[NONE]]) -> (vector<16xf32>, vector<16xf32>, i1) {
 // CHECK-NEXT:          %[[P:[0-9]+]] = memref.load %[[POS]][%[[S]]] : memref<2xi32>
 // CHECK-NEXT:          %[[AT:.+]] = arith.index_cast %[[P]] : i32 to index
 // CHECK-NEXT:          %[[OK:.+]] = arith.cmpi ule, %[[J]], %[[AT]] : index
-// CHECK-NEXT:          %{{[0-9]+}}, %{{[0-9]+}} = scf.if %[[OK]] -> (vector<16xf32>, vector<16xf32>) {
+// CHECK-NEXT:          %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = scf.if %[[OK]] -> (vector<16xf32>, vector<16xf32>, i1) {
 // CHECK:                 memref.prefetch
 // CHECK:                 vector.load
 // CHECK-COUNT-2:         arith.mulf
-// CHECK:                 scf.yield
+// CHECK:                 scf.yield %{{[0-9]+}}, %{{[0-9]+}}, %[[F]] : vector<16xf32>, vector<16xf32>, i1
 // CHECK-NEXT:          } else {
-// CHECK-NEXT:            %{{[0-9]+}} = arith.addf %[[A]], %[[ZERO]] : vector<16xf32>
-// CHECK-NEXT:            %{{[0-9]+}} = arith.addf %[[B]], %[[ZERO]] : vector<16xf32>
-// CHECK-NEXT:            scf.yield
+// CHECK-NEXT:            %[[YES:[0-9]+]] = arith.constant true
+// CHECK-NEXT:            scf.yield %[[A]], %[[B]], %[[YES]] : vector<16xf32>, vector<16xf32>, i1
 // CHECK-NEXT:          }
+// CHECK:             }
+// CHECK-NEXT:        %[[XZ:[0-9]+]] = arith.addf %[[X]], %[[ZERO]] : vector<16xf32>
+// CHECK-NEXT:        %{{[0-9]+}} = arith.select %[[SKIPPED]], %[[XZ]], %[[X]] : vector<16xf32>
+// CHECK-NEXT:        %[[YZ:[0-9]+]] = arith.addf %[[Y]], %[[ZERO]] : vector<16xf32>
+// CHECK-NEXT:        %{{[0-9]+}} = arith.select %[[SKIPPED]], %[[YZ]], %[[Y]] : vector<16xf32>
 // CHECK-NOT:         linalg.generic
 // CHECK:         func.return
 
