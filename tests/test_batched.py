@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from native_engine import needs_native
 from test_llama import FACTOR, margin, reference_logits
 from tiny_llama import write_tiny_llama
 from xdsl.dialects import tensor
@@ -26,7 +27,7 @@ from xdsl_spatial.frontends.model.config import BATCH_ENTRY
 from xdsl_spatial.frontends.model.step import build_batched
 from xdsl_spatial.interpreters.native.donate import updated_states
 from xdsl_spatial.interpreters.options import Engine, RunOptions
-from xdsl_spatial.interpreters.runner import find_function, native_available
+from xdsl_spatial.interpreters.runner import find_function
 from xdsl_spatial.tools import spatial_generate
 
 PROMPTS = [[5, 6, 7], [9, 10, 11, 12, 13], [3], [40, 41, 42, 43, 44, 45, 46]]
@@ -48,10 +49,7 @@ def model(tiny: Path) -> Model:
 
 def _engine(name: str, tiny: Path, weights: list[np.ndarray]) -> Model:
     if name == "native":
-        try:
-            native_available()
-        except Exception as e:
-            pytest.skip(str(e))
+        needs_native()
     return load_model(str(tiny), 4, CONTEXT, weights=weights, options=RunOptions(Engine(name)))
 
 

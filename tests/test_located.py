@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from native_engine import needs_native
 from tiny_llama import write_tiny_llama
 
-from xdsl_spatial.interpreters.runner import native_available
 from xdsl_spatial.tools import spatial_generate, spatial_run
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,10 +32,7 @@ def test_a_module_s_diagnostic_names_its_file(tmp_path, capsys):
 
 
 def test_upstream_mlir_s_refusal_is_located_at_the_function(tmp_path, capsys):
-    try:
-        native_available()
-    except Exception as e:
-        pytest.skip(str(e))
+    needs_native()
     path = tmp_path / "slice.mlir"
     path.write_text(
         "func.func @main(%a: tensor<4x8xf32>) -> tensor<2x8xf32> {\n"

