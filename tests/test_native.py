@@ -229,6 +229,27 @@ def test_an_input_read_every_tile_row_at_once():
     assert traffic(got) == traffic(ref)
 
 
+@pytest.mark.parametrize("entry", ["through_lanes", "through_lanes_past_the_rows"])
+def test_an_input_read_through_a_constant_table(entry):
+    """Two rows read through a table of their offsets (a q8 view's lanes): within the
+    rows, the load copies them and fills nothing; one entry past them, the load fills
+    its page's rows past them with zeros, which that entry reads. The reference's
+    bits (each output its entry's element, or 0.0 past the rows) and the same bytes
+    moved (live_rows.mlir pins the copies and the fill)."""
+    path = REPO / "lit_tests/passes/convert_spatial_to_linalg/live_rows.mlir"
+    mod = parse_module(path.read_text())
+    a = np.random.default_rng(8).integers(1, 9, (2, 64)).astype(np.float32)
+    d = np.arange(32)
+    want = a[d % 2, d]
+    if entry == "through_lanes_past_the_rows":
+        want[5] = 0.0  # its entry reaches row 2, a row of padding
+    ref = execute(mod, entry, [a], engine="reference")
+    got = native_run(mod, entry, [a])
+    np.testing.assert_array_equal(ref.outputs[0], want[None])
+    np.testing.assert_array_equal(got.outputs[0], ref.outputs[0])
+    assert traffic(got) == traffic(ref)
+
+
 @pytest.mark.filterwarnings("ignore::xdsl_spatial.interpreters.arguments.NonFiniteInput")
 @pytest.mark.parametrize("pos", [0, 31, 32, 63, 64, 95])
 def test_a_masked_sum_computes_only_the_blocks_its_mask_keeps(pos: int):

@@ -1,7 +1,8 @@
 """The address check of programs that read through tables (`analysis/tables.py`), which
 the native engine makes before it compiles: the same verdicts, in the same words, as
 the compiled numpy engine's run-time checks, on the tables `q8-lower` writes (a view's
-sections and lanes at m > 1) and on those tables broken."""
+sections and lanes at m > 1) and on those tables broken; and the same reach bounding
+which rows of a page the native code must fill."""
 
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ from xdsl.dialects.builtin import (
 
 from xdsl_spatial.analysis.tables import table_reads
 from xdsl_spatial.dialects.spatial import (
+    LoadOp,
     ProgramOp,
     StageOp,
     TensorOp,
 )
 from xdsl_spatial.interpreters.program import ProgramCompiler
 from xdsl_spatial.interpreters.values import SpatialRuntimeError
+from xdsl_spatial.passes.convert_spatial_to_linalg.pages import tensor_plan
 
 
 def compiled_verdict(program: ProgramOp) -> str | None:
@@ -108,3 +111,31 @@ def test_a_store_through_a_constant_table_passes():
     module.verify()
     assert table_reads(prog) is None
     assert compiled_verdict(prog) is None
+
+
+@pytest.mark.parametrize(("m", "k", "n"), [(4, 1024, 256), (8, 512, 128), (3, 256, 64)])
+def test_a_view_reads_through_its_lanes_only_its_activations_rows(m, k, n):
+    """The same reach bounds what a load's page must hold (`pages.reads_live_rows`):
+    a view reads its m-row activation through its lanes only in the page's first m
+    rows, so the native code copies those rows and fills none past them; a lane set to
+    reach row m (inside the page: the address check passes) makes it fill them."""
+    mod = lowered(m=m, k=k, n=n)
+    (program,) = programs_with_tables(mod)
+    tile = program.target.tile
+    x = first(program, TensorOp, lambda t: t.handle.dims[0] == m and t.values is None)
+    plan = tensor_plan(x, tile)
+    assert plan.live_reads and not plan.padding_read
+    (load,) = plan.last_loads
+    assert isinstance(load, LoadOp)
+    page_row = load.block_shape[0] * load.block_shape[1] * tile[1]
+    lanes = first(program, TensorOp, lambda t: "__lanes" in t.tensor_name.data)
+    assert lanes.values is not None
+    good = np.asarray(lanes.values.get_values()).copy()
+    bad = good.copy()
+    bad[0] = m * page_row  # the first element of row m, the first past the live rows
+    set_values(lanes, bad)
+    assert table_reads(program) is None
+    assert tensor_plan(x, tile).padding_read
+    bad[0] = good.max()  # another lane's offset: still inside the live rows
+    set_values(lanes, bad)
+    assert not tensor_plan(x, tile).padding_read

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import i8
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
+from xdsl_spatial.analysis.tables import stage_reach
 from xdsl_spatial.core import geometry
 from xdsl_spatial.core.geometry import LinearForm
 from xdsl_spatial.dialects.spatial import (
@@ -214,10 +215,12 @@ def page_fills(
 
 def reads_live_rows(loads: Sequence[LoadOp], live: int, tile: tuple[int, int]) -> bool:
     """Whether every read of the pages of `loads` reaches only their first `live`
-    rows of each tile: each page read only by stages, directly (not through a table,
-    not as one), within that many page rows (a page row is that row of every tile of
-    the block, `bh * bw * tile[1]` elements). A table, a carry or a store of the page
-    may read any row."""
+    rows of each tile: each page read only by stages, within that many page rows (a
+    page row is that row of every tile of the block, `bh * bw * tile[1]` elements),
+    directly (a table's page too: a stage reads it at its own map) or through a
+    constant table, over every element the table's entries reach
+    (`tables.stage_reach`: a q8 view's lanes, its rows' offsets). A table made at
+    run time, a carry or a store of the page may read any row."""
     for load in loads:
         bh, bw = load.block_shape
         page_row = bh * bw * tile[1]
@@ -228,8 +231,12 @@ def reads_live_rows(loads: Sequence[LoadOp], live: int, tile: tuple[int, int]) -
             for i, v in enumerate(stage.ins):
                 if v is not load.result:
                     continue
-                if stage.indirect_of[i] >= 0 or i in stage.indirect_of:
-                    return False
+                if stage.indirect_of[i] >= 0:
+                    program = enclosing_program(stage)
+                    reach = None if program is None else stage_reach(stage, i, program)
+                    if reach is None or reach[1] >= live * page_row:
+                        return False
+                    continue
                 m = stage.in_maps[i]
                 form = geometry.linear_form(m.results[0], m.num_dims, m.num_symbols)
                 if form is None or any(form.syms):

@@ -87,18 +87,15 @@ def page_elements(load: LoadOp, program: ProgramOp) -> np.ndarray:
     return PageGeometry(tile, load.block_shape, tpr * tile[1]).elements(origins)
 
 
-def stage_reason(st: StageOp, i: int, program: ProgramOp) -> str | None:
-    """Why stage `st`'s input `i`, read through its table input, may read outside its
-    page (or its table is not known before the run); None when it cannot."""
-    name = st.stage_name.data
+def stage_reach(st: StageOp, i: int, program: ProgramOp) -> tuple[int, int] | None:
+    """The least and the greatest page element stage `st`'s input `i`, read through
+    its table input, reaches at any item and K trip (None: its table is no load of a
+    constant tensor, so nothing bounds it before the run; (0, -1): it reads none)."""
     via = st.indirect_of[i]
     load = st.ins[via].owner
     table = constant_values(load.tensor, program) if isinstance(load, LoadOp) else None
     if not isinstance(load, LoadOp) or table is None:
-        return (
-            f"stage '{name}' reads s0 from input {via}, which must be a load of a "
-            "constant tensor to run"
-        )
+        return None
     ext = st.iter_extents
     at = np.broadcast_to(_form(st, via).over_axes(ext), ext).reshape(-1)
     offsets = table[page_elements(load, program)[..., at]]
@@ -106,11 +103,27 @@ def stage_reason(st: StageOp, i: int, program: ProgramOp) -> str | None:
     base = np.broadcast_to(form.over_axes(ext), ext).reshape(-1)
     reach = base + (form.syms[0] if form.syms else 0) * offsets
     if not reach.size:
+        return 0, -1
+    return int(reach.min()), int(reach.max())
+
+
+def stage_reason(st: StageOp, i: int, program: ProgramOp) -> str | None:
+    """Why stage `st`'s input `i`, read through its table input, may read outside its
+    page (or its table is not known before the run); None when it cannot."""
+    name = st.stage_name.data
+    reach = stage_reach(st, i, program)
+    if reach is None:
+        return (
+            f"stage '{name}' reads s0 from input {st.indirect_of[i]}, which must be a "
+            "load of a constant tensor to run"
+        )
+    lo, hi = reach
+    if hi < lo:
         return None
     tiles = cast(PageType, st.ins[i].type).tiles.data
     size = tiles * program.target.tile[0] * program.target.tile[1]
     try:
-        check_page_reach(int(reach.min()), int(reach.max()), tiles, size, name, i)
+        check_page_reach(lo, hi, tiles, size, name, i)
     except VerifyException as e:
         return str(e)
     return None

@@ -198,3 +198,77 @@ func.func @every_tile_row(%a: tensor<72x64xf32>) -> tensor<1x192xf32> {
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    linalg.fill ins(%[[Z]] : f32) outs(%[[PAST]] : {{.*}})
 // CHECK:         func.return
+
+
+// An input read through a constant table (a q8 view's activation of m rows, read
+// through its lanes at m > 1) is read as it is given when every element the table's
+// entries reach lies in its live rows (`tables.stage_reach`): its load copies those
+// rows and fills none past them. The table's page, read at its own map within its one
+// row, is not filled either. tests/test_native.py runs both functions here.
+
+func.func @through_lanes(%a: tensor<2x64xf32>) -> tensor<1x32xf32> {
+  %s = spatial.fold "lanes_in_the_rows" grid [1] owns (d0) -> (0, 0) size [1, 1]
+    target #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>
+    plan #spatial.plan<grid = [1, 1], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%a : tensor<2x64xf32>) -> tensor<1x32xf32> {
+  ^bb0(%i0: index, %t0_in: tensor<2x64xf32>):
+    %t0 = spatial.tensor "a" external(%t0_in : tensor<2x64xf32>) : !spatial.tensor<2x64xf32, input>
+    %lanes = spatial.tensor "lanes" values dense<[[0, 65, 2, 67, 4, 69, 6, 71, 8, 73, 10, 75, 12, 77, 14, 79, 16, 81, 18, 83, 20, 85, 22, 87, 24, 89, 26, 91, 28, 93, 30, 95]]> : tensor<1x32xi32> : !spatial.tensor<1x32xi32, param>
+    %result = spatial.tensor "s" zero : !spatial.tensor<1x32xf32, output>
+    %in0 = spatial.buffer "in0" : !spatial.buffer<2xf32, depth 1>
+    %in1 = spatial.buffer "in1" : !spatial.buffer<1xi32, depth 1>
+    %out = spatial.buffer "out" : !spatial.buffer<1xf32, depth 1>
+    %p_in0 = spatial.load %t0[0] block 1x2 stride 2 repeat 1 into %in0 : !spatial.tensor<2x64xf32, input> -> !spatial.page<2xf32>
+    %p_in1 = spatial.load %lanes[0] block 1x1 stride 1 repeat 1 into %in1 : !spatial.tensor<1x32xi32, param> -> !spatial.page<1xi32>
+    %picked = spatial.stage "pick" iters(par 32)
+      ins(%p_in0[s0 | s0 = in1], %p_in1[d0]) into %out[d0] : (!spatial.page<2xf32>, !spatial.page<1xi32>) -> !spatial.page<1xf32> {
+    ^bb0(%0: f32, %1: i32):
+      spatial.yield %0 : f32
+    }
+    spatial.store %picked to %result[0] block 1x1 stride 1 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<1x32xf32, output>
+    spatial.return %result : !spatial.tensor<1x32xf32, output>
+  }
+  func.return %s : tensor<1x32xf32>
+}
+
+// CHECK-LABEL: func.func @through_lanes(
+// CHECK-NOT:     memref.alloc() : memref<32x64xf32>
+// CHECK:         linalg.copy ins(%{{.*}} : memref<1x2x64xf32, strided<[2048, 64, 1], offset: ?>>) outs(%{{.*}} : memref<1x2x64xf32, strided<[64, 64, 1], offset: ?>>)
+// CHECK-NOT:     linalg.fill
+// CHECK:         func.return
+
+// One entry reaching row 2, past the two live rows (inside the page: the address
+// check passes): the load fills its page's rows past its own with zeros, which that
+// entry's read finds there, as a padded copy would hold.
+
+func.func @through_lanes_past_the_rows(%a: tensor<2x64xf32>) -> tensor<1x32xf32> {
+  %s = spatial.fold "lanes_past_the_rows" grid [1] owns (d0) -> (0, 0) size [1, 1]
+    target #spatial.target<tile = 32x32, act = bf16, acc = f32, local_mem = 1572864, acc_tiles = 8>
+    plan #spatial.plan<grid = [1, 1], k_blocks = 1, site = [1, 1]> numerics exact
+    ins(%a : tensor<2x64xf32>) -> tensor<1x32xf32> {
+  ^bb0(%i0: index, %t0_in: tensor<2x64xf32>):
+    %t0 = spatial.tensor "a" external(%t0_in : tensor<2x64xf32>) : !spatial.tensor<2x64xf32, input>
+    %lanes = spatial.tensor "lanes" values dense<[[0, 65, 2, 67, 4, 133, 6, 71, 8, 73, 10, 75, 12, 77, 14, 79, 16, 81, 18, 83, 20, 85, 22, 87, 24, 89, 26, 91, 28, 93, 30, 95]]> : tensor<1x32xi32> : !spatial.tensor<1x32xi32, param>
+    %result = spatial.tensor "s" zero : !spatial.tensor<1x32xf32, output>
+    %in0 = spatial.buffer "in0" : !spatial.buffer<2xf32, depth 1>
+    %in1 = spatial.buffer "in1" : !spatial.buffer<1xi32, depth 1>
+    %out = spatial.buffer "out" : !spatial.buffer<1xf32, depth 1>
+    %p_in0 = spatial.load %t0[0] block 1x2 stride 2 repeat 1 into %in0 : !spatial.tensor<2x64xf32, input> -> !spatial.page<2xf32>
+    %p_in1 = spatial.load %lanes[0] block 1x1 stride 1 repeat 1 into %in1 : !spatial.tensor<1x32xi32, param> -> !spatial.page<1xi32>
+    %picked = spatial.stage "pick" iters(par 32)
+      ins(%p_in0[s0 | s0 = in1], %p_in1[d0]) into %out[d0] : (!spatial.page<2xf32>, !spatial.page<1xi32>) -> !spatial.page<1xf32> {
+    ^bb0(%0: f32, %1: i32):
+      spatial.yield %0 : f32
+    }
+    spatial.store %picked to %result[0] block 1x1 stride 1 repeat 1 : !spatial.page<1xf32> -> !spatial.tensor<1x32xf32, output>
+    spatial.return %result : !spatial.tensor<1x32xf32, output>
+  }
+  func.return %s : tensor<1x32xf32>
+}
+
+// CHECK-LABEL: func.func @through_lanes_past_the_rows(
+// CHECK-NOT:     memref.alloc() : memref<32x64xf32>
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<1920xf32, strided<[1], offset: ?>>)
+// CHECK:         linalg.copy ins(%{{.*}} : memref<1x2x64xf32, strided<[2048, 64, 1], offset: ?>>) outs(%{{.*}} : memref<1x2x64xf32, strided<[64, 64, 1], offset: ?>>)
+// CHECK-NOT:     linalg.fill
+// CHECK:         func.return
