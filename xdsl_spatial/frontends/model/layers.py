@@ -381,7 +381,7 @@ class Layers:
         # decode step, a step of several sequences). Prefill's stay plain: its mask
         # varies along its rows, which neither code takes.
         masked = own or m == 1
-        seen = [self.row_pos(pos, 5, 2)]
+        seen = [self.row_pos(pos, 5, 2)] if masked else []
         # (b, g, r, j, d): scores[b, g, r, j] = sum_d q[b, g, r, d] * k[(r,) b, d, j]
         scores = f.generic(
             f"blk.{i}.scores",
@@ -390,7 +390,7 @@ class Layers:
             [
                 In(q, amap(5, [0, 1, 2, 4])),
                 In(keys, amap(5, cache)),
-                *(seen if masked else []),
+                *seen,
             ],
             (f.filled(st_shape, as_f32(0.0)), [0, 1, 2, 3]),
             visible_mul_add(3, window) if masked else mul_add,
@@ -444,7 +444,7 @@ class Layers:
             f"blk.{i}.pv",
             5,
             (4,),
-            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, cache)), *(seen if masked else [])],
+            [In(p, amap(5, [0, 1, 2, 4])), In(values, amap(5, cache)), *seen],
             (f.filled(o_shape, as_f32(0.0)), [0, 1, 2, 3]),
             visible_mul_add(4, window) if masked else mul_add,
         )
