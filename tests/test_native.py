@@ -272,6 +272,33 @@ def test_a_masked_sum_computes_only_the_blocks_its_mask_keeps(pos: int):
     assert traffic(got) == traffic(ref)
 
 
+@pytest.mark.filterwarnings("ignore::xdsl_spatial.interpreters.arguments.NonFiniteInput")
+@pytest.mark.parametrize("entry", ["row_max", "row_sum"])
+@pytest.mark.parametrize("pos", [(0, 0, 0), (0, 31, 95), (40, 7, 63), (95, 95, 95), (2, 1, 0)])
+def test_a_masked_fold_reads_only_the_keys_some_row_sees(entry: str, pos: tuple[int, ...]):
+    """A softmax's masked largest and sum, each row its own position (masked_folds.mlir,
+    lowered by spatial-lower-ops): the reference's bits on integer-exact scores whose
+    keys past each row's position are NaN: each row's largest (at least LOWEST) or sum
+    of the keys it sees, however many keys no row sees were skipped; the same bytes."""
+    path = REPO / "lit_tests/passes/convert_spatial_to_linalg/masked_folds.mlir"
+    mod = parse_module(path.read_text())
+    apply_pipeline(mod, "spatial-lower-ops")
+    s = np.random.default_rng(sum(pos)).integers(-8, 9, (3, 96)).astype(np.float32)
+    at = np.array(pos, np.int32)
+    seen = np.arange(96)[None] <= at[:, None]
+    if entry == "row_max":
+        want = np.maximum(np.where(seen, s, -np.inf).max(1), np.float32(-3.40282347e38))
+    else:
+        want = np.where(seen, s, np.float32(0.0)).sum(1)
+    want = want.astype(np.float32)
+    s[~seen] = np.nan
+    ref = execute(mod, entry, [s, at], engine="reference")
+    got = native_run(mod, entry, [s, at])
+    np.testing.assert_array_equal(ref.outputs[0], want)
+    np.testing.assert_array_equal(got.outputs[0].view(np.uint32), want.view(np.uint32))
+    assert traffic(got) == traffic(ref)
+
+
 def test_stores_inside_a_k_loop():
     mod = parse_module(COPY_BY_K)
     rng = np.random.default_rng(3)

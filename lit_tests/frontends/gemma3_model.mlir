@@ -49,7 +49,7 @@
 // CHECK:        %blk.5.q_rope = linalg.generic {{.*}} ins(%blk.5.q_rope.pairs, %blk.5.q_rope.pairs, %rope.cos, %rope.sin
 // CHECK:        %blk.5.max = linalg.generic
 // CHECK:          arith.cmpi ule
-// CHECK-NEXT:     arith.constant -3.40282347e+38 : f32
+// CHECK-NEXT:     arith.constant 0xff800000 : f32
 // Soft-capped logits: 30 tanh(x / 30).
 // CHECK:        %logits.capped = linalg.generic {{.*}} ins(%logits : tensor<3x320xf32>)
 // CHECK:          math.tanh

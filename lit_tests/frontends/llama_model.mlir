@@ -32,15 +32,22 @@
 // CHECK-NEXT:   %cache = tensor.insert_slice %blk.0.k_t into %blk.0.cache_k[0, 0, %offset] [2, 64, 3] [1, 1, 1] : tensor<2x64x3xf32> into tensor<2x64x24xf32>
 // CHECK-NEXT:   %cache.1 = tensor.insert_slice %blk.0.v_heads into %blk.0.cache_v[0, %offset, 0] [2, 3, 64] [1, 1, 1] : tensor<2x3x64xf32> into tensor<2x24x64xf32>
 // CHECK:        %blk.0.scores = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%blk.0.q_heads, %cache : tensor<2x2x3x64xf32>, tensor<2x64x24xf32>)
-// CHECK:        %blk.0.max = linalg.generic
+// The largest starts at LOWEST; a key the row cannot see is -inf, the fold's identity.
+// CHECK:        %blk.0.max = linalg.generic {{.*}} outs(%lowest : tensor<2x2x3xf32>) {
 // CHECK:          arith.cmpi ule
-// CHECK:          arith.constant -3.40282347e+38 : f32
+// CHECK:          arith.constant 0xff800000 : f32
 // CHECK:          arith.maximumf
 // CHECK:        %blk.0.attn_out = tensor.collapse_shape %blk.0.heads {{\[\[}}0 : i64], [1 : i64, 2 : i64, 3 : i64]] : tensor<3x2x2x64xbf16> into tensor<3x256xbf16>
 // CHECK:        %logits = linalg.matmul ins(%head_in.f32, %logits.w : tensor<3x256xf32>, tensor<256x320xf32>) outs(%zero.7 : tensor<3x320xf32>) -> tensor<3x320xf32>
 // CHECK-NEXT:   func.return %logits, %cache, %cache.1, %cache.2, %cache.3 : tensor<3x320xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>, tensor<2x64x24xf32>, tensor<2x24x64xf32>
 // CHECK:        func.func @decode(%tokens: tensor<1xi32>, %pos: tensor<1xi32>, %token_embd.weight__q8: tensor<256x320xi8>,
 // CHECK:        %cache = tensor.insert_slice %blk.0.k_t into %blk.0.cache_k[0, 0, %offset] [2, 64, 1] [1, 1, 1] : tensor<2x64x1xf32> into tensor<2x64x24xf32>
+// A decode step's sum reads the position too: a key the row cannot see adds +0.0.
+// CHECK:        %blk.0.sum = linalg.generic {{.*}} ins(%blk.0.exp, %pos : tensor<2x2x1x24xf32>, tensor<1xi32>) outs(%zero.4 : tensor<2x2x1xf32>) {
+// CHECK:          %[[OK:.*]] = arith.cmpi ule
+// CHECK-NEXT:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:     %[[TERM:.*]] = arith.select %[[OK]], %{{.*}}, %[[ZERO]] : f32
+// CHECK-NEXT:     arith.addf %{{.*}}, %[[TERM]] : f32
 // CHECK:        func.return %logits, %cache, %cache.1, %cache.2, %cache.3 : tensor<1x320xf32>,
 
 // LOWER-COUNT-30: q8-lower: linalg.matmul {{.*}}: lowered: wb =

@@ -38,10 +38,12 @@ enter as `bufferization.to_buffer ... read_only` and its results leave as
   table another program made when the step runs: the offset kept within the page);
   sibling stages (the same space, a page in
   common: a fold's stage per row) one generic with an output each, so the page they
-  share is read once; a masked sum (each term `select(ok, term, +0.0)`, a decode
-  step's scores) whose mask varies along the generic's outermost loop, a parallel
-  one, that loop as an `scf.for` and each trip's generic inside an `scf.if` whether
-  the mask keeps some point of it (`masked.py`: the keys past a position not read);
+  share is read once; a masked fold (each term `select(ok, term, e)`, `e` the fold's
+  identity, +0.0 in a sum and -inf in a largest: a decode step's scores, a
+  softmax's largest and sum) whose mask varies along the generic's outermost loop
+  (a parallel one, or the fold's own axis, the keys), that loop as an `scf.for` and
+  each trip's generic inside an `scf.if` whether the mask keeps some point of it
+  (`masked.py`: the keys past every row's position not read);
 - the K loop an `scf.for` carrying its pages;
 - a move through a table another program made when the step runs (a KV cache write
   at the step's position, a gather by token ids: nothing bounds its entries before

@@ -1,10 +1,12 @@
 """
-A masked sum's blocks that its mask hides, not computed: a summing stage whose every
-term is `select(ok, term, +0.0)` (`spec.masked_term`: a decode step's attention scores,
-`ok` whether the key's position is at most the row's) whose `ok` varies along the
-generic's outermost loop, a parallel one (the blocks of 32 positions), runs that loop
-as an `scf.for`, and computes a trip's generic only where `ok` holds for some point of
-it:
+A masked fold's blocks that its mask hides, not computed: a summing stage whose every
+term is `select(ok, term, +0.0)`, or a stage taking the largest whose every term is
+`select(ok, term, -inf)` (`spec.masked_term`: the fold's identity where `ok` fails; a
+decode step's attention scores and their softmax, `ok` whether the key's position is
+at most the row's), whose `ok` varies along the generic's outermost loop (the blocks of
+32 positions, a parallel loop; or the positions, the fold's own axis, which
+`loops.generic_order` puts outside), runs that loop as an `scf.for`, and computes a
+trip's generic only where `ok` holds for some point of it:
 
 ```mlir
 scf.for %blk = 0 to 8 {                         // the generic's outermost loop
@@ -16,11 +18,15 @@ scf.for %blk = 0 to 8 {                         // the generic's outermost loop
 }
 ```
 
-The same bits: a trip none of whose terms `ok` keeps would add +0.0 to each of its
-outputs, which the stage's page starts as (+0.0, filled before it: a stage writing its
-tensor's buffer in place is not taken), and +0.0 + +0.0 is +0.0; a trip computed sums
-its terms in the generic's order, for the loop peeled is parallel. What the mask hides
-(a cache past the row's position) is then never read, NaN or not.
+The same bits: a trip none of whose terms `ok` keeps would fold the identity into each
+of its outputs. The stage's page starts as that identity (+0.0 or -inf, filled before
+it: a stage writing its tensor's buffer in place is not taken), so an output the trip
+is the first to reach stays as it starts; one it is not the first to reach holds a
+fold of terms, which the identity leaves as it is (x + +0.0 is x but for a -0.0, and a
+sum starting at +0.0 is never -0.0; the largest of x and -inf is x, NaN too). A trip
+computed folds its terms in the generic's order: the loop peeled is the outermost
+(parallel, or the first of the folded axes, which all lie outside the parallel ones).
+What the mask hides (a cache past the row's position) is then never read, NaN or not.
 """
 
 from __future__ import annotations
@@ -52,29 +58,30 @@ from xdsl_spatial.passes.convert_spatial_to_linalg.loops import (
     varies_along,
 )
 from xdsl_spatial.passes.convert_spatial_to_linalg.scope import ProgramScope
-from xdsl_spatial.passes.spatial_lower_ops.spec import masked_term
+from xdsl_spatial.passes.spatial_lower_ops.spec import Combiner, masked_term
 
 Trips = Sequence[tuple[LoopAxis, SSAValue]]
 """Loops and their induction variables."""
 
 
 def _ok(row: Row) -> SSAValue | None:
-    masked = masked_term(row.yielded)
+    largest = IterKind.MAX in row.stage.iter_kinds
+    masked = masked_term(row.yielded, Combiner.MAX if largest else Combiner.SUM)
     return None if masked is None else masked[0]
 
 
 def skips_blocks(pt: ProgramScope, rows: Sequence[Row], loops: Sequence[LoopAxis]) -> bool:
     """Whether `rows`' generic over `loops` is taken (the module docstring): every
-    row a masked term whose `ok` varies along the outermost loop, a parallel one of
-    more than one trip, and reads only inputs loaded as they are (no table, not
-    widened, not laid in tile columns); no row written into its tensor's buffer."""
+    row a masked term whose `ok` varies along the outermost loop, of more than one
+    trip, and reads only inputs loaded as they are (no table, not widened, not laid
+    in tile columns); no row written into its tensor's buffer."""
     if not loops or loops[0].extent < 2:
         return False
     first = loops[0].axis
     for row in rows:
         o = row.stage
         ok = _ok(row)
-        if ok is None or o.iter_kinds[first] != IterKind.PAR or o.result in pt.written_in_place:
+        if ok is None or o.result in pt.written_in_place:
             return False
         if ok not in varies_along(o, row.forms, first):
             return False

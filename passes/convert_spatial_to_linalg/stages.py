@@ -178,14 +178,14 @@ def stages(pt: ProgramScope, b: Builder, run: Sequence[StageOp]) -> None:
             return
     for g in range(0, len(rows), ROWS):
         group = rows[g : g + ROWS]
-        if summed and skips_blocks(pt, group, loops):
-            # a masked sum: the blocks its mask hides are not computed (`masked.py`)
+        if (summed or maxed) and skips_blocks(pt, group, loops):
+            # a masked fold: the blocks its mask hides are not computed (`masked.py`)
             skipping_blocks(
                 pt,
                 b,
                 group,
                 loops,
-                lambda w, rest, outer: generic_rows(pt, w, group, rest, True, outer=outer),
+                lambda w, rest, outer: generic_rows(pt, w, group, rest, summed, maxed, outer),
             )
         else:
             generic_rows(pt, b, group, loops, summed, maxed)

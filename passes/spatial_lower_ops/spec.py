@@ -189,20 +189,22 @@ def fill_value(v: SSAValue) -> float | None:
     return None
 
 
-def masked_term(v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
-    """`(ok, term)` when `v` is `select(ok, term, +0.0)`: a term that adds nothing
-    where `ok` fails (a sum of them changes only a -0.0, to +0.0); else None."""
+def masked_term(v: SSAValue, combiner: Combiner = Combiner.SUM) -> tuple[SSAValue, SSAValue] | None:
+    """`(ok, term)` when `v` is `select(ok, term, e)`, `e` the `combiner`'s identity
+    (`IDENTITY`, its sign too): a term that changes nothing where `ok` fails (+0.0 in
+    a sum changes only a -0.0, to +0.0; -inf in a largest, nothing); else None."""
     sel = v.owner
     if not isinstance(sel, arith.SelectOp):
         return None
     c = sel.rhs.owner
-    zero = (
+    e = IDENTITY[combiner]
+    same = (
         isinstance(c, arith.ConstantOp)
         and isinstance(f := c.value, FloatAttr)
-        and f.value.data == 0.0
-        and math.copysign(1.0, f.value.data) > 0
+        and f.value.data == e
+        and math.copysign(1.0, f.value.data) == math.copysign(1.0, e)
     )
-    return (sel.cond, sel.lhs) if zero else None
+    return (sel.cond, sel.lhs) if same else None
 
 
 def _depends_on(v: SSAValue, arg: BlockArgument) -> bool:

@@ -397,10 +397,12 @@ class Layers:
         )
         s_in = In(scores, amap(4, [0, 1, 2, 3]))
 
+        # A key the row cannot see is -inf to the largest and +0.0 to the sum, each
+        # fold's identity, so code may skip the keys no row sees (`masked.py`); the
+        # largest starts at LOWEST, which the hidden keys had been: the same values.
         def row_max(a: list[SSAValue]) -> SSAValue:
             ok = visible(a[1], 2, 3, window, own)
-            low = const_f32(LOWEST)
-            v = arith.SelectOp(ok, a[0], low).result
+            v = arith.SelectOp(ok, a[0], const_f32(float("-inf"))).result
             return arith.MaximumfOp(a[2], v).result
 
         mx = f.generic(
@@ -428,13 +430,17 @@ class Layers:
         )
 
         def add(a: list[SSAValue]) -> SSAValue:
-            return arith.AddfOp(a[1], a[0]).result
+            if not masked:
+                return arith.AddfOp(a[1], a[0]).result
+            ok = visible(a[1], 2, 3, window, own)
+            v = arith.SelectOp(ok, a[0], const_f32(as_f32(0.0))).result
+            return arith.AddfOp(a[2], v).result
 
         total = f.generic(
             f"blk.{i}.sum",
             4,
             (3,),
-            [In(p, amap(4, [0, 1, 2, 3]))],
+            [In(p, amap(4, [0, 1, 2, 3])), *([pos_in] if masked else [])],
             (f.filled(rows, as_f32(0.0)), [0, 1, 2]),
             add,
         )
