@@ -144,7 +144,7 @@ class Contraction:
     """The mask varies along the sum (else along the columns, or neither)."""
 
 
-def _axes(op: GenericOp, i: int) -> list[int] | None:
+def axes_of(op: GenericOp, i: int) -> list[int] | None:
     """The axes operand `i`'s map picks, in order; None unless each is one distinct axis."""
     res = op.indexing_maps.data[i].data.results
     if not all(isinstance(e, AffineDimExpr) for e in res):
@@ -171,7 +171,7 @@ def contraction(op: GenericOp) -> Contraction | None:
             return None
     kinds = [cast(IteratorTypeAttr, t).data for t in op.iterator_types]
     reds = [d for d, k in enumerate(kinds) if k == IteratorType.REDUCTION]
-    maps = [_axes(op, i) for i in range(len(op.operands))]
+    maps = [axes_of(op, i) for i in range(len(op.operands))]
     if len(reds) != 1 or any(m is None for m in maps):
         return None
     a0, a1, out = (cast(list[int], m) for m in (maps[0], maps[1], maps[-1]))
@@ -255,21 +255,21 @@ def masked_sum(op: GenericOp) -> tuple[SSAValue, frozenset[Operation]] | None:
     if any(len(tuple(v.uses)) != 1 for v in (mul.result, sel.result, add.result)):
         return None
     rest = {o for o in ops if o not in (mul, sel, add, done, sel.rhs.owner)}
-    found = _computed_from(ok, op)
+    found = computed_from(ok, op, {2})
     return (ok, frozenset(found)) if found is not None and found == rest else None
 
 
-def _computed_from(ok: SSAValue, op: GenericOp) -> set[Operation] | None:
+def computed_from(ok: SSAValue, op: GenericOp, inputs: set[int]) -> set[Operation] | None:
     """The body's ops `ok` is computed by; None unless each is a `linalg.index`, a
     constant or an `arith` op without regions, and every value they read is one of
-    theirs, the third block argument or defined outside the body."""
+    theirs, the block argument of one of the `inputs` or defined outside the body."""
     body = op.body.block
     seen: set[Operation] = set()
     todo = [ok]
     while todo:
         v = todo.pop()
         if isinstance(v, BlockArgument):
-            if v.owner is body and v.index != 2:
+            if v.owner is body and v.index not in inputs:
                 return None
             continue
         o = cast(Operation, v.owner)
@@ -282,7 +282,7 @@ def _computed_from(ok: SSAValue, op: GenericOp) -> set[Operation] | None:
     return seen
 
 
-def _buffer(b: Builder, v: SSAValue) -> SSAValue:
+def read_only_buffer(b: Builder, v: SSAValue) -> SSAValue:
     t = cast(TensorType[Attribute], v.type)
     return b.insert(
         bufferization.ToBufferOp.build(
@@ -304,11 +304,11 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
         term = cast(arith.SelectOp, term.owner).lhs
     mul = cast(arith.MulfOp, term.owner)
     a_index = 1 - c.b
-    mem = [_buffer(b, v) for v in op.inputs]
-    init = _buffer(b, op.outputs[0])
+    mem = [read_only_buffer(b, v) for v in op.inputs]
+    init = read_only_buffer(b, op.outputs[0])
     out_t = cast(MemRefType[Attribute], init.type)
     result = b.insert(memref.AllocOp([], [], MemRefType(f32, out_t.get_shape()))).memref
-    maps = [cast(list[int], _axes(op, i)) for i in range(len(op.operands))]
+    maps = [cast(list[int], axes_of(op, i)) for i in range(len(op.operands))]
     vec_t = VectorType(f32, (LANES,))
     groups = list(itertools.product(*(range(ranges[d]) for d in c.held)))
     col_chunked = c.ok is not None and not c.on_red
@@ -475,7 +475,7 @@ def _mask(
     """The body's `ok` computed by `b` where the loops are at `at` (its ops cloned,
     the third input read there)."""
     body = op.body.block
-    where = [at[d] for d in cast(list[int], _axes(op, 2))]
+    where = [at[d] for d in cast(list[int], axes_of(op, 2))]
     values: dict[SSAValue, SSAValue] = {
         body.args[2]: b.insert(memref.LoadOp.get(mem[2], where)).res
     }

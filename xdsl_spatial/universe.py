@@ -141,6 +141,12 @@ def _contraction_in_registers():
     return ContractionInRegistersPass
 
 
+def _masked_map():
+    from xdsl_spatial.passes.masked_map import MaskedMapPass
+
+    return MaskedMapPass
+
+
 def _outline_parallel_items():
     from xdsl_spatial.passes.outline_parallel_items import OutlineParallelItemsPass
 
@@ -185,6 +191,7 @@ SPATIAL_UNIVERSE = SpatialUniverse(
         "tensor-slices-as-copies": _slices_as_copies,
         "linalg-contiguous-output-innermost": _contiguous_output,
         "linalg-contraction-in-registers": _contraction_in_registers,
+        "linalg-masked-map": _masked_map,
         "math-exp-as-arith": _exp_as_arith,
         "outline-parallel-items": _outline_parallel_items,
     },

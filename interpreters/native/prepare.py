@@ -33,9 +33,14 @@ usable with `spatial-opt`):
    f32 sum of products over one axis into rows contiguous in the output and in the
    operand it reads rows of (the host's attention) as vector code whose sums stay in
    registers, the next block of rows asked for ahead (the same sums in the same order);
-6. `math-exp-as-arith` (`passes/exp_as_arith.py`): every f32 `math.exp` as `arith`
+6. `linalg-masked-map` (`passes/masked_map.py`), for every kernel choice but
+   `generic`: a map whose body yields `select(ok, value, c)`, `ok` varying along its
+   innermost loop (a batched step's softmax `exp`, +0.0 past each sequence's
+   position), computed only in the vectors of that loop where `ok` keeps a point,
+   `c` stored in the rest (the same bits);
+7. `math-exp-as-arith` (`passes/exp_as_arith.py`): every f32 `math.exp` as `arith`
    ops, which LLVM vectorises (a call of libm's `expf` an element would not be);
-7. each kernel function given the LLVM attributes of the CPU its kernels are for
+8. each kernel function given the LLVM attributes of the CPU its kernels are for
    (`host.Kernels.function_attributes`: `avx2`'s are compiled at 256 bits without
    AVX-512).
 
@@ -84,6 +89,7 @@ from xdsl_spatial.passes.convert_q8_to_linalg import ConvertQ8ToLinalgPass
 from xdsl_spatial.passes.convert_spatial_to_linalg import ConvertSpatialToLinalgPass
 from xdsl_spatial.passes.convert_tm_tensor import ConvertTMTensorPass
 from xdsl_spatial.passes.exp_as_arith import ExpAsArithPass
+from xdsl_spatial.passes.masked_map import MaskedMapPass
 from xdsl_spatial.passes.native_kernels import NativeKernelsPass
 from xdsl_spatial.passes.native_layout import NativeLayoutPass, laid_arguments
 from xdsl_spatial.passes.outline_kernels import Outlined, ir_text, outline
@@ -249,6 +255,7 @@ def convert(prepared: Prepared, parallel: bool = False, kind: str = "generic") -
     ContiguousOutputInnermostPass().apply(ctx, out.module)
     if kind != "generic":  # a register block for the host's vectors; generic: the plain loops
         ContractionInRegistersPass().apply(ctx, out.module)
+        MaskedMapPass().apply(ctx, out.module)
     ExpAsArithPass().apply(ctx, out.module)
     for k in out.kernels:
         add_passthrough(k, Kernels(kind).function_attributes)
