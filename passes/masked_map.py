@@ -33,9 +33,9 @@ of its points; a trip not computed is one where every point's `ok` fails, where 
 body yields `c`. What the mask hides (a score past a row's position) is not read.
 
 What is taken: static tensors; maps that each pick distinct loops; an output that
-its body does not read, whose last axis is the innermost loop, that loop's extent a
-multiple of `LANES` longer than it (each trip's points then lie side by side, and
-LLVM makes each trip's loops vector code). The native engine runs it for every kernel
+its body does not read and whose map picks every loop, the innermost last, that
+loop's extent a multiple of `LANES` longer than it (each trip's points then lie side
+by side, and LLVM makes each trip's loops vector code). The native engine runs it for every kernel
 choice but `generic` (the plain path, which keeps the generic's loops).
 """
 
@@ -94,7 +94,9 @@ def masked_map(op: GenericOp) -> MaskedMap | None:
     block = op.body.block
     last = len(kinds) - 1
     extent = op.get_static_loop_ranges()[last] if kinds else 0
-    if not axes[-1] or axes[-1][-1] != last or extent <= LANES or extent % LANES:
+    if sorted(axes[-1]) != list(range(len(kinds))) or not kinds or axes[-1][-1] != last:
+        return None
+    if extent <= LANES or extent % LANES:
         return None
     if block.args[-1].first_use is not None:
         return None
