@@ -81,6 +81,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -312,6 +313,7 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
     vec_t = VectorType(f32, (LANES,))
     groups = list(itertools.product(*(range(ranges[d]) for d in c.held)))
     col_chunked = c.ok is not None and not c.on_red
+    mask = (cast(SSAValue, c.ok), c.mask_ops)  # read only when the sum is masked
     # what the body adds for a term the row does not see (a plain sum reads neither)
     zero = zero_one = acc_arg
     if c.ok is not None:
@@ -348,7 +350,8 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
         where = inner
         if col_chunked:
             then, skipped = Block(), Block()
-            seen = _seen(op, c, inner, at, mem, chunk.start, len(chunk) * LANES)
+            lo, hi = chunk.start, chunk.start + len(chunk) * LANES
+            seen = seen_along(op, inner, at, mem, mask, c.col, lo, hi)
             inner.insert(scf.IfOp(seen, [], [then], [skipped]))
             other = inside(skipped)
             for g in groups:
@@ -383,7 +386,7 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
             # (x + 0.0 is x but for -0.0, which it makes +0.0, and once a sum has
             # been so it is a -0.0 no more: the same bits however many such steps)
             then, skipped = Block(), Block()
-            ok = _mask(op, c, body, at, mem)
+            ok = cloned_at(op, body, at, mem, *mask)
             result_types = [vec_t] * len(sums) + [i1]
             seen_here = body.insert(scf.IfOp(ok, result_types, [then], [skipped]))
             other = inside(skipped)
@@ -424,7 +427,8 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
             # a column the row does not see: its initial value plus +0.0
             cols, at[c.col] = counted(where, len(chunk) * LANES, chunk.start)
             then, unseen = Block(), Block()
-            cols.insert(scf.IfOp(_mask(op, c, cols, at, mem), [], [then], [unseen]))
+            ok = cloned_at(op, cols, at, mem, *mask)
+            cols.insert(scf.IfOp(ok, [], [then], [unseen]))
             inside(then).insert(scf.YieldOp())
             fix = inside(unseen)
             for g in groups:
@@ -447,46 +451,55 @@ def lower(op: GenericOp, c: Contraction, b: Builder) -> SSAValue:
     return b.insert(bufferization.ToTensorOp(result, restrict=True, writable=True)).tensor
 
 
-def _seen(
+def seen_along(
     op: GenericOp,
-    c: Contraction,
     b: Builder,
     at: dict[int, SSAValue],
-    mem: list[SSAValue],
-    first: int,
-    extent: int,
+    mem: Sequence[SSAValue],
+    mask: tuple[SSAValue, frozenset[Operation]],
+    axis: int,
+    first: SSAValue | int,
+    end: SSAValue | int,
 ) -> SSAValue:
-    """Whether the body's `ok` holds at any of the output's columns `first`, ...,
-    `first + extent - 1`, the other loops at `at`."""
+    """Whether `ok` (`mask`: it and the body's ops that compute it) holds at any of
+    loop `axis`'s `first`, ..., `end - 1`, the other loops at `at`: an `scf.for`
+    carrying the answer."""
     blk = Block(arg_types=[IndexType(), i1])
     no = b.insert(arith.ConstantOp(IntegerAttr(0, i1))).result
-    loop = b.insert(scf.ForOp(idx(b, first), idx(b, first + extent), idx(b, 1), [no], blk))
+    lo, hi = (v if isinstance(v, SSAValue) else idx(b, v) for v in (first, end))
+    loop = b.insert(scf.ForOp(lo, hi, idx(b, 1), [no], blk))
     body = inside(blk)
-    at[c.col] = blk.args[0]
-    ok = _mask(op, c, body, at, mem)
-    del at[c.col]
+    ok = cloned_at(op, body, {**at, axis: blk.args[0]}, mem, *mask)
     body.insert(scf.YieldOp(body.insert(arith.OrIOp(blk.args[1], ok)).result))
     return loop.results[0]
 
 
-def _mask(
-    op: GenericOp, c: Contraction, b: Builder, at: dict[int, SSAValue], mem: list[SSAValue]
+def cloned_at(
+    op: GenericOp,
+    b: Builder,
+    at: Mapping[int, SSAValue],
+    mem: Sequence[SSAValue],
+    wanted: SSAValue,
+    ops: frozenset[Operation] | None = None,
 ) -> SSAValue:
-    """The body's `ok` computed by `b` where the loops are at `at` (its ops cloned,
-    the third input read there)."""
+    """`wanted`, a value of `op`'s body, computed by `b` where the loops are at `at`
+    (loop -> index): the body's ops (only `ops`, if given) cloned with their flags,
+    each input they read loaded from its buffer in `mem` where its map says."""
     body = op.body.block
-    where = [at[d] for d in cast(list[int], axes_of(op, 2))]
-    values: dict[SSAValue, SSAValue] = {
-        body.args[2]: b.insert(memref.LoadOp.get(mem[2], where)).res
-    }
+    values: dict[SSAValue, SSAValue] = {}
+    for i, arg in enumerate(body.args[: len(op.inputs)]):
+        if any(ops is None or u.operation in ops for u in arg.uses):
+            where = [at[d] for d in cast(list[int], axes_of(op, i))]
+            values[arg] = b.insert(memref.LoadOp.get(mem[i], where)).res
     for o in body.ops:
-        if o in c.mask_ops:
-            if isinstance(o, IndexOp):
-                values[o.result] = at[o.dim.value.data]
-                continue
-            new = b.insert(o.clone(value_mapper=values))
-            values.update(zip(o.results, new.results))
-    return values[cast(SSAValue, c.ok)]
+        if isinstance(o, LinalgYieldOp) or (ops is not None and o not in ops):
+            continue
+        if isinstance(o, IndexOp):
+            values[o.result] = at[o.dim.value.data]
+            continue
+        new = b.insert(o.clone(value_mapper=values))
+        values.update(zip(o.results, new.results))
+    return values.get(wanted, wanted)
 
 
 def _next_block(

@@ -47,7 +47,7 @@ from typing import cast
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, bufferization, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, TensorType, i1
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
@@ -60,7 +60,13 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from xdsl_spatial.passes.contraction_in_registers import axes_of, computed_from, read_only_buffer
+from xdsl_spatial.passes.contraction_in_registers import (
+    axes_of,
+    cloned_at,
+    computed_from,
+    read_only_buffer,
+    seen_along,
+)
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import INDEX, counted, idx, inside
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import LANES
 
@@ -111,44 +117,6 @@ def masked_map(op: GenericOp) -> MaskedMap | None:
     return MaskedMap(axes, sel.cond, frozenset(ops), sel, c)
 
 
-def _body_at(
-    op: GenericOp,
-    b: Builder,
-    at: list[SSAValue],
-    mem: list[SSAValue],
-    ops: frozenset[Operation] | None,
-    wanted: SSAValue,
-    maps: tuple[tuple[int, ...], ...],
-) -> SSAValue:
-    """`wanted` computed by `b` where the loops are at `at`: the body's ops (only
-    `ops`, if given) cloned, each input they read loaded where its map says."""
-    block = op.body.block
-    values: dict[SSAValue, SSAValue] = {}
-    for i, arg in enumerate(block.args[: len(op.inputs)]):
-        if arg.first_use is not None and (ops is None or any(u.operation in ops for u in arg.uses)):
-            values[arg] = b.insert(memref.LoadOp.get(mem[i], [at[d] for d in maps[i]])).res
-    for o in block.ops:
-        if isinstance(o, LinalgYieldOp) or (ops is not None and o not in ops):
-            continue
-        if isinstance(o, IndexOp):
-            values[o.result] = at[o.dim.value.data]
-            continue
-        new = b.insert(o.clone(value_mapper=values))
-        values.update(zip(o.results, new.results))
-    return values.get(wanted, wanted)
-
-
-def _points(
-    b: Builder, first: SSAValue, end: SSAValue, carried: SSAValue | None = None
-) -> tuple[Builder, Block, scf.ForOp]:
-    """An `scf.for` from `first` to `end` by 1, carrying `carried` if given: a
-    builder into its body (the caller ends it), the body (its first argument the
-    induction variable) and the loop."""
-    blk = Block(arg_types=[INDEX, *([carried.type] if carried is not None else [])])
-    loop = b.insert(scf.ForOp(first, end, idx(b, 1), [carried] if carried is not None else [], blk))
-    return inside(blk), blk, loop
-
-
 def lower(op: GenericOp, m: MaskedMap, b: Builder) -> SSAValue:
     """`op` as the loops the module docstring shows, inserted by `b`: the result."""
     ranges = op.get_static_loop_ranges()
@@ -158,30 +126,25 @@ def lower(op: GenericOp, m: MaskedMap, b: Builder) -> SSAValue:
     result = b.insert(
         memref.AllocOp([], [], MemRefType(out_t.get_element_type(), out_t.get_shape()))
     ).memref
-    at: list[SSAValue] = []
+    at: dict[int, SSAValue] = {}
     nests = [b]
     for d in range(last):
-        nested, iv = counted(nests[-1], ranges[d])
+        nested, at[d] = counted(nests[-1], ranges[d])
         nests.append(nested)
-        at.append(iv)
     trips, trip = counted(nests[-1], ranges[last] // LANES)
     first = trips.insert(arith.MuliOp(trip, idx(trips, LANES))).result
     end = trips.insert(arith.AddiOp(first, idx(trips, LANES))).result
-
-    # whether `ok` holds at some point of the trip
-    no = trips.insert(arith.ConstantOp(IntegerAttr(0, i1))).result
-    look, blk, seen = _points(trips, first, end, no)
-    ok = _body_at(op, look, [*at, blk.args[0]], mem, m.mask_ops, m.ok, m.maps)
-    look.insert(scf.YieldOp(look.insert(arith.OrIOp(blk.args[1], ok)).result))
-
+    seen = seen_along(op, trips, at, mem, (m.ok, m.mask_ops), last, first, end)
     then, other = Block(), Block()
-    trips.insert(scf.IfOp(seen.results[0], [], [then], [other]))
+    trips.insert(scf.IfOp(seen, [], [then], [other]))
     for branch, computed in ((then, True), (other, False)):
         outside = inside(branch)
-        point, blk, _ = _points(outside, first, end)
-        here = [*at, blk.args[0]]
+        blk = Block(arg_types=[INDEX])
+        outside.insert(scf.ForOp(first, end, idx(outside, 1), [], blk))
+        point = inside(blk)
+        here = {**at, last: blk.args[0]}
         if computed:
-            value = _body_at(op, point, here, mem, None, m.select.result, m.maps)
+            value = cloned_at(op, point, here, mem, m.select.result)
         else:
             value = point.insert(m.hidden.clone()).result
         point.insert(memref.StoreOp.get(value, result, [here[d] for d in m.maps[-1]]))
