@@ -35,10 +35,14 @@ that share a KV head, just outside it), and LLVM keeps those sums in memory: a
 function's result is a buffer its caller passes, which may alias the operands. Here
 the sums are the loop's values. The row operand's blocks are read in the order they
 lie, each step of the sum asking for the same row of the next block into the
-first-level cache (`prefetch.L1`), so a cache a decode step reads once streams from
-memory (on an AMD EPYC, Zen 5, SmolLM2's attention at 8 sequences took 4.2% of the
-step's samples so, 4.7% asking into the last-level cache, 5.7% asking for nothing,
-9.5% before this pass: docs/native.md). Each output's terms are added in
+second-level cache (`prefetch.L2`), so a cache a decode step reads once streams from
+memory. A block (a KV head's rows: 32 KiB of keys at 128 positions) is as large as a
+first-level cache, so what is asked for a block ahead does not stay there: on an AMD
+EPYC Zen 4 (32 KiB), SmolLM2's scores and `p . v` at 8 sequences and 128 positions
+took 12.5-13.0% of the step's samples asking into the first level, 13.7% asking for
+nothing, 8.8-9.1% into the second and 8.7% into the last (on a Zen 5, 48 KiB, 4.2%
+into the first level, 4.7% into the last, 5.7% asking for nothing, 9.5% before this
+pass: docs/native.md). Each output's terms are added in
 the same order, each product and sum rounded as before (the ops and their fastmath
 flags are the body's): the same bits.
 
@@ -116,7 +120,7 @@ from xdsl.pattern_rewriter import (
 
 from xdsl_spatial.passes.convert_spatial_to_linalg.build import counted, idx, inside, view
 from xdsl_spatial.passes.convert_spatial_to_linalg.dot import LANES
-from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import L1, prefetch_row
+from xdsl_spatial.passes.convert_spatial_to_linalg.prefetch import L2, prefetch_row
 from xdsl_spatial.passes.spatial_lower_ops.access import row_major
 from xdsl_spatial.passes.spatial_lower_ops.spec import masked_term
 
@@ -530,7 +534,7 @@ def _prefetch_step(
     columns: tuple[int, int] | None,
 ) -> None:
     """At step `step` of the sum, the row the next block holds there asked for into
-    the first-level cache (`prefetch.prefetch_row`: a line at a time, clamped to the
+    the second-level cache (`prefetch.prefetch_row`: a line at a time, clamped to the
     operand's last row); with `columns` (first, count), only those of it."""
     flat, start = ahead
     shape = cast(MemRefType[Attribute], mem.type).get_shape()
@@ -540,7 +544,7 @@ def _prefetch_step(
     row = b.insert(arith.AddiOp(start, offset)).result
     if first:
         row = b.insert(arith.AddiOp(row, idx(b, first))).result
-    prefetch_row(b, flat, row, count, L1)
+    prefetch_row(b, flat, row, count, L2)
 
 
 class ContractionInRegisters(RewritePattern):

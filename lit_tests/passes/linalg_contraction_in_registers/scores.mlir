@@ -29,7 +29,7 @@ func.func @scores(%q: tensor<1x2x2x4xf32>, %k: tensor<2x1x4x32xf32>, %acc: tenso
 // CHECK:             %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = scf.for %[[R:[0-9]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A0:[0-9]+]] = %{{.*}}, %[[A1:[0-9]+]] = %{{.*}}, %[[A2:[0-9]+]] = %{{.*}}, %[[A3:[0-9]+]] = %{{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 // CHECK:               %[[LAST:[0-9]+]] = arith.constant 224 : index
 // CHECK-NEXT:          %[[ROW:[0-9]+]] = arith.minui %{{.*}}, %[[LAST]] : index
-// CHECK-NEXT:          memref.prefetch %[[FLAT]][%[[ROW]]], read, locality<3>, data
+// CHECK-NEXT:          memref.prefetch %[[FLAT]][%[[ROW]]], read, locality<2>, data
 // CHECK:               memref.prefetch %[[FLAT]]
 // CHECK:               %[[B0:[0-9]+]] = vector.load %[[K]][%[[S]], %[[H]], %[[R]], %{{.*}}] : memref<2x1x4x32xf32>, vector<16xf32>
 // CHECK:               %[[B1:[0-9]+]] = vector.load %[[K]][%[[S]], %[[H]], %[[R]], %{{.*}}] : memref<2x1x4x32xf32>, vector<16xf32>
