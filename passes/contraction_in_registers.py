@@ -40,9 +40,9 @@ memory. A block (a KV head's rows: 32 KiB of keys at 128 positions) is as large 
 first-level cache, so what is asked for a block ahead does not stay there: on an AMD
 EPYC Zen 4 (32 KiB), SmolLM2's scores and `p . v` at 8 sequences and 128 positions
 took 12.5-13.0% of the step's samples asking into the first level, 13.7% asking for
-nothing, 8.8-9.1% into the second and 8.7% into the last (on a Zen 5, 48 KiB, 4.2%
-into the first level, 4.7% into the last, 5.7% asking for nothing, 9.5% before this
-pass: docs/native.md). Each output's terms are added in
+nothing, 8.8-9.1% into the second and 8.7% into the last (on a Zen 5, 48 KiB, at 64
+positions: 4.2% into the first level, 4.7% into the last, 5.7% asking for nothing,
+9.5% before this pass: docs/native.md). Each output's terms are added in
 the same order, each product and sum rounded as before (the ops and their fastmath
 flags are the body's): the same bits.
 

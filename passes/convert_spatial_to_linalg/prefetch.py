@@ -81,7 +81,9 @@ difference in a later one: docs/native.md)."""
 L2 = 2
 """MLIR's locality hint 2: into the second-level cache (x86's `PREFETCHT1`), what a
 `dot` trip asks for (its block is read once, to pair it, with 16 KiB of pairs beside
-it: into the first level, 4096 x 4096 at m = 8 took 2.5 ms, not 1.3) and the factors."""
+it: into the first level, 4096 x 4096 at m = 8 took 2.5 ms, not 1.3), the factors, and
+the next block's rows that `linalg-contraction-in-registers` asks for (a block as large
+as a first-level cache)."""
 
 
 def streamed(
